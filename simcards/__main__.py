@@ -1,0 +1,5 @@
+"""``python -m simcards`` runs the command line."""
+
+from simcards.cli import run
+
+run()

@@ -1,0 +1,71 @@
+"""The ``simcards`` command: one sub-command group per game.
+
+Bad input never produces a traceback: :class:`~simcards.errors.UsageError` and click's own
+usage errors become one line on stderr and exit status 2.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from simcards import __version__
+from simcards.errors import UsageError
+from simcards.ronco.cli import app as ronco_app
+
+app = typer.Typer(
+    name="simcards",
+    help="Monte Carlo strategy analysis for Ronco, Ronda and Römi húngaro.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+app.add_typer(ronco_app, name="ronco")
+
+
+@app.command()
+def version() -> None:
+    """Print the package version."""
+    typer.echo(__version__)
+
+
+def _fail(message: str) -> int:
+    sys.stderr.write(f"simcards: error: {message}\n")
+    return 2
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point; returns the exit status instead of raising for bad input.
+
+    Usage errors are recognised by shape (``format_message`` and ``exit_code``) because typer
+    raises either click's exception classes or its own copies of them, depending on version.
+    """
+    try:
+        app(args=argv, standalone_mode=False)
+    except UsageError as exc:
+        return _fail(str(exc).splitlines()[0])
+    except FileNotFoundError as exc:
+        return _fail(f"file not found: {exc.filename}")
+    except KeyboardInterrupt:
+        return _fail("interrupted; finished chunks are kept")
+    except Exception as exc:
+        name = type(exc).__name__
+        if name == "NoArgsIsHelpError":
+            return 0
+        if name == "Abort":
+            return _fail("interrupted")
+        if hasattr(exc, "format_message") and hasattr(exc, "exit_code"):
+            return _fail(" ".join(exc.format_message().split()))
+        if name == "Exit" and hasattr(exc, "exit_code"):
+            return int(exc.exit_code)
+        raise
+    return 0
+
+
+def run() -> None:
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    run()

@@ -1,0 +1,133 @@
+"""Exact round probabilities by enumerating every deal (the oracle for the Monte Carlo).
+
+Only strengths matter to the rules (C2, C4), so a deal is enumerated as the sequence of strength
+classes dealt to positions 0 .. n-1, weighted by the probability of drawing it without
+replacement; the cut card is enumerated only for deals where the dealer cuts. That turns 40!/(40-n)!
+ordered deals into at most classes**n sequences (10**6 for 6 players and a Spanish deck).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from simcards.errors import UsageError
+from simcards.ronco.kernel import ALL_TIE, CUT, CUT_KING_FIRED, act, resolve
+from simcards.ronco.policies import Policy, PolicyTable
+from simcards.ronco.rules import CUT_KING_CODE, TIES_CODE, RoncoRules, check_players
+
+MAX_LEAVES = 3_000_000_000
+
+
+@njit(cache=True)
+def _enumerate(n, cls_strength, cls_count, n_cards, kind, t, td, p, top, ties, cut_king, below,
+               counts):
+    n_cls = cls_strength.shape[0]
+    rem = cls_count.copy()
+    idx = np.full(n, -1, np.int64)
+    wt = np.empty(n + 1, np.float64)
+    wt[0] = 1.0
+    base = np.empty(n, np.int64)
+    hold = np.empty(n, np.int64)
+    after = np.empty(n, np.int64)
+    lost = np.empty(n, np.int64)
+    u = np.full(n, 0.5)
+    p_lose = np.zeros(n, np.float64)
+    p_double = np.zeros(n, np.float64)
+    tallies = np.zeros(3, np.float64)  # all_tie, cut, cut_king_fired
+    level = 0
+    while level >= 0:
+        if idx[level] >= 0:
+            rem[idx[level]] += 1
+        k = idx[level] + 1
+        while k < n_cls and rem[k] == 0:
+            k += 1
+        if k == n_cls:
+            idx[level] = -1
+            level -= 1
+            continue
+        idx[level] = k
+        wt[level + 1] = wt[level] * rem[k] / (n_cards - level)
+        rem[k] -= 1
+        base[level] = cls_strength[k]
+        if level < n - 1:
+            level += 1
+            continue
+        for i in range(n):
+            hold[i] = base[i]
+        cut = act(hold, n, kind, t, td, p, u, top, ties, cut_king, below, counts)
+        if not cut:
+            w = wt[n]
+            flags = resolve(hold, n, False, 0, top, ties, cut_king, lost)
+            for i in range(n):
+                if lost[i] > 0:
+                    p_lose[i] += w
+                    if lost[i] == 2:
+                        p_double[i] += w
+            if flags & ALL_TIE:
+                tallies[0] += w
+            continue
+        for i in range(n):
+            after[i] = hold[i]
+        left = n_cards - n
+        for kc in range(n_cls):
+            if rem[kc] == 0:
+                continue
+            w = wt[n] * rem[kc] / left
+            for i in range(n):
+                hold[i] = after[i]
+            flags = resolve(hold, n, True, cls_strength[kc], top, ties, cut_king, lost)
+            for i in range(n):
+                if lost[i] > 0:
+                    p_lose[i] += w
+                    if lost[i] == 2:
+                        p_double[i] += w
+            if flags & ALL_TIE:
+                tallies[0] += w
+            if flags & CUT:
+                tallies[1] += w
+            if flags & CUT_KING_FIRED:
+                tallies[2] += w
+    return p_lose, p_double, tallies
+
+
+@dataclass(frozen=True)
+class ExactRound:
+    """Exact per-position probabilities of one round."""
+
+    p_lose: np.ndarray
+    p_double: np.ndarray
+    p_all_tie: float
+    p_cut: float
+    p_cut_king: float
+
+
+def exact_round(rules: RoncoRules, policies: Sequence[Policy]) -> ExactRound:
+    """Enumerate every deal for deterministic ``policies`` (one per position)."""
+    n = check_players(len(policies))
+    for pol in policies:
+        pol.validate(rules.top)
+        if not pol.deterministic:
+            raise UsageError(
+                f"exact needs deterministic policies; {pol.spec()} draws at random "
+                "(use rounds for Monte Carlo)"
+            )
+    counts = rules.strength_counts
+    cls_strength = np.flatnonzero(counts).astype(np.int64)
+    cls_count = counts[cls_strength]
+    leaves = float(len(cls_strength)) ** n
+    if leaves > MAX_LEAVES:
+        raise UsageError(
+            f"exact enumeration of {n} players with deck {rules.deck} is too large "
+            f"({leaves:.1e} deal classes); use rounds for Monte Carlo"
+        )
+    table = PolicyTable.from_policies(policies)
+    p_lose, p_double, tallies = _enumerate(
+        n, cls_strength, cls_count, len(rules.strengths), table.kind, table.T, table.Td,
+        table.p, rules.top, TIES_CODE[rules.ties], CUT_KING_CODE[rules.cut_king],
+        rules.strength_below, counts,
+    )
+    return ExactRound(p_lose, p_double, float(tallies[0]), float(tallies[1]), float(tallies[2]))

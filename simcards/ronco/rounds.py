@@ -1,0 +1,139 @@
+"""Ronco rounds: Monte Carlo per-position loss rates, and the exact answer beside them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from simcards.errors import UsageError
+from simcards.ronco.exact import ExactRound, exact_round
+from simcards.ronco.kernel import simulate_rounds
+from simcards.ronco.policies import Policy, PolicyTable
+from simcards.ronco.rules import CUT_KING_CODE, TIES_CODE, RoncoRules, check_players
+from simcards.runner import Stats, run_batch
+from simcards.stats import wilson
+
+ROUNDS_CHUNK = 1 << 21
+"""Rounds per chunk: about 0.2 s of work, small enough for smooth progress and resume."""
+
+
+@dataclass(frozen=True)
+class KernelConfig:
+    """Everything the round kernel needs, as plain arrays and ints (pickled to workers)."""
+
+    n: int
+    kind: np.ndarray
+    T: np.ndarray
+    Td: np.ndarray
+    p: np.ndarray
+    strengths: np.ndarray
+    top: int
+    ties: int
+    cut_king: int
+    below: np.ndarray
+    counts: np.ndarray
+
+    @classmethod
+    def build(cls, rules: RoncoRules, policies: Sequence[Policy]) -> KernelConfig:
+        table = PolicyTable.from_policies(policies)
+        return cls(
+            n=len(policies), kind=table.kind, T=table.T, Td=table.Td, p=table.p,
+            strengths=rules.strengths, top=rules.top, ties=TIES_CODE[rules.ties],
+            cut_king=CUT_KING_CODE[rules.cut_king], below=rules.strength_below,
+            counts=rules.strength_counts,
+        )
+
+
+def rounds_chunk(state: np.ndarray, size: int, cfg: KernelConfig) -> Stats:
+    """One chunk of Monte Carlo rounds (runs in a worker)."""
+    return simulate_rounds(state, size, cfg.n, cfg.kind, cfg.T, cfg.Td, cfg.p, cfg.strengths,
+                           cfg.top, cfg.ties, cfg.cut_king, cfg.below, cfg.counts)
+
+
+def table_policies(
+    players: int,
+    policy: str = "threshold",
+    threshold: int = 5,
+    dealer_threshold: int = 5,
+    thresholds: Sequence[int] | None = None,
+    keep_prob: float = 0.5,
+) -> list[Policy]:
+    """One policy per position from the CLI's flags.
+
+    ``thresholds`` (one per position, the dealer's last) overrides ``threshold`` and
+    ``dealer_threshold``: each non-dealer keeps at his own T and the dealer cuts below the last.
+    """
+    check_players(players)
+    if thresholds is not None:
+        if len(thresholds) != players:
+            raise UsageError(
+                f"--thresholds needs {players} values (one per position, the dealer's last), "
+                f"got {len(thresholds)}"
+            )
+        return [Policy(policy, t, t, keep_prob) for t in thresholds]
+    return [Policy(policy, threshold, dealer_threshold, keep_prob)] * players
+
+
+@dataclass(frozen=True)
+class RoundsResult:
+    """Monte Carlo round statistics (counts), with rates and 95% Wilson intervals."""
+
+    rounds: int
+    lost: np.ndarray
+    double: np.ndarray
+    all_tie: int
+    cut: int
+    cut_king: int
+
+    @property
+    def p_lose(self) -> np.ndarray:
+        return self.lost / self.rounds
+
+    def se(self) -> np.ndarray:
+        p = self.p_lose
+        return np.sqrt(p * (1 - p) / self.rounds)
+
+    def to_dict(self) -> dict[str, object]:
+        lo, hi = wilson(self.lost, self.rounds)
+        tlo, thi = wilson(self.all_tie, self.rounds)
+        return {
+            "rounds": int(self.rounds),
+            "p_lose": self.p_lose.tolist(),
+            "ci_low": lo.tolist(),
+            "ci_high": hi.tolist(),
+            "p_double": (self.double / self.rounds).tolist(),
+            "p_all_tie": self.all_tie / self.rounds,
+            "p_all_tie_ci": [float(tlo), float(thi)],
+            "p_cut": self.cut / self.rounds,
+            "p_cut_king": self.cut_king / self.rounds,
+        }
+
+
+def simulate(
+    rules: RoncoRules,
+    policies: Sequence[Policy],
+    rounds: int,
+    *,
+    seed: int = 0,
+    workers: int | None = None,
+    progress: bool = False,
+    **batch: object,
+) -> RoundsResult:
+    """Monte Carlo rounds; bit-identical for a given seed whatever ``workers``."""
+    check_players(len(policies))
+    for pol in policies:
+        pol.validate(rules.top)
+    cfg = KernelConfig.build(rules, policies)
+    lost, double, tallies = run_batch(
+        rounds_chunk, cfg, seed=seed, total=rounds, chunk_size=ROUNDS_CHUNK, workers=workers,
+        progress=progress, label="Ronco rounds", **batch,
+    )
+    return RoundsResult(rounds, lost, double, int(tallies[0]), int(tallies[1]),
+                        int(tallies[2]))
+
+
+def exact(rules: RoncoRules, policies: Sequence[Policy]) -> ExactRound:
+    """Exact round probabilities (see :mod:`simcards.ronco.exact`)."""
+    return exact_round(rules, policies)

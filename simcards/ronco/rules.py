@@ -1,0 +1,145 @@
+"""Ronco's rule switches, as one frozen dataclass (rule ids from ``seeds/ronco.md``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum, StrEnum
+from functools import cached_property
+
+import numpy as np
+
+from simcards.cards import Deck, get_deck
+from simcards.errors import UsageError
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 20
+
+
+class CutKing(StrEnum):
+    """R7: what a top-rank cut card does to the dealer."""
+
+    LOSES = "loses"
+    BLOCKED = "blocked"
+    NONE = "none"
+
+
+class Ties(StrEnum):
+    """R8: who loses when several players share the lowest card."""
+
+    ALL = "all"
+    FIRST = "first"
+
+
+class AbsoluteTie(StrEnum):
+    """G6: what an absolute tie (R9) does to the game."""
+
+    VOID = "void"
+    REPLAY = "replay"
+
+
+# Integer codes the kernels use; the order is part of the kernel ABI.
+CUT_KING_CODE = {CutKing.LOSES: 0, CutKing.BLOCKED: 1, CutKing.NONE: 2}
+TIES_CODE = {Ties.ALL: 0, Ties.FIRST: 1}
+ABSOLUTE_TIE_CODE = {AbsoluteTie.VOID: 0, AbsoluteTie.REPLAY: 1}
+
+
+def _parse_enum(enum_type: type[Enum], value: str | Enum, what: str) -> Enum:
+    if isinstance(value, enum_type):
+        return value
+    try:
+        return enum_type(value)
+    except ValueError:
+        known = "|".join(m.value for m in enum_type)
+        raise UsageError(f"unknown {what} {value!r} (expected {known})") from None
+
+
+@dataclass(frozen=True)
+class RoncoRules:
+    """Every rule switch of Ronco and Poroli.
+
+    Build with :meth:`make`, which validates names and applies the Poroli preset (P1).
+    """
+
+    deck: str = "spanish40"
+    """C1: ``spanish40`` (default), ``spanish48`` (adds 8 and 9) or ``french52``."""
+    cut_king: CutKing = CutKing.LOSES
+    """R7: ``loses`` (Ronco: a cut top card makes the dealer sole loser), ``blocked`` (the cut
+    top card is not taken) or ``none`` (no effect; the Poroli preset)."""
+    ties: Ties = Ties.ALL
+    """R8: ``all`` (every player tied at the lowest loses) or ``first`` (only the earliest)."""
+    poroli: bool = False
+    """C4/R10: the As de bastos ranks below everything and its holder loses twice."""
+    absolute_tie: AbsoluteTie = AbsoluteTie.VOID
+    """G6: ``void`` (the game ends with no winner) or ``replay`` (the round is dealt again)."""
+
+    @classmethod
+    def make(
+        cls,
+        deck: str = "spanish40",
+        cut_king: str | CutKing | None = None,
+        ties: str | Ties = "all",
+        poroli: bool = False,
+        absolute_tie: str | AbsoluteTie = "void",
+    ) -> RoncoRules:
+        """Validated constructor; ``cut_king=None`` means the default of the variant (P1)."""
+        try:
+            get_deck(deck)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+        if deck == "rummy108":
+            raise UsageError("deck 'rummy108' is not a Ronco deck (spanish40, spanish48, french52)")
+        if cut_king is None:
+            cut_king = CutKing.NONE if poroli else CutKing.LOSES
+        return cls(
+            deck=deck,
+            cut_king=_parse_enum(CutKing, cut_king, "cut-king rule"),
+            ties=_parse_enum(Ties, ties, "ties rule"),
+            poroli=bool(poroli),
+            absolute_tie=_parse_enum(AbsoluteTie, absolute_tie, "absolute-tie rule"),
+        )
+
+    @property
+    def deck_obj(self) -> Deck:
+        return get_deck(self.deck)
+
+    @property
+    def top(self) -> int:
+        """C3: strength of the blocking card."""
+        return self.deck_obj.top_value
+
+    @cached_property
+    def strengths(self) -> np.ndarray:
+        """C2/C4: strength of every card of the deck, by card index."""
+        deck = self.deck_obj
+        s = deck.value_array.copy()
+        if self.poroli:
+            s[deck.find(1, deck.suit_names[3])] = 0  # bastos, or clubs in french52
+        return s
+
+    @cached_property
+    def strength_counts(self) -> np.ndarray:
+        """How many cards of the deck have each strength 0 .. top (for S2b and exact)."""
+        return np.bincount(self.strengths, minlength=self.top + 1).astype(np.int64)
+
+    @cached_property
+    def strength_below(self) -> np.ndarray:
+        """How many cards of the deck are strictly weaker than each strength 0 .. top (S2b)."""
+        c = self.strength_counts
+        return np.concatenate(([0], np.cumsum(c)[:-1])).astype(np.int64)
+
+    def summary(self) -> dict[str, object]:
+        """The rules as plain data, for manifests and JSON output."""
+        return {
+            "deck": self.deck,
+            "cut_king": self.cut_king.value,
+            "ties": self.ties.value,
+            "poroli": self.poroli,
+            "absolute_tie": self.absolute_tie.value,
+        }
+
+
+def check_players(n: int) -> int:
+    """T1: 2 to 20 players."""
+    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+        raise UsageError(f"players must be between {MIN_PLAYERS} and {MAX_PLAYERS}, got {n}")
+    return n

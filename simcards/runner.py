@@ -1,0 +1,200 @@
+"""The batch runner: work split into seeded chunks, run anywhere, merged in chunk order.
+
+A batch of ``total`` deals is cut into chunks of ``chunk_size`` whatever the number of workers;
+chunk ``c`` draws from the stream ``chunk_state(seed, c, stream)``. Each chunk returns a tuple of
+integer (or float) arrays of sufficient statistics; the runner sums them in chunk order. So the
+result depends only on (seed, stream, total, chunk_size), never on the worker count or on which
+worker ran which chunk.
+
+Chunks run inline for one worker and in a process pool otherwise; any
+:class:`concurrent.futures.Executor` can be passed instead (a dask cluster's, for example).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from contextlib import contextmanager
+from dataclasses import dataclass
+from multiprocessing import get_context
+from typing import Any
+
+import numpy as np
+
+from simcards.errors import UsageError
+from simcards.rng import chunk_state
+
+Stats = tuple[np.ndarray, ...]
+ChunkFn = Callable[[np.ndarray, int, Any], Stats]
+
+
+def default_workers() -> int:
+    """All cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def check_workers(workers: int | None) -> int:
+    if workers is None:
+        return default_workers()
+    if workers < 1:
+        raise UsageError(f"workers must be at least 1, got {workers}")
+    return workers
+
+
+def plan_chunks(total: int, chunk_size: int) -> list[int]:
+    """Sizes of the chunks of a batch: all ``chunk_size`` but a shorter last one."""
+    if total < 1:
+        raise UsageError(f"the number of deals must be positive, got {total}")
+    if chunk_size < 1:
+        raise UsageError(f"chunk size must be positive, got {chunk_size}")
+    full, rest = divmod(total, chunk_size)
+    return [chunk_size] * full + ([rest] if rest else [])
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """One unit of work: everything a worker needs, and nothing that depends on the worker."""
+
+    fn: ChunkFn
+    config: Any
+    seed: int
+    stream: int
+    index: int
+    size: int
+
+
+def run_chunk(chunk: Chunk) -> Stats:
+    """Run one chunk from its own stream (module-level, so it pickles by reference)."""
+    state = chunk_state(chunk.seed, chunk.index, chunk.stream)
+    return tuple(np.asarray(a) for a in chunk.fn(state, chunk.size, chunk.config))
+
+
+def merge(parts: Sequence[Stats]) -> Stats:
+    """Sum sufficient statistics elementwise, in the order given."""
+    out = [np.array(a, copy=True) for a in parts[0]]
+    for part in parts[1:]:
+        for acc, a in zip(out, part, strict=True):
+            acc += a
+    return tuple(out)
+
+
+class _Progress:
+    """A progress bar on stderr that appears only once a run has taken more than a second."""
+
+    def __init__(self, total: int, label: str, enabled: bool) -> None:
+        self.total = total
+        self.label = label
+        self.enabled = enabled
+        self.start = time.monotonic()
+        self.done = 0
+        self._bar = None
+        self._task = None
+
+    def advance(self, deals: int) -> None:
+        self.done += deals
+        if not self.enabled:
+            return
+        if self._bar is None and time.monotonic() - self.start > 1.0:
+            from rich.console import Console
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
+
+            self._bar = Progress(
+                "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+                TimeElapsedColumn(), TimeRemainingColumn(),
+                console=Console(stderr=True), transient=True,
+            )
+            self._bar.start()
+            self._task = self._bar.add_task(self.label, total=self.total)
+        if self._bar is not None:
+            self._bar.update(self._task, completed=self.done)
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+
+
+@contextmanager
+def local_executor(workers: int) -> Iterator[Executor | None]:
+    """``None`` (run inline) for one worker, else a pool of fresh processes.
+
+    Processes are spawned rather than forked: a forked child would inherit the parent's threads
+    (a progress bar, a dask client) in an undefined state.
+    """
+    if workers == 1:
+        yield None
+        return
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"))
+    try:
+        yield pool
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def run_batch(
+    fn: ChunkFn,
+    config: Any,
+    *,
+    seed: int,
+    total: int,
+    chunk_size: int,
+    workers: int | None = None,
+    stream: int = 0,
+    progress: bool = False,
+    label: str = "simulating",
+    executor: Executor | None = None,
+    done: dict[int, Stats] | None = None,
+    on_chunk: Callable[[int, Stats], None] | None = None,
+) -> Stats:
+    """Run ``total`` deals of ``fn`` in chunks and return the merged statistics.
+
+    ``done`` holds chunks already computed (a resumed run): they are not run again.
+    ``on_chunk`` is called in the parent as each new chunk finishes (to save it).
+    """
+    sizes = plan_chunks(total, chunk_size)
+    chunks = [Chunk(fn, config, seed, stream, i, s) for i, s in enumerate(sizes)]
+    results: dict[int, Stats] = dict(done or {})
+    todo = [c for c in chunks if c.index not in results]
+    bar = _Progress(total, label, progress)
+    bar.advance(sum(sizes[i] for i in results))
+
+    def finish(index: int, stats: Stats) -> None:
+        results[index] = stats
+        if on_chunk is not None:
+            on_chunk(index, stats)
+        bar.advance(sizes[index])
+
+    try:
+        if executor is not None:
+            _run_on(executor, todo, finish)
+        else:
+            with local_executor(check_workers(workers)) as pool:
+                if pool is None:
+                    for c in todo:
+                        finish(c.index, run_chunk(c))
+                else:
+                    _run_on(pool, todo, finish)
+    finally:
+        bar.close()
+    return merge([results[i] for i in range(len(sizes))])
+
+
+def _run_on(executor: Executor, todo: list[Chunk], finish: Callable[[int, Stats], None]) -> None:
+    futures: dict[Future, int] = {executor.submit(run_chunk, c): c.index for c in todo}
+    try:
+        for fut in as_completed(futures):
+            finish(futures[fut], fut.result())
+    except BaseException:
+        for fut in futures:
+            fut.cancel()
+        raise

@@ -1,0 +1,33 @@
+"""Interval statistics used by every report."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+Z95 = 1.959963984540054
+
+
+def wilson(successes: np.ndarray | int, trials: np.ndarray | int, z: float = Z95):
+    """Wilson score interval for a binomial proportion.
+
+    Chosen over the normal approximation because it stays inside [0, 1] and behaves at rates
+    near 0 or 1 (a seat that almost never loses). Works elementwise on arrays.
+    Returns ``(low, high)``.
+    """
+    k = np.asarray(successes, dtype=np.float64)
+    n = np.asarray(trials, dtype=np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = np.where(n > 0, k / n, 0.0)
+        denom = 1.0 + z * z / n
+        centre = (p + z * z / (2 * n)) / denom
+        half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+        low = np.where(n > 0, centre - half, 0.0)
+        high = np.where(n > 0, centre + half, 1.0)
+    return np.clip(low, 0.0, 1.0), np.clip(high, 0.0, 1.0)
+
+
+def standard_error(p: float, n: int) -> float:
+    """Binomial standard error of a rate ``p`` estimated from ``n`` trials."""
+    return math.sqrt(max(p * (1.0 - p), 0.0) / n) if n > 0 else math.inf
