@@ -17,7 +17,7 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -q
 
 report: $(STAMP)
-	$(BIN)/python -m simcards.reports.make_all
+	$(BIN)/simcards report
 
 bench: $(STAMP)
 	$(BIN)/python scripts/bench_ronco.py

@@ -7,12 +7,16 @@ usage errors become one line on stderr and exit status 2.
 from __future__ import annotations
 
 import sys
+from pathlib import Path
+from typing import Annotated
 
 import typer
 
 from simcards import __version__
+from simcards.cli_common import DEFAULT_SEED, SeedOpt, WorkersOpt, parse_count
 from simcards.errors import UsageError
 from simcards.ronco.cli import app as ronco_app
+from simcards.runner import check_workers
 
 app = typer.Typer(
     name="simcards",
@@ -22,6 +26,27 @@ app = typer.Typer(
     add_completion=False,
 )
 app.add_typer(ronco_app, name="ronco")
+
+
+@app.command()
+def report(
+    only: Annotated[str | None, typer.Option("--only", help="Comma-separated studies "
+                                             "(default: all).")] = None,
+    out: Annotated[Path, typer.Option("--out", help="Folder to write.")] = Path("reports"),
+    rounds: Annotated[str, typer.Option("--rounds", help="Deals per point.")] = "1M",
+    seed: SeedOpt = DEFAULT_SEED,
+    workers: WorkersOpt = None,
+) -> None:
+    """Run the headline studies and write their figures and pages under --out."""
+    from simcards.reports.make_all import STUDIES, build_all
+
+    names = [s.strip() for s in only.split(",")] if only else None
+    for name in names or []:
+        if name not in STUDIES:
+            raise UsageError(f"unknown study {name!r} (known: {', '.join(STUDIES)})")
+    for page in build_all(out, seed=seed, rounds=parse_count(rounds, "--rounds"),
+                          workers=check_workers(workers), only=names):
+        typer.echo(f"wrote {page}")
 
 
 @app.command()

@@ -141,38 +141,54 @@ def local_executor(workers: int) -> Iterator[Executor | None]:
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def run_batch(
-    fn: ChunkFn,
-    config: Any,
+@dataclass(frozen=True)
+class Batch:
+    """A batch of ``total`` deals of one configuration, cut into chunks of ``chunk_size``."""
+
+    fn: ChunkFn
+    config: Any
+    seed: int
+    total: int
+    chunk_size: int
+    stream: int = 0
+
+    def chunks(self) -> list[Chunk]:
+        sizes = plan_chunks(self.total, self.chunk_size)
+        return [Chunk(self.fn, self.config, self.seed, self.stream, i, n)
+                for i, n in enumerate(sizes)]
+
+
+ChunkKey = tuple[int, int]
+"""(batch number, chunk index): the name of a chunk within one call of :func:`run_batches`."""
+
+
+def run_batches(
+    batches: Sequence[Batch],
     *,
-    seed: int,
-    total: int,
-    chunk_size: int,
     workers: int | None = None,
-    stream: int = 0,
     progress: bool = False,
     label: str = "simulating",
     executor: Executor | None = None,
-    done: dict[int, Stats] | None = None,
-    on_chunk: Callable[[int, Stats], None] | None = None,
-) -> Stats:
-    """Run ``total`` deals of ``fn`` in chunks and return the merged statistics.
+    done: dict[ChunkKey, Stats] | None = None,
+    on_chunk: Callable[[ChunkKey, Stats], None] | None = None,
+) -> list[Stats]:
+    """Run every chunk of every batch on one pool; return each batch's merged statistics.
 
     ``done`` holds chunks already computed (a resumed run): they are not run again.
     ``on_chunk`` is called in the parent as each new chunk finishes (to save it).
     """
-    sizes = plan_chunks(total, chunk_size)
-    chunks = [Chunk(fn, config, seed, stream, i, s) for i, s in enumerate(sizes)]
-    results: dict[int, Stats] = dict(done or {})
-    todo = [c for c in chunks if c.index not in results]
-    bar = _Progress(total, label, progress)
-    bar.advance(sum(sizes[i] for i in results))
+    plans = [b.chunks() for b in batches]
+    sizes = {(b, c.index): c.size for b, plan in enumerate(plans) for c in plan}
+    results: dict[ChunkKey, Stats] = {k: v for k, v in (done or {}).items() if k in sizes}
+    todo = [(b, c) for b, plan in enumerate(plans) for c in plan if (b, c.index) not in results]
+    bar = _Progress(sum(sizes.values()), label, progress)
+    bar.advance(sum(sizes[k] for k in results))
 
-    def finish(index: int, stats: Stats) -> None:
-        results[index] = stats
+    def finish(key: ChunkKey, stats: Stats) -> None:
+        results[key] = stats
         if on_chunk is not None:
-            on_chunk(index, stats)
-        bar.advance(sizes[index])
+            on_chunk(key, stats)
+        bar.advance(sizes[key])
 
     try:
         if executor is not None:
@@ -180,17 +196,25 @@ def run_batch(
         else:
             with local_executor(check_workers(workers)) as pool:
                 if pool is None:
-                    for c in todo:
-                        finish(c.index, run_chunk(c))
+                    for b, c in todo:
+                        finish((b, c.index), run_chunk(c))
                 else:
                     _run_on(pool, todo, finish)
     finally:
         bar.close()
-    return merge([results[i] for i in range(len(sizes))])
+    return [merge([results[(b, c.index)] for c in plan]) for b, plan in enumerate(plans)]
 
 
-def _run_on(executor: Executor, todo: list[Chunk], finish: Callable[[int, Stats], None]) -> None:
-    futures: dict[Future, int] = {executor.submit(run_chunk, c): c.index for c in todo}
+def run_batch(fn: ChunkFn, config: Any, *, seed: int, total: int, chunk_size: int,
+              stream: int = 0, **options: Any) -> Stats:
+    """One batch: see :func:`run_batches` for the options."""
+    return run_batches([Batch(fn, config, seed, total, chunk_size, stream)], **options)[0]
+
+
+def _run_on(executor: Executor, todo: list[tuple[int, Chunk]],
+            finish: Callable[[ChunkKey, Stats], None]) -> None:
+    futures: dict[Future, ChunkKey] = {executor.submit(run_chunk, c): (b, c.index)
+                                       for b, c in todo}
     try:
         for fut in as_completed(futures):
             finish(futures[fut], fut.result())

@@ -1,0 +1,1 @@
+"""Generated reports: every figure and page under ``reports/`` is written by this package."""
