@@ -14,7 +14,7 @@ import typer
 
 from simcards import __version__
 from simcards.cli_common import DEFAULT_SEED, SeedOpt, WorkersOpt, parse_count
-from simcards.errors import UsageError
+from simcards.errors import Interrupted, UsageError
 from simcards.ronco.cli import app as ronco_app
 from simcards.runner import check_workers
 
@@ -70,10 +70,14 @@ def main(argv: list[str] | None = None) -> int:
         app(args=argv, standalone_mode=False)
     except UsageError as exc:
         return _fail(str(exc).splitlines()[0])
+    except Interrupted as exc:
+        _fail(str(exc))
+        return 130
     except FileNotFoundError as exc:
         return _fail(f"file not found: {exc.filename}")
     except KeyboardInterrupt:
-        return _fail("interrupted; finished chunks are kept")
+        _fail("interrupted")
+        return 130
     except Exception as exc:
         name = type(exc).__name__
         if name == "NoArgsIsHelpError":

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Annotated, Any
 
 import typer
 
-from simcards.errors import UsageError
+from simcards.errors import Interrupted, UsageError
+from simcards.store import RunStore, store_root
 
 SeedOpt = Annotated[int, typer.Option("--seed", help="Random seed: the same seed gives "
                                       "bit-identical results for any --workers.")]
@@ -16,6 +19,9 @@ WorkersOpt = Annotated[int | None, typer.Option("--workers", help="Worker proces
                                                 "(default: all cores).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout and "
                                        "nothing else.")]
+StoreOpt = Annotated[str | None, typer.Option(
+    "--store", help="Folder that keeps every run's chunks and results (Parquet) for resuming: "
+    "default $SIMCARDS_STORE or runs/; 'none' keeps nothing.")]
 DEFAULT_SEED = 20261129
 
 
@@ -68,3 +74,20 @@ def parse_count(text: str, what: str) -> int:
     if value < 1:
         raise UsageError(f"{what} must be positive, got {text!r}")
     return int(value)
+
+
+@contextmanager
+def stored_run(store_option: str | None, manifest: dict[str, Any], quiet: bool) -> Iterator[
+        RunStore | None]:
+    """Open the run's store (resuming finished chunks) and turn an interruption into a
+    one-line message saying where the finished chunks are kept."""
+    root = store_root(store_option)
+    store = RunStore(root, manifest) if root is not None else None
+    try:
+        yield store
+    except KeyboardInterrupt:
+        where = f"; {store.computed + store.resumed} finished chunks kept in {store.path}, " \
+            "run the same command again to resume" if store is not None else ""
+        raise Interrupted(f"interrupted{where}") from None
+    if store is not None and not quiet and store.resumed:
+        sys.stderr.write(f"resumed {store.resumed} finished chunks from {store.path}\n")

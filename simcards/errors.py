@@ -7,3 +7,7 @@ subclass they can catch like any other bad-argument error.
 
 class UsageError(ValueError):
     """Bad input from the user: unknown name, value out of range, missing file."""
+
+
+class Interrupted(Exception):
+    """A run stopped by the user; the message says where its finished chunks are kept."""

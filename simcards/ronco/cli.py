@@ -1,9 +1,10 @@
-"""``simcards ronco ...`` commands."""
+"""``simcards ronco ...`` commands: rounds, exact, games, best-threshold."""
 
 from __future__ import annotations
 
 from typing import Annotated
 
+import pandas as pd
 import typer
 from rich.console import Console
 from rich.table import Table
@@ -12,13 +13,17 @@ from simcards.cli_common import (
     DEFAULT_SEED,
     JsonOpt,
     SeedOpt,
+    StoreOpt,
     WorkersOpt,
     emit_json,
     parse_count,
     parse_int_list,
+    stored_run,
 )
 from simcards.errors import UsageError
+from simcards.ronco import games as ronco_games
 from simcards.ronco import rounds as ronco_rounds
+from simcards.ronco.games_exact import exact_game
 from simcards.ronco.policies import KIND_CODE, Policy
 from simcards.ronco.rules import RoncoRules, check_players
 from simcards.runner import check_workers
@@ -39,31 +44,53 @@ CutKingOpt = Annotated[str | None, typer.Option(
     "--cut-king", help="loses | blocked | none (default: loses; none with --poroli).")]
 TiesOpt = Annotated[str, typer.Option("--ties", help="all | first.")]
 PoroliOpt = Annotated[bool, typer.Option("--poroli", help="Poroli variant preset (rule P1).")]
-RoundsOpt = Annotated[str, typer.Option("--rounds", help="Rounds to simulate (1000000, 1e6, 1M).")]
+AbsTieOpt = Annotated[str, typer.Option("--absolute-tie", help="void | replay (rule G6).")]
+RoundsOpt = Annotated[str, typer.Option("--rounds", help="Rounds to simulate (1000000, 1e6, "
+                                        "1M).")]
+GamesOpt = Annotated[str, typer.Option("--games", help="Games to simulate (100000, 1e5, 100k).")]
+LivesOpt = Annotated[int, typer.Option("--lives", help="Lives (or chips) per player.")]
+PoliciesOpt = Annotated[str | None, typer.Option(
+    "--policies", help="One policy per player, e.g. threshold:5:4,informed:5:5,random:0.5, or "
+    "one entry for the whole table (default: --policy with its thresholds).")]
+FirstDealerOpt = Annotated[int | None, typer.Option(
+    "--first-dealer", help="Player who deals first (default: drawn at random, rule G4).")]
 
 
-def _setup(players: int, policy: str, threshold: int, dealer_threshold: int,
-           thresholds: str | None, keep_prob: float, deck: str, cut_king: str | None,
-           ties: str, poroli: bool) -> tuple[RoncoRules, list[Policy]]:
-    check_players(players)
+def _rules(deck: str, cut_king: str | None, ties: str, poroli: bool,
+           absolute_tie: str = "void") -> RoncoRules:
+    return RoncoRules.make(deck=deck, cut_king=cut_king, ties=ties, poroli=poroli,
+                           absolute_tie=absolute_tie)
+
+
+def _check_kind(policy: str) -> None:
     if policy not in KIND_CODE:
         raise UsageError(f"unknown policy {policy!r} (expected threshold|informed|random)")
-    rules = RoncoRules.make(deck=deck, cut_king=cut_king, ties=ties, poroli=poroli)
+
+
+def _round_setup(players: int, policy: str, threshold: int, dealer_threshold: int,
+                 thresholds: str | None, keep_prob: float, rules: RoncoRules) -> list[Policy]:
+    check_players(players)
+    _check_kind(policy)
     per_pos = parse_int_list(thresholds, "--thresholds") if thresholds is not None else None
     policies = ronco_rounds.table_policies(players, policy, threshold, dealer_threshold,
                                            per_pos, keep_prob)
     for pol in policies:
         pol.validate(rules.top)
-    return rules, policies
+    return policies
 
 
-def _header(rules: RoncoRules, policies: list[Policy]) -> dict[str, object]:
+def _header(command: str, rules: RoncoRules, policies: list[Policy]) -> dict[str, object]:
     return {
         "game": "ronco",
+        "command": command,
         "players": len(policies),
         "rules": rules.summary(),
         "policies": [p.spec() for p in policies],
     }
+
+
+def _rules_line(rules: RoncoRules) -> str:
+    return "rules: " + ", ".join(f"{k}={v}" for k, v in rules.summary().items())
 
 
 def _role(i: int, n: int) -> str:
@@ -85,16 +112,27 @@ def rounds(
     n_rounds: RoundsOpt = "1M",
     seed: SeedOpt = DEFAULT_SEED,
     workers: WorkersOpt = None,
+    store: StoreOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Monte Carlo loss rate of every position in one round."""
-    rules, policies = _setup(players, policy, threshold, dealer_threshold, thresholds,
-                             keep_prob, deck, cut_king, ties, poroli)
+    rules = _rules(deck, cut_king, ties, poroli)
+    policies = _round_setup(players, policy, threshold, dealer_threshold, thresholds,
+                            keep_prob, rules)
     total = parse_count(n_rounds, "--rounds")
     workers = check_workers(workers)
-    res = ronco_rounds.simulate(rules, policies, total, seed=seed, workers=workers,
-                                progress=not as_json)
-    out = {**_header(rules, policies), "seed": seed, **res.to_dict()}
+    header = _header("rounds", rules, policies)
+    manifest = {**header, "seed": seed, "rounds": total, "chunk_size": ronco_rounds.ROUNDS_CHUNK}
+    with stored_run(store, manifest, as_json) as st:
+        res = ronco_rounds.simulate(rules, policies, total, seed=seed, workers=workers,
+                                    progress=not as_json, **(st.batch_options() if st else {}))
+    out = {**header, "seed": seed, **res.to_dict()}
+    if st is not None:
+        st.finish(pd.DataFrame({"position": range(players), "policy": out["policies"],
+                                "lost": res.lost, "double": res.double,
+                                "p_lose": out["p_lose"], "ci_low": out["ci_low"],
+                                "ci_high": out["ci_high"]}),
+                  {k: out[k] for k in ("p_lose", "p_all_tie", "rounds")})
     if as_json:
         emit_json(out)
         return
@@ -107,7 +145,8 @@ def rounds(
     console = Console()
     console.print(table)
     console.print(f"absolute tie: {out['p_all_tie']:.6f}   dealer cuts: {out['p_cut']:.4f}   "
-                  f"cut-king: {out['p_cut_king']:.4f}   rules: {rules.summary()}")
+                  f"cut-king: {out['p_cut_king']:.4f}")
+    console.print(_rules_line(rules))
 
 
 @app.command()
@@ -131,12 +170,13 @@ def exact(
     Needs deterministic policies. The enumeration runs in one process; --seed and --workers are
     accepted for uniformity and do not change the (exact) answer.
     """
-    rules, policies = _setup(players, policy, threshold, dealer_threshold, thresholds,
-                             keep_prob, deck, cut_king, ties, poroli)
+    rules = _rules(deck, cut_king, ties, poroli)
+    policies = _round_setup(players, policy, threshold, dealer_threshold, thresholds,
+                            keep_prob, rules)
     check_workers(workers)
     res = ronco_rounds.exact(rules, policies)
     out = {
-        **_header(rules, policies),
+        **_header("exact", rules, policies),
         "p_lose": res.p_lose.tolist(),
         "p_double": res.p_double.tolist(),
         "p_all_tie": res.p_all_tie,
@@ -154,4 +194,91 @@ def exact(
     console = Console()
     console.print(table)
     console.print(f"absolute tie: {res.p_all_tie:.8f}   dealer cuts: {res.p_cut:.6f}   "
-                  f"cut-king: {res.p_cut_king:.6f}   rules: {rules.summary()}")
+                  f"cut-king: {res.p_cut_king:.6f}")
+    console.print(_rules_line(rules))
+
+
+@app.command()
+def games(
+    players: PlayersOpt = 4,
+    lives: LivesOpt = 7,
+    policies_spec: PoliciesOpt = None,
+    policy: PolicyOpt = "threshold",
+    threshold: ThresholdOpt = 5,
+    dealer_threshold: DealerOpt = 5,
+    keep_prob: KeepProbOpt = 0.5,
+    deck: DeckOpt = "spanish40",
+    cut_king: CutKingOpt = None,
+    ties: TiesOpt = "all",
+    poroli: PoroliOpt = False,
+    absolute_tie: AbsTieOpt = "void",
+    first_dealer: FirstDealerOpt = None,
+    n_games: GamesOpt = "100k",
+    exact_solve: Annotated[bool, typer.Option("--exact", help="Solve the game exactly (small "
+                                              "tables, deterministic policies).")] = False,
+    seed: SeedOpt = DEFAULT_SEED,
+    workers: WorkersOpt = None,
+    store: StoreOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Whole games: win rate by player, draws, game length and elimination order."""
+    rules = _rules(deck, cut_king, ties, poroli, absolute_tie)
+    _check_kind(policy)
+    default = Policy(policy, threshold, dealer_threshold, keep_prob)
+    policies = ronco_games.player_policies(players, policies_spec, default)
+    for pol in policies:
+        pol.validate(rules.top)
+    ronco_games.check_lives(lives)
+    ronco_games.check_first_dealer(first_dealer, players)
+    workers = check_workers(workers)
+    header = {**_header("games", rules, policies), "lives": lives, "first_dealer": first_dealer}
+    if exact_solve:
+        out = {**header, "exact": True, **exact_game(rules, policies, lives,
+                                                     first_dealer).to_dict()}
+    else:
+        total = parse_count(n_games, "--games")
+        manifest = {**header, "seed": seed, "games": total,
+                    "chunk_size": ronco_games.GAMES_CHUNK}
+        with stored_run(store, manifest, as_json) as st:
+            res = ronco_games.simulate(rules, policies, lives, total, first_dealer=first_dealer,
+                                       seed=seed, workers=workers, progress=not as_json,
+                                       **(st.batch_options() if st else {}))
+        out = {**header, "exact": False, "seed": seed, **res.to_dict()}
+        if st is not None:
+            st.finish(_games_frame(out), {k: out[k] for k in ("win_rate", "draw_rate",
+                                                               "rounds_mean", "games")})
+    if as_json:
+        emit_json(out)
+        return
+    _print_games(out)
+
+
+def _games_frame(out: dict) -> pd.DataFrame:
+    n = out["players"]
+    frame = pd.DataFrame({"player": range(n), "policy": out["policies"],
+                          "win_rate": out["win_rate"], "win_ci_low": out["win_ci_low"],
+                          "win_ci_high": out["win_ci_high"]})
+    for k in range(n):
+        frame[f"place_{k}"] = [row[k] for row in out["place_distribution"]]
+    return frame
+
+
+def _print_games(out: dict) -> None:
+    n = out["players"]
+    kind = "exact" if out["exact"] else f"{out['games']:,} games, seed {out['seed']}"
+    table = Table(title=f"Ronco games: {n} players, {out['lives']} lives, {kind}")
+    cols = ["player", "policy", "P(win)"] + ([] if out["exact"] else ["95% CI", "P(first out)"])
+    for col in cols:
+        table.add_column(col)
+    for i in range(n):
+        row = [str(i), out["policies"][i], f"{out['win_rate'][i]:.5f}"]
+        if not out["exact"]:
+            row += [f"[{out['win_ci_low'][i]:.5f}, {out['win_ci_high'][i]:.5f}]",
+                    f"{out['place_distribution'][i][n - 1]:.4f}"]
+        table.add_row(*row)
+    console = Console()
+    console.print(table)
+    q = out["rounds_quantiles"]
+    console.print(f"no winner: {out['draw_rate']:.5f}   rounds: mean {out['rounds_mean']:.3f}, "
+                  f"quantiles " + ", ".join(f"{k} {v}" for k, v in q.items()))
+    console.print("rules: " + ", ".join(f"{k}={v}" for k, v in out["rules"].items()))

@@ -22,9 +22,21 @@ from simcards.ronco.rules import CUT_KING_CODE, TIES_CODE, RoncoRules, check_pla
 MAX_LEAVES = 3_000_000_000
 
 
+@njit(cache=True, inline="always")
+def _outcome_code(n, lost, flags):
+    """Lives lost by position as base-3 digits, then resolve()'s flags above them."""
+    code = 0
+    scale = 1
+    for i in range(n):
+        code += lost[i] * scale
+        scale *= 3
+    return code + scale * flags
+
+
 @njit(cache=True)
 def _enumerate(n, cls_strength, cls_count, n_cards, kind, t, td, p, top, ties, cut_king, below,
                counts):
+    """Probability of every round outcome (see :func:`_outcome_code`)."""
     n_cls = cls_strength.shape[0]
     rem = cls_count.copy()
     idx = np.full(n, -1, np.int64)
@@ -35,9 +47,7 @@ def _enumerate(n, cls_strength, cls_count, n_cards, kind, t, td, p, top, ties, c
     after = np.empty(n, np.int64)
     lost = np.empty(n, np.int64)
     u = np.full(n, 0.5)
-    p_lose = np.zeros(n, np.float64)
-    p_double = np.zeros(n, np.float64)
-    tallies = np.zeros(3, np.float64)  # all_tie, cut, cut_king_fired
+    dist = np.zeros(3**n * 8, np.float64)
     level = 0
     while level >= 0:
         if idx[level] >= 0:
@@ -60,15 +70,8 @@ def _enumerate(n, cls_strength, cls_count, n_cards, kind, t, td, p, top, ties, c
             hold[i] = base[i]
         cut = act(hold, n, kind, t, td, p, u, top, ties, cut_king, below, counts)
         if not cut:
-            w = wt[n]
             flags = resolve(hold, n, False, 0, top, ties, cut_king, lost)
-            for i in range(n):
-                if lost[i] > 0:
-                    p_lose[i] += w
-                    if lost[i] == 2:
-                        p_double[i] += w
-            if flags & ALL_TIE:
-                tallies[0] += w
+            dist[_outcome_code(n, lost, flags)] += wt[n]
             continue
         for i in range(n):
             after[i] = hold[i]
@@ -76,22 +79,30 @@ def _enumerate(n, cls_strength, cls_count, n_cards, kind, t, td, p, top, ties, c
         for kc in range(n_cls):
             if rem[kc] == 0:
                 continue
-            w = wt[n] * rem[kc] / left
             for i in range(n):
                 hold[i] = after[i]
             flags = resolve(hold, n, True, cls_strength[kc], top, ties, cut_king, lost)
-            for i in range(n):
-                if lost[i] > 0:
-                    p_lose[i] += w
-                    if lost[i] == 2:
-                        p_double[i] += w
-            if flags & ALL_TIE:
-                tallies[0] += w
-            if flags & CUT:
-                tallies[1] += w
-            if flags & CUT_KING_FIRED:
-                tallies[2] += w
-    return p_lose, p_double, tallies
+            dist[_outcome_code(n, lost, flags)] += wt[n] * rem[kc] / left
+    return dist
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One possible result of a round: lives lost by position, and the round's flags."""
+
+    lost: tuple[int, ...]
+    all_tie: bool
+    cut: bool
+    cut_king: bool
+
+
+def decode(n: int, code: int) -> Outcome:
+    lost = []
+    for _ in range(n):
+        code, digit = divmod(code, 3)
+        lost.append(digit)
+    return Outcome(tuple(lost), bool(code & ALL_TIE), bool(code & CUT),
+                   bool(code & CUT_KING_FIRED))
 
 
 @dataclass(frozen=True)
@@ -105,15 +116,16 @@ class ExactRound:
     p_cut_king: float
 
 
-def exact_round(rules: RoncoRules, policies: Sequence[Policy]) -> ExactRound:
-    """Enumerate every deal for deterministic ``policies`` (one per position)."""
+def round_outcomes(rules: RoncoRules, policies: Sequence[Policy]) -> list[tuple[Outcome, float]]:
+    """Every outcome of a round with its exact probability, for deterministic ``policies``
+    (one per position)."""
     n = check_players(len(policies))
     for pol in policies:
         pol.validate(rules.top)
         if not pol.deterministic:
             raise UsageError(
                 f"exact needs deterministic policies; {pol.spec()} draws at random "
-                "(use rounds for Monte Carlo)"
+                "(use Monte Carlo instead)"
             )
     counts = rules.strength_counts
     cls_strength = np.flatnonzero(counts).astype(np.int64)
@@ -122,12 +134,26 @@ def exact_round(rules: RoncoRules, policies: Sequence[Policy]) -> ExactRound:
     if leaves > MAX_LEAVES:
         raise UsageError(
             f"exact enumeration of {n} players with deck {rules.deck} is too large "
-            f"({leaves:.1e} deal classes); use rounds for Monte Carlo"
+            f"({leaves:.1e} deal classes); use Monte Carlo instead"
         )
     table = PolicyTable.from_policies(policies)
-    p_lose, p_double, tallies = _enumerate(
+    dist = _enumerate(
         n, cls_strength, cls_count, len(rules.strengths), table.kind, table.T, table.Td,
         table.p, rules.top, TIES_CODE[rules.ties], CUT_KING_CODE[rules.cut_king],
         rules.strength_below, counts,
     )
+    return [(decode(n, int(c)), float(dist[c])) for c in np.flatnonzero(dist)]
+
+
+def exact_round(rules: RoncoRules, policies: Sequence[Policy]) -> ExactRound:
+    """Exact per-position probabilities of one round."""
+    n = len(policies)
+    p_lose = np.zeros(n)
+    p_double = np.zeros(n)
+    tallies = np.zeros(3)
+    for out, pr in round_outcomes(rules, policies):
+        lost = np.array(out.lost)
+        p_lose += pr * (lost > 0)
+        p_double += pr * (lost == 2)
+        tallies += pr * np.array([out.all_tie, out.cut, out.cut_king])
     return ExactRound(p_lose, p_double, float(tallies[0]), float(tallies[1]), float(tallies[2]))

@@ -1,0 +1,177 @@
+"""Whole Ronco games: Monte Carlo win rates, game lengths and elimination order."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from simcards.errors import UsageError
+from simcards.ronco.game_kernel import ALL_OUT, STALLED, VOID, simulate_games
+from simcards.ronco.policies import Policy, PolicyTable, parse_policy
+from simcards.ronco.rules import (
+    ABSOLUTE_TIE_CODE,
+    CUT_KING_CODE,
+    TIES_CODE,
+    RoncoRules,
+    check_players,
+)
+from simcards.runner import Stats, run_batch
+from simcards.stats import wilson
+
+GAMES_CHUNK = 1 << 15
+"""Games per chunk: a fraction of a second for a big table, so progress and resume are smooth."""
+MAX_ROUNDS = 100_000
+MAX_LIVES = 1000
+QUANTILES = (5, 25, 50, 75, 95)
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """Everything the game kernel needs, as plain arrays and ints (pickled to workers)."""
+
+    n: int
+    lives: int
+    kind: np.ndarray
+    T: np.ndarray
+    Td: np.ndarray
+    p: np.ndarray
+    strengths: np.ndarray
+    top: int
+    ties: int
+    cut_king: int
+    below: np.ndarray
+    counts: np.ndarray
+    absolute_tie: int
+    first_dealer: int
+
+    @property
+    def hist_len(self) -> int:
+        """Room for every game length without replays (at most n*lives - 1 rounds), and then
+        some for replayed rounds; longer games land in the last bin."""
+        return self.n * self.lives + 64
+
+    @classmethod
+    def build(cls, rules: RoncoRules, policies: Sequence[Policy], lives: int,
+              first_dealer: int | None) -> GameConfig:
+        table = PolicyTable.from_policies(policies)
+        return cls(
+            n=len(policies), lives=lives, kind=table.kind, T=table.T, Td=table.Td, p=table.p,
+            strengths=rules.strengths, top=rules.top, ties=TIES_CODE[rules.ties],
+            cut_king=CUT_KING_CODE[rules.cut_king], below=rules.strength_below,
+            counts=rules.strength_counts, absolute_tie=ABSOLUTE_TIE_CODE[rules.absolute_tie],
+            first_dealer=-1 if first_dealer is None else first_dealer,
+        )
+
+
+def games_chunk(state: np.ndarray, size: int, cfg: GameConfig) -> Stats:
+    """One chunk of Monte Carlo games (runs in a worker)."""
+    return simulate_games(state, size, cfg.n, cfg.lives, cfg.kind, cfg.T, cfg.Td, cfg.p,
+                          cfg.strengths, cfg.top, cfg.ties, cfg.cut_king, cfg.below, cfg.counts,
+                          cfg.absolute_tie, cfg.first_dealer, MAX_ROUNDS, cfg.hist_len)
+
+
+def check_lives(lives: int) -> int:
+    if not 1 <= lives <= MAX_LIVES:
+        raise UsageError(f"lives must be between 1 and {MAX_LIVES}, got {lives}")
+    return lives
+
+
+def check_first_dealer(first_dealer: int | None, players: int) -> int | None:
+    if first_dealer is not None and not 0 <= first_dealer < players:
+        raise UsageError(f"first dealer must be a player 0..{players - 1}, got {first_dealer}")
+    return first_dealer
+
+
+def player_policies(players: int, spec: str | None, default: Policy) -> list[Policy]:
+    """``--policies``: one entry per player, or one entry for the whole table."""
+    check_players(players)
+    if spec is None:
+        return [default] * players
+    items = [s for s in spec.split(",") if s.strip()]
+    if len(items) == 1:
+        return [parse_policy(items[0], default)] * players
+    if len(items) != players:
+        raise UsageError(f"--policies needs 1 or {players} entries (one per player), "
+                         f"got {len(items)}")
+    return [parse_policy(s, default) for s in items]
+
+
+@dataclass(frozen=True)
+class GamesResult:
+    """Merged Monte Carlo game statistics."""
+
+    games: int
+    wins: np.ndarray
+    endings: np.ndarray
+    hist: np.ndarray
+    places: np.ndarray
+    wins_by_first_dealer: np.ndarray
+    games_by_first_dealer: np.ndarray
+    rounds_sums: np.ndarray
+
+    @classmethod
+    def from_stats(cls, games: int, stats: Stats) -> GamesResult:
+        return cls(games, *stats)
+
+    @property
+    def win_rate(self) -> np.ndarray:
+        return self.wins / self.games
+
+    @property
+    def draws(self) -> int:
+        """Games without a winner: void (G6), everyone out at once (G7), or stalled."""
+        return int(self.endings[VOID] + self.endings[ALL_OUT] + self.endings[STALLED])
+
+    @property
+    def rounds_mean(self) -> float:
+        return float(self.rounds_sums[0]) / self.games
+
+    @property
+    def rounds_sd(self) -> float:
+        m = self.rounds_mean
+        return float(np.sqrt(max(float(self.rounds_sums[1]) / self.games - m * m, 0.0)))
+
+    def rounds_quantiles(self) -> dict[str, int]:
+        cdf = np.cumsum(self.hist) / self.games
+        return {f"{q}%": int(np.searchsorted(cdf, q / 100 - 1e-12)) for q in QUANTILES}
+
+    def to_dict(self) -> dict[str, object]:
+        lo, hi = wilson(self.wins, self.games)
+        dlo, dhi = wilson(self.draws, self.games)
+        return {
+            "games": self.games,
+            "win_rate": self.win_rate.tolist(),
+            "win_ci_low": lo.tolist(),
+            "win_ci_high": hi.tolist(),
+            "draw_rate": self.draws / self.games,
+            "draw_ci": [float(dlo), float(dhi)],
+            "void_rate": float(self.endings[VOID]) / self.games,
+            "rounds_mean": self.rounds_mean,
+            "rounds_mean_se": self.rounds_sd / np.sqrt(self.games),
+            "rounds_sd": self.rounds_sd,
+            "rounds_quantiles": self.rounds_quantiles(),
+            "place_distribution": (self.places / self.games).tolist(),
+            "elimination_order": {
+                "description": "place_distribution[player][k]: probability that the player "
+                "finishes k-th (0 = winner or last survivor); players eliminated in the same "
+                "round share the better place",
+            },
+            "stalled": int(self.endings[STALLED]),
+        }
+
+
+def simulate(rules: RoncoRules, policies: Sequence[Policy], lives: int, games: int, *,
+             first_dealer: int | None = None, seed: int = 0, workers: int | None = None,
+             progress: bool = False, **batch: object) -> GamesResult:
+    """Monte Carlo games; bit-identical for a given seed whatever ``workers``."""
+    n = check_players(len(policies))
+    check_lives(lives)
+    check_first_dealer(first_dealer, n)
+    for pol in policies:
+        pol.validate(rules.top)
+    cfg = GameConfig.build(rules, policies, lives, first_dealer)
+    stats = run_batch(games_chunk, cfg, seed=seed, total=games, chunk_size=GAMES_CHUNK,
+                      workers=workers, progress=progress, label="Ronco games", **batch)
+    return GamesResult.from_stats(games, stats)
