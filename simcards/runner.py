@@ -101,6 +101,11 @@ class _Progress:
             return
         if self._bar is None and time.monotonic() - self.start > 1.0:
             from rich.console import Console
+
+            console = Console(stderr=True)
+            if not console.is_terminal:  # a log file gets no bar, only the answer
+                self.enabled = False
+                return
             from rich.progress import (
                 BarColumn,
                 MofNCompleteColumn,
@@ -112,7 +117,7 @@ class _Progress:
             self._bar = Progress(
                 "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
                 TimeElapsedColumn(), TimeRemainingColumn(),
-                console=Console(stderr=True), transient=True,
+                console=console, transient=True,
             )
             self._bar.start()
             self._task = self._bar.add_task(self.label, total=self.total)

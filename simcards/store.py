@@ -127,3 +127,20 @@ class RunStore:
     def info(self) -> dict[str, Any]:
         return {"path": str(self.path), "chunks_resumed": self.resumed,
                 "chunks_computed": self.computed}
+
+
+def multi_batch_options(stores: list[RunStore | None]) -> dict[str, Any]:
+    """``done``/``on_chunk`` for one :func:`~simcards.runner.run_batches` call whose batches
+    each have their own store (or none): batch b's chunk c is chunk (0, c) of ``stores[b]``."""
+    done: dict[ChunkKey, Stats] = {}
+    for b, st in enumerate(stores):
+        if st is not None:
+            for (_, c), stats in st.open().items():
+                done[(b, c)] = stats
+
+    def on_chunk(key: ChunkKey, stats: Stats) -> None:
+        st = stores[key[0]]
+        if st is not None:
+            st.save_chunk((0, key[1]), stats)
+
+    return {"done": done, "on_chunk": on_chunk}

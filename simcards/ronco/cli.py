@@ -282,3 +282,123 @@ def _print_games(out: dict) -> None:
     console.print(f"no winner: {out['draw_rate']:.5f}   rounds: mean {out['rounds_mean']:.3f}, "
                   f"quantiles " + ", ".join(f"{k} {v}" for k, v in q.items()))
     console.print("rules: " + ", ".join(f"{k}={v}" for k, v in out["rules"].items()))
+
+
+@app.command("best-threshold")
+def best_threshold(
+    players: Annotated[str, typer.Option("--players",
+                                         help="Table sizes: 3-10, or 4,6,8.")] = "3-10",
+    lives: LivesOpt = 7,
+    policy: Annotated[str, typer.Option("--policy", help="threshold | informed: the family "
+                                        "searched, for the hero and the field.")] = "threshold",
+    field_spec: Annotated[str, typer.Option("--field", help="The field's thresholds T:Td for "
+                                            "the best response.")] = "5:5",
+    deck: DeckOpt = "spanish40",
+    cut_king: CutKingOpt = None,
+    ties: TiesOpt = "all",
+    poroli: PoroliOpt = False,
+    absolute_tie: AbsTieOpt = "void",
+    first_stage: Annotated[str, typer.Option("--first-stage", help="Games per candidate in the "
+                                             "first stage (doubling after).")] = "8192",
+    max_games: Annotated[str, typer.Option("--max-games", help="Budget of games per "
+                                           "candidate.")] = "512k",
+    min_games: Annotated[str, typer.Option("--min-games", help="Games the best must have "
+                                           "played before the search may stop.")] = "64k",
+    z_drop: Annotated[float, typer.Option("--z-drop", help="Drop a candidate once the best "
+                                          "beats it by this paired z.")] = 3.0,
+    max_iterations: Annotated[int, typer.Option("--max-iterations", help="Best-response "
+                                                "iterations towards the equilibrium.")] = 3,
+    gain_games: Annotated[str, typer.Option("--gain-games", help="Games for the informed-vs-"
+                                            "threshold comparison (0 skips it).")] = "256k",
+    seed: SeedOpt = DEFAULT_SEED,
+    workers: WorkersOpt = None,
+    store: StoreOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Best (T, Td) against a field, and the symmetric equilibrium, for each table size."""
+    from simcards.cli_common import parse_range
+    from simcards.ronco import best_threshold as bt
+    from simcards.runner import local_executor, run_batches
+    from simcards.store import RunStore, multi_batch_options, store_root
+
+    sizes = parse_range(players, "--players")
+    for n in sizes:
+        check_players(n)
+    if policy not in ("threshold", "informed"):
+        raise UsageError(f"unknown policy {policy!r} for best-threshold (threshold|informed)")
+    rules = _rules(deck, cut_king, ties, poroli, absolute_tie)
+    ronco_games.check_lives(lives)
+    ft = parse_int_list(field_spec.replace(":", ","), "--field")
+    if len(ft) != 2:
+        raise UsageError(f"--field must be T:Td, got {field_spec!r}")
+    field_policy = Policy(policy, ft[0], ft[1]).validate(rules.top)
+    if z_drop <= 0:
+        raise UsageError(f"--z-drop must be positive, got {z_drop}")
+    if max_iterations < 0:
+        raise UsageError(f"--max-iterations must be at least 0, got {max_iterations}")
+    first = parse_count(first_stage, "--first-stage")
+    budget = parse_count(max_games, "--max-games")
+    floor = parse_count(min_games, "--min-games")
+    gain = 0 if gain_games.strip() == "0" else parse_count(gain_games, "--gain-games")
+    workers = check_workers(workers)
+    root = store_root(store)
+    opts = {"seed": seed, "first_stage": first, "max_games": max(budget, first),
+            "z_drop": z_drop, "max_iterations": max_iterations, "gain_games": gain,
+            "min_games": min(floor, max(budget, first))}
+    manifest = {"game": "ronco", "command": "best-threshold", "rules": rules.summary(),
+                "players": sizes, "lives": lives, "policy": policy,
+                "field": field_policy.spec(), **opts}
+    top = RunStore(root, manifest) if root is not None else None
+    resumed = computed = 0
+
+    with local_executor(workers) as pool:
+        def run_stage(requests: list[bt.StageRequest]) -> list:
+            nonlocal resumed, computed
+            stores = [RunStore(root, r.manifest) if root is not None else None
+                      for r in requests]
+            options = multi_batch_options(stores)
+            try:
+                return run_batches([r.batch for r in requests], workers=workers,
+                                   executor=pool, progress=not as_json,
+                                   label="best-threshold stage", **options)
+            finally:
+                resumed += sum(s.resumed for s in stores if s)
+                computed += sum(s.computed for s in stores if s)
+
+        plans = [bt.plan(rules, n, lives, policy, field_policy, **opts) for n in sizes]
+        try:
+            rows = bt.run_lockstep(plans, run_stage)
+        except KeyboardInterrupt:
+            from simcards.errors import Interrupted
+
+            where = f"; finished chunks kept under {root}" if root is not None else ""
+            raise Interrupted(f"interrupted{where}, run the same command again to resume") \
+                from None
+    out = {**manifest, "seed": seed, "rows": [bt.row_dict(r) for r in rows]}
+    if top is not None:
+        top.open()
+        top.resumed, top.computed = resumed, computed
+        frame = pd.DataFrame([{k: (str(v) if isinstance(v, list) else v)
+                               for k, v in r.items()} for r in out["rows"]])
+        top.finish(frame, {"rows": len(rows)})
+    if as_json:
+        emit_json(out)
+        return
+    _print_best(out)
+
+
+def _print_best(out: dict) -> None:
+    table = Table(title=f"Ronco best thresholds ({out['policy']}), {out['lives']} lives, field "
+                  f"{out['field']}")
+    for col in ("players", "best T:Td", "P(win) [95% CI]", "tied with", "equilibrium",
+                "informed gain [95% CI]"):
+        table.add_column(col)
+    for r in out["rows"]:
+        eq = (f"{r['equilibrium_T']}:{r['equilibrium_Td']}" if r["equilibrium_converged"]
+              else "not converged")
+        gain = (f"{r['informed_gain']:+.4f} [{r['informed_gain_ci'][0]:+.4f}, "
+                f"{r['informed_gain_ci'][1]:+.4f}]" if "informed_gain" in r else "")
+        table.add_row(str(r["players"]), f"{r['best_T']}:{r['best_Td']}",
+                      f"{r['win_rate']:.4f} [{r['ci_low']:.4f}, {r['ci_high']:.4f}]",
+                      " ".join(f"{t}:{d}" for t, d in r["tied_with"]) or "-", eq, gain)
+    Console().print(table)

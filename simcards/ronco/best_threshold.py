@@ -1,0 +1,312 @@
+"""Best keep thresholds: the hero's best response to a field, and the symmetric equilibrium.
+
+Search design:
+
+* Every candidate (T, Td) of the hero plays the same games (common random numbers, see
+  :mod:`simcards.ronco.race_kernel`), so two candidates are compared by a paired test on the
+  games where exactly one of them won (McNemar's discordant pairs), far sharper than comparing
+  two independent win rates.
+* Successive halving with racing: stage s plays ``first_stage * 2**s`` fresh games for every
+  surviving candidate; after each stage, every candidate whose paired z against the current best
+  exceeds ``z_drop`` is dropped. The search stops when one candidate is left, when every other
+  survivor is distinguishable from the best (z >= 1.96), or when the per-candidate budget is
+  spent. Survivors that cannot be told apart from the best (z < 1.96) are reported as
+  ``tied_with``.
+* The symmetric equilibrium is found by best-response iteration: the field plays the best
+  response found so far until the field's own thresholds are a best response to themselves
+  (the best, or tied with it).
+
+All the races of all table sizes advance in lockstep, so every stage of every table size shares
+one pool of workers. Each stage is a batch stored like any other, so a killed search resumes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from simcards.ronco.games import MAX_ROUNDS
+from simcards.ronco.policies import Policy, PolicyTable
+from simcards.ronco.race_kernel import race_games
+from simcards.ronco.rules import (
+    ABSOLUTE_TIE_CODE,
+    CUT_KING_CODE,
+    TIES_CODE,
+    RoncoRules,
+    check_players,
+)
+from simcards.runner import Batch, Stats
+from simcards.stats import Z95, wilson
+
+RACE_CHUNK = 2048
+"""Games per chunk (each played by every surviving candidate)."""
+
+
+@dataclass(frozen=True)
+class RaceConfig:
+    """One stage of one race, as plain arrays (pickled to workers)."""
+
+    n: int
+    lives: int
+    field_kind: np.ndarray
+    field_T: np.ndarray
+    field_Td: np.ndarray
+    field_p: np.ndarray
+    cand_kind: np.ndarray
+    cand_T: np.ndarray
+    cand_Td: np.ndarray
+    cand_p: np.ndarray
+    strengths: np.ndarray
+    top: int
+    ties: int
+    cut_king: int
+    below: np.ndarray
+    counts: np.ndarray
+    absolute_tie: int
+
+
+def race_chunk(state: np.ndarray, size: int, cfg: RaceConfig) -> Stats:
+    return race_games(state, size, cfg.n, cfg.lives, cfg.field_kind, cfg.field_T, cfg.field_Td,
+                      cfg.field_p, cfg.cand_kind, cfg.cand_T, cfg.cand_Td, cfg.cand_p,
+                      cfg.strengths, cfg.top, cfg.ties, cfg.cut_king, cfg.below, cfg.counts,
+                      cfg.absolute_tie, -1, MAX_ROUNDS)
+
+
+def _config(rules: RoncoRules, n: int, lives: int, field_policy: Policy,
+            candidates: Sequence[Policy]) -> RaceConfig:
+    f = PolicyTable.from_policies([field_policy] * n)
+    c = PolicyTable.from_policies(candidates)
+    return RaceConfig(n, lives, f.kind, f.T, f.Td, f.p, c.kind, c.T, c.Td, c.p,
+                      rules.strengths, rules.top, TIES_CODE[rules.ties],
+                      CUT_KING_CODE[rules.cut_king], rules.strength_below, rules.strength_counts,
+                      ABSOLUTE_TIE_CODE[rules.absolute_tie])
+
+
+@dataclass(frozen=True)
+class StageRequest:
+    """What a race needs run next: one batch, and the description its store is keyed by."""
+
+    batch: Batch
+    manifest: dict[str, Any]
+
+
+@dataclass
+class RaceResult:
+    """The outcome of one race among hero candidates against one field."""
+
+    candidates: list[Policy]
+    field_policy: Policy
+    games: np.ndarray
+    wins: np.ndarray
+    beats: np.ndarray
+    alive: list[int]
+    stages: int
+    best: int = -1
+    z: np.ndarray = field(default_factory=lambda: np.zeros(0))
+
+    def rate(self, i: int) -> float:
+        return self.wins[i] / self.games[i]
+
+    def paired(self, i: int, j: int) -> tuple[float, float]:
+        """Win-rate difference i - j on their common games, and its standard error."""
+        g = min(self.games[i], self.games[j])
+        b_ij, b_ji = self.beats[i, j], self.beats[j, i]
+        diff = (b_ij - b_ji) / g
+        var = max((b_ij + b_ji) / g - diff * diff, 0.0) / g
+        return diff, float(np.sqrt(var))
+
+    def tied_with(self) -> list[int]:
+        return [i for i in self.alive if i != self.best and self.z[i] < Z95]
+
+    def summary(self) -> dict[str, Any]:
+        b = self.best
+        lo, hi = wilson(self.wins[b], self.games[b])
+        return {
+            "best": self.candidates[b],
+            "win_rate": self.rate(b),
+            "ci_low": float(lo),
+            "ci_high": float(hi),
+            "games": int(self.games[b]),
+            "tied_with": [self.candidates[i] for i in self.tied_with()],
+            "candidates": len(self.candidates),
+            "stages": self.stages,
+            "candidate_games": int(self.games.sum()),
+        }
+
+
+def race(rules: RoncoRules, n: int, lives: int, field_policy: Policy,
+         candidates: Sequence[Policy], *, seed: int, first_stage: int, max_games: int,
+         z_drop: float, min_games: int = 0, stream_base: int = 0,
+         ) -> Generator[StageRequest, Stats, RaceResult]:
+    """A race, as a generator: it yields each stage's batch and is sent back its statistics."""
+    k = len(candidates)
+    res = RaceResult(list(candidates), field_policy, np.zeros(k, np.int64),
+                     np.zeros(k, np.int64), np.zeros((k, k), np.int64), list(range(k)), 0)
+    size = first_stage
+    while True:
+        alive = res.alive
+        cfg = _config(rules, n, lives, field_policy, [candidates[i] for i in alive])
+        stream = stream_base + res.stages
+        manifest = {"game": "ronco", "command": "race-stage", "rules": rules.summary(),
+                    "players": n, "lives": lives, "field": field_policy.spec(),
+                    "candidates": [candidates[i].spec() for i in alive], "seed": seed,
+                    "stream": stream, "games": size, "chunk_size": RACE_CHUNK}
+        wins, beats, games = yield StageRequest(
+            Batch(race_chunk, cfg, seed, size, RACE_CHUNK, stream), manifest)
+        idx = np.array(alive)
+        res.wins[idx] += wins
+        res.games[idx] += int(games[0])
+        res.beats[np.ix_(idx, idx)] += beats
+        res.stages += 1
+        res.best = max(alive, key=lambda i: (res.rate(i), -i))
+        res.z = np.full(k, np.inf)
+        for i in alive:
+            if i != res.best:
+                diff, se = res.paired(res.best, i)
+                res.z[i] = diff / se if se > 0 else (np.inf if diff > 0 else 0.0)
+        res.alive = [i for i in alive if i == res.best or res.z[i] <= z_drop]
+        spent = int(res.games[res.best])
+        undecided = [i for i in res.alive if i != res.best and res.z[i] < Z95]
+        if spent >= max_games or (spent >= min_games and (len(res.alive) == 1
+                                                          or not undecided)):
+            return res
+        size = min(2 * size, max_games - spent)
+
+
+def grid(rules: RoncoRules, kind: str) -> list[Policy]:
+    """Every (T, Td) pair over the deck's distinct values: thresholds between two values act
+    like the higher one, so this is the whole strategy space of the threshold family."""
+    values = sorted({int(v) for v in rules.deck_obj.values})
+    return [Policy(kind, t, td) for t in values for td in values]
+
+
+@dataclass
+class Row:
+    """The answer for one table size."""
+
+    players: int
+    best_response: RaceResult
+    equilibrium: Policy | None
+    equilibrium_race: RaceResult
+    equilibrium_converged: bool
+    iterations: int
+    gain: RaceResult | None
+    path: list[tuple[int, int]]
+    """The field, then each best response in turn: a cycle shows when there is no pure
+    symmetric equilibrium (or the budget cannot separate its neighbours)."""
+
+
+def plan(rules: RoncoRules, n: int, lives: int, kind: str, field_policy: Policy, *, seed: int,
+         first_stage: int, max_games: int, z_drop: float, max_iterations: int,
+         gain_games: int, min_games: int = 0) -> Generator[StageRequest, Stats, Row]:
+    """Everything asked for one table size: best response, equilibrium, informed gain."""
+    check_players(n)
+    cands = grid(rules, kind)
+    opts = {"seed": seed, "first_stage": first_stage, "max_games": max_games,
+            "z_drop": z_drop, "min_games": min_games}
+    br = yield from race(rules, n, lives, field_policy, cands, **opts)
+    path = [(field_policy.T, field_policy.Td), (br.candidates[br.best].T,
+                                                br.candidates[br.best].Td)]
+    # Best-response iteration towards a symmetric equilibrium.
+    current = br
+    converged = False
+    iterations = 0
+    eq_policy: Policy | None = None
+    fld = field_policy
+    while iterations < max_iterations:
+        best = current.candidates[current.best]
+        tied = {current.candidates[i] for i in current.tied_with()}
+        if _same(best, fld) or any(_same(t, fld) for t in tied):
+            converged, eq_policy = True, fld
+            break
+        fld = Policy(kind, best.T, best.Td)
+        iterations += 1
+        current = yield from race(rules, n, lives, fld, cands, **opts)
+        path.append((current.candidates[current.best].T, current.candidates[current.best].Td))
+    if not converged:
+        best = current.candidates[current.best]
+        tied = {current.candidates[i] for i in current.tied_with()}
+        if _same(best, fld) or any(_same(t, fld) for t in tied):
+            converged, eq_policy = True, fld
+    eq_race = current
+    gain = None
+    if gain_games > 0:
+        b = br.candidates[br.best]
+        pair = [Policy("threshold", b.T, b.Td), Policy("informed", b.T, b.Td)]
+        gain = yield from race(rules, n, lives, field_policy, pair, seed=seed,
+                               first_stage=gain_games, max_games=gain_games, z_drop=np.inf,
+                               stream_base=1000)
+    return Row(n, br, eq_policy, eq_race, converged, iterations, gain, path)
+
+
+def _cycle(path: list[tuple[int, int]]) -> list[list[int]]:
+    """The repeating tail of a best-response path (empty when nothing repeats yet)."""
+    for end in range(1, len(path)):
+        if path[end] in path[:end]:
+            start = path.index(path[end])
+            return [list(p) for p in path[start:end]]
+    return []
+
+
+def _same(a: Policy, b: Policy) -> bool:
+    return (a.kind, a.T, a.Td) == (b.kind, b.T, b.Td)
+
+
+def run_lockstep(plans: Sequence[Generator[StageRequest, Stats, Row]],
+                 run_stage: Callable[[list[StageRequest]], list[Stats]]) -> list[Row]:
+    """Advance every plan one stage at a time, running all their pending stages together."""
+    rows: list[Row | None] = [None] * len(plans)
+    pending: dict[int, StageRequest] = {}
+    for i, p in enumerate(plans):
+        pending[i] = next(p)
+    while pending:
+        keys = sorted(pending)
+        results = run_stage([pending[i] for i in keys])
+        for i, stats in zip(keys, results, strict=True):
+            try:
+                pending[i] = plans[i].send(stats)
+            except StopIteration as stop:
+                rows[i] = stop.value
+                del pending[i]
+    return [r for r in rows if r is not None]
+
+
+def row_dict(row: Row) -> dict[str, Any]:
+    """The JSON form of one row."""
+    br = row.best_response.summary()
+    best = br["best"]
+    out: dict[str, Any] = {
+        "players": row.players,
+        "field": [row.best_response.field_policy.T, row.best_response.field_policy.Td],
+        "best_T": best.T,
+        "best_Td": best.Td,
+        "win_rate": br["win_rate"],
+        "ci_low": br["ci_low"],
+        "ci_high": br["ci_high"],
+        "games": br["games"],
+        "tied_with": [[p.T, p.Td] for p in br["tied_with"]],
+        "fair_share": 1.0 / row.players,
+        "candidate_games": br["candidate_games"],
+        "stages": br["stages"],
+        "equilibrium_T": row.equilibrium.T if row.equilibrium else None,
+        "equilibrium_Td": row.equilibrium.Td if row.equilibrium else None,
+        "equilibrium_converged": row.equilibrium_converged,
+        "equilibrium_iterations": row.iterations,
+        "best_response_path": [list(p) for p in row.path],
+        "equilibrium_cycle": _cycle(row.path) if not row.equilibrium_converged else [],
+    }
+    eq = row.equilibrium_race.summary()
+    out["equilibrium_best_response"] = [eq["best"].T, eq["best"].Td]
+    out["equilibrium_tied_with"] = [[p.T, p.Td] for p in eq["tied_with"]]
+    if row.gain is not None:
+        g = row.gain
+        diff, se = g.paired(1, 0)
+        out["informed_gain"] = diff
+        out["informed_gain_ci"] = [diff - Z95 * se, diff + Z95 * se]
+        out["informed_win_rate"] = g.rate(1)
+        out["threshold_win_rate"] = g.rate(0)
+        out["gain_games"] = int(g.games[0])
+    return out

@@ -1,0 +1,93 @@
+"""numba kernel for comparing hero policies on common games (common random numbers).
+
+Every game starts from its own generator state, drawn from the chunk's stream with one 64-bit
+draw and expanded by splitmix64, and every candidate policy of the hero (player 0) replays that
+same game from that same state. Candidates therefore meet the same deals for as long as their
+decisions keep the games alike, and a candidate's results do not depend on which other
+candidates are in the race, so a race can drop candidates between stages without changing the
+others' numbers.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, uint64
+
+from simcards.rng import next_u64
+from simcards.ronco.game_kernel import WON, play_game
+
+
+@njit(cache=True)
+def _splitmix_state(x, out):
+    """Fill ``out`` (uint64[4]) from the 64-bit seed ``x`` (splitmix64, as xoshiro advises)."""
+    for i in range(4):
+        x += uint64(0x9E3779B97F4A7C15)
+        z = x
+        z = (z ^ (z >> uint64(30))) * uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> uint64(27))) * uint64(0x94D049BB133111EB)
+        out[i] = z ^ (z >> uint64(31))
+    if out[0] == 0 and out[1] == 0 and out[2] == 0 and out[3] == 0:
+        out[0] = uint64(1)
+
+
+@njit(cache=True)
+def race_games(state, games, n, lives0, field_kind, field_t, field_td, field_p, cand_kind,
+               cand_t, cand_td, cand_p, strengths, top, ties, cut_king, below, counts,
+               absolute_tie, first_dealer, max_rounds):
+    """Play ``games`` games for every hero candidate; the hero is player 0.
+
+    Returns ``(wins[K], beats[K, K], games[1])`` where ``beats[i, j]`` counts games that
+    candidate i won and candidate j did not: the discordant pairs of a paired comparison.
+    """
+    k_cand = cand_kind.shape[0]
+    kind = field_kind.copy()
+    t = field_t.copy()
+    td = field_td.copy()
+    p = field_p.copy()
+    game_state = np.empty(4, np.uint64)
+    perm = np.empty(strengths.shape[0], np.int64)
+    lives = np.empty(n, np.int64)
+    elim_round = np.empty(n, np.int64)
+    order = np.empty(n, np.int64)
+    hold = np.empty(n, np.int64)
+    u = np.zeros(n, np.float64)
+    lost = np.empty(n, np.int64)
+    pk = np.empty(n, np.int64)
+    pt = np.empty(n, np.int64)
+    ptd = np.empty(n, np.int64)
+    pp = np.empty(n, np.float64)
+    won = np.zeros(k_cand, np.bool_)
+    wins = np.zeros(k_cand, np.int64)
+    beats = np.zeros((k_cand, k_cand), np.int64)
+    any_field_random = False
+    for i in range(1, n):
+        if field_kind[i] == 2:
+            any_field_random = True
+    for _ in range(games):
+        seed = next_u64(state)
+        for c in range(k_cand):
+            _splitmix_state(seed, game_state)
+            for j in range(perm.shape[0]):
+                perm[j] = j
+            kind[0] = cand_kind[c]
+            t[0] = cand_t[c]
+            td[0] = cand_td[c]
+            p[0] = cand_p[c]
+            # Random draws are taken whenever any player could need them, so that the hero's
+            # choice of policy does not shift the stream under the field.
+            any_random = any_field_random or cand_kind[c] == 2
+            ending, winner, _r, _d = play_game(
+                game_state, perm, n, lives0, kind, t, td, p, strengths, top, ties, cut_king,
+                below, counts, absolute_tie, first_dealer, any_random, max_rounds, lives,
+                elim_round, order, hold, u, lost, pk, pt, ptd, pp)
+            won[c] = ending == WON and winner == 0
+            if won[c]:
+                wins[c] += 1
+        for i in range(k_cand):
+            if won[i]:
+                for j in range(k_cand):
+                    if not won[j]:
+                        beats[i, j] += 1
+    total = np.zeros(1, np.int64)
+    total[0] = games
+    return wins, beats, total

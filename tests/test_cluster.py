@@ -1,0 +1,256 @@
+"""The dask cluster backend: same counts as a local run, bit for bit, even when a worker dies;
+prepared workers; one-line errors for bad addresses; no dask import on the local path.
+
+Everything runs on loopback: a two-process LocalCluster shared by the module.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import socket
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from collections.abc import Iterator
+
+import numpy as np
+import pytest
+
+distributed = pytest.importorskip("distributed")
+
+from simcards import cluster as simcluster  # noqa: E402
+from simcards.cluster import (  # noqa: E402
+    ClusterExecutor,
+    open_executor,
+    register_warmup,
+    registered_warmups,
+    scheduler_from_env,
+)
+from simcards.errors import UsageError  # noqa: E402
+from simcards.ronco import rounds as ronco_rounds  # noqa: E402
+from simcards.ronco.policies import Policy  # noqa: E402
+from simcards.ronco.rounds import KernelConfig, rounds_chunk  # noqa: E402
+from simcards.ronco.rules import RoncoRules  # noqa: E402
+from simcards.runner import run_batch  # noqa: E402
+from tests.ronco_configs import CONFIGS, RANDOM_CONFIGS, Config  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def local_cluster() -> Iterator[distributed.LocalCluster]:
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  host="127.0.0.1", dashboard_address=None,
+                                  silence_logs=logging.CRITICAL) as lc:
+        yield lc
+
+
+@pytest.fixture(scope="module")
+def executor(local_cluster) -> Iterator[ClusterExecutor]:
+    with open_executor(local_cluster.scheduler_address, 2) as ex:
+        assert isinstance(ex, ClusterExecutor)
+        yield ex
+
+
+def _kernel_signatures(dask_worker) -> int:
+    """How many compiled signatures the round kernel has in this worker process."""
+    from simcards.ronco.kernel import simulate_rounds
+
+    return len(simulate_rounds.signatures)
+
+
+def _numba_env(dask_worker) -> str | None:
+    return os.environ.get("NUMBA_NUM_THREADS")
+
+
+def test_every_worker_is_pinned_to_one_numba_thread_and_warmed_before_any_chunk(
+        executor) -> None:
+    info = executor.info
+    workers = set(executor.client.scheduler_info(n_workers=-1)["workers"])
+    assert info.workers == 2 and set(info.worker_warmup_seconds) == workers
+    assert set(info.numba_threads.values()) == {1}
+    assert "simcards.cluster:warm_ronco_rounds" in info.warmups
+    assert info.warmup_seconds > 0 and all(s > 0 for s in info.worker_warmup_seconds.values())
+    assert info.allowed_failures is not None and info.allowed_failures >= 1
+    # No chunk has run yet (this is the module's first cluster test): the kernel is already there.
+    assert set(executor.client.run(_kernel_signatures).values()) == {1}
+    assert set(executor.client.run(_numba_env).values()) == {"1"}
+
+
+@pytest.mark.parametrize("config", [*CONFIGS[:3], CONFIGS[3], RANDOM_CONFIGS[1]],
+                         ids=lambda c: c.name)
+def test_cluster_counts_equal_local_counts_bit_for_bit_over_41_chunks(executor,
+                                                                      config: Config) -> None:
+    cfg = KernelConfig.build(config.rules, config.policies)
+    options = {"seed": 77, "total": 40 * 5_000 + 123, "chunk_size": 5_000}
+    local = run_batch(rounds_chunk, cfg, workers=1, **options)
+    remote = run_batch(rounds_chunk, cfg, executor=executor, **options)
+    assert len(local) == len(remote)
+    for a, b in zip(local, remote, strict=True):
+        assert a.dtype == b.dtype
+        np.testing.assert_array_equal(a, b)
+
+
+def test_simulate_through_the_cluster_equals_the_local_run(executor) -> None:
+    rules = RoncoRules.make(poroli=True, ties="first")
+    policies = [Policy("informed", 5, 6)] * 5
+    rounds = 5 * ronco_rounds.ROUNDS_CHUNK + 123
+    local = ronco_rounds.simulate(rules, policies, rounds, seed=2026, workers=1)
+    remote = ronco_rounds.simulate(rules, policies, rounds, seed=2026, executor=executor)
+    np.testing.assert_array_equal(local.lost, remote.lost)
+    np.testing.assert_array_equal(local.double, remote.double)
+    assert (local.all_tie, local.cut, local.cut_king) == \
+        (remote.all_tie, remote.cut, remote.cut_king)
+
+
+def test_chunks_of_a_killed_worker_run_again_and_the_result_is_unchanged(executor) -> None:
+    client = executor.client
+    cfg = KernelConfig.build(RoncoRules.make(), [Policy("threshold", 6, 5)] * 4)
+    chunk_size, n_chunks = 1 << 21, 14  # about a quarter of a second per chunk
+    options = {"seed": 5, "total": n_chunks * chunk_size, "chunk_size": chunk_size}
+    expected = run_batch(rounds_chunk, cfg, workers=1, **options)
+
+    done: list[tuple[int, int]] = []
+    outcome: dict[str, object] = {}
+
+    def run() -> None:
+        try:
+            outcome["stats"] = run_batch(rounds_chunk, cfg, executor=executor,
+                                         on_chunk=lambda key, _: done.append(key), **options)
+        except BaseException as exc:  # reported by the assertions below
+            outcome["error"] = exc
+
+    pids = client.run(os.getpid)
+    thread = threading.Thread(target=run)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while len(done) < 3 and thread.is_alive() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    victim = sorted(pids)[0]
+    in_flight = client.processing(workers=[victim]).get(victim, [])
+    done_at_kill = len(done)
+    os.kill(pids[victim], signal.SIGKILL)
+    thread.join(120)
+
+    assert not thread.is_alive(), "the run did not finish after the kill"
+    assert "error" not in outcome, outcome.get("error")
+    assert 3 <= done_at_kill < n_chunks, "the kill must land mid-run"
+    assert in_flight, "the killed worker was running a chunk when it died"
+    assert victim not in client.scheduler_info(n_workers=-1)["workers"]
+    assert sorted(done) == [(0, c) for c in range(n_chunks)]
+    for a, b in zip(expected, outcome["stats"], strict=True):
+        np.testing.assert_array_equal(a, b)
+    client.wait_for_workers(2, timeout=60)  # the nanny restarts it, for the tests that follow
+
+
+def test_a_worker_that_joins_later_is_pinned_and_warmed_up_too(executor) -> None:
+    client = executor.client
+    client.wait_for_workers(2, timeout=60)
+    before = client.run(os.getpid)
+    victim = sorted(before)[-1]
+    client.restart_workers([victim])
+    client.wait_for_workers(2, timeout=60)
+    reports = client.run(simcluster._worker_report)
+    assert all(r is not None for r in reports.values())
+    fresh = [r for r in reports.values() if r["pid"] not in before.values()]
+    assert len(fresh) == 1
+    assert fresh[0]["numba_threads"] == 1 and fresh[0]["warmup_seconds"] > 0
+
+
+def test_waiting_for_more_workers_than_the_cluster_has_is_a_usage_error(local_cluster) -> None:
+    t0 = time.monotonic()
+    with pytest.raises(UsageError, match=r"has 2 worker\(s\); waited 1 s for 3"), \
+            open_executor(local_cluster.scheduler_address, 3, worker_timeout=1):
+        pass
+    assert time.monotonic() - t0 < 15
+
+
+@pytest.fixture
+def silent_port() -> Iterator[int]:
+    """A loopback port that accepts connections and never says a word."""
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(8)
+    yield sock.getsockname()[1]
+    sock.close()
+
+
+_BAD_ADDRESS = textwrap.dedent("""
+    import sys, time
+    from simcards.cluster import open_executor
+    from simcards.errors import UsageError
+    t0 = time.monotonic()
+    try:
+        with open_executor(sys.argv[1], None):
+            print("connected")
+    except UsageError as exc:
+        print(f"{time.monotonic() - t0:.3f}")
+        print(exc)
+""")
+
+
+@pytest.mark.parametrize("address", ["tcp://127.0.0.1:1", "nonsense::", "tcp://127.0.0.1:",
+                                     "silent"])
+def test_a_bad_scheduler_address_is_a_quick_one_line_usage_error(address: str,
+                                                                 request) -> None:
+    if address == "silent":
+        address = f"tcp://127.0.0.1:{request.getfixturevalue('silent_port')}"
+    t0 = time.monotonic()
+    proc = subprocess.run([sys.executable, "-c", _BAD_ADDRESS, address], capture_output=True,
+                          text=True, timeout=60)
+    wall = time.monotonic() - t0
+    lines = proc.stdout.splitlines()
+    assert proc.returncode == 0 and len(lines) == 2, proc.stdout + proc.stderr
+    assert float(lines[0]) < 30 and wall < 30, "UsageError and interpreter exit within 30 s"
+    assert address in lines[1]
+    assert "Traceback" not in proc.stderr, proc.stderr
+
+
+def test_scheduler_option_wins_over_the_environment(monkeypatch) -> None:
+    monkeypatch.delenv(simcluster.SCHEDULER_ENV, raising=False)
+    assert scheduler_from_env(None) is None
+    monkeypatch.setenv("SIMCARDS_SCHEDULER", "tcp://127.0.0.1:8786")
+    assert scheduler_from_env(None) == "tcp://127.0.0.1:8786"
+    assert scheduler_from_env("tcp://127.0.0.1:9999") == "tcp://127.0.0.1:9999"
+    assert scheduler_from_env("") is None, "an empty option means: run locally"
+    monkeypatch.setenv("SIMCARDS_SCHEDULER", " ")
+    assert scheduler_from_env(None) is None
+
+
+def test_local_path_never_imports_dask() -> None:
+    code = textwrap.dedent("""
+        import sys
+        import simcards.cluster
+        from simcards.cluster import open_executor
+        from simcards.ronco.policies import Policy
+        from simcards.ronco.rounds import simulate
+        from simcards.ronco.rules import RoncoRules
+        with open_executor(None, 1) as ex:
+            assert ex is None
+            simulate(RoncoRules.make(), [Policy("threshold", 5, 5)] * 3, 1000, workers=1,
+                     executor=ex)
+        loaded = sorted(m for m in sys.modules if m.split(".")[0] in ("dask", "distributed"))
+        assert not loaded, loaded
+        print("ok")
+    """)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr
+
+
+def _a_warmup() -> None:
+    """A stand-in game warm-up."""
+
+
+def test_games_register_warmups_by_importable_name() -> None:
+    before = registered_warmups()
+    try:
+        assert register_warmup(_a_warmup) is _a_warmup
+        register_warmup(_a_warmup)
+        assert registered_warmups() == (*before, f"{__name__}:_a_warmup")
+        with pytest.raises(ValueError, match="module-level function"):
+            register_warmup(lambda: None)
+    finally:
+        simcluster._WARMUPS[:] = before

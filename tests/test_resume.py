@@ -1,0 +1,85 @@
+"""Kill-and-resume: a run interrupted half-way and started again with the same command resumes
+from its finished chunks, computes each missing chunk exactly once, and ends with exactly the
+result of an uninterrupted run."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from simcards.cli import main
+from simcards.store import RunStore
+
+GAMES_ARGS = ["ronco", "games", "--players", "5", "--lives", "4", "--policy", "informed",
+              "--seed", "99", "--json", "--workers", "1"]
+
+
+def _manifest(store: Path) -> dict:
+    (run,) = list(store.iterdir())
+    return json.loads((run / "manifest.json").read_text())
+
+
+def test_interrupted_run_resumes_without_recomputing_a_chunk(tmp_path, capsys,
+                                                             monkeypatch) -> None:
+    args = [*GAMES_ARGS, "--games", "400000"]  # 13 chunks of 32,768 games
+    assert main([*args, "--store", "none"]) == 0
+    uninterrupted = json.loads(capsys.readouterr().out)
+
+    store = tmp_path / "store"
+    real_save = RunStore.save_chunk
+    saved: list = []
+
+    def save_then_interrupt(self, key, stats):
+        real_save(self, key, stats)
+        saved.append(key)
+        if len(saved) == 5:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(RunStore, "save_chunk", save_then_interrupt)
+    assert main([*args, "--store", str(store)]) == 130
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "5 finished chunks kept" in err[0]
+    assert _manifest(store)["status"] == "running"
+
+    monkeypatch.setattr(RunStore, "save_chunk", real_save)
+    assert main([*args, "--store", str(store)]) == 0
+    resumed = json.loads(capsys.readouterr().out)
+    assert resumed == uninterrupted
+    m = _manifest(store)
+    assert m["status"] == "complete"
+    assert (m["chunks_resumed"], m["chunks_computed"]) == (5, 13 - 5)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs SIGKILL")
+def test_killed_process_resumes_to_the_identical_result(tmp_path) -> None:
+    args = [*GAMES_ARGS, "--games", "1600000"]  # 49 chunks
+    env = {**os.environ, "SIMCARDS_STORE": str(tmp_path / "store")}
+    cmd = [sys.executable, "-m", "simcards", *args]
+    full = subprocess.run([*cmd, "--store", "none"], capture_output=True, text=True,
+                          check=True, env=env, timeout=300)
+    chunks = tmp_path / "store"
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    deadline = time.monotonic() + 120
+    done_at_kill = 0
+    while time.monotonic() < deadline:
+        found = list(chunks.glob("*/chunks/*.parquet"))
+        if len(found) >= 8:
+            proc.send_signal(signal.SIGKILL)
+            proc.wait()
+            done_at_kill = len(list(chunks.glob("*/chunks/*.parquet")))
+            break
+        time.sleep(0.02)
+    assert 8 <= done_at_kill < 49, "the kill must land mid-run"
+    assert _manifest(chunks)["status"] == "running"
+    again = subprocess.run(cmd, capture_output=True, text=True, check=True, env=env,
+                           timeout=300)
+    assert json.loads(again.stdout) == json.loads(full.stdout)
+    m = _manifest(chunks)
+    assert (m["chunks_resumed"], m["chunks_computed"]) == (done_at_kill, 49 - done_at_kill)
