@@ -1,11 +1,12 @@
 """What the dask cluster path costs and gives: throughput, worker warm-up, per-chunk overhead.
 
-Usage: python scripts/bench_cluster.py [--rounds N] [--players N] [--tiny-chunks N] [--cold-cache]
+Usage: python scripts/bench_cluster.py [--rounds N] [--players N] [--tiny-chunks N] [--repeat N]
+                                       [--cold-cache]
 
 For a loopback LocalCluster of 1 worker, then 2 workers (one thread each), this prints:
 
 * Ronco rounds throughput (rounds/s) of ``simulate(..., executor=ex)`` with the default chunk
-  size, beside the same run inline in this process;
+  size, beside the same run inline in this process (best of ``--repeat`` runs);
 * the warm-up time (numba kernels compiled or loaded from cache) of each worker, which is paid
   once when the executor opens and is not part of the simulation time; ``--cold-cache`` gives
   every cluster an empty numba cache, to show a first run's compile time;
@@ -23,6 +24,8 @@ import logging
 import os
 import tempfile
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from distributed import LocalCluster
@@ -35,6 +38,36 @@ from simcards.ronco.rules import RoncoRules
 from simcards.runner import run_batch
 
 
+@contextmanager
+def spawn_env(**values: str | None) -> Iterator[None]:
+    """Set environment variables while worker processes are spawned, then restore them.
+
+    Spawned workers re-import this script, and with it numba, before dask applies a nanny's
+    ``env``; only variables present at spawn time reach numba's configuration.
+    """
+    saved = {k: os.environ.get(k) for k in values}
+    os.environ.update({k: v for k, v in values.items() if v is not None})
+    try:
+        yield
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+def best_seconds(repeat: int, run: Callable[[int], object]) -> float:
+    """The fastest of ``repeat`` timed runs (seeds 2, 3, ...): timings on a shared machine are
+    noisy, and the best one is closest to what the code itself costs."""
+    best = float("inf")
+    for rep in range(repeat):
+        t0 = time.perf_counter()
+        run(2 + rep)
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
 def per_chunk_seconds(cfg: KernelConfig, chunks: int, **options: Any) -> float:
     """Wall seconds per chunk for ``chunks`` chunks of one round each."""
     t0 = time.perf_counter()
@@ -45,21 +78,17 @@ def per_chunk_seconds(cfg: KernelConfig, chunks: int, **options: Any) -> float:
 def measure(n_workers: int, args: argparse.Namespace, rules: RoncoRules,
             policies: list[Policy], cfg: KernelConfig) -> dict[str, Any]:
     """Start a loopback cluster of ``n_workers`` and time the three figures through it."""
-    env: dict[str, str] = {}
     cache = tempfile.TemporaryDirectory(prefix="numba-cache-") if args.cold_cache else None
-    if cache is not None:
-        env["NUMBA_CACHE_DIR"] = cache.name
     try:
-        with LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
-                          host="127.0.0.1", dashboard_address=None,
-                          silence_logs=logging.CRITICAL, env=env) as lc, \
-                open_executor(lc.scheduler_address, n_workers) as ex:
+        with spawn_env(NUMBA_CACHE_DIR=cache.name if cache else None):
+            lc = LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
+                              host="127.0.0.1", dashboard_address=None,
+                              silence_logs=logging.CRITICAL)
+        with lc, open_executor(lc.scheduler_address, n_workers) as ex:
             assert ex is not None
             ronco_rounds.simulate(rules, policies, 1000, seed=1, executor=ex)  # connections
-            t0 = time.perf_counter()
-            ronco_rounds.simulate(rules, policies, args.rounds, seed=2, executor=ex)
-            elapsed = time.perf_counter() - t0
-            ex.client.run(lambda: None)
+            elapsed = best_seconds(args.repeat, lambda seed: ronco_rounds.simulate(
+                rules, policies, args.rounds, seed=seed, executor=ex))
             overhead = per_chunk_seconds(cfg, args.tiny_chunks, executor=ex)
             info = ex.info
     finally:
@@ -81,6 +110,7 @@ def main() -> None:
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--rounds", type=int, default=16 * ronco_rounds.ROUNDS_CHUNK)
     ap.add_argument("--tiny-chunks", type=int, default=200)
+    ap.add_argument("--repeat", type=int, default=3, help="timed runs; the best is reported")
     ap.add_argument("--cold-cache", action="store_true",
                     help="give each cluster an empty numba cache (measure compile time)")
     args = ap.parse_args()
@@ -89,9 +119,8 @@ def main() -> None:
     cfg = KernelConfig.build(rules, policies)
 
     ronco_rounds.simulate(rules, policies, 1000, seed=1, workers=1)  # compile / load here too
-    t0 = time.perf_counter()
-    ronco_rounds.simulate(rules, policies, args.rounds, seed=2, workers=1)
-    inline_rate = args.rounds / (time.perf_counter() - t0)
+    inline_rate = args.rounds / best_seconds(args.repeat, lambda seed: ronco_rounds.simulate(
+        rules, policies, args.rounds, seed=seed, workers=1))
     inline_chunk = per_chunk_seconds(cfg, args.tiny_chunks, workers=1)
 
     runs = [measure(n, args, rules, policies, cfg) for n in (1, 2)]

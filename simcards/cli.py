@@ -13,7 +13,7 @@ from typing import Annotated
 import typer
 
 from simcards import __version__
-from simcards.cli_common import DEFAULT_SEED, SeedOpt, WorkersOpt, parse_count
+from simcards.cli_common import DEFAULT_SEED, SchedulerOpt, SeedOpt, WorkersOpt, executor_for
 from simcards.errors import Interrupted, UsageError
 from simcards.ronco.cli import app as ronco_app
 from simcards.runner import check_workers
@@ -33,9 +33,11 @@ def report(
     only: Annotated[str | None, typer.Option("--only", help="Comma-separated studies "
                                              "(default: all).")] = None,
     out: Annotated[Path, typer.Option("--out", help="Folder to write.")] = Path("reports"),
-    rounds: Annotated[str, typer.Option("--rounds", help="Deals per point.")] = "1M",
     seed: SeedOpt = DEFAULT_SEED,
     workers: WorkersOpt = None,
+    scheduler: SchedulerOpt = None,
+    quick: Annotated[bool, typer.Option("--quick", help="Tiny samples: checks the pipeline "
+                                        "in seconds; the figures mean nothing.")] = False,
 ) -> None:
     """Run the headline studies and write their figures and pages under --out."""
     from simcards.reports.make_all import STUDIES, build_all
@@ -44,9 +46,10 @@ def report(
     for name in names or []:
         if name not in STUDIES:
             raise UsageError(f"unknown study {name!r} (known: {', '.join(STUDIES)})")
-    for page in build_all(out, seed=seed, rounds=parse_count(rounds, "--rounds"),
-                          workers=check_workers(workers), only=names):
-        typer.echo(f"wrote {page}")
+    with executor_for(scheduler, workers, False) as ex:
+        for page in build_all(out, seed=seed, workers=check_workers(workers), only=names,
+                              quick=quick, executor=ex):
+            typer.echo(f"wrote {page}")
 
 
 @app.command()
@@ -84,6 +87,9 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         if name == "Abort":
             return _fail("interrupted")
+        if name in ("KilledWorker", "CancelledError", "CommClosedError", "TimeoutError"):
+            return _fail(f"cluster run failed ({name}): {' '.join(str(exc).split())[:300]}; "
+                         "finished chunks are kept in the run store")
         if hasattr(exc, "format_message") and hasattr(exc, "exit_code"):
             return _fail(" ".join(exc.format_message().split()))
         if name == "Exit" and hasattr(exc, "exit_code"):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -22,6 +23,9 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object on 
 StoreOpt = Annotated[str | None, typer.Option(
     "--store", help="Folder that keeps every run's chunks and results (Parquet) for resuming: "
     "default $SIMCARDS_STORE or runs/; 'none' keeps nothing.")]
+SchedulerOpt = Annotated[str | None, typer.Option(
+    "--scheduler", help="Run the chunks on a dask cluster at this address (e.g. "
+    "tcp://10.0.0.5:8786; default $SIMCARDS_SCHEDULER); results are identical to a local run.")]
 DEFAULT_SEED = 20261129
 
 
@@ -91,3 +95,29 @@ def stored_run(store_option: str | None, manifest: dict[str, Any], quiet: bool) 
         raise Interrupted(f"interrupted{where}") from None
     if store is not None and not quiet and store.resumed:
         sys.stderr.write(f"resumed {store.resumed} finished chunks from {store.path}\n")
+
+
+@contextmanager
+def executor_for(scheduler: str | None, workers: int | None,
+                 quiet: bool) -> Iterator[Any]:
+    """The cluster's executor when a scheduler is given (option or environment), else None
+    (local processes). dask is imported only in the first case."""
+    address = scheduler if scheduler is not None else os.environ.get("SIMCARDS_SCHEDULER")
+    if not address or not address.strip():
+        yield None
+        return
+    from simcards.cluster import open_executor
+
+    with open_executor(address.strip(), workers) as ex:
+        if not quiet:
+            info = ex.info
+            sys.stderr.write(f"cluster {info.address}: {info.workers} workers, warm-up "
+                             f"{info.warmup_seconds:.2f} s\n")
+        yield ex
+
+
+def cluster_info(ex: Any, seconds: float) -> dict[str, Any]:
+    """What a cluster run adds to its JSON: warm-up apart from simulation time."""
+    if ex is None:
+        return {}
+    return {"cluster": {**ex.info.to_dict(), "simulation_seconds": seconds}}

@@ -117,7 +117,31 @@ def warm_ronco_rounds() -> None:
     rounds_chunk(chunk_state(0, 0), 64, cfg)
 
 
+def warm_ronco_games() -> None:
+    """Compile or load the Ronco game kernel: a few short games."""
+    from simcards.rng import chunk_state
+    from simcards.ronco.games import GameConfig, games_chunk
+    from simcards.ronco.policies import Policy
+    from simcards.ronco.rules import RoncoRules
+
+    cfg = GameConfig.build(RoncoRules.make(), [Policy("threshold", 5, 5)] * 3, 1, None)
+    games_chunk(chunk_state(0, 0), 8, cfg)
+
+
+def warm_ronco_race() -> None:
+    """Compile or load the Ronco race kernel (the best-threshold search)."""
+    from simcards.rng import chunk_state
+    from simcards.ronco import best_threshold as bt
+    from simcards.ronco.policies import Policy
+    from simcards.ronco.rules import RoncoRules
+
+    cfg = bt._config(RoncoRules.make(), 3, 1, Policy(), [Policy(), Policy("informed", 5, 5)])
+    bt.race_chunk(chunk_state(0, 0), 4, cfg)
+
+
 register_warmup(warm_ronco_rounds)
+register_warmup(warm_ronco_games)
+register_warmup(warm_ronco_race)
 
 
 # --- what runs on each worker -------------------------------------------------------------------
@@ -342,6 +366,11 @@ def _probe(address: str, timeout: float) -> None:
 
 
 def _connect(address: str, timeout: float) -> Any:
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        raise UsageError(f"running on the dask scheduler {address} needs dask.distributed: "
+                         f"pip install 'simcards[cluster]'") from None
     _check_address(address)
     _probe(address, timeout)
     from distributed import Client

@@ -254,3 +254,66 @@ def test_games_register_warmups_by_importable_name() -> None:
             register_warmup(lambda: None)
     finally:
         simcluster._WARMUPS[:] = before
+
+
+def test_ronco_games_through_the_cluster_equal_the_local_run(executor) -> None:
+    from simcards.ronco import games as ronco_games
+
+    rules = RoncoRules.make(poroli=True, absolute_tie="replay")
+    policies = [Policy("informed", 5, 5), Policy("threshold", 6, 4), Policy("random", p=0.4),
+                Policy("threshold", 5, 5), Policy("informed", 4, 6)]
+    total = 5 * ronco_games.GAMES_CHUNK + 77
+    local = ronco_games.simulate(rules, policies, 4, total, seed=8, workers=1)
+    remote = ronco_games.simulate(rules, policies, 4, total, seed=8, executor=executor)
+    assert local.to_dict() == remote.to_dict()
+    for a, b in zip((local.wins, local.hist, local.places, local.rounds_sums),
+                    (remote.wins, remote.hist, remote.places, remote.rounds_sums), strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_best_threshold_search_through_the_cluster_equals_the_local_run(executor) -> None:
+    from simcards.ronco import best_threshold as bt
+
+    rules = RoncoRules.make()
+    opts = {"seed": 4, "first_stage": 1024, "max_games": 8192, "min_games": 2048,
+            "z_drop": 3.0, "max_iterations": 1, "gain_games": 2048}
+    local, _, _ = bt.search(rules, [3, 5], 2, "threshold", Policy(), opts, workers=1,
+                            root=None, progress=False)
+    remote, _, _ = bt.search(rules, [3, 5], 2, "threshold", Policy(), opts, workers=2,
+                             root=None, progress=False, executor=executor)
+    assert [bt.row_dict(r) for r in local] == [bt.row_dict(r) for r in remote]
+
+
+def test_cli_scheduler_flag_gives_the_local_json_plus_cluster_timings(local_cluster,
+                                                                      capsys) -> None:
+    import json
+
+    from simcards.cli import main
+
+    args = ["ronco", "games", "--players", "6", "--lives", "3", "--games", "100k", "--seed",
+            "3", "--json", "--store", "none"]
+    assert main([*args, "--workers", "1"]) == 0
+    local = json.loads(capsys.readouterr().out)
+    assert main([*args, "--scheduler", local_cluster.scheduler_address]) == 0
+    remote = json.loads(capsys.readouterr().out)
+    timing = remote.pop("cluster")
+    assert remote == local
+    assert timing["workers"] == 2 and timing["warmup_seconds"] >= 0
+    assert timing["simulation_seconds"] > 0
+
+
+def test_cli_bad_scheduler_is_one_line_exit_2_and_keeps_finished_chunks(tmp_path,
+                                                                        capsys) -> None:
+    from simcards.cli import main
+
+    store = tmp_path / "store"
+    args = ["ronco", "rounds", "--rounds", "5M", "--seed", "1", "--json", "--store", str(store)]
+    assert main([*args, "--workers", "1"]) == 0  # a finished run in the store
+    capsys.readouterr()
+    before = sorted(p.name for p in store.glob("*/chunks/*"))
+    t0 = time.monotonic()
+    assert main([*args, "--scheduler", "tcp://127.0.0.1:1"]) == 2
+    assert time.monotonic() - t0 < 30
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "tcp://127.0.0.1:1" in err[0]
+    assert sorted(p.name for p in store.glob("*/chunks/*")) == before

@@ -9,6 +9,7 @@ the Monte Carlo strayed from it.
 
 from __future__ import annotations
 
+from concurrent.futures import Executor
 from pathlib import Path
 
 import numpy as np
@@ -30,8 +31,9 @@ def thresholds(rules: RoncoRules) -> list[int]:
     return sorted({int(v) for v in rules.deck_obj.values})
 
 
-def build(root: Path, *, seed: int, rounds: int, workers: int | None,
-          progress: bool = True) -> Path:
+def build(root: Path, *, seed: int, workers: int | None, progress: bool = True,
+          quick: bool = False, executor: Executor | None = None) -> Path:
+    rounds = 20_000 if quick else 1_000_000
     rules = RoncoRules.make()
     ts = thresholds(rules)
     points = [(n, t) for n in PLAYERS for t in ts]
@@ -41,7 +43,7 @@ def build(root: Path, *, seed: int, rounds: int, workers: int | None,
               seed, rounds, ronco_rounds.ROUNDS_CHUNK)
         for n, t in points
     ]
-    stats = run_batches(batches, workers=workers, progress=progress,
+    stats = run_batches(batches, workers=workers, executor=executor, progress=progress,
                         label="Ronco rounds report")
     rows = []
     for (n, t), (lost, _double, _tallies) in zip(points, stats, strict=True):
@@ -56,7 +58,7 @@ def build(root: Path, *, seed: int, rounds: int, workers: int | None,
     out = out_dir(root, "ronco")
     df.to_csv(out / "rounds_by_threshold.csv", index=False)
     fig_name = _figure(df, out / "rounds_by_threshold.png")
-    _page(df, out / "rounds.md", fig_name, seed=seed, rounds=rounds)
+    _page(df, out / "rounds.md", fig_name, seed=seed, rounds=rounds, quick=quick)
     return out / "rounds.md"
 
 
@@ -84,10 +86,12 @@ def _figure(df: pd.DataFrame, path: Path) -> str:
     return save_figure(fig, path)
 
 
-def _page(df: pd.DataFrame, path: Path, fig_name: str, *, seed: int, rounds: int) -> None:
+def _page(df: pd.DataFrame, path: Path, fig_name: str, *, seed: int, rounds: int,
+          quick: bool) -> None:
     lines = [
         "# Ronco rounds: who loses, by position and threshold",
         "",
+        *(["> Quick mode: tiny samples, for testing the pipeline only.", ""] if quick else []),
         "**Question.** In one round of Ronco (default rules: `spanish40`, `cut_king=loses`, "
         "`ties=all`), how likely is each position to lose when every player keeps at or above "
         "the same threshold T and the dealer cuts below the same T?",
@@ -141,6 +145,6 @@ def _page(df: pd.DataFrame, path: Path, fig_name: str, *, seed: int, rounds: int
         f"```\nsimcards ronco rounds --players 5 --threshold 5 --dealer-threshold 5 "
         f"--rounds {rounds} --seed {seed}\n```",
     ]
-    lines.append(page_footer(f"simcards report --only ronco-rounds --seed {seed} "
-                             f"--rounds {rounds}"))
+    lines.append(page_footer(f"simcards report --only ronco-rounds --seed {seed}"
+                             + (" --quick" if quick else "")))
     path.write_text("\n".join(lines))

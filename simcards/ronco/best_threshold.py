@@ -23,11 +23,14 @@ one pool of workers. Each stage is a batch stored like any other, so a killed se
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Sequence
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from simcards.errors import Interrupted
 from simcards.ronco.games import MAX_ROUNDS
 from simcards.ronco.policies import Policy, PolicyTable
 from simcards.ronco.race_kernel import race_games
@@ -38,8 +41,9 @@ from simcards.ronco.rules import (
     RoncoRules,
     check_players,
 )
-from simcards.runner import Batch, Stats
+from simcards.runner import Batch, Stats, local_executor, run_batches
 from simcards.stats import Z95, wilson
+from simcards.store import RunStore, multi_batch_options
 
 RACE_CHUNK = 2048
 """Games per chunk (each played by every surviving candidate)."""
@@ -310,3 +314,37 @@ def row_dict(row: Row) -> dict[str, Any]:
         out["threshold_win_rate"] = g.rate(0)
         out["gain_games"] = int(g.games[0])
     return out
+
+
+def search(rules: RoncoRules, sizes: Sequence[int], lives: int, kind: str,
+           field_policy: Policy, opts: dict[str, Any], *, workers: int,
+           root: Path | None, progress: bool,
+           executor: Executor | None = None) -> tuple[list[Row], int, int]:
+    """Run :func:`plan` for every table size in lockstep on one pool of workers.
+
+    Every stage batch is stored under ``root`` (if given), so an interrupted search resumes.
+    Returns the rows and how many chunks were resumed and computed.
+    """
+    counts = {"resumed": 0, "computed": 0}
+
+    def run_stage(pool: Executor | None, requests: list[StageRequest]) -> list[Stats]:
+        stores = [RunStore(root, r.manifest) if root is not None else None for r in requests]
+        options = multi_batch_options(stores)
+        try:
+            return run_batches([r.batch for r in requests], workers=workers, executor=pool,
+                               progress=progress, label="best-threshold stage", **options)
+        finally:
+            counts["resumed"] += sum(s.resumed for s in stores if s)
+            counts["computed"] += sum(s.computed for s in stores if s)
+
+    plans = [plan(rules, n, lives, kind, field_policy, **opts) for n in sizes]
+    try:
+        if executor is not None:
+            rows = run_lockstep(plans, lambda reqs: run_stage(executor, reqs))
+        else:
+            with local_executor(workers) as pool:
+                rows = run_lockstep(plans, lambda reqs: run_stage(pool, reqs))
+    except KeyboardInterrupt:
+        where = f"; finished chunks kept under {root}" if root is not None else ""
+        raise Interrupted(f"interrupted{where}, run the same command again to resume") from None
+    return rows, counts["resumed"], counts["computed"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Annotated
 
 import pandas as pd
@@ -12,10 +13,13 @@ from rich.table import Table
 from simcards.cli_common import (
     DEFAULT_SEED,
     JsonOpt,
+    SchedulerOpt,
     SeedOpt,
     StoreOpt,
     WorkersOpt,
+    cluster_info,
     emit_json,
+    executor_for,
     parse_count,
     parse_int_list,
     stored_run,
@@ -112,6 +116,7 @@ def rounds(
     n_rounds: RoundsOpt = "1M",
     seed: SeedOpt = DEFAULT_SEED,
     workers: WorkersOpt = None,
+    scheduler: SchedulerOpt = None,
     store: StoreOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -123,10 +128,14 @@ def rounds(
     workers = check_workers(workers)
     header = _header("rounds", rules, policies)
     manifest = {**header, "seed": seed, "rounds": total, "chunk_size": ronco_rounds.ROUNDS_CHUNK}
-    with stored_run(store, manifest, as_json) as st:
+    with executor_for(scheduler, workers, as_json) as ex, \
+            stored_run(store, manifest, as_json) as st:
+        t0 = time.perf_counter()
         res = ronco_rounds.simulate(rules, policies, total, seed=seed, workers=workers,
-                                    progress=not as_json, **(st.batch_options() if st else {}))
-    out = {**header, "seed": seed, **res.to_dict()}
+                                    progress=not as_json, executor=ex,
+                                    **(st.batch_options() if st else {}))
+        seconds = time.perf_counter() - t0
+    out = {**header, "seed": seed, **res.to_dict(), **cluster_info(ex, seconds)}
     if st is not None:
         st.finish(pd.DataFrame({"position": range(players), "policy": out["policies"],
                                 "lost": res.lost, "double": res.double,
@@ -218,6 +227,7 @@ def games(
                                               "tables, deterministic policies).")] = False,
     seed: SeedOpt = DEFAULT_SEED,
     workers: WorkersOpt = None,
+    scheduler: SchedulerOpt = None,
     store: StoreOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -239,11 +249,15 @@ def games(
         total = parse_count(n_games, "--games")
         manifest = {**header, "seed": seed, "games": total,
                     "chunk_size": ronco_games.GAMES_CHUNK}
-        with stored_run(store, manifest, as_json) as st:
+        with executor_for(scheduler, workers, as_json) as ex, \
+                stored_run(store, manifest, as_json) as st:
+            t0 = time.perf_counter()
             res = ronco_games.simulate(rules, policies, lives, total, first_dealer=first_dealer,
                                        seed=seed, workers=workers, progress=not as_json,
-                                       **(st.batch_options() if st else {}))
-        out = {**header, "exact": False, "seed": seed, **res.to_dict()}
+                                       executor=ex, **(st.batch_options() if st else {}))
+            seconds = time.perf_counter() - t0
+        out = {**header, "exact": False, "seed": seed, **res.to_dict(),
+               **cluster_info(ex, seconds)}
         if st is not None:
             st.finish(_games_frame(out), {k: out[k] for k in ("win_rate", "draw_rate",
                                                                "rounds_mean", "games")})
@@ -312,14 +326,14 @@ def best_threshold(
                                             "threshold comparison (0 skips it).")] = "256k",
     seed: SeedOpt = DEFAULT_SEED,
     workers: WorkersOpt = None,
+    scheduler: SchedulerOpt = None,
     store: StoreOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Best (T, Td) against a field, and the symmetric equilibrium, for each table size."""
     from simcards.cli_common import parse_range
     from simcards.ronco import best_threshold as bt
-    from simcards.runner import local_executor, run_batches
-    from simcards.store import RunStore, multi_batch_options, store_root
+    from simcards.store import RunStore, store_root
 
     sizes = parse_range(players, "--players")
     for n in sizes:
@@ -349,32 +363,14 @@ def best_threshold(
                 "players": sizes, "lives": lives, "policy": policy,
                 "field": field_policy.spec(), **opts}
     top = RunStore(root, manifest) if root is not None else None
-    resumed = computed = 0
-
-    with local_executor(workers) as pool:
-        def run_stage(requests: list[bt.StageRequest]) -> list:
-            nonlocal resumed, computed
-            stores = [RunStore(root, r.manifest) if root is not None else None
-                      for r in requests]
-            options = multi_batch_options(stores)
-            try:
-                return run_batches([r.batch for r in requests], workers=workers,
-                                   executor=pool, progress=not as_json,
-                                   label="best-threshold stage", **options)
-            finally:
-                resumed += sum(s.resumed for s in stores if s)
-                computed += sum(s.computed for s in stores if s)
-
-        plans = [bt.plan(rules, n, lives, policy, field_policy, **opts) for n in sizes]
-        try:
-            rows = bt.run_lockstep(plans, run_stage)
-        except KeyboardInterrupt:
-            from simcards.errors import Interrupted
-
-            where = f"; finished chunks kept under {root}" if root is not None else ""
-            raise Interrupted(f"interrupted{where}, run the same command again to resume") \
-                from None
-    out = {**manifest, "seed": seed, "rows": [bt.row_dict(r) for r in rows]}
+    with executor_for(scheduler, workers, as_json) as ex:
+        t0 = time.perf_counter()
+        rows, resumed, computed = bt.search(rules, sizes, lives, policy, field_policy, opts,
+                                            workers=workers, root=root, progress=not as_json,
+                                            executor=ex)
+        seconds = time.perf_counter() - t0
+    out = {**manifest, "seed": seed, "rows": [bt.row_dict(r) for r in rows],
+           **cluster_info(ex, seconds)}
     if top is not None:
         top.open()
         top.resumed, top.computed = resumed, computed

@@ -181,17 +181,12 @@ def simulate_rounds(state, rounds, n, kind, t, td, p, strengths, top, ties, cut_
                     u[i] = uniform(state)
         flags = play_round(hold, strengths[perm[n]], n, kind, t, td, p, u, top, ties, cut_king,
                            below, counts, lost)
-        for i in range(n):
-            if lost[i] > 0:
-                lost_count[i] += 1
-                if lost[i] == 2:
-                    double_count[i] += 1
-        if flags & ALL_TIE:
-            tallies[0] += 1
-        if flags & CUT:
-            tallies[1] += 1
-        if flags & CUT_KING_FIRED:
-            tallies[2] += 1
+        for i in range(n):  # branch-free tallies: this loop runs for every round
+            lost_count[i] += lost[i] > 0
+            double_count[i] += lost[i] == 2
+        tallies[0] += (flags & ALL_TIE) != 0
+        tallies[1] += (flags & CUT) != 0
+        tallies[2] += (flags & CUT_KING_FIRED) != 0
     return lost_count, double_count, tallies
 
 

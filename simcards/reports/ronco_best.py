@@ -1,0 +1,184 @@
+"""Report: which keep threshold wins Ronco games, 3-10 players, 7 lives.
+
+Three pieces, all on common random numbers:
+
+* win rate of a hero playing (T, Td = T) against a field at (5, 5), every table size;
+* the whole (T, Td) win-rate map of a hero at a 7-player table;
+* ``simcards ronco best-threshold --players 3-10 --lives 7``: best response, equilibrium, and
+  the gain of the informed policy, computed by the very code of that command.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import Executor
+from contextlib import nullcontext
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from simcards.reports.common import fmt_p, out_dir, page_footer, save_figure
+from simcards.ronco import best_threshold as bt
+from simcards.ronco.policies import Policy
+from simcards.ronco.rules import RoncoRules
+from simcards.runner import Batch, local_executor, run_batches
+from simcards.stats import Z95, wilson
+
+PLAYERS = list(range(3, 11))
+LIVES = 7
+FIELD = Policy("threshold", 5, 5)
+HEATMAP_PLAYERS = 7
+
+
+def build(root: Path, *, seed: int, workers: int | None, progress: bool = True,
+          quick: bool = False, executor: Executor | None = None) -> Path:
+    rules = RoncoRules.make()
+    values = sorted({int(v) for v in rules.deck_obj.values})
+    diag = [Policy("threshold", t, t) for t in values]
+    full = bt.grid(rules, "threshold")
+    curve_games = 8_192 if quick else 131_072
+    map_games = 4_096 if quick else 65_536
+    opts = {"seed": seed, "first_stage": 8192, "max_games": 524_288, "min_games": 65_536,
+            "z_drop": 3.0, "max_iterations": 3, "gain_games": 262_144}
+    sizes = PLAYERS
+    if quick:
+        opts.update(first_stage=1024, max_games=4096, min_games=2048, gain_games=2048,
+                    max_iterations=1)
+        sizes = [3, 4]
+    batches = [Batch(bt.race_chunk, bt._config(rules, n, LIVES, FIELD, diag), seed, curve_games,
+                     bt.RACE_CHUNK, stream=500) for n in PLAYERS]
+    batches.append(Batch(bt.race_chunk, bt._config(rules, HEATMAP_PLAYERS, LIVES, FIELD, full),
+                         seed, map_games, bt.RACE_CHUNK, stream=501))
+    with local_executor(workers or 1) if executor is None else nullcontext(executor) as pool:
+        stats = run_batches(batches, workers=workers, executor=pool, progress=progress,
+                            label="threshold curves")
+        rows, _, _ = bt.search(rules, sizes, LIVES, "threshold", FIELD, opts,
+                               workers=workers or 1, root=None, progress=progress,
+                               executor=pool)
+    out = out_dir(root, "ronco")
+    curve = []
+    for n, (wins, _beats, games) in zip(PLAYERS, stats[:-1], strict=True):
+        lo, hi = wilson(wins, games[0])
+        for i, pol in enumerate(diag):
+            curve.append({"players": n, "T": pol.T, "win_rate": wins[i] / games[0],
+                          "ci_low": lo[i], "ci_high": hi[i], "games": int(games[0])})
+    curve_df = pd.DataFrame(curve)
+    curve_df.to_csv(out / "win_rate_by_threshold.csv", index=False)
+    wins, _beats, games = stats[-1]
+    heat = np.array(wins / games[0]).reshape(len(values), len(values))
+    table = [bt.row_dict(r) for r in rows]
+    pd.DataFrame(table).to_csv(out / "best_threshold.csv", index=False)
+    f1 = _curve_figure(curve_df, out / "win_rate_by_threshold.png")
+    f2 = _heatmap(heat, values, int(games[0]), out / "win_rate_heatmap_7p.png")
+    page = out / "best_threshold.md"
+    _page(page, curve_df, heat, values, table, f1, f2, seed=seed, quick=quick, opts=opts,
+          map_games=int(games[0]))
+    return page
+
+
+def _curve_figure(df: pd.DataFrame, path: Path) -> str:
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(2, 4, figsize=(17, 8), sharex=True, layout="constrained")
+    for ax, n in zip(axes.flat, PLAYERS, strict=True):
+        s = df[df.players == n].sort_values("T")
+        ax.plot(s["T"], s.win_rate, marker="o", color="tab:blue", label="hero")
+        ax.fill_between(s["T"], s.ci_low, s.ci_high, color="tab:blue", alpha=0.25,
+                        label="95% CI")
+        base = s[s["T"] == FIELD.T].win_rate.iloc[0]
+        ax.axhline(base, color="grey", ls="--", lw=1, label="hero = field (5:5)")
+        ax.set_title(f"{n} players, {LIVES} lives")
+        ax.set_xlabel("hero's threshold T = Td")
+        ax.set_ylabel("P(hero wins the game)")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7)
+    fig.suptitle("Ronco: hero's win rate against a field playing T=5, Td=5 "
+                 "(common deals for every T)")
+    return save_figure(fig, path)
+
+
+def _heatmap(heat: np.ndarray, values: list[int], games: int, path: Path) -> str:
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(8, 6.5), layout="constrained")
+    im = ax.imshow(heat, origin="lower", cmap="viridis")
+    ax.set_xticks(range(len(values)), values)
+    ax.set_yticks(range(len(values)), values)
+    ax.set_xlabel("hero's dealer threshold Td (cut below)")
+    ax.set_ylabel("hero's threshold T (keep at or above)")
+    best = np.unravel_index(np.argmax(heat), heat.shape)
+    ax.plot(best[1], best[0], marker="*", color="red", ms=14)
+    for i in range(len(values)):
+        for j in range(len(values)):
+            ax.text(j, i, f"{heat[i, j]:.3f}", ha="center", va="center", fontsize=6,
+                    color="white" if heat[i, j] < heat.max() * 0.8 else "black")
+    fig.colorbar(im, label="P(hero wins)")
+    ax.set_title(f"{HEATMAP_PLAYERS} players, {LIVES} lives, field 5:5; {games:,} common games "
+                 "per cell")
+    return save_figure(fig, path)
+
+
+def _page(path: Path, curve: pd.DataFrame, heat: np.ndarray, values: list[int],
+          table: list[dict], f1: str, f2: str, *, seed: int, quick: bool, opts: dict,
+          map_games: int) -> None:
+    half = Z95 * np.sqrt(heat.max() * (1 - heat.max()) / map_games)
+    bi = np.unravel_index(np.argmax(heat), heat.shape)
+    lines = [
+        "# Ronco: the best keep threshold",
+        "",
+        "**Question.** With 3 to 10 players and 7 lives, which thresholds should a player use "
+        "(keep at or above T; as dealer, cut below Td) to win the game most often, when the "
+        "others keep at 5 and cut below 5? And which thresholds are a best response to "
+        "themselves (a symmetric equilibrium)?",
+        "",
+        f"![win rate by threshold]({f1})",
+        "",
+        "## The best response, the equilibrium, and what information is worth",
+        "",
+        "| players | best T:Td | P(win) [95% CI] | fair share | tied with | equilibrium | "
+        "informed gain [95% CI] |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in table:
+        eq = (f"{r['equilibrium_T']}:{r['equilibrium_Td']}" if r["equilibrium_converged"]
+              else "none: best responses cycle " + " → ".join(
+                  f"{t}:{d}" for t, d in r["equilibrium_cycle"] + r["equilibrium_cycle"][:1]))
+        tied = ", ".join(f"{t}:{d}" for t, d in r["tied_with"]) or "none"
+        lo, hi = r["informed_gain_ci"]
+        lines.append(
+            f"| {r['players']} | {r['best_T']}:{r['best_Td']} | "
+            f"{fmt_p(r['win_rate'], r['ci_low'], r['ci_high'])} | {r['fair_share']:.4f} | "
+            f"{tied} | {eq} | {r['informed_gain']:+.4f} [{lo:+.4f}, {hi:+.4f}] |")
+    lines += [
+        "",
+        "- *Best T:Td* is the hero's best pair against the 5:5 field; every other candidate "
+        "of the 10×10 grid was beaten by it in a paired test on common games (|z| ≥ 1.96), "
+        "except those listed under *tied with*. *Fair share* is 1/players; a player who "
+        "plays like the field wins less than that, because some games end with no winner "
+        "(rule G6).",
+        "- *Equilibrium*: thresholds that are a best response to a field playing them "
+        "(best-response iteration from the best response above). Where the iteration cycles, "
+        "no pure symmetric equilibrium exists on the grid at this precision; the cycle is "
+        "shown.",
+        "- *Informed gain*: win rate of `informed:T:Td` minus `threshold:T:Td` at the best "
+        "T:Td, same field, same deals, paired 95% interval.",
+        "",
+        "## The whole strategy map at 7 players",
+        "",
+        f"![heatmap]({f2})",
+        "",
+        f"Highest cell: T={values[bi[0]]}, Td={values[bi[1]]}, P(win) = {heat.max():.4f} "
+        f"(± {half:.4f} for one cell; neighbouring cells share deals, so their differences "
+        "are much sharper than that).",
+        "",
+        "Data: `win_rate_by_threshold.csv`, `best_threshold.csv`.",
+    ]
+    cmd = (f"simcards ronco best-threshold --players 3-10 --lives {LIVES} --seed {seed} "
+           f"--first-stage {opts['first_stage']} --max-games {opts['max_games']} "
+           f"--min-games {opts['min_games']} --gain-games {opts['gain_games']}")
+    lines += ["", "The table alone, reproduced by:", "", f"```\n{cmd}\n```"]
+    if quick:
+        lines.insert(2, "> Quick mode: tiny samples, for testing the pipeline only.\n")
+    lines.append(page_footer(f"simcards report --only ronco-best --seed {seed}"
+                             + (" --quick" if quick else "")))
+    path.write_text("\n".join(lines))
