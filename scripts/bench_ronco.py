@@ -26,8 +26,7 @@ from simcards.ronco.rules import RoncoRules
 
 
 def kernel_rate(cfg: KernelConfig, rounds: int) -> float:
-    args = (cfg.n, cfg.kind, cfg.T, cfg.Td, cfg.p, cfg.strengths, cfg.top, cfg.ties,
-            cfg.cut_king, cfg.below, cfg.counts)
+    args = cfg.args()
     simulate_rounds(chunk_state(0, 0), 1000, *args)  # compile / load from cache
     best = 0.0
     for rep in range(3):
@@ -40,7 +39,8 @@ def kernel_rate(cfg: KernelConfig, rounds: int) -> float:
 
 def reference_rate(rules: RoncoRules, policies: list[Policy], cfg: KernelConfig,
                    rounds: int) -> float:
-    cards, us = record_deals(chunk_state(2, 0), rounds, cfg.n, cfg.kind, len(cfg.strengths))
+    cards, us = record_deals(chunk_state(2, 0), rounds, cfg.n, cfg.policies.kind,
+                             cfg.rules.n_cards)
     deck = rules.deck_obj
     pols = [ref.RefPolicy(p.kind, p.T, p.Td, p.p) for p in policies]
     dealt = [([deck.card(int(c)) for c in row[:-1]], deck.card(int(row[-1]))) for row in cards]

@@ -41,12 +41,10 @@ def test_game_kernel_matches_reference_game_by_game(case) -> None:
     _, rules, policies, lives, first_dealer, games = case
     cfg = GameConfig.build(rules, policies, lives, first_dealer)
     out, lives_left, elim = detail_games(
-        chunk_state(5, 0, stream=77), games, cfg.n, cfg.lives, cfg.kind, cfg.T, cfg.Td, cfg.p,
-        cfg.strengths, cfg.top, cfg.ties, cfg.cut_king, cfg.below, cfg.counts,
-        cfg.absolute_tie, cfg.first_dealer, MAX_ROUNDS)
+        chunk_state(5, 0, stream=77), games, *cfg.args(), MAX_ROUNDS)
 
     state = chunk_state(5, 0, stream=77)
-    perm = np.arange(len(cfg.strengths))
+    perm = np.arange(cfg.rules.n_cards)
     deck = rules.deck_obj
     any_random = any(p.kind == "random" for p in policies)
 

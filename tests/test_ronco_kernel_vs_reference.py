@@ -28,9 +28,9 @@ def test_kernel_matches_reference_on_every_deal(cfg: Config) -> None:
     rules = cfg.rules
     kc = KernelConfig.build(rules, cfg.policies)
     n = kc.n
-    cards, us = record_deals(chunk_state(7, 0, stream=99), DEALS, n, kc.kind, len(kc.strengths))
-    lost, flags, finals = replay_rounds(cards, us, n, kc.kind, kc.T, kc.Td, kc.p, kc.strengths,
-                                        kc.top, kc.ties, kc.cut_king, kc.below, kc.counts)
+    cards, us = record_deals(chunk_state(7, 0, stream=99), DEALS, n, kc.policies.kind,
+                             kc.rules.n_cards)
+    lost, flags, finals = replay_rounds(cards, us, *kc.args())
     deck = rules.deck_obj
     policies = [_ref_policy(p) for p in cfg.policies]
     mismatches = []

@@ -34,13 +34,7 @@ from simcards.errors import Interrupted
 from simcards.ronco.games import MAX_ROUNDS
 from simcards.ronco.policies import Policy, PolicyTable
 from simcards.ronco.race_kernel import race_games
-from simcards.ronco.rules import (
-    ABSOLUTE_TIE_CODE,
-    CUT_KING_CODE,
-    TIES_CODE,
-    RoncoRules,
-    check_players,
-)
+from simcards.ronco.rules import RoncoRules, RuleArrays, check_players
 from simcards.runner import Batch, Stats, local_executor, run_batches
 from simcards.stats import Z95, wilson
 from simcards.store import RunStore, multi_batch_options
@@ -55,38 +49,21 @@ class RaceConfig:
 
     n: int
     lives: int
-    field_kind: np.ndarray
-    field_T: np.ndarray
-    field_Td: np.ndarray
-    field_p: np.ndarray
-    cand_kind: np.ndarray
-    cand_T: np.ndarray
-    cand_Td: np.ndarray
-    cand_p: np.ndarray
-    strengths: np.ndarray
-    top: int
-    ties: int
-    cut_king: int
-    below: np.ndarray
-    counts: np.ndarray
-    absolute_tie: int
+    field: PolicyTable
+    candidates: PolicyTable
+    rules: RuleArrays
 
 
 def race_chunk(state: np.ndarray, size: int, cfg: RaceConfig) -> Stats:
-    return race_games(state, size, cfg.n, cfg.lives, cfg.field_kind, cfg.field_T, cfg.field_Td,
-                      cfg.field_p, cfg.cand_kind, cfg.cand_T, cfg.cand_Td, cfg.cand_p,
-                      cfg.strengths, cfg.top, cfg.ties, cfg.cut_king, cfg.below, cfg.counts,
-                      cfg.absolute_tie, -1, MAX_ROUNDS)
+    return race_games(state, size, cfg.n, cfg.lives, *cfg.field.args(),
+                      *cfg.candidates.args(), *cfg.rules.round_args(), cfg.rules.absolute_tie,
+                      -1, MAX_ROUNDS)
 
 
 def _config(rules: RoncoRules, n: int, lives: int, field_policy: Policy,
             candidates: Sequence[Policy]) -> RaceConfig:
-    f = PolicyTable.from_policies([field_policy] * n)
-    c = PolicyTable.from_policies(candidates)
-    return RaceConfig(n, lives, f.kind, f.T, f.Td, f.p, c.kind, c.T, c.Td, c.p,
-                      rules.strengths, rules.top, TIES_CODE[rules.ties],
-                      CUT_KING_CODE[rules.cut_king], rules.strength_below, rules.strength_counts,
-                      ABSOLUTE_TIE_CODE[rules.absolute_tie])
+    return RaceConfig(n, lives, PolicyTable.from_policies([field_policy] * n),
+                      PolicyTable.from_policies(candidates), rules.arrays)
 
 
 @dataclass(frozen=True)

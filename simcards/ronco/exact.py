@@ -17,7 +17,7 @@ from numba import njit
 from simcards.errors import UsageError
 from simcards.ronco.kernel import ALL_TIE, CUT, CUT_KING_FIRED, act, resolve
 from simcards.ronco.policies import Policy, PolicyTable
-from simcards.ronco.rules import CUT_KING_CODE, TIES_CODE, RoncoRules, check_players
+from simcards.ronco.rules import RoncoRules, check_players
 
 MAX_LEAVES = 3_000_000_000
 
@@ -136,12 +136,10 @@ def round_outcomes(rules: RoncoRules, policies: Sequence[Policy]) -> list[tuple[
             f"exact enumeration of {n} players with deck {rules.deck} is too large "
             f"({leaves:.1e} deal classes); use Monte Carlo instead"
         )
-    table = PolicyTable.from_policies(policies)
-    dist = _enumerate(
-        n, cls_strength, cls_count, len(rules.strengths), table.kind, table.T, table.Td,
-        table.p, rules.top, TIES_CODE[rules.ties], CUT_KING_CODE[rules.cut_king],
-        rules.strength_below, counts,
-    )
+    ra = rules.arrays
+    dist = _enumerate(n, cls_strength, cls_count, ra.n_cards,
+                      *PolicyTable.from_policies(policies).args(), ra.top, ra.ties, ra.cut_king,
+                      ra.below, ra.counts)
     return [(decode(n, int(c)), float(dist[c])) for c in np.flatnonzero(dist)]
 
 

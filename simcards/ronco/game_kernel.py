@@ -16,7 +16,7 @@ from numba import njit
 from simcards.rng import randbelow, uniform
 from simcards.ronco.kernel import ALL_TIE, deal, play_round
 
-_RANDOM = 2
+RANDOM = 2  # policy kind code of S3 (see policies.py)
 VOID_TIE, REPLAY_TIE = 0, 1
 
 # Game endings.
@@ -27,13 +27,33 @@ STALLED = 3  # max_rounds reached (never in practice; a guard against endless re
 
 
 @njit(cache=True)
+def game_buffers(n):
+    """Scratch arrays for :func:`play_game`, allocated once per chunk, not once per game:
+    ``(lives, elim_round, order, hold, u, lost, pk, pt, ptd, pp)``."""
+    return (np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64),
+            np.empty(n, np.int64), np.zeros(n, np.float64), np.empty(n, np.int64),
+            np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64),
+            np.empty(n, np.float64))
+
+
+@njit(cache=True)
+def any_random(kind, first):
+    """Whether any policy from index ``first`` on draws at random (S3)."""
+    for i in range(first, kind.shape[0]):  # noqa: SIM110 - numba compiles loops, not generators
+        if kind[i] == RANDOM:
+            return True
+    return False
+
+
+@njit(cache=True)
 def play_game(state, perm, n, lives0, kind, t, td, p, strengths, top, ties, cut_king, below,
-              counts, absolute_tie, first_dealer, any_random, max_rounds, lives, elim_round,
-              order, hold, u, lost, pk, pt, ptd, pp):
-    """Play one game; fills ``lives`` and ``elim_round`` (by player; 0 = never eliminated).
+              counts, absolute_tie, first_dealer, draw_uniforms, max_rounds, buf):
+    """Play one game. ``buf`` comes from :func:`game_buffers`; its ``lives`` and
+    ``elim_round`` (by player; 0 = never eliminated) hold the final state afterwards.
 
     Returns ``(ending, winner, rounds, first_dealer)``; ``winner`` is -1 without a winner.
     """
+    lives, elim_round, order, hold, u, lost, pk, pt, ptd, pp = buf
     for i in range(n):
         lives[i] = lives0
         elim_round[i] = 0
@@ -59,7 +79,7 @@ def play_game(state, perm, n, lives0, kind, t, td, p, strengths, top, ties, cut_
             pt[pos] = t[pl]
             ptd[pos] = td[pl]
             pp[pos] = p[pl]
-        if any_random:
+        if draw_uniforms:
             for pos in range(k):
                 u[pos] = uniform(state)
         rounds += 1
@@ -117,21 +137,10 @@ def simulate_games(state, games, n, lives0, kind, t, td, p, strengths, top, ties
     longer games, ``rounds_sums`` holds the sum of rounds and of their squares.
     """
     perm = np.arange(strengths.shape[0])
-    lives = np.empty(n, np.int64)
-    elim_round = np.empty(n, np.int64)
-    order = np.empty(n, np.int64)
-    hold = np.empty(n, np.int64)
-    u = np.zeros(n, np.float64)
-    lost = np.empty(n, np.int64)
-    pk = np.empty(n, np.int64)
-    pt = np.empty(n, np.int64)
-    ptd = np.empty(n, np.int64)
-    pp = np.empty(n, np.float64)
+    buf = game_buffers(n)
+    elim_round = buf[1]
     place = np.empty(n, np.int64)
-    any_random = False
-    for i in range(n):
-        if kind[i] == _RANDOM:
-            any_random = True
+    draw_uniforms = any_random(kind, 0)
     wins = np.zeros(n, np.int64)
     endings = np.zeros(4, np.int64)
     hist = np.zeros(hist_len, np.int64)
@@ -142,8 +151,7 @@ def simulate_games(state, games, n, lives0, kind, t, td, p, strengths, top, ties
     for _ in range(games):
         ending, winner, rounds, d0 = play_game(
             state, perm, n, lives0, kind, t, td, p, strengths, top, ties, cut_king, below,
-            counts, absolute_tie, first_dealer, any_random, max_rounds, lives, elim_round,
-            order, hold, u, lost, pk, pt, ptd, pp)
+            counts, absolute_tie, first_dealer, draw_uniforms, max_rounds, buf)
         endings[ending] += 1
         games_fd[d0] += 1
         if winner >= 0:
@@ -163,28 +171,16 @@ def detail_games(state, games, n, lives0, kind, t, td, p, strengths, top, ties, 
                  below, counts, absolute_tie, first_dealer, max_rounds):
     """Game-by-game outcomes (for checking against the reference engine)."""
     perm = np.arange(strengths.shape[0])
-    lives = np.empty(n, np.int64)
-    elim_round = np.empty(n, np.int64)
-    order = np.empty(n, np.int64)
-    hold = np.empty(n, np.int64)
-    u = np.zeros(n, np.float64)
-    lost = np.empty(n, np.int64)
-    pk = np.empty(n, np.int64)
-    pt = np.empty(n, np.int64)
-    ptd = np.empty(n, np.int64)
-    pp = np.empty(n, np.float64)
-    any_random = False
-    for i in range(n):
-        if kind[i] == _RANDOM:
-            any_random = True
+    buf = game_buffers(n)
+    lives, elim_round = buf[0], buf[1]
+    draw_uniforms = any_random(kind, 0)
     out = np.zeros((games, 4), np.int64)  # ending, winner, rounds, first dealer
     lives_left = np.zeros((games, n), np.int64)
     elim = np.zeros((games, n), np.int64)
     for g in range(games):
         ending, winner, rounds, d0 = play_game(
             state, perm, n, lives0, kind, t, td, p, strengths, top, ties, cut_king, below,
-            counts, absolute_tie, first_dealer, any_random, max_rounds, lives, elim_round,
-            order, hold, u, lost, pk, pt, ptd, pp)
+            counts, absolute_tie, first_dealer, draw_uniforms, max_rounds, buf)
         out[g, 0] = ending
         out[g, 1] = winner
         out[g, 2] = rounds

@@ -10,13 +10,7 @@ import numpy as np
 from simcards.errors import UsageError
 from simcards.ronco.game_kernel import ALL_OUT, STALLED, VOID, simulate_games
 from simcards.ronco.policies import Policy, PolicyTable, parse_policy
-from simcards.ronco.rules import (
-    ABSOLUTE_TIE_CODE,
-    CUT_KING_CODE,
-    TIES_CODE,
-    RoncoRules,
-    check_players,
-)
+from simcards.ronco.rules import RoncoRules, RuleArrays, check_players
 from simcards.runner import Stats, run_batch
 from simcards.stats import wilson
 
@@ -33,17 +27,8 @@ class GameConfig:
 
     n: int
     lives: int
-    kind: np.ndarray
-    T: np.ndarray
-    Td: np.ndarray
-    p: np.ndarray
-    strengths: np.ndarray
-    top: int
-    ties: int
-    cut_king: int
-    below: np.ndarray
-    counts: np.ndarray
-    absolute_tie: int
+    policies: PolicyTable
+    rules: RuleArrays
     first_dealer: int
 
     @property
@@ -55,21 +40,18 @@ class GameConfig:
     @classmethod
     def build(cls, rules: RoncoRules, policies: Sequence[Policy], lives: int,
               first_dealer: int | None) -> GameConfig:
-        table = PolicyTable.from_policies(policies)
-        return cls(
-            n=len(policies), lives=lives, kind=table.kind, T=table.T, Td=table.Td, p=table.p,
-            strengths=rules.strengths, top=rules.top, ties=TIES_CODE[rules.ties],
-            cut_king=CUT_KING_CODE[rules.cut_king], below=rules.strength_below,
-            counts=rules.strength_counts, absolute_tie=ABSOLUTE_TIE_CODE[rules.absolute_tie],
-            first_dealer=-1 if first_dealer is None else first_dealer,
-        )
+        return cls(len(policies), lives, PolicyTable.from_policies(policies), rules.arrays,
+                   -1 if first_dealer is None else first_dealer)
+
+    def args(self) -> tuple:
+        """The game kernels' arguments after ``(state, games)``, up to ``max_rounds``."""
+        return (self.n, self.lives, *self.policies.args(), *self.rules.round_args(),
+                self.rules.absolute_tie, self.first_dealer)
 
 
 def games_chunk(state: np.ndarray, size: int, cfg: GameConfig) -> Stats:
     """One chunk of Monte Carlo games (runs in a worker)."""
-    return simulate_games(state, size, cfg.n, cfg.lives, cfg.kind, cfg.T, cfg.Td, cfg.p,
-                          cfg.strengths, cfg.top, cfg.ties, cfg.cut_king, cfg.below, cfg.counts,
-                          cfg.absolute_tie, cfg.first_dealer, MAX_ROUNDS, cfg.hist_len)
+    return simulate_games(state, size, *cfg.args(), MAX_ROUNDS, cfg.hist_len)
 
 
 def check_lives(lives: int) -> int:

@@ -105,6 +105,10 @@ class PolicyTable:
     Td: np.ndarray
     p: np.ndarray
 
+    def args(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """``(kind, T, Td, p)``: the kernels' policy arguments."""
+        return (self.kind, self.T, self.Td, self.p)
+
     @classmethod
     def from_policies(cls, policies: Sequence[Policy]) -> PolicyTable:
         return cls(

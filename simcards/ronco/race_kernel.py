@@ -14,7 +14,7 @@ import numpy as np
 from numba import njit, uint64
 
 from simcards.rng import next_u64
-from simcards.ronco.game_kernel import WON, play_game
+from simcards.ronco.game_kernel import RANDOM, WON, any_random, game_buffers, play_game
 
 
 @njit(cache=True)
@@ -46,23 +46,11 @@ def race_games(state, games, n, lives0, field_kind, field_t, field_td, field_p, 
     p = field_p.copy()
     game_state = np.empty(4, np.uint64)
     perm = np.empty(strengths.shape[0], np.int64)
-    lives = np.empty(n, np.int64)
-    elim_round = np.empty(n, np.int64)
-    order = np.empty(n, np.int64)
-    hold = np.empty(n, np.int64)
-    u = np.zeros(n, np.float64)
-    lost = np.empty(n, np.int64)
-    pk = np.empty(n, np.int64)
-    pt = np.empty(n, np.int64)
-    ptd = np.empty(n, np.int64)
-    pp = np.empty(n, np.float64)
+    buf = game_buffers(n)
     won = np.zeros(k_cand, np.bool_)
     wins = np.zeros(k_cand, np.int64)
     beats = np.zeros((k_cand, k_cand), np.int64)
-    any_field_random = False
-    for i in range(1, n):
-        if field_kind[i] == 2:
-            any_field_random = True
+    any_field_random = any_random(field_kind, 1)
     for _ in range(games):
         seed = next_u64(state)
         for c in range(k_cand):
@@ -75,11 +63,10 @@ def race_games(state, games, n, lives0, field_kind, field_t, field_td, field_p, 
             p[0] = cand_p[c]
             # Random draws are taken whenever any player could need them, so that the hero's
             # choice of policy does not shift the stream under the field.
-            any_random = any_field_random or cand_kind[c] == 2
+            draw_uniforms = any_field_random or cand_kind[c] == RANDOM
             ending, winner, _r, _d = play_game(
                 game_state, perm, n, lives0, kind, t, td, p, strengths, top, ties, cut_king,
-                below, counts, absolute_tie, first_dealer, any_random, max_rounds, lives,
-                elim_round, order, hold, u, lost, pk, pt, ptd, pp)
+                below, counts, absolute_tie, first_dealer, draw_uniforms, max_rounds, buf)
             won[c] = ending == WON and winner == 0
             if won[c]:
                 wins[c] += 1

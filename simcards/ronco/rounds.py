@@ -11,7 +11,7 @@ from simcards.errors import UsageError
 from simcards.ronco.exact import ExactRound, exact_round
 from simcards.ronco.kernel import simulate_rounds
 from simcards.ronco.policies import Policy, PolicyTable
-from simcards.ronco.rules import CUT_KING_CODE, TIES_CODE, RoncoRules, check_players
+from simcards.ronco.rules import RoncoRules, RuleArrays, check_players
 from simcards.runner import Stats, run_batch
 from simcards.stats import wilson
 
@@ -24,32 +24,21 @@ class KernelConfig:
     """Everything the round kernel needs, as plain arrays and ints (pickled to workers)."""
 
     n: int
-    kind: np.ndarray
-    T: np.ndarray
-    Td: np.ndarray
-    p: np.ndarray
-    strengths: np.ndarray
-    top: int
-    ties: int
-    cut_king: int
-    below: np.ndarray
-    counts: np.ndarray
+    policies: PolicyTable
+    rules: RuleArrays
 
     @classmethod
     def build(cls, rules: RoncoRules, policies: Sequence[Policy]) -> KernelConfig:
-        table = PolicyTable.from_policies(policies)
-        return cls(
-            n=len(policies), kind=table.kind, T=table.T, Td=table.Td, p=table.p,
-            strengths=rules.strengths, top=rules.top, ties=TIES_CODE[rules.ties],
-            cut_king=CUT_KING_CODE[rules.cut_king], below=rules.strength_below,
-            counts=rules.strength_counts,
-        )
+        return cls(len(policies), PolicyTable.from_policies(policies), rules.arrays)
+
+    def args(self) -> tuple:
+        """The round kernels' arguments after their own leading ones."""
+        return (self.n, *self.policies.args(), *self.rules.round_args())
 
 
 def rounds_chunk(state: np.ndarray, size: int, cfg: KernelConfig) -> Stats:
     """One chunk of Monte Carlo rounds (runs in a worker)."""
-    return simulate_rounds(state, size, cfg.n, cfg.kind, cfg.T, cfg.Td, cfg.p, cfg.strengths,
-                           cfg.top, cfg.ties, cfg.cut_king, cfg.below, cfg.counts)
+    return simulate_rounds(state, size, *cfg.args())
 
 
 def table_policies(

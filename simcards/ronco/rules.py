@@ -127,6 +127,13 @@ class RoncoRules:
         c = self.strength_counts
         return np.concatenate(([0], np.cumsum(c)[:-1])).astype(np.int64)
 
+    @cached_property
+    def arrays(self) -> RuleArrays:
+        """The rules in the form the kernels take."""
+        return RuleArrays(self.strengths, self.top, TIES_CODE[self.ties],
+                          CUT_KING_CODE[self.cut_king], self.strength_below,
+                          self.strength_counts, ABSOLUTE_TIE_CODE[self.absolute_tie])
+
     def summary(self) -> dict[str, object]:
         """The rules as plain data, for manifests and JSON output."""
         return {
@@ -136,6 +143,32 @@ class RoncoRules:
             "poroli": self.poroli,
             "absolute_tie": self.absolute_tie.value,
         }
+
+
+@dataclass(frozen=True)
+class RuleArrays:
+    """The rules as the kernels take them: plain arrays and integer codes.
+
+    Kept as one value so that every kernel configuration (rounds, games, races) carries the
+    same rule arguments in the same order.
+    """
+
+    strengths: np.ndarray
+    top: int
+    ties: int
+    cut_king: int
+    below: np.ndarray
+    counts: np.ndarray
+    absolute_tie: int
+
+    def round_args(self) -> tuple:
+        """``(strengths, top, ties, cut_king, below, counts)``: the round kernel's rule
+        arguments."""
+        return (self.strengths, self.top, self.ties, self.cut_king, self.below, self.counts)
+
+    @property
+    def n_cards(self) -> int:
+        return int(self.strengths.shape[0])
 
 
 def check_players(n: int) -> int:
