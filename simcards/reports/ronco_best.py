@@ -27,6 +27,7 @@ from simcards.stats import Z95, wilson
 PLAYERS = list(range(3, 11))
 LIVES = 7
 FIELD = Policy("threshold", 5, 5)
+INFORMED_FIELD = Policy("informed", 5, 5)
 HEATMAP_PLAYERS = 7
 
 
@@ -55,6 +56,9 @@ def build(root: Path, *, seed: int, workers: int | None, progress: bool = True,
         rows, _, _ = bt.search(rules, sizes, LIVES, "threshold", FIELD, opts,
                                workers=workers or 1, root=None, progress=progress,
                                executor=pool)
+        informed_rows, _, _ = bt.search(rules, sizes, LIVES, "informed", INFORMED_FIELD,
+                                        {**opts, "gain_games": 0}, workers=workers or 1,
+                                        root=None, progress=progress, executor=pool)
     out = out_dir(root, "ronco")
     curve = []
     for n, (wins, _beats, games) in zip(PLAYERS, stats[:-1], strict=True):
@@ -67,12 +71,14 @@ def build(root: Path, *, seed: int, workers: int | None, progress: bool = True,
     wins, _beats, games = stats[-1]
     heat = np.array(wins / games[0]).reshape(len(values), len(values))
     table = [bt.row_dict(r) for r in rows]
+    informed = [bt.row_dict(r) for r in informed_rows]
     pd.DataFrame(table).to_csv(out / "best_threshold.csv", index=False)
+    pd.DataFrame(informed).to_csv(out / "best_threshold_informed.csv", index=False)
     f1 = _curve_figure(curve_df, out / "win_rate_by_threshold.png")
     f2 = _heatmap(heat, values, int(games[0]), out / "win_rate_heatmap_7p.png")
     page = out / "best_threshold.md"
-    _page(page, curve_df, heat, values, table, f1, f2, seed=seed, quick=quick, opts=opts,
-          map_games=int(games[0]))
+    _page(page, curve_df, heat, values, table, informed, f1, f2, seed=seed, quick=quick,
+          opts=opts, map_games=int(games[0]))
     return page
 
 
@@ -118,9 +124,18 @@ def _heatmap(heat: np.ndarray, values: list[int], games: int, path: Path) -> str
     return save_figure(fig, path)
 
 
+def _equilibrium_cell(r: dict) -> str:
+    if r["equilibrium_converged"]:
+        return f"{r['equilibrium_T']}:{r['equilibrium_Td']}"
+    cycle = r["equilibrium_cycle"]
+    if not cycle:
+        return "not settled within the iterations"
+    return "none: best responses cycle " + " → ".join(f"{t}:{d}" for t, d in cycle + cycle[:1])
+
+
 def _page(path: Path, curve: pd.DataFrame, heat: np.ndarray, values: list[int],
-          table: list[dict], f1: str, f2: str, *, seed: int, quick: bool, opts: dict,
-          map_games: int) -> None:
+          table: list[dict], informed: list[dict], f1: str, f2: str, *, seed: int,
+          quick: bool, opts: dict, map_games: int) -> None:
     half = Z95 * np.sqrt(heat.max() * (1 - heat.max()) / map_games)
     bi = np.unravel_index(np.argmax(heat), heat.shape)
     lines = [
@@ -140,9 +155,7 @@ def _page(path: Path, curve: pd.DataFrame, heat: np.ndarray, values: list[int],
         "|---|---|---|---|---|---|---|",
     ]
     for r in table:
-        eq = (f"{r['equilibrium_T']}:{r['equilibrium_Td']}" if r["equilibrium_converged"]
-              else "none: best responses cycle " + " → ".join(
-                  f"{t}:{d}" for t, d in r["equilibrium_cycle"] + r["equilibrium_cycle"][:1]))
+        eq = _equilibrium_cell(r)
         tied = ", ".join(f"{t}:{d}" for t, d in r["tied_with"]) or "none"
         lo, hi = r["informed_gain_ci"]
         lines.append(
@@ -163,6 +176,18 @@ def _page(path: Path, curve: pd.DataFrame, heat: np.ndarray, values: list[int],
         "- *Informed gain*: win rate of `informed:T:Td` minus `threshold:T:Td` at the best "
         "T:Td, same field, same deals, paired 95% interval.",
         "",
+        "## The same question for the informed policy",
+        "",
+        "Hero and field both play `informed` (thresholds overridden by certainty, rule S2); "
+        "the field plays `informed:5:5`.",
+        "",
+        "| players | best T:Td | P(win) [95% CI] | tied with | equilibrium |",
+        "|---|---|---|---|---|",
+        *[f"| {r['players']} | {r['best_T']}:{r['best_Td']} | "
+          f"{fmt_p(r['win_rate'], r['ci_low'], r['ci_high'])} | "
+          f"{', '.join(f'{t}:{d}' for t, d in r['tied_with']) or 'none'} | "
+          f"{_equilibrium_cell(r)} |" for r in informed],
+        "",
         "## The whole strategy map at 7 players",
         "",
         f"![heatmap]({f2})",
@@ -171,12 +196,14 @@ def _page(path: Path, curve: pd.DataFrame, heat: np.ndarray, values: list[int],
         f"(± {half:.4f} for one cell; neighbouring cells share deals, so their differences "
         "are much sharper than that).",
         "",
-        "Data: `win_rate_by_threshold.csv`, `best_threshold.csv`.",
+        "Data: `win_rate_by_threshold.csv`, `best_threshold.csv`, "
+        "`best_threshold_informed.csv`.",
     ]
     cmd = (f"simcards ronco best-threshold --players 3-10 --lives {LIVES} --seed {seed} "
            f"--first-stage {opts['first_stage']} --max-games {opts['max_games']} "
            f"--min-games {opts['min_games']} --gain-games {opts['gain_games']}")
-    lines += ["", "The table alone, reproduced by:", "", f"```\n{cmd}\n```"]
+    lines += ["", "The tables alone, reproduced by (add `--policy informed --field 5:5 "
+              "--gain-games 0` for the informed one):", "", f"```\n{cmd}\n```"]
     if quick:
         lines.insert(2, "> Quick mode: tiny samples, for testing the pipeline only.\n")
     lines.append(page_footer(f"simcards report --only ronco-best --seed {seed}"
