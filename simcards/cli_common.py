@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -102,13 +101,13 @@ def executor_for(scheduler: str | None, workers: int | None,
                  quiet: bool) -> Iterator[Any]:
     """The cluster's executor when a scheduler is given (option or environment), else None
     (local processes). dask is imported only in the first case."""
-    address = scheduler if scheduler is not None else os.environ.get("SIMCARDS_SCHEDULER")
-    if not address or not address.strip():
+    from simcards.cluster import open_executor, scheduler_from_env  # imports no dask
+
+    address = scheduler_from_env(scheduler)
+    if address is None:
         yield None
         return
-    from simcards.cluster import open_executor
-
-    with open_executor(address.strip(), workers) as ex:
+    with open_executor(address, workers) as ex:
         if not quiet:
             info = ex.info
             sys.stderr.write(f"cluster {info.address}: {info.workers} workers, warm-up "

@@ -4,6 +4,7 @@ one-line errors with exit status 2 for bad input."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -90,3 +91,14 @@ def test_real_process_exit_status_and_no_traceback() -> None:
     assert proc.returncode == 2
     assert proc.stdout == ""
     assert proc.stderr.strip() == "simcards: error: players must be between 2 and 20, got 99"
+
+
+def test_local_cli_run_never_imports_dask() -> None:
+    code = ("import sys; from simcards.cli import main; "
+            "main(['ronco', 'games', '--games', '2000', '--json', '--workers', '1', "
+            "'--store', 'none']); "
+            "assert 'distributed' not in sys.modules and 'dask' not in sys.modules")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, env={k: v for k, v in os.environ.items()
+                                            if k != "SIMCARDS_SCHEDULER"})
+    assert proc.returncode == 0, proc.stderr
