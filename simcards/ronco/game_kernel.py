@@ -46,10 +46,12 @@ def any_random(kind, first):
 
 
 @njit(cache=True)
-def play_game(state, perm, n, lives0, kind, t, td, p, strengths, top, ties, cut_king, below,
-              counts, absolute_tie, first_dealer, draw_uniforms, max_rounds, buf):
-    """Play one game. ``buf`` comes from :func:`game_buffers`; its ``lives`` and
-    ``elim_round`` (by player; 0 = never eliminated) hold the final state afterwards.
+def play_game(state, deck, n, lives0, kind, t, td, p, top, ties, cut_king, below, counts,
+              absolute_tie, first_dealer, draw_uniforms, max_rounds, buf):
+    """Play one game. ``deck`` holds the strengths of the deck's cards in any order (it is
+    shuffled in place, like card indices would be, draw for draw); ``buf`` comes from
+    :func:`game_buffers`; its ``lives`` and ``elim_round`` (by player; 0 = never eliminated)
+    hold the final state afterwards.
 
     Returns ``(ending, winner, rounds, first_dealer)``; ``winner`` is -1 without a winner.
     """
@@ -71,10 +73,10 @@ def play_game(state, perm, n, lives0, kind, t, td, p, strengths, top, ties, cut_
             if lives[j] > 0:
                 order[k] = j
                 k += 1
-        deal(state, perm, k + 1)
+        deal(state, deck, k + 1)
         for pos in range(k):
             pl = order[pos]
-            hold[pos] = strengths[perm[pos]]
+            hold[pos] = deck[pos]
             pk[pos] = kind[pl]
             pt[pos] = t[pl]
             ptd[pos] = td[pl]
@@ -83,7 +85,7 @@ def play_game(state, perm, n, lives0, kind, t, td, p, strengths, top, ties, cut_
             for pos in range(k):
                 u[pos] = uniform(state)
         rounds += 1
-        flags = play_round(hold, strengths[perm[k]], k, pk, pt, ptd, pp, u, top, ties,
+        flags = play_round(hold, deck[k], k, pk, pt, ptd, pp, u, top, ties,
                            cut_king, below, counts, lost)
         if flags & ALL_TIE:  # G6: no lives lost
             if absolute_tie == VOID_TIE:
@@ -136,7 +138,7 @@ def simulate_games(state, games, n, lives0, kind, t, td, p, strengths, top, ties
     games_by_first_dealer[n], rounds_sums[2])``; the last bin of ``rounds_hist`` collects
     longer games, ``rounds_sums`` holds the sum of rounds and of their squares.
     """
-    perm = np.arange(strengths.shape[0])
+    deck = strengths.copy()
     buf = game_buffers(n)
     elim_round = buf[1]
     place = np.empty(n, np.int64)
@@ -150,8 +152,8 @@ def simulate_games(state, games, n, lives0, kind, t, td, p, strengths, top, ties
     sums = np.zeros(2, np.int64)
     for _ in range(games):
         ending, winner, rounds, d0 = play_game(
-            state, perm, n, lives0, kind, t, td, p, strengths, top, ties, cut_king, below,
-            counts, absolute_tie, first_dealer, draw_uniforms, max_rounds, buf)
+            state, deck, n, lives0, kind, t, td, p, top, ties, cut_king, below, counts,
+            absolute_tie, first_dealer, draw_uniforms, max_rounds, buf)
         endings[ending] += 1
         games_fd[d0] += 1
         if winner >= 0:
@@ -170,7 +172,7 @@ def simulate_games(state, games, n, lives0, kind, t, td, p, strengths, top, ties
 def detail_games(state, games, n, lives0, kind, t, td, p, strengths, top, ties, cut_king,
                  below, counts, absolute_tie, first_dealer, max_rounds):
     """Game-by-game outcomes (for checking against the reference engine)."""
-    perm = np.arange(strengths.shape[0])
+    deck = strengths.copy()
     buf = game_buffers(n)
     lives, elim_round = buf[0], buf[1]
     draw_uniforms = any_random(kind, 0)
@@ -179,8 +181,8 @@ def detail_games(state, games, n, lives0, kind, t, td, p, strengths, top, ties, 
     elim = np.zeros((games, n), np.int64)
     for g in range(games):
         ending, winner, rounds, d0 = play_game(
-            state, perm, n, lives0, kind, t, td, p, strengths, top, ties, cut_king, below,
-            counts, absolute_tie, first_dealer, draw_uniforms, max_rounds, buf)
+            state, deck, n, lives0, kind, t, td, p, top, ties, cut_king, below, counts,
+            absolute_tie, first_dealer, draw_uniforms, max_rounds, buf)
         out[g, 0] = ending
         out[g, 1] = winner
         out[g, 2] = rounds

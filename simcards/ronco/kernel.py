@@ -160,7 +160,9 @@ def simulate_rounds(state, rounds, n, kind, t, td, p, strengths, top, ties, cut_
     (positions 0..n-1, then the cut card), then one uniform per random-policy position in
     position order.
     """
-    perm = np.arange(strengths.shape[0])
+    # Shuffling the strengths themselves (rather than card indices) saves a lookup per card
+    # and deals exactly what shuffling card indices would, draw for draw.
+    deck = strengths.copy()
     hold = np.empty(n, np.int64)
     u = np.zeros(n, np.float64)
     lost = np.empty(n, np.int64)
@@ -172,14 +174,14 @@ def simulate_rounds(state, rounds, n, kind, t, td, p, strengths, top, ties, cut_
         if kind[i] == _RANDOM:
             any_random = True
     for _ in range(rounds):
-        deal(state, perm, n + 1)
+        deal(state, deck, n + 1)
         for i in range(n):
-            hold[i] = strengths[perm[i]]
+            hold[i] = deck[i]
         if any_random:
             for i in range(n):
                 if kind[i] == _RANDOM:
                     u[i] = uniform(state)
-        flags = play_round(hold, strengths[perm[n]], n, kind, t, td, p, u, top, ties, cut_king,
+        flags = play_round(hold, deck[n], n, kind, t, td, p, u, top, ties, cut_king,
                            below, counts, lost)
         for i in range(n):  # branch-free tallies: this loop runs for every round
             lost_count[i] += lost[i] > 0

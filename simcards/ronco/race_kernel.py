@@ -45,7 +45,7 @@ def race_games(state, games, n, lives0, field_kind, field_t, field_td, field_p, 
     td = field_td.copy()
     p = field_p.copy()
     game_state = np.empty(4, np.uint64)
-    perm = np.empty(strengths.shape[0], np.int64)
+    deck = np.empty(strengths.shape[0], np.int64)
     buf = game_buffers(n)
     won = np.zeros(k_cand, np.bool_)
     wins = np.zeros(k_cand, np.int64)
@@ -55,8 +55,8 @@ def race_games(state, games, n, lives0, field_kind, field_t, field_td, field_p, 
         seed = next_u64(state)
         for c in range(k_cand):
             _splitmix_state(seed, game_state)
-            for j in range(perm.shape[0]):
-                perm[j] = j
+            for j in range(deck.shape[0]):
+                deck[j] = strengths[j]
             kind[0] = cand_kind[c]
             t[0] = cand_t[c]
             td[0] = cand_td[c]
@@ -65,8 +65,8 @@ def race_games(state, games, n, lives0, field_kind, field_t, field_td, field_p, 
             # choice of policy does not shift the stream under the field.
             draw_uniforms = any_field_random or cand_kind[c] == RANDOM
             ending, winner, _r, _d = play_game(
-                game_state, perm, n, lives0, kind, t, td, p, strengths, top, ties, cut_king,
-                below, counts, absolute_tie, first_dealer, draw_uniforms, max_rounds, buf)
+                game_state, deck, n, lives0, kind, t, td, p, top, ties, cut_king, below,
+                counts, absolute_tie, first_dealer, draw_uniforms, max_rounds, buf)
             won[c] = ending == WON and winner == 0
             if won[c]:
                 wins[c] += 1
