@@ -2,9 +2,36 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
+
+from simcards.store import RunStore
 
 
 @pytest.fixture(autouse=True)
 def _isolated_store(tmp_path, monkeypatch):
     monkeypatch.setenv("SIMCARDS_STORE", str(tmp_path / "runs"))
+
+
+@pytest.fixture
+def interrupt_after_chunks(monkeypatch) -> Callable[[int | None], None]:
+    """``arm(k)``: the run store raises KeyboardInterrupt (as a user's Ctrl-C would) right
+    after saving its k-th chunk from now on; ``arm(None)`` stops interrupting."""
+    real_save = RunStore.save_chunk
+
+    def arm(k: int | None) -> None:
+        if k is None:
+            monkeypatch.setattr(RunStore, "save_chunk", real_save)
+            return
+        saved: list = []
+
+        def save_then_interrupt(self, key, stats):
+            real_save(self, key, stats)
+            saved.append(key)
+            if len(saved) == k:
+                raise KeyboardInterrupt
+
+        monkeypatch.setattr(RunStore, "save_chunk", save_then_interrupt)
+
+    return arm

@@ -320,11 +320,10 @@ def test_cli_bad_scheduler_is_one_line_exit_2_and_keeps_finished_chunks(tmp_path
 
 
 def test_cluster_run_interrupted_resumes_locally_or_on_the_cluster_to_the_same_result(
-        local_cluster, tmp_path, capsys, monkeypatch) -> None:
+        local_cluster, tmp_path, capsys, interrupt_after_chunks) -> None:
     import json
 
     from simcards.cli import main
-    from simcards.store import RunStore
 
     args = ["ronco", "games", "--players", "5", "--lives", "3", "--games", "300000", "--seed",
             "12", "--json"]
@@ -332,20 +331,11 @@ def test_cluster_run_interrupted_resumes_locally_or_on_the_cluster_to_the_same_r
     expected = json.loads(capsys.readouterr().out)
 
     store = tmp_path / "store"
-    real_save = RunStore.save_chunk
-    saved: list = []
-
-    def save_then_interrupt(self, key, stats):
-        real_save(self, key, stats)
-        saved.append(key)
-        if len(saved) == 4:
-            raise KeyboardInterrupt
-
-    monkeypatch.setattr(RunStore, "save_chunk", save_then_interrupt)
+    interrupt_after_chunks(4)
     cluster = ["--scheduler", local_cluster.scheduler_address, "--store", str(store)]
     assert main([*args, *cluster]) == 130
     assert "finished chunks kept" in capsys.readouterr().err
-    monkeypatch.setattr(RunStore, "save_chunk", real_save)
+    interrupt_after_chunks(None)
     assert main([*args, *cluster]) == 0
     resumed = json.loads(capsys.readouterr().out)
     resumed.pop("cluster")

@@ -15,7 +15,6 @@ from pathlib import Path
 import pytest
 
 from simcards.cli import main
-from simcards.store import RunStore
 
 GAMES_ARGS = ["ronco", "games", "--players", "5", "--lives", "4", "--policy", "informed",
               "--seed", "99", "--json", "--workers", "1"]
@@ -27,28 +26,19 @@ def _manifest(store: Path) -> dict:
 
 
 def test_interrupted_run_resumes_without_recomputing_a_chunk(tmp_path, capsys,
-                                                             monkeypatch) -> None:
+                                                             interrupt_after_chunks) -> None:
     args = [*GAMES_ARGS, "--games", "400000"]  # 13 chunks of 32,768 games
     assert main([*args, "--store", "none"]) == 0
     uninterrupted = json.loads(capsys.readouterr().out)
 
     store = tmp_path / "store"
-    real_save = RunStore.save_chunk
-    saved: list = []
-
-    def save_then_interrupt(self, key, stats):
-        real_save(self, key, stats)
-        saved.append(key)
-        if len(saved) == 5:
-            raise KeyboardInterrupt
-
-    monkeypatch.setattr(RunStore, "save_chunk", save_then_interrupt)
+    interrupt_after_chunks(5)
     assert main([*args, "--store", str(store)]) == 130
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "5 finished chunks kept" in err[0]
     assert _manifest(store)["status"] == "running"
 
-    monkeypatch.setattr(RunStore, "save_chunk", real_save)
+    interrupt_after_chunks(None)
     assert main([*args, "--store", str(store)]) == 0
     resumed = json.loads(capsys.readouterr().out)
     assert resumed == uninterrupted
