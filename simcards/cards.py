@@ -39,11 +39,6 @@ class Deck:
         """Card values as an int64 array, for kernels."""
         return np.asarray(self.values, dtype=np.int64)
 
-    @cached_property
-    def suit_array(self) -> np.ndarray:
-        """Card suits as an int64 array, for kernels."""
-        return np.asarray(self.suits, dtype=np.int64)
-
     @property
     def top_value(self) -> int:
         """The highest value in the deck (Rey or King): Ronco's blocking card."""

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 Z95 = 1.959963984540054
@@ -26,8 +24,3 @@ def wilson(successes: np.ndarray | int, trials: np.ndarray | int, z: float = Z95
         low = np.where(n > 0, centre - half, 0.0)
         high = np.where(n > 0, centre + half, 1.0)
     return np.clip(low, 0.0, 1.0), np.clip(high, 0.0, 1.0)
-
-
-def standard_error(p: float, n: int) -> float:
-    """Binomial standard error of a rate ``p`` estimated from ``n`` trials."""
-    return math.sqrt(max(p * (1.0 - p), 0.0) / n) if n > 0 else math.inf

@@ -121,12 +121,8 @@ class RunStore:
                             json.dumps(manifest, indent=2, default=str).encode())
 
     def batch_options(self) -> dict[str, Any]:
-        """``done``/``on_chunk`` for :func:`simcards.runner.run_batches`."""
-        return {"done": self.open(), "on_chunk": self.save_chunk}
-
-    def info(self) -> dict[str, Any]:
-        return {"path": str(self.path), "chunks_resumed": self.resumed,
-                "chunks_computed": self.computed}
+        """``done``/``on_chunk`` for a :func:`simcards.runner.run_batches` call of one batch."""
+        return multi_batch_options([self])
 
 
 def multi_batch_options(stores: list[RunStore | None]) -> dict[str, Any]:

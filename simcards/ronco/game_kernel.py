@@ -134,8 +134,8 @@ def simulate_games(state, games, n, lives0, kind, t, td, p, strengths, top, ties
                    below, counts, absolute_tie, first_dealer, max_rounds, hist_len):
     """Monte Carlo games; returns sufficient statistics (all int64, mergeable by sum).
 
-    ``(wins[n], endings[4], rounds_hist[hist_len], places[n, n], wins_by_first_dealer[n, n],
-    games_by_first_dealer[n], rounds_sums[2])``; the last bin of ``rounds_hist`` collects
+    ``(wins[n], endings[4], rounds_hist[hist_len], places[n, n], rounds_sums[2])``; the last
+    bin of ``rounds_hist`` collects
     longer games, ``rounds_sums`` holds the sum of rounds and of their squares.
     """
     deck = strengths.copy()
@@ -147,25 +147,21 @@ def simulate_games(state, games, n, lives0, kind, t, td, p, strengths, top, ties
     endings = np.zeros(4, np.int64)
     hist = np.zeros(hist_len, np.int64)
     places = np.zeros((n, n), np.int64)
-    wins_fd = np.zeros((n, n), np.int64)
-    games_fd = np.zeros(n, np.int64)
     sums = np.zeros(2, np.int64)
     for _ in range(games):
-        ending, winner, rounds, d0 = play_game(
+        ending, winner, rounds, _d0 = play_game(
             state, deck, n, lives0, kind, t, td, p, top, ties, cut_king, below, counts,
             absolute_tie, first_dealer, draw_uniforms, max_rounds, buf)
         endings[ending] += 1
-        games_fd[d0] += 1
         if winner >= 0:
             wins[winner] += 1
-            wins_fd[d0, winner] += 1
         hist[min(rounds, hist_len - 1)] += 1
         sums[0] += rounds
         sums[1] += rounds * rounds
         finish_places(n, elim_round, place)
         for i in range(n):
             places[i, place[i]] += 1
-    return wins, endings, hist, places, wins_fd, games_fd, sums
+    return wins, endings, hist, places, sums
 
 
 @njit(cache=True)

@@ -89,8 +89,6 @@ class GamesResult:
     endings: np.ndarray
     hist: np.ndarray
     places: np.ndarray
-    wins_by_first_dealer: np.ndarray
-    games_by_first_dealer: np.ndarray
     rounds_sums: np.ndarray
 
     @classmethod

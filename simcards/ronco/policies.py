@@ -117,16 +117,3 @@ class PolicyTable:
             Td=np.array([p.Td for p in policies], dtype=np.int64),
             p=np.array([p.p for p in policies], dtype=np.float64),
         )
-
-
-def parse_thresholds(text: str, n: int) -> list[tuple[int, int]]:
-    """``T0,T1,...,TD``: one threshold per position, the last being the dealer's ``Td``.
-
-    Returns ``(T, Td)`` pairs by position: non-dealers get their own T (their Td is unused), the
-    dealer gets ``Td`` from the last entry.
-    """
-    items = [s for s in text.split(",")]
-    if len(items) != n:
-        raise UsageError(f"--thresholds needs {n} values (one per position), got {len(items)}")
-    values = [_int(s.strip(), "threshold") for s in items]
-    return [(v, v) for v in values]

@@ -80,10 +80,6 @@ class RoundsResult:
     def p_lose(self) -> np.ndarray:
         return self.lost / self.rounds
 
-    def se(self) -> np.ndarray:
-        p = self.p_lose
-        return np.sqrt(p * (1 - p) / self.rounds)
-
     def to_dict(self) -> dict[str, object]:
         lo, hi = wilson(self.lost, self.rounds)
         tlo, thi = wilson(self.all_tie, self.rounds)
