@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 import typer
@@ -120,3 +122,33 @@ def cluster_info(ex: Any, seconds: float) -> dict[str, Any]:
     if ex is None:
         return {}
     return {"cluster": {**ex.info.to_dict(), "simulation_seconds": seconds}}
+
+
+@dataclass
+class BatchRun:
+    """Where one batch command runs (executor) and keeps its chunks (store), and how long the
+    simulation itself took."""
+
+    executor: Any
+    store: RunStore | None
+    seconds: float = 0.0
+
+    def options(self) -> dict[str, Any]:
+        """Keyword arguments for the runner: the executor and the store's resume hooks."""
+        return {"executor": self.executor,
+                **(self.store.batch_options() if self.store is not None else {})}
+
+    def cluster_json(self) -> dict[str, Any]:
+        return cluster_info(self.executor, self.seconds)
+
+
+@contextmanager
+def batch_run(scheduler: str | None, workers: int | None, store_option: str | None,
+              manifest: dict[str, Any], quiet: bool) -> Iterator[BatchRun]:
+    """:func:`executor_for` and :func:`stored_run` together, timing what runs inside."""
+    with executor_for(scheduler, workers, quiet) as ex, \
+            stored_run(store_option, manifest, quiet) as st:
+        run = BatchRun(ex, st)
+        t0 = time.perf_counter()
+        yield run
+        run.seconds = time.perf_counter() - t0

@@ -17,12 +17,12 @@ from simcards.cli_common import (
     SeedOpt,
     StoreOpt,
     WorkersOpt,
+    batch_run,
     cluster_info,
     emit_json,
     executor_for,
     parse_count,
     parse_int_list,
-    stored_run,
 )
 from simcards.errors import UsageError
 from simcards.ronco import games as ronco_games
@@ -128,20 +128,16 @@ def rounds(
     workers = check_workers(workers)
     header = _header("rounds", rules, policies)
     manifest = {**header, "seed": seed, "rounds": total, "chunk_size": ronco_rounds.ROUNDS_CHUNK}
-    with executor_for(scheduler, workers, as_json) as ex, \
-            stored_run(store, manifest, as_json) as st:
-        t0 = time.perf_counter()
+    with batch_run(scheduler, workers, store, manifest, as_json) as run:
         res = ronco_rounds.simulate(rules, policies, total, seed=seed, workers=workers,
-                                    progress=not as_json, executor=ex,
-                                    **(st.batch_options() if st else {}))
-        seconds = time.perf_counter() - t0
-    out = {**header, "seed": seed, **res.to_dict(), **cluster_info(ex, seconds)}
-    if st is not None:
-        st.finish(pd.DataFrame({"position": range(players), "policy": out["policies"],
-                                "lost": res.lost, "double": res.double,
-                                "p_lose": out["p_lose"], "ci_low": out["ci_low"],
-                                "ci_high": out["ci_high"]}),
-                  {k: out[k] for k in ("p_lose", "p_all_tie", "rounds")})
+                                    progress=not as_json, **run.options())
+    out = {**header, "seed": seed, **res.to_dict(), **run.cluster_json()}
+    if run.store is not None:
+        run.store.finish(
+            pd.DataFrame({"position": range(players), "policy": out["policies"],
+                          "lost": res.lost, "double": res.double, "p_lose": out["p_lose"],
+                          "ci_low": out["ci_low"], "ci_high": out["ci_high"]}),
+            {k: out[k] for k in ("p_lose", "p_all_tie", "rounds")})
     if as_json:
         emit_json(out)
         return
@@ -249,18 +245,14 @@ def games(
         total = parse_count(n_games, "--games")
         manifest = {**header, "seed": seed, "games": total,
                     "chunk_size": ronco_games.GAMES_CHUNK}
-        with executor_for(scheduler, workers, as_json) as ex, \
-                stored_run(store, manifest, as_json) as st:
-            t0 = time.perf_counter()
+        with batch_run(scheduler, workers, store, manifest, as_json) as run:
             res = ronco_games.simulate(rules, policies, lives, total, first_dealer=first_dealer,
                                        seed=seed, workers=workers, progress=not as_json,
-                                       executor=ex, **(st.batch_options() if st else {}))
-            seconds = time.perf_counter() - t0
-        out = {**header, "exact": False, "seed": seed, **res.to_dict(),
-               **cluster_info(ex, seconds)}
-        if st is not None:
-            st.finish(_games_frame(out), {k: out[k] for k in ("win_rate", "draw_rate",
-                                                               "rounds_mean", "games")})
+                                       **run.options())
+        out = {**header, "exact": False, "seed": seed, **res.to_dict(), **run.cluster_json()}
+        if run.store is not None:
+            run.store.finish(_games_frame(out), {k: out[k] for k in (
+                "win_rate", "draw_rate", "rounds_mean", "games")})
     if as_json:
         emit_json(out)
         return
