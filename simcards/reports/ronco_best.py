@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from simcards.reports.common import fmt_p, out_dir, page_footer, save_figure
+from simcards.reports.common import fmt_p, out_dir, page_footer, quick_banner, save_figure
 from simcards.ronco import best_threshold as bt
 from simcards.ronco.policies import Policy
 from simcards.ronco.rules import RoncoRules
@@ -204,8 +204,6 @@ def _page(path: Path, curve: pd.DataFrame, heat: np.ndarray, values: list[int],
            f"--min-games {opts['min_games']} --gain-games {opts['gain_games']}")
     lines += ["", "The tables alone, reproduced by (add `--policy informed --field 5:5 "
               "--gain-games 0` for the informed one):", "", f"```\n{cmd}\n```"]
-    if quick:
-        lines.insert(2, "> Quick mode: tiny samples, for testing the pipeline only.\n")
-    lines.append(page_footer(f"simcards report --only ronco-best --seed {seed}"
-                             + (" --quick" if quick else "")))
+    lines[2:2] = quick_banner(quick)
+    lines.append(page_footer("ronco-best", seed, quick))
     path.write_text("\n".join(lines))

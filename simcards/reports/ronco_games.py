@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from simcards.reports.common import fmt_p, out_dir, page_footer, save_figure
+from simcards.reports.common import fmt_p, out_dir, page_footer, quick_banner, save_figure
 from simcards.ronco import games as ronco_games
 from simcards.ronco.games import GameConfig, GamesResult
 from simcards.ronco.policies import Policy
@@ -164,9 +164,8 @@ def _poroli_figure(res, path: Path) -> str:
 
 def _page(path: Path, res, figs: dict[str, str], *, seed: int, games: int,
           quick: bool) -> None:
-    lines = ["# Ronco games: length, elimination order, seats, and Poroli", ""]
-    if quick:
-        lines += ["> Quick mode: tiny samples, for testing the pipeline only.", ""]
+    lines = ["# Ronco games: length, elimination order, seats, and Poroli", "",
+             *quick_banner(quick)]
     lines += [
         "**Questions.** How many rounds does a game of Ronco last? Who goes out first? Does "
         "the seat, or dealing first, matter? What does the Poroli variant change?",
@@ -248,6 +247,5 @@ def _page(path: Path, res, figs: dict[str, str], *, seed: int, games: int,
         f"```\nsimcards ronco games --players 6 --lives 7 --first-dealer 0 --games {games} "
         f"--seed {seed}\n```",
     ]
-    lines.append(page_footer(f"simcards report --only ronco-games --seed {seed}"
-                             + (" --quick" if quick else "")))
+    lines.append(page_footer("ronco-games", seed, quick))
     path.write_text("\n".join(lines))

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from simcards.reports.common import fmt_p, out_dir, page_footer, save_figure
+from simcards.reports.common import fmt_p, out_dir, page_footer, quick_banner, save_figure
 from simcards.ronco import rounds as ronco_rounds
 from simcards.ronco.policies import Policy
 from simcards.ronco.rules import RoncoRules
@@ -91,7 +91,7 @@ def _page(df: pd.DataFrame, path: Path, fig_name: str, *, seed: int, rounds: int
     lines = [
         "# Ronco rounds: who loses, by position and threshold",
         "",
-        *(["> Quick mode: tiny samples, for testing the pipeline only.", ""] if quick else []),
+        *quick_banner(quick),
         "**Question.** In one round of Ronco (default rules: `spanish40`, `cut_king=loses`, "
         "`ties=all`), how likely is each position to lose when every player keeps at or above "
         "the same threshold T and the dealer cuts below the same T?",
@@ -145,6 +145,5 @@ def _page(df: pd.DataFrame, path: Path, fig_name: str, *, seed: int, rounds: int
         f"```\nsimcards ronco rounds --players 5 --threshold 5 --dealer-threshold 5 "
         f"--rounds {rounds} --seed {seed}\n```",
     ]
-    lines.append(page_footer(f"simcards report --only ronco-rounds --seed {seed}"
-                             + (" --quick" if quick else "")))
+    lines.append(page_footer("ronco-rounds", seed, quick))
     path.write_text("\n".join(lines))
