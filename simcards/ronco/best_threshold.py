@@ -99,6 +99,10 @@ class RaceResult:
         var = max((b_ij + b_ji) / g - diff * diff, 0.0) / g
         return diff, float(np.sqrt(var))
 
+    def answers(self, policy: Policy) -> bool:
+        """Whether ``policy`` is this race's best, or cannot be told apart from it."""
+        return any(_same(self.candidates[i], policy) for i in [self.best, *self.tied_with()])
+
     def tied_with(self) -> list[int]:
         return [i for i in self.alive if i != self.best and self.z[i] < Z95]
 
@@ -191,28 +195,18 @@ def plan(rules: RoncoRules, n: int, lives: int, kind: str, field_policy: Policy,
     br = yield from race(rules, n, lives, field_policy, cands, **opts)
     path = [(field_policy.T, field_policy.Td), (br.candidates[br.best].T,
                                                 br.candidates[br.best].Td)]
-    # Best-response iteration towards a symmetric equilibrium.
+    # Best-response iteration towards a symmetric equilibrium: stop once the field's own
+    # thresholds are a best response to themselves (the best, or tied with it).
     current = br
-    converged = False
     iterations = 0
-    eq_policy: Policy | None = None
     fld = field_policy
-    while iterations < max_iterations:
+    while not (converged := current.answers(fld)) and iterations < max_iterations:
         best = current.candidates[current.best]
-        tied = {current.candidates[i] for i in current.tied_with()}
-        if _same(best, fld) or any(_same(t, fld) for t in tied):
-            converged, eq_policy = True, fld
-            break
         fld = Policy(kind, best.T, best.Td)
         iterations += 1
         current = yield from race(rules, n, lives, fld, cands, **opts)
         path.append((current.candidates[current.best].T, current.candidates[current.best].Td))
-    if not converged:
-        best = current.candidates[current.best]
-        tied = {current.candidates[i] for i in current.tied_with()}
-        if _same(best, fld) or any(_same(t, fld) for t in tied):
-            converged, eq_policy = True, fld
-    eq_race = current
+    eq_policy = fld if converged else None
     gain = None
     if gain_games > 0:
         b = br.candidates[br.best]
@@ -220,7 +214,7 @@ def plan(rules: RoncoRules, n: int, lives: int, kind: str, field_policy: Policy,
         gain = yield from race(rules, n, lives, field_policy, pair, seed=seed,
                                first_stage=gain_games, max_games=gain_games, z_drop=np.inf,
                                stream_base=1000)
-    return Row(n, br, eq_policy, eq_race, converged, iterations, gain, path)
+    return Row(n, br, eq_policy, current, converged, iterations, gain, path)
 
 
 def _cycle(path: list[tuple[int, int]]) -> list[list[int]]:
