@@ -30,12 +30,12 @@ from typing import Any
 
 from distributed import LocalCluster
 
-from simcards.cluster import open_executor
+from simcards.core.cluster import open_executor
+from simcards.core.runner import run_batch
 from simcards.ronco import rounds as ronco_rounds
 from simcards.ronco.policies import Policy
 from simcards.ronco.rounds import KernelConfig, rounds_chunk
 from simcards.ronco.rules import RoncoRules
-from simcards.runner import run_batch
 
 
 @contextmanager

@@ -16,7 +16,7 @@ import time
 
 import numpy as np
 
-from simcards.rng import chunk_state, randbelow
+from simcards.core.rng import chunk_state, randbelow
 from simcards.ronco import reference as ref
 from simcards.ronco.games import GameConfig, games_chunk
 from simcards.ronco.kernel import deal, record_deals, simulate_rounds

@@ -1,8 +1,9 @@
 """simcards: Monte Carlo strategy analysis for traditional card games.
 
-Each game lives in its own sub-package (``simcards.ronco``, ...). The shared pieces are the
-decks (:mod:`simcards.cards`), the counter-based random streams (:mod:`simcards.rng`), the chunked
-batch runner (:mod:`simcards.runner`) and the interval statistics (:mod:`simcards.stats`).
+The shared machinery lives in :mod:`simcards.core` (decks, random streams, the chunked batch
+runner, the run store, the cluster backend, statistics, the CLI and report skeleton) and knows
+no game. Each game is one sub-package (``simcards.ronco``, ...) that registers itself through
+:mod:`simcards.core.registry`; :mod:`simcards.games` lists them.
 """
 
 __version__ = "0.1.0"

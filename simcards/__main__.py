@@ -1,5 +1,5 @@
 """``python -m simcards`` runs the command line."""
 
-from simcards.cli import run
+from simcards.core.cli import run
 
 run()

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import pytest
 
-from simcards.store import RunStore
+from simcards.core.store import RunStore
 
 
 @pytest.fixture(autouse=True)

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from simcards.cli import main
+from simcards.core.cli import main
 
 
 def _json(capsys, argv: list[str]) -> dict:
@@ -94,7 +94,7 @@ def test_real_process_exit_status_and_no_traceback() -> None:
 
 
 def test_local_cli_run_never_imports_dask() -> None:
-    code = ("import sys; from simcards.cli import main; "
+    code = ("import sys; from simcards.core.cli import main; "
             "main(['ronco', 'games', '--games', '2000', '--json', '--workers', '1', "
             "'--store', 'none']); "
             "assert 'distributed' not in sys.modules and 'dask' not in sys.modules")

@@ -22,20 +22,20 @@ import pytest
 
 distributed = pytest.importorskip("distributed")
 
-from simcards import cluster as simcluster  # noqa: E402
-from simcards.cluster import (  # noqa: E402
+from simcards.core import cluster as simcluster  # noqa: E402
+from simcards.core.cluster import (  # noqa: E402
     ClusterExecutor,
     open_executor,
     register_warmup,
     registered_warmups,
     scheduler_from_env,
 )
-from simcards.errors import UsageError  # noqa: E402
+from simcards.core.errors import UsageError  # noqa: E402
+from simcards.core.runner import run_batch  # noqa: E402
 from simcards.ronco import rounds as ronco_rounds  # noqa: E402
 from simcards.ronco.policies import Policy  # noqa: E402
 from simcards.ronco.rounds import KernelConfig, rounds_chunk  # noqa: E402
 from simcards.ronco.rules import RoncoRules  # noqa: E402
-from simcards.runner import run_batch  # noqa: E402
 from tests.ronco_configs import CONFIGS, RANDOM_CONFIGS, Config  # noqa: E402
 
 
@@ -71,7 +71,7 @@ def test_every_worker_is_pinned_to_one_numba_thread_and_warmed_before_any_chunk(
     workers = set(executor.client.scheduler_info(n_workers=-1)["workers"])
     assert info.workers == 2 and set(info.worker_warmup_seconds) == workers
     assert set(info.numba_threads.values()) == {1}
-    assert "simcards.cluster:warm_ronco_rounds" in info.warmups
+    assert "simcards.ronco.warmups:warm_ronco_rounds" in info.warmups
     assert info.warmup_seconds > 0 and all(s > 0 for s in info.worker_warmup_seconds.values())
     assert info.allowed_failures is not None and info.allowed_failures >= 1
     # No chunk has run yet (this is the module's first cluster test): the kernel is already there.
@@ -179,8 +179,8 @@ def silent_port() -> Iterator[int]:
 
 _BAD_ADDRESS = textwrap.dedent("""
     import sys, time
-    from simcards.cluster import open_executor
-    from simcards.errors import UsageError
+    from simcards.core.cluster import open_executor
+    from simcards.core.errors import UsageError
     t0 = time.monotonic()
     try:
         with open_executor(sys.argv[1], None):
@@ -222,8 +222,8 @@ def test_scheduler_option_wins_over_the_environment(monkeypatch) -> None:
 def test_local_path_never_imports_dask() -> None:
     code = textwrap.dedent("""
         import sys
-        import simcards.cluster
-        from simcards.cluster import open_executor
+        import simcards.core.cluster
+        from simcards.core.cluster import open_executor
         from simcards.ronco.policies import Policy
         from simcards.ronco.rounds import simulate
         from simcards.ronco.rules import RoncoRules
@@ -288,7 +288,7 @@ def test_cli_scheduler_flag_gives_the_local_json_plus_cluster_timings(local_clus
                                                                       capsys) -> None:
     import json
 
-    from simcards.cli import main
+    from simcards.core.cli import main
 
     args = ["ronco", "games", "--players", "6", "--lives", "3", "--games", "100k", "--seed",
             "3", "--json", "--store", "none"]
@@ -304,7 +304,7 @@ def test_cli_scheduler_flag_gives_the_local_json_plus_cluster_timings(local_clus
 
 def test_cli_bad_scheduler_is_one_line_exit_2_and_keeps_finished_chunks(tmp_path,
                                                                         capsys) -> None:
-    from simcards.cli import main
+    from simcards.core.cli import main
 
     store = tmp_path / "store"
     args = ["ronco", "rounds", "--rounds", "5M", "--seed", "1", "--json", "--store", str(store)]
@@ -323,7 +323,7 @@ def test_cluster_run_interrupted_resumes_locally_or_on_the_cluster_to_the_same_r
         local_cluster, tmp_path, capsys, interrupt_after_chunks) -> None:
     import json
 
-    from simcards.cli import main
+    from simcards.core.cli import main
 
     args = ["ronco", "games", "--players", "5", "--lives", "3", "--games", "300000", "--seed",
             "12", "--json"]

@@ -3,7 +3,7 @@ states the command that made it."""
 
 from __future__ import annotations
 
-from simcards.cli import main
+from simcards.core.cli import main
 
 
 def test_report_quick_writes_every_page_with_its_command(tmp_path, capsys) -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from simcards.cli import main
+from simcards.core.cli import main
 
 GAMES_ARGS = ["ronco", "games", "--players", "5", "--lives", "4", "--policy", "informed",
               "--seed", "99", "--json", "--workers", "1"]

@@ -7,14 +7,14 @@ import json
 import numpy as np
 import pytest
 
-from simcards.cli import main
-from simcards.rng import chunk_state
+from simcards.core.cli import main
+from simcards.core.rng import chunk_state
+from simcards.core.runner import run_batches
+from simcards.core.stats import Z95
 from simcards.ronco import best_threshold as bt
 from simcards.ronco.games_exact import exact_game
 from simcards.ronco.policies import Policy
 from simcards.ronco.rules import RoncoRules
-from simcards.runner import run_batches
-from simcards.stats import Z95
 
 
 def _race_counts(rules, n, lives, field, cands, games, seed=3):

@@ -100,7 +100,7 @@ def test_monte_carlo_agrees_with_exact_within_4_standard_errors(cfg: Config) -> 
 
 
 def test_exact_refuses_random_policies() -> None:
-    from simcards.errors import UsageError
+    from simcards.core.errors import UsageError
 
     with pytest.raises(UsageError, match="deterministic"):
         rounds.exact(RoncoRules.make(), [Policy("random", p=0.5)] * 3)

@@ -63,7 +63,7 @@ def test_G6_replay_never_draws_and_void_draws_with_two_players() -> None:
 
 
 def test_exact_game_refuses_tables_too_large() -> None:
-    from simcards.errors import UsageError
+    from simcards.core.errors import UsageError
 
     with pytest.raises(UsageError, match="too large"):
         exact_game(RoncoRules.make(), [Policy()] * 8, 7)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simcards.rng import chunk_state
+from simcards.core.rng import chunk_state
 from simcards.ronco import reference as ref
 from simcards.ronco.kernel import ALL_TIE, CUT, CUT_KING_FIRED, record_deals, replay_rounds
 from simcards.ronco.rounds import KernelConfig

@@ -30,14 +30,14 @@ from typing import Any
 
 import numpy as np
 
-from simcards.errors import Interrupted
+from simcards.core.errors import Interrupted
+from simcards.core.runner import Batch, Stats, local_executor, run_batches
+from simcards.core.stats import Z95, wilson
+from simcards.core.store import RunStore, multi_batch_options
 from simcards.ronco.games import MAX_ROUNDS
 from simcards.ronco.policies import Policy, PolicyTable
 from simcards.ronco.race_kernel import race_games
 from simcards.ronco.rules import RoncoRules, RuleArrays, check_players
-from simcards.runner import Batch, Stats, local_executor, run_batches
-from simcards.stats import Z95, wilson
-from simcards.store import RunStore, multi_batch_options
 
 RACE_CHUNK = 2048
 """Games per chunk (each played by every surviving candidate)."""

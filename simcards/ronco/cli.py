@@ -10,7 +10,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from simcards.cli_common import (
+from simcards.core.cli_options import (
     DEFAULT_SEED,
     JsonOpt,
     SchedulerOpt,
@@ -24,13 +24,13 @@ from simcards.cli_common import (
     parse_count,
     parse_int_list,
 )
-from simcards.errors import UsageError
+from simcards.core.errors import UsageError
+from simcards.core.runner import check_workers
 from simcards.ronco import games as ronco_games
 from simcards.ronco import rounds as ronco_rounds
 from simcards.ronco.games_exact import exact_game
-from simcards.ronco.policies import KIND_CODE, Policy
+from simcards.ronco.policies import KINDS, Policy
 from simcards.ronco.rules import RoncoRules, check_players
-from simcards.runner import check_workers
 
 app = typer.Typer(help="Ronco and its Poroli variant.", no_args_is_help=True)
 
@@ -54,8 +54,8 @@ RoundsOpt = Annotated[str, typer.Option("--rounds", help="Rounds to simulate (10
 GamesOpt = Annotated[str, typer.Option("--games", help="Games to simulate (100000, 1e5, 100k).")]
 LivesOpt = Annotated[int, typer.Option("--lives", help="Lives (or chips) per player.")]
 PoliciesOpt = Annotated[str | None, typer.Option(
-    "--policies", help="One policy per player, e.g. threshold:5:4,informed:5:5,random:0.5, or "
-    "one entry for the whole table (default: --policy with its thresholds).")]
+    "--policies", help="One policy per player, e.g. threshold:5:4,informed:5:5,random:0.5 "
+    "(default: --policy with its thresholds). " + KINDS.help())]
 FirstDealerOpt = Annotated[int | None, typer.Option(
     "--first-dealer", help="Player who deals first (default: drawn at random, rule G4).")]
 
@@ -67,8 +67,7 @@ def _rules(deck: str, cut_king: str | None, ties: str, poroli: bool,
 
 
 def _check_kind(policy: str) -> None:
-    if policy not in KIND_CODE:
-        raise UsageError(f"unknown policy {policy!r} (expected threshold|informed|random)")
+    KINDS.kind(policy)
 
 
 def _round_setup(players: int, policy: str, threshold: int, dealer_threshold: int,
@@ -323,9 +322,9 @@ def best_threshold(
     as_json: JsonOpt = False,
 ) -> None:
     """Best (T, Td) against a field, and the symmetric equilibrium, for each table size."""
-    from simcards.cli_common import parse_range
+    from simcards.core.cli_options import parse_range
+    from simcards.core.store import RunStore, store_root
     from simcards.ronco import best_threshold as bt
-    from simcards.store import RunStore, store_root
 
     sizes = parse_range(players, "--players")
     for n in sizes:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from simcards.errors import UsageError
+from simcards.core.errors import UsageError
 from simcards.ronco.kernel import ALL_TIE, CUT, CUT_KING_FIRED, act, resolve
 from simcards.ronco.policies import Policy, PolicyTable
 from simcards.ronco.rules import RoncoRules, check_players

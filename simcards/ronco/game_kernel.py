@@ -13,17 +13,17 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcards.rng import randbelow, uniform
+from simcards.core.rng import randbelow, uniform
+from simcards.ronco.codes import ABSOLUTE_TIE_REPLAY as REPLAY_TIE
+from simcards.ronco.codes import ABSOLUTE_TIE_VOID as VOID_TIE
+from simcards.ronco.codes import ENDING_ALL_OUT as ALL_OUT
+from simcards.ronco.codes import ENDING_STALLED as STALLED
+from simcards.ronco.codes import ENDING_VOID as VOID
+from simcards.ronco.codes import ENDING_WON as WON
+from simcards.ronco.codes import RANDOM
 from simcards.ronco.kernel import ALL_TIE, deal, play_round
 
-RANDOM = 2  # policy kind code of S3 (see policies.py)
-VOID_TIE, REPLAY_TIE = 0, 1
-
-# Game endings.
-WON = 0
-VOID = 1  # absolute tie under absolute_tie=void (G6)
-ALL_OUT = 2  # every survivor eliminated in one round (G7)
-STALLED = 3  # max_rounds reached (never in practice; a guard against endless replays)
+__all__ = ["ALL_OUT", "RANDOM", "REPLAY_TIE", "STALLED", "VOID", "VOID_TIE", "WON"]
 
 
 @njit(cache=True)

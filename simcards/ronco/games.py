@@ -7,12 +7,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simcards.errors import UsageError
+from simcards.core.errors import UsageError
+from simcards.core.runner import Stats, run_batch
+from simcards.core.stats import wilson
 from simcards.ronco.game_kernel import ALL_OUT, STALLED, VOID, simulate_games
-from simcards.ronco.policies import Policy, PolicyTable, parse_policy
+from simcards.ronco.policies import KINDS, Policy, PolicyTable
 from simcards.ronco.rules import RoncoRules, RuleArrays, check_players
-from simcards.runner import Stats, run_batch
-from simcards.stats import wilson
 
 GAMES_CHUNK = 1 << 15
 """Games per chunk: a fraction of a second for a big table, so progress and resume are smooth."""
@@ -71,13 +71,9 @@ def player_policies(players: int, spec: str | None, default: Policy) -> list[Pol
     check_players(players)
     if spec is None:
         return [default] * players
-    items = [s for s in spec.split(",") if s.strip()]
-    if len(items) == 1:
-        return [parse_policy(items[0], default)] * players
-    if len(items) != players:
-        raise UsageError(f"--policies needs 1 or {players} entries (one per player), "
-                         f"got {len(items)}")
-    return [parse_policy(s, default) for s in items]
+    specs = KINDS.parse_list(spec, players, None,
+                             {"T": default.T, "Td": default.Td, "p": default.p})
+    return [Policy.from_spec(s, default) for s in specs]
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from functools import cache
 
 import numpy as np
 
-from simcards.errors import UsageError
+from simcards.core.errors import UsageError
 from simcards.ronco.exact import Outcome, round_outcomes
 from simcards.ronco.games import QUANTILES, check_first_dealer, check_lives
 from simcards.ronco.policies import Policy

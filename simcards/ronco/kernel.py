@@ -15,17 +15,16 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcards.rng import randbelow, uniform
-
-# Kernel codes (see rules.py and policies.py).
-_LOSES, _BLOCKED, _NONE = 0, 1, 2
-_TIES_ALL, _TIES_FIRST = 0, 1
-_THRESHOLD, _INFORMED, _RANDOM = 0, 1, 2
-
-# Flags returned by resolve().
-ALL_TIE = 1
-CUT_KING_FIRED = 2
-CUT = 4
+from simcards.core.rng import randbelow, uniform
+from simcards.ronco.codes import CUT_KING_LOSES as _LOSES
+from simcards.ronco.codes import CUT_KING_NONE as _NONE
+from simcards.ronco.codes import FLAG_ALL_TIE as ALL_TIE
+from simcards.ronco.codes import FLAG_CUT as CUT
+from simcards.ronco.codes import FLAG_CUT_KING_FIRED as CUT_KING_FIRED
+from simcards.ronco.codes import RANDOM as _RANDOM
+from simcards.ronco.codes import THRESHOLD as _THRESHOLD
+from simcards.ronco.codes import TIES_ALL as _TIES_ALL
+from simcards.ronco.codes import TIES_FIRST as _TIES_FIRST
 
 
 @njit(cache=True, inline="always")

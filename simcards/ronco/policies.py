@@ -12,13 +12,30 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simcards.errors import UsageError
+from simcards.core.policyspec import Param, PolicyKind, PolicyKinds, PolicySpec
+from simcards.ronco.codes import INFORMED, RANDOM, THRESHOLD
 
-THRESHOLD, INFORMED, RANDOM = 0, 1, 2
-KIND_CODE = {"threshold": THRESHOLD, "informed": INFORMED, "random": RANDOM}
 DEFAULT_T = 5
 DEFAULT_TD = 5
 DEFAULT_P = 0.5
+
+_THRESHOLDS = (
+    Param("T", int, 0, "max_threshold", DEFAULT_T, "non-dealers keep at or above T"),
+    Param("Td", int, 0, "max_threshold", DEFAULT_TD, "the dealer cuts below Td"),
+)
+KINDS = PolicyKinds("ronco", [
+    PolicyKind("threshold", THRESHOLD, _THRESHOLDS, "S1: keep at or above a threshold"),
+    PolicyKind("informed", INFORMED, _THRESHOLDS, "S2: threshold, plus what is certain"),
+    PolicyKind("random", RANDOM, (Param("p", float, 0.0, 1.0, DEFAULT_P, "keep probability"),),
+               "S3: keep with probability p"),
+])
+"""Ronco's policy kinds (S1-S3): what ``--policies`` accepts, with ranges and defaults."""
+KIND_CODE = {name: KINDS.code(name) for name in KINDS.names}
+
+
+def bounds(top: int) -> dict[str, int]:
+    """The rule-dependent ranges of the policy parameters: thresholds lie in 0 .. top+1."""
+    return {"max_threshold": top + 1}
 
 
 @dataclass(frozen=True)
@@ -36,64 +53,44 @@ class Policy:
 
     @property
     def code(self) -> int:
-        return KIND_CODE[self.kind]
+        return KINDS.code(self.kind)
 
     @property
     def deterministic(self) -> bool:
         return self.kind != "random" or self.p in (0.0, 1.0)
 
-    def spec(self) -> str:
-        """The text form that :func:`parse_policy` reads back."""
+    def as_spec(self) -> PolicySpec:
         if self.kind == "random":
-            return f"random:{self.p:g}"
-        return f"{self.kind}:{self.T}:{self.Td}"
+            return PolicySpec("random", (float(self.p),))
+        return PolicySpec(self.kind, (int(self.T), int(self.Td)))
+
+    @classmethod
+    def from_spec(cls, spec: PolicySpec, default: Policy | None = None) -> Policy:
+        base = default or cls()
+        if spec.kind == "random":
+            return cls("random", base.T, base.Td, float(spec.values[0]))
+        return cls(spec.kind, int(spec.values[0]), int(spec.values[1]), base.p)
+
+    def spec(self) -> str:
+        """The text form that :func:`parse_policy` reads back to exactly this policy."""
+        return self.as_spec().text()
 
     def validate(self, top: int) -> Policy:
         """Thresholds lie in 0 .. top+1 (S1); probabilities in [0, 1] (S3)."""
-        if self.kind not in KIND_CODE:
-            raise UsageError(f"unknown policy {self.kind!r} (expected threshold|informed|random)")
-        if self.kind == "random":
-            if not 0.0 <= self.p <= 1.0:
-                raise UsageError(f"keep probability must be in [0, 1], got {self.p}")
-        else:
-            for name, t in (("threshold", self.T), ("dealer threshold", self.Td)):
-                if not 0 <= t <= top + 1:
-                    raise UsageError(f"{name} must be between 0 and {top + 1}, got {t}")
+        KINDS.check(self.as_spec(), bounds(top))
         return self
 
 
-def _int(text: str, what: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise UsageError(f"{what} must be an integer, got {text!r}") from None
-
-
-def parse_policy(text: str, default: Policy | None = None) -> Policy:
+def parse_policy(text: str, default: Policy | None = None, top: int | None = None) -> Policy:
     """Read ``threshold:T:Td``, ``informed:T:Td``, ``random:p`` or a bare kind name.
 
-    Missing numbers come from ``default`` (or the package defaults).
+    Missing numbers come from ``default`` (or the package defaults). With ``top`` the
+    thresholds are range-checked here; without it, :meth:`Policy.validate` does it later.
     """
     base = default or Policy()
-    parts = text.strip().split(":")
-    kind = parts[0].strip().lower()
-    if kind not in KIND_CODE:
-        raise UsageError(f"unknown policy {parts[0]!r} (expected threshold|informed|random)")
-    if kind == "random":
-        if len(parts) > 2:
-            raise UsageError(f"policy {text!r}: random takes one number, random:p")
-        p = base.p
-        if len(parts) == 2:
-            try:
-                p = float(parts[1])
-            except ValueError:
-                raise UsageError(f"keep probability must be a number, got {parts[1]!r}") from None
-        return Policy("random", base.T, base.Td, p)
-    if len(parts) > 3:
-        raise UsageError(f"policy {text!r}: expected {kind}:T:Td")
-    t = _int(parts[1], "threshold") if len(parts) > 1 else base.T
-    td = _int(parts[2], "dealer threshold") if len(parts) > 2 else base.Td
-    return Policy(kind, t, td, base.p)
+    spec = KINDS.parse(text, bounds(top) if top is not None else None,
+                       {"T": base.T, "Td": base.Td, "p": base.p})
+    return Policy.from_spec(spec, base)
 
 
 @dataclass(frozen=True)

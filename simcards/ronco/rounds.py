@@ -7,13 +7,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simcards.errors import UsageError
+from simcards.core.errors import UsageError
+from simcards.core.runner import Stats, run_batch
+from simcards.core.stats import wilson
 from simcards.ronco.exact import ExactRound, exact_round
 from simcards.ronco.kernel import simulate_rounds
 from simcards.ronco.policies import Policy, PolicyTable
 from simcards.ronco.rules import RoncoRules, RuleArrays, check_players
-from simcards.runner import Stats, run_batch
-from simcards.stats import wilson
 
 ROUNDS_CHUNK = 1 << 21
 """Rounds per chunk: about 0.2 s of work, small enough for smooth progress and resume."""

@@ -8,8 +8,9 @@ from functools import cached_property
 
 import numpy as np
 
-from simcards.cards import Deck, get_deck
-from simcards.errors import UsageError
+from simcards.core.cards import Deck, get_deck
+from simcards.core.errors import UsageError
+from simcards.ronco import codes
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 20
@@ -37,10 +38,12 @@ class AbsoluteTie(StrEnum):
     REPLAY = "replay"
 
 
-# Integer codes the kernels use; the order is part of the kernel ABI.
-CUT_KING_CODE = {CutKing.LOSES: 0, CutKing.BLOCKED: 1, CutKing.NONE: 2}
-TIES_CODE = {Ties.ALL: 0, Ties.FIRST: 1}
-ABSOLUTE_TIE_CODE = {AbsoluteTie.VOID: 0, AbsoluteTie.REPLAY: 1}
+# The kernels' integer code of each switch value (declared in codes.py).
+CUT_KING_CODE = {CutKing.LOSES: codes.CUT_KING_LOSES, CutKing.BLOCKED: codes.CUT_KING_BLOCKED,
+                 CutKing.NONE: codes.CUT_KING_NONE}
+TIES_CODE = {Ties.ALL: codes.TIES_ALL, Ties.FIRST: codes.TIES_FIRST}
+ABSOLUTE_TIE_CODE = {AbsoluteTie.VOID: codes.ABSOLUTE_TIE_VOID,
+                     AbsoluteTie.REPLAY: codes.ABSOLUTE_TIE_REPLAY}
 
 
 def _parse_enum(enum_type: type[Enum], value: str | Enum, what: str) -> Enum:

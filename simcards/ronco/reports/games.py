@@ -11,13 +11,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from simcards.reports.common import fmt_p, out_dir, page_footer, quick_banner, save_figure
+from simcards.core.reports.common import fmt_p, out_dir, page_footer, quick_banner, save_figure
+from simcards.core.runner import Batch, run_batches
+from simcards.core.stats import wilson
 from simcards.ronco import games as ronco_games
 from simcards.ronco.games import GameConfig, GamesResult
 from simcards.ronco.policies import Policy
 from simcards.ronco.rules import RoncoRules
-from simcards.runner import Batch, run_batches
-from simcards.stats import wilson
 
 PLAYERS = list(range(3, 11))
 LIVES = [3, 5, 7, 10]

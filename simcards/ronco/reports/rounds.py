@@ -15,12 +15,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from simcards.reports.common import fmt_p, out_dir, page_footer, quick_banner, save_figure
+from simcards.core.reports.common import fmt_p, out_dir, page_footer, quick_banner, save_figure
+from simcards.core.runner import Batch, run_batches
+from simcards.core.stats import wilson
 from simcards.ronco import rounds as ronco_rounds
 from simcards.ronco.policies import Policy
 from simcards.ronco.rules import RoncoRules
-from simcards.runner import Batch, run_batches
-from simcards.stats import wilson
 
 PLAYERS = range(3, 9)
 EXACT_MAX_PLAYERS = 6

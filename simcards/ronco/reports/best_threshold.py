@@ -17,12 +17,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from simcards.reports.common import fmt_p, out_dir, page_footer, quick_banner, save_figure
+from simcards.core.reports.common import fmt_p, out_dir, page_footer, quick_banner, save_figure
+from simcards.core.runner import Batch, local_executor, run_batches
+from simcards.core.stats import Z95, wilson
 from simcards.ronco import best_threshold as bt
 from simcards.ronco.policies import Policy
 from simcards.ronco.rules import RoncoRules
-from simcards.runner import Batch, local_executor, run_batches
-from simcards.stats import Z95, wilson
 
 PLAYERS = list(range(3, 11))
 LIVES = 7

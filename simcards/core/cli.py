@@ -1,6 +1,6 @@
 """The ``simcards`` command: one sub-command group per game.
 
-Bad input never produces a traceback: :class:`~simcards.errors.UsageError` and click's own
+Bad input never produces a traceback: :class:`~simcards.core.errors.UsageError` and click's own
 usage errors become one line on stderr and exit status 2.
 """
 
@@ -13,19 +13,20 @@ from typing import Annotated
 import typer
 
 from simcards import __version__
-from simcards.cli_common import DEFAULT_SEED, SchedulerOpt, SeedOpt, WorkersOpt, executor_for
-from simcards.errors import Interrupted, UsageError
-from simcards.ronco.cli import app as ronco_app
-from simcards.runner import check_workers
+from simcards.core.cli_options import DEFAULT_SEED, SchedulerOpt, SeedOpt, WorkersOpt, executor_for
+from simcards.core.errors import Interrupted, UsageError
+from simcards.core.registry import games
+from simcards.core.runner import check_workers
 
 app = typer.Typer(
     name="simcards",
-    help="Monte Carlo strategy analysis for Ronco, Ronda and Römi húngaro.",
+    help="Monte Carlo strategy analysis for traditional card games.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     add_completion=False,
 )
-app.add_typer(ronco_app, name="ronco")
+for _game in games():
+    app.add_typer(_game.app(), name=_game.name, help=_game.help)
 
 
 @app.command()
@@ -40,12 +41,14 @@ def report(
                                         "in seconds; the figures mean nothing.")] = False,
 ) -> None:
     """Run the headline studies and write their figures and pages under --out."""
-    from simcards.reports.make_all import STUDIES, build_all
+    from simcards.core.registry import all_studies
+    from simcards.core.reports.make_all import build_all
 
+    studies = all_studies()
     names = [s.strip() for s in only.split(",")] if only else None
     for name in names or []:
-        if name not in STUDIES:
-            raise UsageError(f"unknown study {name!r} (known: {', '.join(STUDIES)})")
+        if name not in studies:
+            raise UsageError(f"unknown study {name!r} (known: {', '.join(studies)})")
     with executor_for(scheduler, workers, False) as ex:
         for page in build_all(out, seed=seed, workers=check_workers(workers), only=names,
                               quick=quick, executor=ex):

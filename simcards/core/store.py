@@ -22,8 +22,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from simcards import __version__
-from simcards.errors import UsageError
-from simcards.runner import ChunkKey, Stats
+from simcards.core.errors import UsageError
+from simcards.core.runner import ChunkKey, Stats
 
 ENV_STORE = "SIMCARDS_STORE"
 DEFAULT_ROOT = "runs"
@@ -121,12 +121,13 @@ class RunStore:
                             json.dumps(manifest, indent=2, default=str).encode())
 
     def batch_options(self) -> dict[str, Any]:
-        """``done``/``on_chunk`` for a :func:`simcards.runner.run_batches` call of one batch."""
+        """``done``/``on_chunk`` for a :func:`~simcards.core.runner.run_batches` call of one
+        batch."""
         return multi_batch_options([self])
 
 
 def multi_batch_options(stores: list[RunStore | None]) -> dict[str, Any]:
-    """``done``/``on_chunk`` for one :func:`~simcards.runner.run_batches` call whose batches
+    """``done``/``on_chunk`` for one :func:`~simcards.core.runner.run_batches` call whose batches
     each have their own store (or none): batch b's chunk c is chunk (0, c) of ``stores[b]``."""
     done: dict[ChunkKey, Stats] = {}
     for b, st in enumerate(stores):

@@ -12,8 +12,8 @@ from typing import Annotated, Any
 
 import typer
 
-from simcards.errors import Interrupted, UsageError
-from simcards.store import RunStore, store_root
+from simcards.core.errors import Interrupted, UsageError
+from simcards.core.store import RunStore, store_root
 
 SeedOpt = Annotated[int, typer.Option("--seed", help="Random seed: the same seed gives "
                                       "bit-identical results for any --workers.")]
@@ -103,7 +103,7 @@ def executor_for(scheduler: str | None, workers: int | None,
                  quiet: bool) -> Iterator[Any]:
     """The cluster's executor when a scheduler is given (option or environment), else None
     (local processes). dask is imported only in the first case."""
-    from simcards.cluster import open_executor, scheduler_from_env  # imports no dask
+    from simcards.core.cluster import open_executor, scheduler_from_env  # imports no dask
 
     address = scheduler_from_env(scheduler)
     if address is None:

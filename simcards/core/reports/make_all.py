@@ -2,18 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from concurrent.futures import Executor
 from pathlib import Path
 
-from simcards.cli_common import DEFAULT_SEED
-from simcards.reports import ronco_best, ronco_games, ronco_rounds
-
-STUDIES: dict[str, Callable[..., Path]] = {
-    "ronco-rounds": ronco_rounds.build,
-    "ronco-games": ronco_games.build,
-    "ronco-best": ronco_best.build,
-}
+from simcards.core.cli_options import DEFAULT_SEED
+from simcards.core.registry import all_studies
 
 
 def build_all(root: Path = Path("reports"), *, seed: int = DEFAULT_SEED,
@@ -21,9 +14,10 @@ def build_all(root: Path = Path("reports"), *, seed: int = DEFAULT_SEED,
               progress: bool = True, quick: bool = False,
               executor: Executor | None = None) -> list[Path]:
     pages = []
-    for name, build in STUDIES.items():
+    for name, (game, _) in all_studies().items():
         if only and name not in only:
             continue
+        build = game.study(name)
         pages.append(build(root, seed=seed, workers=workers, progress=progress, quick=quick,
                            executor=executor))
     _index(root)

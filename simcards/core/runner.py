@@ -23,8 +23,8 @@ from typing import Any
 
 import numpy as np
 
-from simcards.errors import UsageError
-from simcards.rng import chunk_state
+from simcards.core.errors import UsageError
+from simcards.core.rng import chunk_state
 
 Stats = tuple[np.ndarray, ...]
 ChunkFn = Callable[[np.ndarray, int, Any], Stats]

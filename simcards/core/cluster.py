@@ -3,7 +3,7 @@
 The runner accepts any :class:`concurrent.futures.Executor`; this module supplies one backed by a
 ``distributed.Client`` and prepares the cluster's workers for numba kernels::
 
-    from simcards.cluster import open_executor, scheduler_from_env
+    from simcards.core.cluster import open_executor, scheduler_from_env
 
     with open_executor(scheduler_from_env(option), workers) as ex:
         result = simulate(rules, policies, rounds, seed=seed, workers=workers, executor=ex)
@@ -37,10 +37,10 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from importlib import import_module
 from typing import Any
 
-from simcards.errors import UsageError
+from simcards.core.errors import UsageError
+from simcards.core.registry import resolve
 
 SCHEDULER_ENV = "SIMCARDS_SCHEDULER"
 """Environment variable naming the dask scheduler when no ``--scheduler`` option is given."""
@@ -80,14 +80,6 @@ def _reference(fn: Callable[[], object] | str) -> str:
     return f"{module}:{name}"
 
 
-def _resolve(ref: str) -> Callable[[], object]:
-    module, _, name = ref.partition(":")
-    obj: Any = import_module(module)
-    for part in name.split("."):
-        obj = getattr(obj, part)
-    return obj
-
-
 def register_warmup(fn: Callable[[], object] | str) -> Callable[[], object] | str:
     """Add a warm-up run on every cluster worker before any chunk; usable as a decorator.
 
@@ -102,46 +94,11 @@ def register_warmup(fn: Callable[[], object] | str) -> Callable[[], object] | st
 
 
 def registered_warmups() -> tuple[str, ...]:
-    """The warm-ups workers will run, as ``"module:function"`` names, in registration order."""
-    return tuple(_WARMUPS)
+    """The warm-ups workers will run, as ``"module:function"`` names: every registered game's
+    (see :mod:`simcards.core.registry`), then those added by :func:`register_warmup`."""
+    from simcards.core.registry import all_warmups
 
-
-def warm_ronco_rounds() -> None:
-    """Compile or load the Ronco round kernel: four players, default rules, a few rounds."""
-    from simcards.rng import chunk_state
-    from simcards.ronco.policies import Policy
-    from simcards.ronco.rounds import KernelConfig, rounds_chunk
-    from simcards.ronco.rules import RoncoRules
-
-    cfg = KernelConfig.build(RoncoRules.make(), [Policy("threshold", 5, 5)] * 4)
-    rounds_chunk(chunk_state(0, 0), 64, cfg)
-
-
-def warm_ronco_games() -> None:
-    """Compile or load the Ronco game kernel: a few short games."""
-    from simcards.rng import chunk_state
-    from simcards.ronco.games import GameConfig, games_chunk
-    from simcards.ronco.policies import Policy
-    from simcards.ronco.rules import RoncoRules
-
-    cfg = GameConfig.build(RoncoRules.make(), [Policy("threshold", 5, 5)] * 3, 1, None)
-    games_chunk(chunk_state(0, 0), 8, cfg)
-
-
-def warm_ronco_race() -> None:
-    """Compile or load the Ronco race kernel (the best-threshold search)."""
-    from simcards.rng import chunk_state
-    from simcards.ronco import best_threshold as bt
-    from simcards.ronco.policies import Policy
-    from simcards.ronco.rules import RoncoRules
-
-    cfg = bt._config(RoncoRules.make(), 3, 1, Policy(), [Policy(), Policy("informed", 5, 5)])
-    bt.race_chunk(chunk_state(0, 0), 4, cfg)
-
-
-register_warmup(warm_ronco_rounds)
-register_warmup(warm_ronco_games)
-register_warmup(warm_ronco_race)
+    return tuple(dict.fromkeys([*all_warmups(), *_WARMUPS]))
 
 
 # --- what runs on each worker -------------------------------------------------------------------
@@ -171,7 +128,7 @@ def run_warmups(refs: tuple[str, ...]) -> dict[str, Any]:
     """Run every warm-up in this process; return what the client reports about the worker."""
     start = time.perf_counter()
     for ref in refs:
-        _resolve(ref)()
+        resolve(ref)()
     seconds = time.perf_counter() - start
     threads = 1
     if "numba" in sys.modules:
@@ -217,7 +174,7 @@ def _make_plugin_class() -> type:
 
 
 def __getattr__(name: str) -> Any:
-    """``simcards.cluster.WorkerSetup``, created on first use so that importing needs no dask.
+    """``simcards.core.cluster.WorkerSetup``, created on first use so that importing needs no dask.
 
     Being a module attribute, the class pickles by reference and workers rebuild it the same way.
     """
@@ -436,7 +393,7 @@ def open_executor(
     waits until at least ``workers`` workers (default 1) are connected, pins and warms up every
     worker, and yields a :class:`ClusterExecutor`; its ``info`` holds the warm-up time. The
     client is closed on exit. A malformed, unreachable or silent address, or workers that cannot
-    be prepared, raise :class:`~simcards.errors.UsageError` with a one-line message, the former
+    be prepared, raise :class:`~simcards.core.errors.UsageError` with a one-line message, the former
     within about ``connect_timeout`` seconds.
     """
     if scheduler is None:

@@ -1,0 +1,94 @@
+"""Games are plug-ins: each one is a sub-package that describes itself with a :class:`Game`.
+
+The shared machinery (CLI, cluster, reports) never imports a game by name. It reads the list
+of game modules in :mod:`simcards.games` (one line per game) plus any named in the environment
+variable ``SIMCARDS_GAMES`` (comma-separated, for games that live outside the package, such as
+the toy game of the tests), imports each, and takes its module attribute ``GAME``.
+
+Everything a :class:`Game` names is a ``"module:attribute"`` reference resolved on first use,
+so listing the games imports no kernel, no typer app and no matplotlib.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import import_module
+from typing import Any
+
+GAMES_ENV = "SIMCARDS_GAMES"
+"""Extra game modules to load, comma-separated (``package.module``)."""
+
+
+def resolve(ref: str) -> Any:
+    """The object named by ``"package.module:attribute.path"``."""
+    module, sep, name = ref.partition(":")
+    if not (module and sep and name):
+        raise ValueError(f"reference must look like 'package.module:name', got {ref!r}")
+    obj: Any = import_module(module)
+    for part in name.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+@dataclass(frozen=True)
+class Game:
+    """What a game contributes to the shared machinery; every reference is resolved lazily."""
+
+    name: str
+    """The CLI group's name (``simcards NAME ...``) and the prefix of its run-store folders."""
+    help: str
+    """One line for ``simcards --help``."""
+    cli: str
+    """``"module:attr"`` of the game's :class:`typer.Typer` app."""
+    studies: dict[str, str] = field(default_factory=dict)
+    """Report studies: study name -> ``"module:function"`` building it (see :mod:`reports`)."""
+    warmups: tuple[str, ...] = ()
+    """``"module:function"`` warm-ups run once on every dask worker (compile the kernels)."""
+    policy_kinds: str | None = None
+    """``"module:attr"`` of the game's :class:`~simcards.core.policyspec.PolicyKinds`."""
+
+    def app(self) -> Any:
+        return resolve(self.cli)
+
+    def study(self, name: str) -> Callable[..., Any]:
+        return resolve(self.studies[name])
+
+
+def game_modules() -> tuple[str, ...]:
+    """The modules that define games: :data:`simcards.games.GAMES`, then ``$SIMCARDS_GAMES``."""
+    from simcards.games import GAMES
+
+    extra = [m.strip() for m in os.environ.get(GAMES_ENV, "").split(",") if m.strip()]
+    return tuple(dict.fromkeys([*GAMES, *extra]))
+
+
+@cache
+def _load(modules: tuple[str, ...]) -> tuple[Game, ...]:
+    games = []
+    for module in modules:
+        game = getattr(import_module(module), "GAME", None)
+        if not isinstance(game, Game):
+            raise TypeError(f"game module {module!r} has no GAME = Game(...) attribute")
+        games.append(game)
+    names = [g.name for g in games]
+    if len(set(names)) != len(names):
+        raise ValueError(f"two game modules register the same name: {names}")
+    return tuple(games)
+
+
+def games() -> tuple[Game, ...]:
+    """Every registered game, in registration order."""
+    return _load(game_modules())
+
+
+def all_studies() -> dict[str, tuple[Game, str]]:
+    """Every report study of every game: name -> (game, reference)."""
+    return {name: (g, ref) for g in games() for name, ref in g.studies.items()}
+
+
+def all_warmups() -> tuple[str, ...]:
+    """Every game's cluster warm-ups, in registration order."""
+    return tuple(ref for g in games() for ref in g.warmups)
