@@ -7,3 +7,7 @@ no game. Each game is one sub-package (``simcards.ronco``, ...) that registers i
 """
 
 __version__ = "0.1.0"
+
+from simcards.core.fingerprint import configure_numba_cache as _configure_numba_cache
+
+_configure_numba_cache()

@@ -51,11 +51,11 @@ def test_exact_json_matches_rounds_within_4_standard_errors(capsys) -> None:
 BAD_INPUT = [
     (["--players", "1"], "players must be between 2 and 20"),
     (["--players", "21"], "players must be between 2 and 20"),
-    (["--policy", "bold"], "unknown policy 'bold'"),
+    (["--policy", "bold"], "unknown ronco policy 'bold'"),
     (["--threshold", "x"], "--threshold"),
     (["--rounds", "many"], "--rounds must be a count"),
-    (["--threshold", "14"], "threshold must be between 0 and 13"),
-    (["--dealer-threshold", "-1"], "dealer threshold must be between 0 and 13"),
+    (["--threshold", "14"], "threshold: T must be between 0 and 13, got 14"),
+    (["--dealer-threshold", "-1"], "threshold: Td must be between 0 and 13, got -1"),
     (["--thresholds", "5,5,5"], "--thresholds needs 4 values"),
     (["--thresholds", "5,5,a,5"], "'a' is not an integer"),
     (["--deck", "tarot78"], "unknown deck 'tarot78'"),
@@ -63,7 +63,8 @@ BAD_INPUT = [
     (["--workers", "0"], "workers must be at least 1"),
     (["--cut-king", "sometimes"], "unknown cut-king rule 'sometimes'"),
     (["--ties", "none"], "unknown ties rule 'none'"),
-    (["--keep-prob", "1.5", "--policy", "random"], "keep probability must be in [0, 1]"),
+    (["--keep-prob", "1.5", "--policy", "random"],
+     "random: p must be between 0.0 and 1.0, got 1.5"),
 ]
 
 

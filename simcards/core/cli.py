@@ -13,8 +13,9 @@ from typing import Annotated
 import typer
 
 from simcards import __version__
-from simcards.core.cli_options import DEFAULT_SEED, SchedulerOpt, SeedOpt, WorkersOpt, executor_for
+from simcards.core.cli_options import DEFAULT_SEED, SchedulerOpt, SeedOpt, WorkersOpt
 from simcards.core.errors import Interrupted, UsageError
+from simcards.core.montecarlo import executor_for
 from simcards.core.registry import games
 from simcards.core.runner import check_workers
 

@@ -4,16 +4,11 @@ from __future__ import annotations
 
 import json
 import sys
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Annotated, Any
 
 import typer
 
-from simcards.core.errors import Interrupted, UsageError
-from simcards.core.store import RunStore, store_root
+from simcards.core.errors import UsageError
 
 SeedOpt = Annotated[int, typer.Option("--seed", help="Random seed: the same seed gives "
                                       "bit-identical results for any --workers.")]
@@ -79,76 +74,3 @@ def parse_count(text: str, what: str) -> int:
     if value < 1:
         raise UsageError(f"{what} must be positive, got {text!r}")
     return int(value)
-
-
-@contextmanager
-def stored_run(store_option: str | None, manifest: dict[str, Any], quiet: bool) -> Iterator[
-        RunStore | None]:
-    """Open the run's store (resuming finished chunks) and turn an interruption into a
-    one-line message saying where the finished chunks are kept."""
-    root = store_root(store_option)
-    store = RunStore(root, manifest) if root is not None else None
-    try:
-        yield store
-    except KeyboardInterrupt:
-        where = f"; {store.computed + store.resumed} finished chunks kept in {store.path}, " \
-            "run the same command again to resume" if store is not None else ""
-        raise Interrupted(f"interrupted{where}") from None
-    if store is not None and not quiet and store.resumed:
-        sys.stderr.write(f"resumed {store.resumed} finished chunks from {store.path}\n")
-
-
-@contextmanager
-def executor_for(scheduler: str | None, workers: int | None,
-                 quiet: bool) -> Iterator[Any]:
-    """The cluster's executor when a scheduler is given (option or environment), else None
-    (local processes). dask is imported only in the first case."""
-    from simcards.core.cluster import open_executor, scheduler_from_env  # imports no dask
-
-    address = scheduler_from_env(scheduler)
-    if address is None:
-        yield None
-        return
-    with open_executor(address, workers) as ex:
-        if not quiet:
-            info = ex.info
-            sys.stderr.write(f"cluster {info.address}: {info.workers} workers, warm-up "
-                             f"{info.warmup_seconds:.2f} s\n")
-        yield ex
-
-
-def cluster_info(ex: Any, seconds: float) -> dict[str, Any]:
-    """What a cluster run adds to its JSON: warm-up apart from simulation time."""
-    if ex is None:
-        return {}
-    return {"cluster": {**ex.info.to_dict(), "simulation_seconds": seconds}}
-
-
-@dataclass
-class BatchRun:
-    """Where one batch command runs (executor) and keeps its chunks (store), and how long the
-    simulation itself took."""
-
-    executor: Any
-    store: RunStore | None
-    seconds: float = 0.0
-
-    def options(self) -> dict[str, Any]:
-        """Keyword arguments for the runner: the executor and the store's resume hooks."""
-        return {"executor": self.executor,
-                **(self.store.batch_options() if self.store is not None else {})}
-
-    def cluster_json(self) -> dict[str, Any]:
-        return cluster_info(self.executor, self.seconds)
-
-
-@contextmanager
-def batch_run(scheduler: str | None, workers: int | None, store_option: str | None,
-              manifest: dict[str, Any], quiet: bool) -> Iterator[BatchRun]:
-    """:func:`executor_for` and :func:`stored_run` together, timing what runs inside."""
-    with executor_for(scheduler, workers, quiet) as ex, \
-            stored_run(store_option, manifest, quiet) as st:
-        run = BatchRun(ex, st)
-        t0 = time.perf_counter()
-        yield run
-        run.seconds = time.perf_counter() - t0

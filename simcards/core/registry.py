@@ -84,6 +84,15 @@ def games() -> tuple[Game, ...]:
     return _load(game_modules())
 
 
+def game_module(name: str) -> str | None:
+    """The module that registered the game ``name`` (None if no game has that name)."""
+    modules = game_modules()
+    for module, game in zip(modules, _load(modules), strict=True):
+        if game.name == name:
+            return module
+    return None
+
+
 def all_studies() -> dict[str, tuple[Game, str]]:
     """Every report study of every game: name -> (game, reference)."""
     return {name: (g, ref) for g in games() for name, ref in g.studies.items()}

@@ -1,10 +1,14 @@
 """The batch runner: work split into seeded chunks, run anywhere, merged in chunk order.
 
 A batch of ``total`` deals is cut into chunks of ``chunk_size`` whatever the number of workers;
-chunk ``c`` draws from the stream ``chunk_state(seed, c, stream)``. Each chunk returns a tuple of
-integer (or float) arrays of sufficient statistics; the runner sums them in chunk order. So the
-result depends only on (seed, stream, total, chunk_size), never on the worker count or on which
-worker ran which chunk.
+chunk ``c`` draws from the stream ``chunk_state(seed, c, stream)``. Each chunk returns *named*
+sufficient statistics (a NamedTuple or a mapping of name -> int64 or float64 array); the runner
+sums them name by name in chunk order. So the result depends only on (seed, stream, total,
+chunk_size), never on the worker count or on which worker ran which chunk.
+
+Streams are named, not numbered by hand: :func:`stream_id` turns a name such as
+``"ronco.best-threshold.stage"`` into a stable integer, so two studies can never pick the same
+stream by accident.
 
 Chunks run inline for one worker and in a process pool otherwise; any
 :class:`concurrent.futures.Executor` can be passed instead (a dask cluster's, for example).
@@ -15,7 +19,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass
 from multiprocessing import get_context
@@ -26,8 +30,45 @@ import numpy as np
 from simcards.core.errors import UsageError
 from simcards.core.rng import chunk_state
 
-Stats = tuple[np.ndarray, ...]
-ChunkFn = Callable[[np.ndarray, int, Any], Stats]
+Stats = dict[str, np.ndarray]
+"""Named sufficient statistics: the merged result of a batch, and what the store keeps."""
+ChunkFn = Callable[[np.ndarray, int, Any], Any]
+"""``fn(state, size, config)``: returns a NamedTuple or a mapping of named arrays."""
+
+MERGEABLE = (np.dtype(np.int64), np.dtype(np.uint64), np.dtype(np.float64))
+"""The only dtypes a chunk may return: 64-bit counts add exactly (no overflow at any batch size
+this package allows), float64 sums add in a fixed order. Booleans and 32-bit integers are
+refused rather than silently widened or wrapped."""
+
+
+def stream_id(name: str) -> int:
+    """A stable stream number for ``name``: the first 8 bytes of its SHA-256, as an integer.
+
+    Stable across processes, machines and Python versions (unlike ``hash()``), and spread over
+    2**64 values, so distinct names do not collide in practice.
+    """
+    import hashlib
+
+    return int.from_bytes(hashlib.sha256(name.encode()).digest()[:8], "big")
+
+
+def named_stats(raw: Any) -> Stats:
+    """A chunk's return value as named arrays, checked to be mergeable exactly."""
+    if hasattr(raw, "_asdict"):
+        items = raw._asdict()
+    elif isinstance(raw, dict):
+        items = raw
+    else:
+        raise TypeError(f"a chunk must return named statistics (a NamedTuple or a dict), got "
+                        f"{type(raw).__name__}")
+    out: Stats = {}
+    for name, value in items.items():
+        a = np.asarray(value)
+        if a.dtype not in MERGEABLE:
+            raise TypeError(f"statistic {name!r} has dtype {a.dtype}: only int64, uint64 and "
+                            f"float64 can be merged exactly")
+        out[str(name)] = a
+    return out
 
 
 def default_workers() -> int:
@@ -64,6 +105,7 @@ class Chunk:
     config: Any
     seed: int
     stream: int
+    """The stream number, :func:`stream_id` of the batch's stream name."""
     index: int
     size: int
 
@@ -71,16 +113,28 @@ class Chunk:
 def run_chunk(chunk: Chunk) -> Stats:
     """Run one chunk from its own stream (module-level, so it pickles by reference)."""
     state = chunk_state(chunk.seed, chunk.index, chunk.stream)
-    return tuple(np.asarray(a) for a in chunk.fn(state, chunk.size, chunk.config))
+    return named_stats(chunk.fn(state, chunk.size, chunk.config))
 
 
 def merge(parts: Sequence[Stats]) -> Stats:
-    """Sum sufficient statistics elementwise, in the order given."""
-    out = [np.array(a, copy=True) for a in parts[0]]
+    """Sum named statistics, name by name, in the order given; each keeps its dtype.
+
+    Parts must carry the same names, shapes and dtypes: anything else means chunks of different
+    runs were mixed, and is refused.
+    """
+    first = parts[0]
+    out = {k: np.array(a, copy=True) for k, a in first.items()}
     for part in parts[1:]:
-        for acc, a in zip(out, part, strict=True):
+        if part.keys() != first.keys():
+            raise ValueError(f"cannot merge statistics named {sorted(part)} into "
+                             f"{sorted(first)}")
+        for k, acc in out.items():
+            a = part[k]
+            if a.dtype != acc.dtype or a.shape != acc.shape:
+                raise ValueError(f"cannot merge statistic {k!r}: {a.dtype}{list(a.shape)} into "
+                                 f"{acc.dtype}{list(acc.shape)}")
             acc += a
-    return tuple(out)
+    return out
 
 
 class _Progress:
@@ -155,11 +209,15 @@ class Batch:
     seed: int
     total: int
     chunk_size: int
-    stream: int = 0
+    stream: str = "default"
+    """The name of the batch's random stream (see :func:`stream_id`): batches that must not
+    share random numbers have different names, those that must (common random numbers) the
+    same."""
 
     def chunks(self) -> list[Chunk]:
         sizes = plan_chunks(self.total, self.chunk_size)
-        return [Chunk(self.fn, self.config, self.seed, self.stream, i, n)
+        sid = stream_id(self.stream)
+        return [Chunk(self.fn, self.config, self.seed, sid, i, n)
                 for i, n in enumerate(sizes)]
 
 
@@ -211,18 +269,33 @@ def run_batches(
 
 
 def run_batch(fn: ChunkFn, config: Any, *, seed: int, total: int, chunk_size: int,
-              stream: int = 0, **options: Any) -> Stats:
+              stream: str = "default", **options: Any) -> Stats:
     """One batch: see :func:`run_batches` for the options."""
     return run_batches([Batch(fn, config, seed, total, chunk_size, stream)], **options)[0]
 
 
 def _run_on(executor: Executor, todo: list[tuple[int, Chunk]],
             finish: Callable[[ChunkKey, Stats], None]) -> None:
-    futures: dict[Future, ChunkKey] = {executor.submit(run_chunk, c): (b, c.index)
-                                       for b, c in todo}
+    """Submit the chunks, at most ``executor.max_in_flight`` at a time when it has that
+    attribute (a cluster capped by ``--workers``), and finish each as it completes."""
+    cap = getattr(executor, "max_in_flight", None) or len(todo)
+    pending = iter(todo)
+    futures: dict[Future, ChunkKey] = {}
+
+    def submit_next() -> None:
+        item = next(pending, None)
+        if item is not None:
+            b, c = item
+            futures[executor.submit(run_chunk, c)] = (b, c.index)
+
     try:
-        for fut in as_completed(futures):
-            finish(futures[fut], fut.result())
+        for _ in range(cap):
+            submit_next()
+        while futures:
+            done, _ = wait(futures, return_when=FIRST_COMPLETED)
+            for fut in done:
+                finish(futures.pop(fut), fut.result())
+                submit_next()
     except BaseException:
         for fut in futures:
             fut.cancel()

@@ -1,8 +1,9 @@
 """Run store: every batch's chunks and results as Parquet, beside a JSON manifest.
 
 A run's folder is named by a hash of its manifest (game, command, rules, policies, seed, counts,
-chunk size, package version), so running the same command again finds the same folder, loads
-the chunks that finished, and computes only the others. Chunks are written atomically (to a
+chunk size, package version, and the fingerprint of the code's sources), so running the same
+command again finds the same folder, loads the chunks that finished, and computes only the
+others; a run made by changed code gets a folder of its own. Chunks are written atomically (to a
 temporary name, then renamed), so a run killed at any moment leaves only whole chunks behind;
 the resumed run merges them in chunk order and ends with exactly the uninterrupted result.
 """
@@ -23,6 +24,8 @@ import pyarrow.parquet as pq
 
 from simcards import __version__
 from simcards.core.errors import UsageError
+from simcards.core.fingerprint import code_fingerprint
+from simcards.core.registry import game_module
 from simcards.core.runner import ChunkKey, Stats
 
 ENV_STORE = "SIMCARDS_STORE"
@@ -44,25 +47,30 @@ def _atomic_write_bytes(path: Path, data: bytes) -> None:
 
 
 def _stats_table(stats: Stats) -> pa.Table:
-    """One row per array: its position, dtype, shape and flattened values."""
+    """One row per named array: its name, dtype, shape and flattened values (unsigned counts
+    are kept as their int64 bit pattern and restored by dtype)."""
+    arrays = list(stats.values())
     return pa.table({
-        "array": pa.array(range(len(stats)), pa.int32()),
-        "dtype": pa.array([str(a.dtype) for a in stats]),
-        "shape": pa.array([list(a.shape) for a in stats], pa.list_(pa.int64())),
-        "int_values": pa.array([a.ravel().tolist() if a.dtype.kind in "iub" else []
-                                for a in stats], pa.list_(pa.int64())),
+        "name": pa.array(list(stats)),
+        "dtype": pa.array([str(a.dtype) for a in arrays]),
+        "shape": pa.array([list(a.shape) for a in arrays], pa.list_(pa.int64())),
+        "int_values": pa.array([a.ravel().view(np.int64).tolist() if a.dtype.kind in "iu"
+                                else [] for a in arrays], pa.list_(pa.int64())),
         "float_values": pa.array([a.ravel().tolist() if a.dtype.kind == "f" else []
-                                  for a in stats], pa.list_(pa.float64())),
+                                  for a in arrays], pa.list_(pa.float64())),
     })
 
 
 def _table_stats(table: pa.Table) -> Stats:
-    rows = table.to_pylist()
-    out = []
-    for r in sorted(rows, key=lambda r: r["array"]):
-        values = r["int_values"] if np.dtype(r["dtype"]).kind in "iub" else r["float_values"]
-        out.append(np.asarray(values, dtype=r["dtype"]).reshape(r["shape"]))
-    return tuple(out)
+    out: Stats = {}
+    for r in table.to_pylist():
+        dtype = np.dtype(r["dtype"])
+        if dtype.kind in "iu":
+            values = np.asarray(r["int_values"], dtype=np.int64).view(dtype)
+        else:
+            values = np.asarray(r["float_values"], dtype=dtype)
+        out[r["name"]] = values.reshape(r["shape"])
+    return out
 
 
 @dataclass
@@ -76,7 +84,10 @@ class RunStore:
     path: Path = field(init=False)
 
     def __post_init__(self) -> None:
-        self.manifest = {**self.manifest, "package_version": __version__}
+        game = self.manifest.get("game")
+        module = game_module(game) if isinstance(game, str) else None
+        self.manifest = {**self.manifest, "package_version": __version__,
+                         "code": code_fingerprint(module)}
         blob = json.dumps(self.manifest, sort_keys=True, default=str).encode()
         digest = hashlib.sha256(blob).hexdigest()[:16]
         name = f"{self.manifest.get('game', 'run')}-{self.manifest.get('command', 'batch')}"

@@ -26,7 +26,7 @@ from collections.abc import Callable, Generator, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -54,10 +54,18 @@ class RaceConfig:
     rules: RuleArrays
 
 
-def race_chunk(state: np.ndarray, size: int, cfg: RaceConfig) -> Stats:
-    return race_games(state, size, cfg.n, cfg.lives, *cfg.field.args(),
+class RaceStats(NamedTuple):
+    """A race chunk's statistics: wins by candidate, pairwise beats, games played."""
+
+    wins: np.ndarray
+    beats: np.ndarray
+    games: np.ndarray
+
+
+def race_chunk(state: np.ndarray, size: int, cfg: RaceConfig) -> RaceStats:
+    return RaceStats(*race_games(state, size, cfg.n, cfg.lives, *cfg.field.args(),
                       *cfg.candidates.args(), *cfg.rules.round_args(), cfg.rules.absolute_tie,
-                      -1, MAX_ROUNDS)
+                      -1, MAX_ROUNDS))
 
 
 def _config(rules: RoncoRules, n: int, lives: int, field_policy: Policy,
@@ -124,7 +132,7 @@ class RaceResult:
 
 def race(rules: RoncoRules, n: int, lives: int, field_policy: Policy,
          candidates: Sequence[Policy], *, seed: int, first_stage: int, max_games: int,
-         z_drop: float, min_games: int = 0, stream_base: int = 0,
+         z_drop: float, min_games: int = 0, stream: str = "ronco.race",
          ) -> Generator[StageRequest, Stats, RaceResult]:
     """A race, as a generator: it yields each stage's batch and is sent back its statistics."""
     k = len(candidates)
@@ -134,13 +142,13 @@ def race(rules: RoncoRules, n: int, lives: int, field_policy: Policy,
     while True:
         alive = res.alive
         cfg = _config(rules, n, lives, field_policy, [candidates[i] for i in alive])
-        stream = stream_base + res.stages
+        stage_stream = f"{stream}.stage-{res.stages}"
         manifest = {"game": "ronco", "command": "race-stage", "rules": rules.summary(),
                     "players": n, "lives": lives, "field": field_policy.spec(),
                     "candidates": [candidates[i].spec() for i in alive], "seed": seed,
-                    "stream": stream, "games": size, "chunk_size": RACE_CHUNK}
-        wins, beats, games = yield StageRequest(
-            Batch(race_chunk, cfg, seed, size, RACE_CHUNK, stream), manifest)
+                    "stream": stage_stream, "games": size, "chunk_size": RACE_CHUNK}
+        wins, beats, games = RaceStats(**(yield StageRequest(
+            Batch(race_chunk, cfg, seed, size, RACE_CHUNK, stage_stream), manifest)))
         idx = np.array(alive)
         res.wins[idx] += wins
         res.games[idx] += int(games[0])
@@ -213,7 +221,7 @@ def plan(rules: RoncoRules, n: int, lives: int, kind: str, field_policy: Policy,
         pair = [Policy("threshold", b.T, b.Td), Policy("informed", b.T, b.Td)]
         gain = yield from race(rules, n, lives, field_policy, pair, seed=seed,
                                first_stage=gain_games, max_games=gain_games, z_drop=np.inf,
-                               stream_base=1000)
+                               stream="ronco.race.informed-gain")
     return Row(n, br, eq_policy, current, converged, iterations, gain, path)
 
 

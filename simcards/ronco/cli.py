@@ -17,14 +17,12 @@ from simcards.core.cli_options import (
     SeedOpt,
     StoreOpt,
     WorkersOpt,
-    batch_run,
-    cluster_info,
     emit_json,
-    executor_for,
     parse_count,
     parse_int_list,
 )
 from simcards.core.errors import UsageError
+from simcards.core.montecarlo import batch_run, cluster_info, executor_for
 from simcards.core.runner import check_workers
 from simcards.ronco import games as ronco_games
 from simcards.ronco import rounds as ronco_rounds

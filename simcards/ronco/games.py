@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -49,9 +50,28 @@ class GameConfig:
                 self.rules.absolute_tie, self.first_dealer)
 
 
-def games_chunk(state: np.ndarray, size: int, cfg: GameConfig) -> Stats:
+class GameStats(NamedTuple):
+    """One chunk's (or a whole batch's) game counts."""
+
+    wins: np.ndarray
+    """Games won, by player."""
+    endings: np.ndarray
+    """Games by ending: won, void (G6), all out at once (G7), stalled."""
+    hist: np.ndarray
+    """Games by length in rounds (the last bin collects longer ones)."""
+    places: np.ndarray
+    """``places[player, k]``: games the player finished k-th."""
+    rounds_sums: np.ndarray
+    """``[sum of game lengths, sum of their squares]``."""
+
+
+STREAM = "ronco.games"
+"""The random stream of the games command."""
+
+
+def games_chunk(state: np.ndarray, size: int, cfg: GameConfig) -> GameStats:
     """One chunk of Monte Carlo games (runs in a worker)."""
-    return simulate_games(state, size, *cfg.args(), MAX_ROUNDS, cfg.hist_len)
+    return GameStats(*simulate_games(state, size, *cfg.args(), MAX_ROUNDS, cfg.hist_len))
 
 
 def check_lives(lives: int) -> int:
@@ -89,7 +109,7 @@ class GamesResult:
 
     @classmethod
     def from_stats(cls, games: int, stats: Stats) -> GamesResult:
-        return cls(games, *stats)
+        return cls(games, *GameStats(**stats))
 
     @property
     def win_rate(self) -> np.ndarray:
@@ -149,5 +169,6 @@ def simulate(rules: RoncoRules, policies: Sequence[Policy], lives: int, games: i
         pol.validate(rules.top)
     cfg = GameConfig.build(rules, policies, lives, first_dealer)
     stats = run_batch(games_chunk, cfg, seed=seed, total=games, chunk_size=GAMES_CHUNK,
-                      workers=workers, progress=progress, label="Ronco games", **batch)
+                      stream=STREAM, workers=workers, progress=progress, label="Ronco games",
+                      **batch)
     return GamesResult.from_stats(games, stats)

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
 from simcards.core.errors import UsageError
-from simcards.core.runner import Stats, run_batch
+from simcards.core.runner import run_batch
 from simcards.core.stats import wilson
 from simcards.ronco.exact import ExactRound, exact_round
 from simcards.ronco.kernel import simulate_rounds
@@ -36,9 +37,24 @@ class KernelConfig:
         return (self.n, *self.policies.args(), *self.rules.round_args())
 
 
-def rounds_chunk(state: np.ndarray, size: int, cfg: KernelConfig) -> Stats:
+class RoundStats(NamedTuple):
+    """One chunk's (or a whole batch's) round counts."""
+
+    lost: np.ndarray
+    """Rounds lost, by position."""
+    double: np.ndarray
+    """Poroli double losses (R10), by position."""
+    tallies: np.ndarray
+    """``[absolute ties, dealer cuts, cut-king firings]``."""
+
+
+STREAM = "ronco.rounds"
+"""The random stream of the rounds command (and of the report's round study)."""
+
+
+def rounds_chunk(state: np.ndarray, size: int, cfg: KernelConfig) -> RoundStats:
     """One chunk of Monte Carlo rounds (runs in a worker)."""
-    return simulate_rounds(state, size, *cfg.args())
+    return RoundStats(*simulate_rounds(state, size, *cfg.args()))
 
 
 def table_policies(
@@ -111,10 +127,10 @@ def simulate(
     for pol in policies:
         pol.validate(rules.top)
     cfg = KernelConfig.build(rules, policies)
-    lost, double, tallies = run_batch(
-        rounds_chunk, cfg, seed=seed, total=rounds, chunk_size=ROUNDS_CHUNK, workers=workers,
-        progress=progress, label="Ronco rounds", **batch,
-    )
+    lost, double, tallies = RoundStats(**run_batch(
+        rounds_chunk, cfg, seed=seed, total=rounds, chunk_size=ROUNDS_CHUNK, stream=STREAM,
+        workers=workers, progress=progress, label="Ronco rounds", **batch,
+    ))
     return RoundsResult(rounds, lost, double, int(tallies[0]), int(tallies[1]),
                         int(tallies[2]))
 

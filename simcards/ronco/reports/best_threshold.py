@@ -47,9 +47,9 @@ def build(root: Path, *, seed: int, workers: int | None, progress: bool = True,
                     max_iterations=1)
         sizes = [3, 4]
     batches = [Batch(bt.race_chunk, bt._config(rules, n, LIVES, FIELD, diag), seed, curve_games,
-                     bt.RACE_CHUNK, stream=500) for n in PLAYERS]
+                     bt.RACE_CHUNK, stream="ronco.report.threshold-curves") for n in PLAYERS]
     batches.append(Batch(bt.race_chunk, bt._config(rules, HEATMAP_PLAYERS, LIVES, FIELD, full),
-                         seed, map_games, bt.RACE_CHUNK, stream=501))
+                         seed, map_games, bt.RACE_CHUNK, stream="ronco.report.heatmap"))
     with local_executor(workers or 1) if executor is None else nullcontext(executor) as pool:
         stats = run_batches(batches, workers=workers, executor=pool, progress=progress,
                             label="threshold curves")
@@ -61,14 +61,15 @@ def build(root: Path, *, seed: int, workers: int | None, progress: bool = True,
                                         root=None, progress=progress, executor=pool)
     out = out_dir(root, "ronco")
     curve = []
-    for n, (wins, _beats, games) in zip(PLAYERS, stats[:-1], strict=True):
+    for n, s in zip(PLAYERS, stats[:-1], strict=True):
+        wins, games = s["wins"], s["games"]
         lo, hi = wilson(wins, games[0])
         for i, pol in enumerate(diag):
             curve.append({"players": n, "T": pol.T, "win_rate": wins[i] / games[0],
                           "ci_low": lo[i], "ci_high": hi[i], "games": int(games[0])})
     curve_df = pd.DataFrame(curve)
     curve_df.to_csv(out / "win_rate_by_threshold.csv", index=False)
-    wins, _beats, games = stats[-1]
+    wins, games = stats[-1]["wins"], stats[-1]["games"]
     heat = np.array(wins / games[0]).reshape(len(values), len(values))
     table = [bt.row_dict(r) for r in rows]
     informed = [bt.row_dict(r) for r in informed_rows]

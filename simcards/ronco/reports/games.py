@@ -36,7 +36,8 @@ def build(root: Path, *, seed: int, workers: int | None, progress: bool = True,
     jobs += [("seats", ronco, n, 7, 0) for n in SEAT_PLAYERS]
     jobs += [("poroli", poroli, n, 7, None) for n in PLAYERS]
     batches = [Batch(ronco_games.games_chunk, GameConfig.build(rules, [POLICY] * n, lives, fd),
-                     seed, g, ronco_games.GAMES_CHUNK) for _, rules, n, lives, fd in jobs]
+                     seed, g, ronco_games.GAMES_CHUNK, ronco_games.STREAM)
+               for _, rules, n, lives, fd in jobs]
     stats = run_batches(batches, workers=workers, executor=executor, progress=progress,
                         label="Ronco games report")
     res = {(name, rules.poroli, n, lives): GamesResult.from_stats(g, s)

@@ -40,13 +40,14 @@ def build(root: Path, *, seed: int, workers: int | None, progress: bool = True,
     batches = [
         Batch(ronco_rounds.rounds_chunk,
               ronco_rounds.KernelConfig.build(rules, [Policy("threshold", t, t)] * n),
-              seed, rounds, ronco_rounds.ROUNDS_CHUNK)
+              seed, rounds, ronco_rounds.ROUNDS_CHUNK, ronco_rounds.STREAM)
         for n, t in points
     ]
     stats = run_batches(batches, workers=workers, executor=executor, progress=progress,
                         label="Ronco rounds report")
     rows = []
-    for (n, t), (lost, _double, _tallies) in zip(points, stats, strict=True):
+    for (n, t), s in zip(points, stats, strict=True):
+        lost = s["lost"]
         lo, hi = wilson(lost, rounds)
         ex = (ronco_rounds.exact(rules, [Policy("threshold", t, t)] * n).p_lose
               if n <= EXACT_MAX_PLAYERS else np.full(n, np.nan))
