@@ -3,6 +3,8 @@ states the command that made it."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from simcards.core.cli import main
 
 
@@ -22,3 +24,61 @@ def test_report_quick_writes_every_page_with_its_command(tmp_path, capsys) -> No
                 target = line.split("(")[1].rstrip(")")
                 assert (ronco / target).exists(), target
     assert "best_threshold.md" in (tmp_path / "README.md").read_text()
+
+
+def test_report_csv_files_parse_as_plain_numbers(tmp_path) -> None:
+    """Intervals are two numeric columns and thresholds integers, not Python reprs."""
+    import pandas as pd
+
+    from simcards.ronco.reports.best_threshold import _csv
+
+    rows = [{"players": 3, "best_T": 6, "best_Td": 6, "tied_with": [[6, 7], [7, 6]],
+             "equilibrium_T": 6, "equilibrium_Td": 5, "field": [5, 5],
+             "informed_gain": np.float64(0.02), "informed_gain_ci": [np.float64(0.01),
+                                                                     np.float64(0.03)]},
+            {"players": 5, "best_T": 6, "best_Td": 6, "tied_with": [], "equilibrium_T": None,
+             "equilibrium_Td": None, "field": [5, 5], "informed_gain": 0.03,
+             "informed_gain_ci": [0.02, 0.04]}]
+    path = tmp_path / "t.csv"
+    _csv(rows).to_csv(path, index=False)
+    text = path.read_text()
+    assert "np.float64" not in text and "6.0" not in text
+    back = pd.read_csv(path)
+    assert back.informed_gain_ci_low.tolist() == [0.01, 0.02]
+    assert back.informed_gain_ci_high.dtype.kind == "f"
+    assert back.equilibrium_T.iloc[0] == 6 and pd.isna(back.equilibrium_T.iloc[1])
+    assert back.tied_with.iloc[0] == "6:7 7:6"
+
+
+def test_round_findings_quote_the_exact_value_where_one_exists() -> None:
+    """The Monte Carlo minimum (T=7 here) must not override the exact one (T=6)."""
+    import pandas as pd
+
+    from simcards.ronco.reports.rounds import _finding
+
+    rows = []
+    exact = {5: 0.2847, 6: 0.27359, 7: 0.27409}
+    mc = {5: 0.2843, 6: 0.2741, 7: 0.2734}
+    for t in (5, 6, 7):
+        for pos, (e, m) in enumerate(((exact[t], mc[t]), (0.37, 0.37), (0.46, 0.46))):
+            rows.append({"players": 3, "threshold": t, "position": pos, "p_lose": m,
+                         "ci_low": m - 0.001, "ci_high": m + 0.001, "exact": e})
+    text = _finding(pd.DataFrame(rows), 3)
+    assert "plays T=6: 0.27359 (exact)" in text
+    assert "next best T=7: 0.27409 (exact)" in text
+    assert "dealer loses least at T=1" not in text
+
+
+def test_round_findings_without_exact_values_name_the_thresholds_they_cannot_separate() -> None:
+    import pandas as pd
+
+    from simcards.ronco.reports.rounds import _finding
+
+    rows = []
+    for t, m in ((4, 0.0930), (5, 0.0932), (6, 0.0990)):
+        for pos, p in enumerate((m, 0.20)):
+            rows.append({"players": 2, "threshold": t, "position": pos, "p_lose": p,
+                         "ci_low": p - 0.0006, "ci_high": p + 0.0006, "exact": float("nan")})
+    text = _finding(pd.DataFrame(rows), 2)
+    assert "plays T=4: 0.0930 [0.0924, 0.0936]" in text
+    assert "Not separated from T=4 at this sample size: T=5." in text

@@ -287,10 +287,10 @@ def row_dict(row: Row) -> dict[str, Any]:
     if row.gain is not None:
         g = row.gain
         diff, se = g.paired(1, 0)
-        out["informed_gain"] = diff
-        out["informed_gain_ci"] = [diff - Z95 * se, diff + Z95 * se]
-        out["informed_win_rate"] = g.rate(1)
-        out["threshold_win_rate"] = g.rate(0)
+        out["informed_gain"] = float(diff)
+        out["informed_gain_ci"] = [float(diff - Z95 * se), float(diff + Z95 * se)]
+        out["informed_win_rate"] = float(g.rate(1))
+        out["threshold_win_rate"] = float(g.rate(0))
         out["gain_games"] = int(g.games[0])
     return out
 

@@ -46,65 +46,111 @@ def build(root: Path, *, seed: int, workers: int | None, progress: bool = True,
         opts.update(first_stage=1024, max_games=4096, min_games=2048, gain_games=2048,
                     max_iterations=1)
         sizes = [3, 4]
-    batches = [Batch(bt.race_chunk, bt._config(rules, n, LIVES, FIELD, diag), seed, curve_games,
-                     bt.RACE_CHUNK, stream="ronco.report.threshold-curves") for n in PLAYERS]
-    batches.append(Batch(bt.race_chunk, bt._config(rules, HEATMAP_PLAYERS, LIVES, FIELD, full),
-                         seed, map_games, bt.RACE_CHUNK, stream="ronco.report.heatmap"))
     with local_executor(workers or 1) if executor is None else nullcontext(executor) as pool:
-        stats = run_batches(batches, workers=workers, executor=pool, progress=progress,
-                            label="threshold curves")
         rows, _, _ = bt.search(rules, sizes, LIVES, "threshold", FIELD, opts,
                                workers=workers or 1, root=None, progress=progress,
                                executor=pool)
         informed_rows, _, _ = bt.search(rules, sizes, LIVES, "informed", INFORMED_FIELD,
                                         {**opts, "gain_games": 0}, workers=workers or 1,
                                         root=None, progress=progress, executor=pool)
+        # Two curves per table size: T = Td, and T against the best Td the search found (the
+        # best answers often lie off the diagonal). Both on the same common games.
+        best_td = {bt.row_dict(r)["players"]: bt.row_dict(r)["best_Td"] for r in rows}
+        lines_of = {n: [("T = Td", p) for p in diag]
+                    + [(f"Td = {best_td.get(n, FIELD.Td)}",
+                        Policy("threshold", t, best_td.get(n, FIELD.Td))) for t in values]
+                    for n in PLAYERS}
+        batches = [Batch(bt.race_chunk,
+                         bt._config(rules, n, LIVES, FIELD, [p for _, p in lines_of[n]]),
+                         seed, curve_games, bt.RACE_CHUNK,
+                         stream="ronco.report.threshold-curves") for n in PLAYERS]
+        batches.append(Batch(bt.race_chunk,
+                             bt._config(rules, HEATMAP_PLAYERS, LIVES, FIELD, full), seed,
+                             map_games, bt.RACE_CHUNK, stream="ronco.report.heatmap"))
+        stats = run_batches(batches, workers=workers, executor=pool, progress=progress,
+                            label="threshold curves")
     out = out_dir(root, "ronco")
     curve = []
     for n, s in zip(PLAYERS, stats[:-1], strict=True):
         wins, games = s["wins"], s["games"]
         lo, hi = wilson(wins, games[0])
-        for i, pol in enumerate(diag):
-            curve.append({"players": n, "T": pol.T, "win_rate": wins[i] / games[0],
-                          "ci_low": lo[i], "ci_high": hi[i], "games": int(games[0])})
+        for i, (line, pol) in enumerate(lines_of[n]):
+            curve.append({"players": n, "line": line, "T": pol.T, "Td": pol.Td,
+                          "win_rate": wins[i] / games[0], "ci_low": lo[i], "ci_high": hi[i],
+                          "games": int(games[0])})
     curve_df = pd.DataFrame(curve)
     curve_df.to_csv(out / "win_rate_by_threshold.csv", index=False)
     wins, games = stats[-1]["wins"], stats[-1]["games"]
     heat = np.array(wins / games[0]).reshape(len(values), len(values))
     table = [bt.row_dict(r) for r in rows]
     informed = [bt.row_dict(r) for r in informed_rows]
-    pd.DataFrame(table).to_csv(out / "best_threshold.csv", index=False)
-    pd.DataFrame(informed).to_csv(out / "best_threshold_informed.csv", index=False)
-    f1 = _curve_figure(curve_df, out / "win_rate_by_threshold.png")
-    f2 = _heatmap(heat, values, int(games[0]), out / "win_rate_heatmap_7p.png")
+    _csv(table).to_csv(out / "best_threshold.csv", index=False)
+    _csv(informed).to_csv(out / "best_threshold_informed.csv", index=False)
+    f1 = _curve_figure(curve_df, values, out / "win_rate_by_threshold.png")
+    seven = next((r for r in table if r["players"] == HEATMAP_PLAYERS), None)
+    f2 = _heatmap(heat, values, int(games[0]), seven, out / "win_rate_heatmap_7p.png")
     page = out / "best_threshold.md"
     _page(page, curve_df, heat, values, table, informed, f1, f2, seed=seed, quick=quick,
           opts=opts, map_games=int(games[0]))
     return page
 
 
-def _curve_figure(df: pd.DataFrame, path: Path) -> str:
+def _csv(rows: list[dict]) -> pd.DataFrame:
+    """The table as flat columns that any CSV reader parses: intervals as two columns,
+    pairs as ``T:Td`` text, missing thresholds as empty integer cells."""
+    frame = pd.DataFrame(rows)
+    if "informed_gain_ci" in frame:
+        ci = frame.pop("informed_gain_ci")
+        frame["informed_gain_ci_low"] = [c[0] for c in ci]
+        frame["informed_gain_ci_high"] = [c[1] for c in ci]
+    for col in ("equilibrium_T", "equilibrium_Td"):
+        frame[col] = frame[col].astype("Int64")
+    for col in frame.columns:
+        if frame[col].map(lambda v: isinstance(v, list)).any():
+            frame[col] = frame[col].map(_pairs_text)
+    return frame
+
+
+def _pairs_text(v: list) -> str:
+    """``[5, 4]`` -> ``5:4``; ``[[5, 4], [6, 6]]`` -> ``5:4 6:6``."""
+    if v and isinstance(v[0], list):
+        return " ".join(":".join(str(x) for x in p) for p in v)
+    return ":".join(str(x) for x in v)
+
+
+def _curve_figure(df: pd.DataFrame, values: list[int], path: Path) -> str:
+    """Thresholds are card ranks with gaps (no 8 or 9 in the 40-card deck), so the x axis is
+    categorical: one slot per rank, no line drawn across a missing rank."""
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(2, 4, figsize=(17, 8), sharex=True, layout="constrained")
+    slot = {v: i for i, v in enumerate(values)}
+    fig, axes = plt.subplots(2, 4, figsize=(18, 8.5), sharex=True, layout="constrained")
+    colors = {"T = Td": "tab:blue"}
     for ax, n in zip(axes.flat, PLAYERS, strict=True):
-        s = df[df.players == n].sort_values("T")
-        ax.plot(s["T"], s.win_rate, marker="o", color="tab:blue", label="hero")
-        ax.fill_between(s["T"], s.ci_low, s.ci_high, color="tab:blue", alpha=0.25,
-                        label="95% CI")
-        base = s[s["T"] == FIELD.T].win_rate.iloc[0]
+        s = df[df.players == n]
+        for line, part in s.groupby("line", sort=False):
+            part = part.sort_values("T")
+            x = part["T"].map(slot).to_numpy()
+            color = colors.get(line, "tab:orange")
+            ax.errorbar(x, part.win_rate, yerr=[part.win_rate - part.ci_low,
+                                                part.ci_high - part.win_rate],
+                        marker="o", ms=4, capsize=3, color=color, label=f"hero, {line}")
+            ax.fill_between(x, part.ci_low, part.ci_high, color=color, alpha=0.35)
+        base = s[(s.line == "T = Td") & (s["T"] == FIELD.T)].win_rate.iloc[0]
         ax.axhline(base, color="grey", ls="--", lw=1, label="hero = field (5:5)")
         ax.set_title(f"{n} players, {LIVES} lives")
-        ax.set_xlabel("hero's threshold T = Td")
+        ax.set_xticks(range(len(values)), [str(v) for v in values])
+        ax.set_xlabel("hero's threshold T (card rank)")
         ax.set_ylabel("P(hero wins the game)")
         ax.grid(alpha=0.3)
         ax.legend(fontsize=7)
-    fig.suptitle("Ronco: hero's win rate against a field playing T=5, Td=5 "
-                 "(common deals for every T)")
+    fig.suptitle("Ronco: hero's win rate against a field playing T=5, Td=5; error bars and "
+                 "bands are 95% intervals (all points of a panel share their games)")
     return save_figure(fig, path)
 
 
-def _heatmap(heat: np.ndarray, values: list[int], games: int, path: Path) -> str:
+def _heatmap(heat: np.ndarray, values: list[int], games: int, seven: dict | None,
+             path: Path) -> str:
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(8, 6.5), layout="constrained")
@@ -113,15 +159,27 @@ def _heatmap(heat: np.ndarray, values: list[int], games: int, path: Path) -> str
     ax.set_yticks(range(len(values)), values)
     ax.set_xlabel("hero's dealer threshold Td (cut below)")
     ax.set_ylabel("hero's threshold T (keep at or above)")
+    from matplotlib.patches import Rectangle
+
     best = np.unravel_index(np.argmax(heat), heat.shape)
-    ax.plot(best[1], best[0], marker="*", color="red", ms=14)
+    ax.add_patch(Rectangle((best[1] - 0.5, best[0] - 0.5), 1, 1, fill=False, ec="red", lw=2.5,
+                           label="highest cell of this map"))
+    if seven is not None and seven["best_T"] in values and seven["best_Td"] in values:
+        ax.add_patch(Rectangle((values.index(seven["best_Td"]) - 0.42,
+                                values.index(seven["best_T"]) - 0.42), 0.84, 0.84, fill=False,
+                               ec="white", lw=2, ls="--",
+                               label="best response in the table (its own, larger race)"))
     for i in range(len(values)):
         for j in range(len(values)):
-            ax.text(j, i, f"{heat[i, j]:.3f}", ha="center", va="center", fontsize=6,
+            ax.text(j, i, f"{heat[i, j]:.3f}", ha="center", va="center", fontsize=7.5,
                     color="white" if heat[i, j] < heat.max() * 0.8 else "black")
     fig.colorbar(im, label="P(hero wins)")
+    half = Z95 * np.sqrt(heat.max() * (1 - heat.max()) / games)
     ax.set_title(f"{HEATMAP_PLAYERS} players, {LIVES} lives, field 5:5; {games:,} common games "
-                 "per cell")
+                 f"per cell\nhighest cell {values[best[0]]}:{values[best[1]]}: "
+                 f"{heat.max():.4f} ± {half:.4f} (95%)", fontsize=10)
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=2,
+              facecolor="lightgrey")
     return save_figure(fig, path)
 
 
@@ -132,6 +190,30 @@ def _equilibrium_cell(r: dict) -> str:
     if not cycle:
         return "not settled within the iterations"
     return "none: best responses cycle " + " → ".join(f"{t}:{d}" for t, d in cycle + cycle[:1])
+
+
+def _recommendation(r: dict, curve: pd.DataFrame) -> str:
+    """One plain sentence for one table size, then its numbers."""
+    n = r["players"]
+    like_field = curve[(curve.players == n) & (curve.line == "T = Td")
+                       & (curve["T"] == FIELD.T)]
+    text = (f"- **With {n} players, keep {r['best_T']} or better and, as dealer, cut below "
+            f"{r['best_Td']}**: you win {fmt_p(r['win_rate'], r['ci_low'], r['ci_high'])} of "
+            f"games")
+    if len(like_field):
+        text += f", against {like_field.win_rate.iloc[0]:.4f} for playing like the table"
+    text += "."
+    if r["tied_with"]:
+        text += " Just as good within the statistics: " + ", ".join(
+            f"{t}:{d}" for t, d in r["tied_with"]) + "."
+    if r["equilibrium_converged"]:
+        text += (f" If everyone adapts, {r['equilibrium_T']}:{r['equilibrium_Td']} is a "
+                 "best response to itself (a symmetric equilibrium).")
+    elif r["equilibrium_cycle"]:
+        text += " If everyone adapts, best responses cycle: no pure equilibrium on the grid."
+    else:
+        text += " If everyone adapts: no equilibrium found within the iterations allowed."
+    return text
 
 
 def _page(path: Path, curve: pd.DataFrame, heat: np.ndarray, values: list[int],
@@ -146,6 +228,12 @@ def _page(path: Path, curve: pd.DataFrame, heat: np.ndarray, values: list[int],
         "(keep at or above T; as dealer, cut below Td) to win the game most often, when the "
         "others keep at 5 and cut below 5? And which thresholds are a best response to "
         "themselves (a symmetric equilibrium)?",
+        "",
+        "## The answer",
+        "",
+        "Against a table where everyone else keeps 5 or better and, as dealer, cuts below 5:",
+        "",
+        *[_recommendation(r, curve) for r in table],
         "",
         f"![win rate by threshold]({f1})",
         "",
@@ -195,7 +283,10 @@ def _page(path: Path, curve: pd.DataFrame, heat: np.ndarray, values: list[int],
         "",
         f"Highest cell: T={values[bi[0]]}, Td={values[bi[1]]}, P(win) = {heat.max():.4f} "
         f"(± {half:.4f} for one cell; neighbouring cells share deals, so their differences "
-        "are much sharper than that).",
+        "are much sharper than that). The map is a sample of its own, smaller than the "
+        "race behind the table above, and its highest cell is the maximum of 100 noisy "
+        "estimates, which runs high: read the table's interval for the best pair, and the "
+        "map for the shape of the landscape (the square marks the table's best response).",
         "",
         "Data: `win_rate_by_threshold.csv`, `best_threshold.csv`, "
         "`best_threshold_informed.csv`.",

@@ -100,12 +100,23 @@ def _places_figure(r: GamesResult, path: Path) -> str:
 
     n = r.places.shape[0]
     share = r.places / r.games
+    won = r.wins / r.games
+    # place 0 counts everyone still standing when the game ended: the winner, and the players
+    # left when a game was voided (G6) or all went out at once (G7). Those are not wins.
+    standing = share[:, 0] - won
+    lo, hi = wilson(r.wins, r.games)
     fig, ax = plt.subplots(figsize=(9, 5.5), layout="constrained")
-    bottom = np.zeros(n)
     cmap = plt.get_cmap("RdYlGn_r", n)
-    for k in range(n):
-        label = "winner / last standing" if k == 0 else f"place {k + 1}"
-        ax.bar(range(n), share[:, k], bottom=bottom, color=cmap(k), label=label)
+    x = np.arange(n)
+    ax.bar(x, won, color=cmap(0), label="won the game")
+    ax.errorbar(x, won, yerr=[won - lo, hi - won], fmt="none", ecolor="black", capsize=3,
+                lw=1, label="95% interval of the win rate")
+    bottom = won.copy()
+    ax.bar(x, standing, bottom=bottom, color="lightgrey", hatch="//", edgecolor="grey",
+           label="still standing when the game ended without a winner")
+    bottom += standing
+    for k in range(1, n):
+        ax.bar(x, share[:, k], bottom=bottom, color=cmap(k), label=f"place {k + 1}")
         bottom += share[:, k]
     ax.set_xticks(range(n), ["0 (first dealer)"] + [f"{i}" for i in range(1, n)])
     ax.set_xlabel("player (1 acts first in round 1)")
@@ -163,6 +174,16 @@ def _poroli_figure(res, path: Path) -> str:
     return save_figure(fig, path)
 
 
+def _mean_ci(r: GamesResult) -> str:
+    half = 1.96 * r.rounds_sd / np.sqrt(r.games)
+    return f"{r.rounds_mean:.2f} [{r.rounds_mean - half:.2f}, {r.rounds_mean + half:.2f}]"
+
+
+def _draws_ci(r: GamesResult) -> str:
+    lo, hi = wilson(r.draws, r.games)
+    return fmt_p(r.draws / r.games, float(lo), float(hi))
+
+
 def _page(path: Path, res, figs: dict[str, str], *, seed: int, games: int,
           quick: bool) -> None:
     lines = ["# Ronco games: length, elimination order, seats, and Poroli", "",
@@ -185,13 +206,11 @@ def _page(path: Path, res, figs: dict[str, str], *, seed: int, games: int,
     for key in keys:
         r = res[key]
         q = r.rounds_quantiles()
-        half = 1.96 * r.rounds_sd / np.sqrt(r.games)
-        dlo, dhi = wilson(r.draws, r.games)
-        lines.append(f"| {key[2]} | {key[3]} | {r.rounds_mean:.2f} [{r.rounds_mean - half:.2f},"
-                     f" {r.rounds_mean + half:.2f}] | {q['5%']} | {q['50%']} | {q['95%']} | "
-                     f"{fmt_p(r.draws / r.games, float(dlo), float(dhi))} |")
+        lines.append(f"| {key[2]} | {key[3]} | {_mean_ci(r)} | {q['5%']} | {q['50%']} | "
+                     f"{q['95%']} | {_draws_ci(r)} |")
     seat = res[("seats", False, PLACE_PLAYERS, 7)]
-    first_out = seat.places[:, PLACE_PLAYERS - 1] / seat.games
+    first_out = seat.places[:, PLACE_PLAYERS - 1]
+    fo_lo, fo_hi = wilson(first_out, seat.games)
     lines += [
         "",
         "Games end without a winner mostly at the end: two players left tie with probability "
@@ -203,8 +222,11 @@ def _page(path: Path, res, figs: dict[str, str], *, seed: int, games: int,
         f"![elimination order]({figs['places']})",
         "",
         f"With {PLACE_PLAYERS} players and player 0 dealing first, the chance of being the "
-        "first out (alone or with others) by player: "
-        + ", ".join(f"{i}: {p:.4f}" for i, p in enumerate(first_out)) + ".",
+        "first out (alone or with others) by player, with 95% intervals: "
+        + ", ".join(f"{i}: {fmt_p(k / seat.games, fo_lo[i], fo_hi[i])}"
+                    for i, k in enumerate(first_out)) + ". "
+        "In the figure, games that ended without a winner are a segment of their own: the "
+        "players still standing then did not win.",
         "",
         "## Seat and first-dealer effects",
         "",
@@ -224,14 +246,14 @@ def _page(path: Path, res, figs: dict[str, str], *, seed: int, games: int,
         "",
         f"![poroli]({figs['poroli']})",
         "",
-        "| players | Ronco mean rounds | Poroli mean rounds | Ronco no winner | "
-        "Poroli no winner |",
+        "| players | Ronco mean rounds [95% CI] | Poroli mean rounds [95% CI] | "
+        "Ronco no winner [95% CI] | Poroli no winner [95% CI] |",
         "|---|---|---|---|---|",
     ]
     for n in PLAYERS:
         a, b = res[("length_by_players", False, n, 7)], res[("poroli", True, n, 7)]
-        lines.append(f"| {n} | {a.rounds_mean:.2f} | {b.rounds_mean:.2f} | "
-                     f"{a.draws / a.games:.4f} | {b.draws / b.games:.4f} |")
+        lines.append(f"| {n} | {_mean_ci(a)} | {_mean_ci(b)} | {_draws_ci(a)} | "
+                     f"{_draws_ci(b)} |")
     shorter = sum(res[("poroli", True, n, 7)].rounds_mean
                   < res[("length_by_players", False, n, 7)].rounds_mean for n in PLAYERS)
     more = sum(res[("poroli", True, n, 7)].draws

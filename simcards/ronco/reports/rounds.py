@@ -87,6 +87,43 @@ def _figure(df: pd.DataFrame, path: Path) -> str:
     return save_figure(fig, path)
 
 
+def _value(row: pd.Series) -> str:
+    """A point as the findings quote it: exact where known, else the estimate and interval."""
+    if not np.isnan(row.exact):
+        return f"{row.exact:.5f} (exact)"
+    return fmt_p(row.p_lose, row.ci_low, row.ci_high)
+
+
+def _finding(sub: pd.DataFrame, n: int) -> str:
+    """What a table of n players learns from its curves: the threshold that protects the first
+    position best, how much more the dealer loses at the common T=5, and whether the risk
+    grows with the position at every threshold."""
+    est = sub.exact.where(sub.exact.notna(), sub.p_lose)
+    sub = sub.assign(est=est)
+    first = sub[sub.position == 0].set_index("threshold")
+    t_best = int(first.est.idxmin())
+    best = first.loc[t_best]
+    runner_up = first.drop(index=t_best).est.idxmin()
+    text = (f"- **{n} players.** Position 0 loses least when the whole table plays "
+            f"T={t_best}: {_value(best)}; next best T={int(runner_up)}: "
+            f"{_value(first.loc[runner_up])}.")
+    if best.exact != best.exact:  # no exact value: say which thresholds are not separated
+        tied = [int(t) for t, r in first.iterrows()
+                if t != t_best and r.ci_low <= best.ci_high and best.ci_low <= r.ci_high]
+        if tied:
+            text += f" Not separated from T={t_best} at this sample size: " + ", ".join(
+                f"T={t}" for t in tied) + "."
+    at5 = sub[sub.threshold == 5].set_index("position").est
+    text += (f" At T=5 the dealer loses {at5[n - 1]:.4f} against {at5[0]:.4f} for position 0, "
+             f"{at5[n - 1] / at5[0]:.2f} times as often.")
+    monotone = sum(bool(np.all(np.diff(g.sort_values("position").est.to_numpy()) > 0))
+                   for _, g in sub.groupby("threshold"))
+    total = sub.threshold.nunique()
+    text += (f" The risk grows with every step towards the dealer at {monotone} of {total} "
+             "thresholds.")
+    return text
+
+
 def _page(df: pd.DataFrame, path: Path, fig_name: str, *, seed: int, rounds: int,
           quick: bool) -> None:
     lines = [
@@ -109,21 +146,13 @@ def _page(df: pd.DataFrame, path: Path, fig_name: str, *, seed: int, rounds: int
     checked = df.dropna(subset=["exact"])
     se = np.sqrt(checked.exact * (1 - checked.exact) / checked.rounds)
     z = ((checked.p_lose - checked.exact) / se).abs()
-    for n in PLAYERS:
-        sub = df[df.players == n]
-        first = sub[sub.position == 0].set_index("threshold")
-        dealer = sub[sub.position == n - 1].set_index("threshold")
-        worst = sub.loc[sub.groupby("threshold").p_lose.idxmax()]
-        dealer_worst = int((worst.position == n - 1).sum())
-        t_first = int(first.p_lose.idxmin())
-        t_dealer = int(dealer.p_lose.idxmin())
-        f, d = first.loc[t_first], dealer.loc[t_dealer]
-        lines.append(
-            f"- **{n} players.** The first position loses least when the table plays "
-            f"T={t_first}: {fmt_p(f.p_lose, f.ci_low, f.ci_high)}. The dealer loses least at "
-            f"T={t_dealer}: {fmt_p(d.p_lose, d.ci_low, d.ci_high)}. The dealer is the most "
-            f"exposed position at {dealer_worst} of {len(worst)} thresholds."
-        )
+    lines += [_finding(df[df.players == n], n) for n in PLAYERS]
+    lines += [
+        "",
+        "Where the exact value exists (up to 6 players) the findings use it; above that they "
+        "use the Monte Carlo estimate and name every threshold whose interval overlaps the "
+        "best one's, since those cannot be told apart at this sample size.",
+    ]
     lines += [
         "",
         f"Monte Carlo against exact, {len(checked):,} position-points (3-{EXACT_MAX_PLAYERS} "
