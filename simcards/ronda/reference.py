@@ -125,7 +125,7 @@ def parse_cards(names: str) -> list[int]:
 
 
 def _check_card_id(card: object) -> int:
-    if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < N_CARDS:
+    if type(card) is not int or not 0 <= card < N_CARDS:
         raise UsageError(f"card id {card!r} outside 0..39")
     return card
 
@@ -892,6 +892,7 @@ class HandState:
         """
         if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.n:
             raise UsageError(f"player={player!r} outside 0..{self.n - 1}")
+        hand_points = self.hand_points()
         return {
             "seat": player,
             "side": self.side_of(player),
@@ -913,9 +914,9 @@ class HandState:
             "plays": tuple(self.plays),
             "captured": tuple(tuple(sorted(c)) for c in self.captured),
             "announcements": tuple(self.announcements),
-            "scores": self.scores(),
+            "scores": tuple(s + h for s, h in zip(self.start_scores, hand_points, strict=True)),
             "start_scores": self.start_scores,
-            "hand_points": self.hand_points(),
+            "hand_points": hand_points,
             "points_by_source": tuple(tuple(sorted(p.items())) for p in self.points),
             "finished": self.finished,
         }
@@ -1124,7 +1125,8 @@ def _placeholder_state(obs: dict) -> HandState:
 
 
 def _score_without_announcements(state: HandState, side: int) -> int:
-    return sum(v for k, v in state.points[side].items() if k not in ANNOUNCE_SOURCES)
+    points = state.points[side]
+    return points["derba"] + points["missa"] + points["last_card"] + points["cards"]
 
 
 def stretch_value(before: HandState, after: HandState, side: int) -> int:
@@ -1150,7 +1152,7 @@ def _play_alone(state: HandState, card: int) -> tuple[HandState, PlayRecord]:
     return after, record
 
 
-def derba_risk(obs: dict, record: PlayRecord) -> float:
+def derba_risk(obs: dict, record: PlayRecord, unseen: Sequence[int] | None = None) -> float:
     """Q1: the chance that the next player holds the candidate's value v when he plays.
 
     0 when the play captures from the table without a Derba, closes a chain
@@ -1160,6 +1162,7 @@ def derba_risk(obs: dict, record: PlayRecord) -> float:
     the v's he has played since, above 0), else the hypergeometric
     1 - C(U-u, h) / C(U, h): U unseen cards, u of them of value v, h his hand
     size at his next play (the next deal's size if his hand is empty).
+    ``unseen`` may pass :func:`unseen_cards` of ``obs`` when already known.
     """
     if record.action == "capture" or record.chain_closed or record.last_card:
         return 0.0
@@ -1173,7 +1176,8 @@ def derba_risk(obs: dict, record: PlayRecord) -> float:
             played = sum(1 for q, c, d in obs["plays"] if q == nxt and d == deal and c // 4 == v)
             if held - played > 0:
                 return 1.0
-    unseen = unseen_cards(obs)
+    if unseen is None:
+        unseen = unseen_cards(obs)
     big_u = len(unseen)
     u = sum(1 for c in unseen if c // 4 == v)
     h = obs["hand_sizes"][nxt]
@@ -1201,10 +1205,11 @@ def greedy_scores(obs: dict) -> list[tuple[int, int, float]]:
     """Q3: ``(card, V, Derba risk)`` of each card of the hand, in card order."""
     base = _placeholder_state(obs)
     side = obs["side"]
+    unseen = unseen_cards(obs)
     out = []
     for card in obs["hand"]:
         after, record = _play_alone(base, card)
-        out.append((card, stretch_value(base, after, side), derba_risk(obs, record)))
+        out.append((card, stretch_value(base, after, side), derba_risk(obs, record, unseen)))
     return out
 
 
