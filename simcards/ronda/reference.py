@@ -838,7 +838,19 @@ class HandState:
         return dict(self.points[side])
 
     def captured_cards(self, side: int) -> list[int]:
+        """The cards ``side`` has captured (Ultima cards included once the hand is over)."""
         return sorted(self.captured[side])
+
+    def hand(self, player: int) -> tuple[int, ...]:
+        """``player``'s holding, sorted (hidden from the others, I2)."""
+        return tuple(sorted(self.hands[player]))
+
+    def ultima(self) -> tuple[int, tuple[int, ...]] | None:
+        """U1: ``(side, cards)`` of the Ultima once the hand is over, or None."""
+        for e in self.events:
+            if e.kind == "ultima":
+                return (e.side, e.cards)
+        return None
 
     def cards_held(self, side: int) -> int:
         """Q1: captured cards, plus an open pile in play for its last hitter's side."""
@@ -955,6 +967,13 @@ class HandState:
 # --------------------------------------------------------------------------
 # The match (S4, S5, C2, C3)
 # --------------------------------------------------------------------------
+
+
+def draw_first_dealer(rng: random.Random, players: int) -> int:
+    """D3: the first dealer of a match, drawn uniformly by the caller's stream."""
+    if players not in DEAL_SIZES:
+        raise UsageError(f"players={players}: Ronda is for 2, 3 or 4 players (D2)")
+    return rng.randrange(players)
 
 
 def target_winner(totals: Sequence[int], target: int) -> int | None:
@@ -1235,15 +1254,22 @@ def consistent_sample(
     """Q1: a uniformly random assignment of the unseen cards to the other hands and
     to the stock (in an order) consistent with the current deal's announcements.
 
-    Rejection sampling: the unseen cards are shuffled and dealt out until every
-    other player's holding as dealt (his cards plus those he has played since
-    the deal) gives exactly the announcements he made at that deal. When the
-    deal was an announcing deal, a player who announced nothing must have held
-    no pair *(decision)*.
+    A sample is consistent when every other player's holding as dealt (his cards
+    plus those he has played since the deal) gives exactly the announcements he
+    made at that deal. When the deal was an announcing deal, a player who
+    announced nothing must have held no pair *(decision)*.
+
+    Exact rejection sampling in two stages: each constrained player's hand is
+    drawn uniformly among the hands that satisfy his own constraint (rejection
+    on random subsets of the unseen cards); the draw is kept only if these
+    hands are disjoint, which leaves every consistent tuple equally likely.
+    The remaining cards are then shuffled into the unconstrained hands (seat
+    order) and the stock. Raises RuntimeError after ``max_tries`` draws.
     """
     unseen = unseen_cards(obs)
     n = obs["players"]
     others = [p for p in range(n) if p != obs["seat"]]
+    sizes = obs["hand_sizes"]
     deal = obs["deal"]
     wanted: dict[int, list[tuple[str, int]]] = {}
     played: dict[int, list[int]] = {}
@@ -1253,16 +1279,32 @@ def consistent_sample(
                 (a.kind, a.value) for a in obs["announcements"] if a.deal == deal and a.player == p
             )
             played[p] = [c for q, c, d in obs["plays"] if q == p and d == deal]
-    for _ in range(max_tries):
-        cards = list(unseen)
-        rng.shuffle(cards)
-        hands: dict[int, list[int]] = {}
-        for p in others:
-            size = obs["hand_sizes"][p]
-            hands[p], cards = cards[:size], cards[size:]
-        if all(sorted(holding_announcements(hands[p] + played[p])) == wanted[p] for p in wanted):
-            return hands, cards
-    raise RuntimeError("no consistent sample found (Q1)")
+    tries = 0
+
+    def own_hand(p: int) -> list[int]:
+        nonlocal tries
+        while tries < max_tries:
+            tries += 1
+            hand = rng.sample(unseen, sizes[p])
+            if sorted(holding_announcements(hand + played[p])) == wanted[p]:
+                return hand
+        raise RuntimeError("no consistent sample found (Q1)")
+
+    while True:
+        hands = {p: own_hand(p) for p in wanted}
+        used = [c for h in hands.values() for c in h]
+        if len(set(used)) == len(used):
+            break
+        tries += 1
+        if tries >= max_tries:
+            raise RuntimeError("no consistent sample found (Q1)")
+    taken = set(used)
+    rest = [c for c in unseen if c not in taken]
+    rng.shuffle(rest)
+    for p in others:
+        if p not in hands:
+            hands[p], rest = rest[: sizes[p]], rest[sizes[p] :]
+    return {p: hands[p] for p in others}, rest
 
 
 def _max_n(state: HandState, plays_left: int) -> HandState:
