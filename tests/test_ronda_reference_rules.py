@@ -1433,3 +1433,14 @@ def test_invariants_over_many_random_and_greedy_hands(players, teams):
             if opts.derba_chain == "tiers":  # X7: never below the value before the chain
                 assert all(pts["derba"] >= 0 for pts in s.points)
         _check_hand(s)
+
+
+def test_P4_impossible_positions_are_refused():
+    with pytest.raises(UsageError, match="P4"):
+        position(["5o", "2b"], "4o 4c")
+    with pytest.raises(UsageError, match="X3"):
+        position(["5o", "2b"], "4o", pile="7c 7o", pile_hitter=A)
+    with pytest.raises(UsageError, match="round of play"):
+        position(["5o", "2b 3b 4b"], "4o")
+    with pytest.raises(UsageError, match="X1"):
+        position(["5o", "2b"], "4o", last_laid="7c")

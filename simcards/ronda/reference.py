@@ -34,6 +34,17 @@ is implemented):
   (their holding as dealt then has no pair).
 * Q2: the random policy maps one uniform ``u`` in [0, 1) to the card of rank
   ``floor(u * k)`` in card order among the k cards of the hand.
+* Q3: the stretch of a single play stops before the next deal (which moves no
+  card and brings only announcement points, left out of V); when the play is
+  the last of the hand it includes X5c, U1 and S1.
+* S5: every deal is a check point under ``immediate``, also a deal without
+  announcements (the scores have not changed since the previous check, so this
+  never decides anything). A match that ends mid-hand leaves that hand
+  unfinished: no X5c, Ultima or S1 is credited.
+* I1: an observation covers the hand in progress (plays, captured cards,
+  announcements of this hand) plus the match scores, hand index and hands won;
+  earlier hands are not repeated in it.
+* S1: sides with no card beyond the share get no (zero) credit in the log.
 """
 
 from __future__ import annotations
@@ -528,8 +539,8 @@ class HandState:
             raise UsageError(f"hand sizes {sizes} (in play order) are not a round of play (D3)")
         self._turn = order[movers[0]]
         if self.pile:
-            if pile_hitter is None:
-                raise UsageError("a pile in play needs its last hitter (X3)")
+            if pile_hitter != (self._turn - 1) % n:
+                raise UsageError("a pile in play belongs to the previous player (X3, X4)")
             self.pile_hitter = pile_hitter
             if last_laid is not None:
                 raise UsageError("a pile in play means the previous play captured (X2d)")
@@ -1018,6 +1029,8 @@ class MatchState:
         self.finished_hands: list[HandState] = []
         self.check_points: list[tuple[str, tuple[int, ...]]] = []  # (where, totals), S5
         if hand is not None:
+            if start_scores is not None:
+                raise UsageError("give start_scores either to the match or to its hand")
             if hand.options != options:
                 raise UsageError("the given hand was built with other options")
             self.hand = hand
