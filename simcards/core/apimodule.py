@@ -1,4 +1,4 @@
-"""Modules that can be called: ``simcards.ronco.rounds(players=6)`` runs the ``rounds`` command.
+"""Modules that can be called: ``simcards.<game>.rounds(players=6)`` runs the ``rounds`` command.
 
 A game's commands and the modules that implement them share their names (``rounds``,
 ``games``, ...). Python sets a package's attribute to its submodule whenever the submodule is
