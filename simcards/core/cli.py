@@ -13,7 +13,13 @@ from typing import Annotated
 import typer
 
 from simcards import __version__
-from simcards.core.cli_options import DEFAULT_SEED, SchedulerOpt, SeedOpt, WorkersOpt
+from simcards.core.cli_options import (
+    DEFAULT_SEED,
+    SchedulerOpt,
+    SeedOpt,
+    WorkersOpt,
+    check_out_dir,
+)
 from simcards.core.errors import Interrupted, UsageError
 from simcards.core.montecarlo import executor_for
 from simcards.core.registry import games
@@ -28,6 +34,21 @@ app = typer.Typer(
 )
 for _game in games():
     app.add_typer(_game.app(), name=_game.name, help=_game.help)
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(__version__)
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[bool, typer.Option("--version", is_eager=True,
+                                          callback=_print_version,
+                                          help="Print the package version and exit.")] = False,
+) -> None:
+    """Monte Carlo strategy analysis for traditional card games."""
 
 
 @app.command()
@@ -50,8 +71,10 @@ def report(
     for name in names or []:
         if name not in studies:
             raise UsageError(f"unknown study {name!r} (known: {', '.join(studies)})")
+    check_out_dir(out)
+    workers = check_workers(workers)
     with executor_for(scheduler, workers, False) as ex:
-        for page in build_all(out, seed=seed, workers=check_workers(workers), only=names,
+        for page in build_all(out, seed=seed, workers=workers, only=names,
                               quick=quick, executor=ex):
             typer.echo(f"wrote {page}")
 
@@ -67,6 +90,28 @@ def _fail(message: str) -> int:
     return 2
 
 
+def _tidy_flags(cmd: object) -> None:
+    """Flags take no value: show no value type (``<bool>``) beside them, nor beside --help."""
+    for param in getattr(cmd, "params", []):
+        if getattr(param, "is_flag", False) and getattr(param, "metavar", "") is None:
+            param.metavar = ""
+    try:
+        help_option = cmd.get_help_option(typer.Context(cmd))  # type: ignore[attr-defined]
+    except Exception:  # another typer version: leave its help option as it is
+        help_option = None
+    if help_option is not None and getattr(help_option, "metavar", "") is None:
+        help_option.metavar = ""
+    for sub in getattr(cmd, "commands", {}).values():
+        _tidy_flags(sub)
+
+
+def command() -> object:
+    """The click command behind :data:`app`, with tidy flags in its help."""
+    cmd = typer.main.get_command(app)
+    _tidy_flags(cmd)
+    return cmd
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the exit status instead of raising for bad input.
 
@@ -74,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     raises either click's exception classes or its own copies of them, depending on version.
     """
     try:
-        app(args=argv, standalone_mode=False)
+        command()(args=argv, standalone_mode=False)  # type: ignore[operator]
     except UsageError as exc:
         return _fail(str(exc).splitlines()[0])
     except Interrupted as exc:

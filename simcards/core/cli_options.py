@@ -1,16 +1,73 @@
-"""Options and output helpers shared by every game's commands."""
+"""Options, input checks and output helpers shared by every game's commands.
+
+Every check here raises :class:`~simcards.core.errors.UsageError` with one line naming the
+flag, so the command line prints it and exits with status 2, and the Python API raises it
+(a ``ValueError``) before anything is computed.
+"""
 
 from __future__ import annotations
 
 import json
+import math
 import sys
+import tempfile
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from simcards.core.errors import UsageError
 
-SeedOpt = Annotated[int, typer.Option("--seed", help="Random seed: the same seed gives "
+DEFAULT_SEED = 20261129
+"""The seed of every command and of the Python API when none is given."""
+MAX_SEED = 2**63 - 1
+"""Seeds are integers 0 .. 2**63-1 (they feed :class:`numpy.random.SeedSequence`)."""
+
+
+def check_seed(seed: int, what: str = "--seed") -> int:
+    """A seed in 0 .. 2**63-1."""
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise UsageError(f"{what} must be an integer 0 .. 2**63-1, got {seed!r}")
+    if not 0 <= seed <= MAX_SEED:
+        raise UsageError(f"{what} must be between 0 and 2**63-1 ({MAX_SEED}), got {seed}")
+    return seed
+
+
+def check_finite(value: float | None, what: str) -> float | None:
+    """A real number: NaN and infinities are refused (None passes: the option was not given)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise UsageError(f"{what} must be a number, got {value!r}")
+    if not math.isfinite(value):
+        raise UsageError(f"{what} must be a finite number, got {value}")
+    return float(value)
+
+
+def _seed_callback(ctx: Any, param: Any, value: int | None) -> int | None:
+    return value if value is None else check_seed(value, _flag(param, "--seed"))
+
+
+def _finite_callback(ctx: Any, param: Any, value: float | None) -> float | None:
+    return check_finite(value, _flag(param, "value"))
+
+
+def _flag(param: Any, default: str) -> str:
+    opts = getattr(param, "opts", None) or []
+    return next((o for o in opts if o.startswith("--")), default)
+
+
+def finite_float(*decls: str, help: str, **kwargs: Any) -> Any:
+    """A ``typer.Option`` for a float that refuses NaN and infinities with one line.
+
+    Every float option of every command is declared with it.
+    """
+    return typer.Option(*decls, help=help, callback=_finite_callback, **kwargs)
+
+
+SeedOpt = Annotated[int, typer.Option("--seed", callback=_seed_callback,
+                                      help="Random seed, 0 .. 2**63-1: the same seed gives "
                                       "bit-identical results for any --workers.")]
 WorkersOpt = Annotated[int | None, typer.Option("--workers", help="Worker processes "
                                                 "(default: all cores).")]
@@ -22,7 +79,6 @@ StoreOpt = Annotated[str | None, typer.Option(
 SchedulerOpt = Annotated[str | None, typer.Option(
     "--scheduler", help="Run the chunks on a dask cluster at this address (e.g. "
     "tcp://10.0.0.5:8786; default $SIMCARDS_SCHEDULER); results are identical to a local run.")]
-DEFAULT_SEED = 20261129
 
 
 def emit_json(payload: dict[str, Any]) -> None:
@@ -44,7 +100,7 @@ def parse_int_list(text: str, what: str) -> list[int]:
 
 
 def parse_range(text: str, what: str) -> list[int]:
-    """``"3-10"`` or ``"3,5,7"`` or ``"4"`` -> list of ints."""
+    """``"3-10"`` or ``"3,5,7"`` or ``"4"`` -> list of ints; a value listed twice is refused."""
     text = text.strip()
     if "-" in text and "," not in text:
         lo, _, hi = text.partition("-")
@@ -52,25 +108,63 @@ def parse_range(text: str, what: str) -> list[int]:
         if a > b:
             raise UsageError(f"{what}: empty range {text!r}")
         return list(range(a, b + 1))
-    return parse_int_list(text, what)
+    values = parse_int_list(text, what)
+    for v in values:
+        if values.count(v) > 1:
+            raise UsageError(f"{what}: {v} is listed twice in {text!r}")
+    return values
 
 
 _SUFFIX = {"k": 10**3, "m": 10**6, "g": 10**9}
+MAX_COUNT = 10**12
+"""The largest count any command accepts (each command may set a lower one)."""
 
 
-def parse_count(text: str, what: str) -> int:
-    """A positive count written as ``1000000``, ``1_000_000``, ``1e6`` or ``1M``."""
-    raw = text.strip().lower().replace("_", "")
-    scale = 1
-    if raw and raw[-1] in _SUFFIX:
-        scale, raw = _SUFFIX[raw[-1]], raw[:-1]
-    try:
-        value = float(raw) * scale if ("e" in raw or "." in raw) else int(raw) * scale
-    except ValueError:
-        raise UsageError(f"{what} must be a count such as 1000000, 1e6 or 1M, got {text!r}")\
-            from None
-    if value != int(value):
+def format_count(n: int) -> str:
+    """``10**12`` -> ``"1e12"``; other numbers with thousands separators."""
+    if n >= 10 and str(n).rstrip("0") == "1":
+        return f"1e{len(str(n)) - 1}"
+    return f"{n:,}"
+
+
+def parse_count(text: str | int, what: str, maximum: int = MAX_COUNT) -> int:
+    """A positive count written as ``1000000``, ``1_000_000``, ``1e6`` or ``1M`` (k = 10**3,
+    M = 10**6, G = 10**9), at most ``maximum``; an int is checked the same way."""
+    if isinstance(text, bool):
+        raise UsageError(f"{what} must be a count such as 1000000, 1e6 or 1M, got {text!r}")
+    if isinstance(text, int):
+        value = Decimal(text)
+    else:
+        raw = str(text).strip().lower().replace("_", "")
+        scale = 1
+        if raw and raw[-1] in _SUFFIX:
+            scale, raw = _SUFFIX[raw[-1]], raw[:-1]
+        try:
+            if not raw or raw.lstrip("+-").startswith(("nan", "inf", "snan")):
+                raise InvalidOperation
+            value = Decimal(raw) * scale
+        except ArithmeticError:  # decimal's InvalidOperation, Overflow, ...
+            raise UsageError(f"{what} must be a count such as 1000000, 1e6 or 1M, got "
+                             f"{text!r}") from None
+    if value != value.to_integral_value():
         raise UsageError(f"{what} must be a whole number, got {text!r}")
     if value < 1:
         raise UsageError(f"{what} must be positive, got {text!r}")
+    if value > maximum:
+        raise UsageError(f"{what} must be at most {format_count(maximum)}, got {text!r}")
     return int(value)
+
+
+def check_out_dir(path: Path, what: str = "--out") -> Path:
+    """A folder that exists (it is created if missing) and takes new files: checked before
+    anything is computed, so a bad ``--out`` costs nothing."""
+    path = Path(path)
+    if path.exists() and not path.is_dir():
+        raise UsageError(f"{what} {path}: exists and is not a folder")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=path):
+            pass
+    except OSError as exc:
+        raise UsageError(f"{what} {path}: cannot write there ({exc.strerror or exc})") from None
+    return path

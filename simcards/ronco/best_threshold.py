@@ -18,6 +18,9 @@ Search design:
 
 All the races of all table sizes advance in lockstep, so every stage of every table size shares
 one pool of workers. Each stage is a batch stored like any other, so a killed search resumes.
+
+Calling the module, ``simcards.ronco.best_threshold(...)``, runs
+:func:`simcards.ronco.api.best_threshold`.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from simcards.core.apimodule import make_callable
 from simcards.core.errors import Interrupted
 from simcards.core.runner import Batch, Stats, local_executor, run_batches
 from simcards.core.stats import Z95, wilson
@@ -327,3 +331,6 @@ def search(rules: RoncoRules, sizes: Sequence[int], lives: int, kind: str,
         where = f"; finished chunks kept under {root}" if root is not None else ""
         raise Interrupted(f"interrupted{where}, run the same command again to resume") from None
     return rows, counts["resumed"], counts["computed"]
+
+
+make_callable(__name__, "simcards.ronco.api:best_threshold")

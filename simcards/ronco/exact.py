@@ -4,6 +4,8 @@ Only strengths matter to the rules (C2, C4), so a deal is enumerated as the sequ
 classes dealt to positions 0 .. n-1, weighted by the probability of drawing it without
 replacement; the cut card is enumerated only for deals where the dealer cuts. That turns 40!/(40-n)!
 ordered deals into at most classes**n sequences (10**6 for 6 players and a Spanish deck).
+
+Calling the module, ``simcards.ronco.exact(...)``, runs :func:`simcards.ronco.api.exact`.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from simcards.core.apimodule import make_callable
 from simcards.core.errors import UsageError
 from simcards.ronco.kernel import ALL_TIE, CUT, CUT_KING_FIRED, act, resolve
 from simcards.ronco.policies import Policy, PolicyTable
@@ -155,3 +158,6 @@ def exact_round(rules: RoncoRules, policies: Sequence[Policy]) -> ExactRound:
         p_double += pr * (lost == 2)
         tallies += pr * np.array([out.all_tie, out.cut, out.cut_king])
     return ExactRound(p_lose, p_double, float(tallies[0]), float(tallies[1]), float(tallies[2]))
+
+
+make_callable(__name__, "simcards.ronco.api:exact")

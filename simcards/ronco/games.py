@@ -1,4 +1,7 @@
-"""Whole Ronco games: Monte Carlo win rates, game lengths and elimination order."""
+"""Whole Ronco games: Monte Carlo win rates, game lengths and elimination order.
+
+Calling the module, ``simcards.ronco.games(...)``, runs :func:`simcards.ronco.api.games`.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +11,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from simcards.core.apimodule import make_callable
 from simcards.core.errors import UsageError
 from simcards.core.runner import Stats, run_batch
 from simcards.core.stats import wilson
@@ -172,3 +176,6 @@ def simulate(rules: RoncoRules, policies: Sequence[Policy], lives: int, games: i
                       stream=STREAM, workers=workers, progress=progress, label="Ronco games",
                       **batch)
     return GamesResult.from_stats(games, stats)
+
+
+make_callable(__name__, "simcards.ronco.api:games")

@@ -1,4 +1,7 @@
-"""Ronco rounds: Monte Carlo per-position loss rates, and the exact answer beside them."""
+"""Ronco rounds: Monte Carlo per-position loss rates, and the exact answer beside them.
+
+Calling the module, ``simcards.ronco.rounds(...)``, runs :func:`simcards.ronco.api.rounds`.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +11,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from simcards.core.apimodule import make_callable
 from simcards.core.errors import UsageError
 from simcards.core.runner import run_batch
 from simcards.core.stats import wilson
@@ -138,3 +142,6 @@ def simulate(
 def exact(rules: RoncoRules, policies: Sequence[Policy]) -> ExactRound:
     """Exact round probabilities (see :mod:`simcards.ronco.exact`)."""
     return exact_round(rules, policies)
+
+
+make_callable(__name__, "simcards.ronco.api:rounds")

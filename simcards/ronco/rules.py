@@ -14,6 +14,8 @@ from simcards.ronco import codes
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 20
+RONCO_DECKS = ("spanish40", "spanish48", "french52")
+"""C1: the decks Ronco is played with (``rummy108``, also known to the package, is not one)."""
 
 
 class CutKing(StrEnum):
@@ -85,12 +87,8 @@ class RoncoRules:
         absolute_tie: str | AbsoluteTie = "void",
     ) -> RoncoRules:
         """Validated constructor; ``cut_king=None`` means the default of the variant (P1)."""
-        try:
-            get_deck(deck)
-        except ValueError as exc:
-            raise UsageError(str(exc)) from None
-        if deck == "rummy108":
-            raise UsageError("deck 'rummy108' is not a Ronco deck (spanish40, spanish48, french52)")
+        if deck not in RONCO_DECKS:
+            raise UsageError(f"unknown deck {deck!r} (expected {'|'.join(RONCO_DECKS)})")
         if cut_king is None:
             cut_king = CutKing.NONE if poroli else CutKing.LOSES
         return cls(

@@ -1,0 +1,440 @@
+"""Ronco's Python API: the ``simcards ronco`` commands as functions.
+
+::
+
+    import simcards.ronco
+
+    res = simcards.ronco.rounds(players=6, policy="informed", threshold=5, rounds="10M")
+    res.to_dict()    # the same keys as `simcards ronco rounds --json`
+    res.to_frame()   # one row per position
+
+Each function takes keyword arguments named after the command's flags (``--dealer-threshold``
+is ``dealer_threshold``), with the same defaults, the same checks and the same seed
+(:data:`~simcards.core.cli_options.DEFAULT_SEED`), and returns a result with ``.to_dict()`` and
+``.to_frame()``. Counts may be ints or the command line's text (``"1M"``, ``"1e6"``). Bad
+arguments raise :class:`~simcards.core.errors.UsageError` (a ``ValueError``) naming the flag,
+before anything is computed. Runs are kept in the run store as the commands keep them (``store``
+as ``--store``). The functions work from a script without an ``if __name__ == "__main__":``
+guard (see :mod:`simcards.core.spawnsafe`).
+
+The command line (:mod:`simcards.ronco.cli`) is a thin layer over these functions.
+"""
+
+from __future__ import annotations
+
+import copy
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from simcards.core.cli_options import (
+    DEFAULT_SEED,
+    check_finite,
+    check_seed,
+    parse_count,
+    parse_int_list,
+    parse_range,
+)
+from simcards.core.errors import UsageError
+from simcards.core.runner import check_workers
+from simcards.core.spawnsafe import main_not_reimported
+from simcards.ronco.policies import DEFAULT_P, DEFAULT_T, DEFAULT_TD, KINDS, Policy
+from simcards.ronco.rules import RoncoRules, check_players
+
+MAX_ROUNDS = 10**12
+"""The most rounds one ``rounds`` run may simulate (``--rounds``)."""
+MAX_GAMES = 10**10
+"""The most games one ``games`` run may simulate (``--games``)."""
+MAX_RACE_GAMES = 10**9
+"""The most games per candidate of ``best-threshold`` (``--first-stage``, ``--max-games``,
+``--min-games``, ``--gain-games``): every candidate (up to 169) plays them."""
+DEFAULT_FIRST_STAGE = 8192
+DEFAULT_MIN_GAMES = 64_000
+
+
+@dataclass(frozen=True)
+class Result:
+    """A command's answer: ``to_dict()`` is its JSON object, ``to_frame()`` a tidy table."""
+
+    data: dict[str, Any]
+    raw: Any = field(default=None, repr=False, compare=False)
+    """The underlying statistics (counts) when the run was a simulation."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The same keys and values as the command's ``--json`` output."""
+        return copy.deepcopy(self.data)
+
+    def __getitem__(self, key: str) -> Any:
+        return self.data[key]
+
+    def to_frame(self) -> pd.DataFrame:  # pragma: no cover - every subclass defines it
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class RoundsResult(Result):
+    """``rounds`` (Monte Carlo) or ``exact`` (enumeration): loss probability by position."""
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per position: role, policy, P(lose), its 95% interval (Monte Carlo only)
+        and P(double loss)."""
+        d = self.data
+        n = d["players"]
+        frame = pd.DataFrame({"position": range(n), "role": [_role(i, n) for i in range(n)],
+                              "policy": d["policies"], "p_lose": d["p_lose"]})
+        if "ci_low" in d:
+            frame["ci_low"] = d["ci_low"]
+            frame["ci_high"] = d["ci_high"]
+        frame["p_double"] = d["p_double"]
+        return frame
+
+
+@dataclass(frozen=True)
+class GamesResult(Result):
+    """``games``: win rate by player, draws, game length, elimination order."""
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per player: policy, P(win) (with its 95% interval for Monte Carlo) and, for
+        Monte Carlo, ``place_k``: the probability of finishing k-th (0 = winner)."""
+        d = self.data
+        n = d["players"]
+        frame = pd.DataFrame({"player": range(n), "policy": d["policies"],
+                              "win_rate": d["win_rate"]})
+        if not d["exact"]:
+            frame["win_ci_low"] = d["win_ci_low"]
+            frame["win_ci_high"] = d["win_ci_high"]
+            for k in range(n):
+                frame[f"place_{k}"] = [row[k] for row in d["place_distribution"]]
+        return frame
+
+
+@dataclass(frozen=True)
+class BestThresholdResult(Result):
+    """``best-threshold``: one row per table size."""
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per table size, with the keys of the JSON output's ``rows`` as columns."""
+        return pd.DataFrame(copy.deepcopy(self.data["rows"]))
+
+
+def _role(i: int, n: int) -> str:
+    return "dealer" if i == n - 1 else ("first" if i == 0 else "")
+
+
+def _rules(deck: str, cut_king: str | None, ties: str, poroli: bool,
+           absolute_tie: str = "void") -> RoncoRules:
+    return RoncoRules.make(deck=deck, cut_king=cut_king, ties=ties, poroli=bool(poroli),
+                           absolute_tie=absolute_tie)
+
+
+def _given(**flags: Any) -> list[str]:
+    """The flags (named as on the command line) whose value was given (not None)."""
+    return ["--" + k.replace("_", "-") for k, v in flags.items() if v is not None]
+
+
+def _refuse_with(flag: str, given: Sequence[str], why: str) -> None:
+    if given:
+        raise UsageError(f"{given[0]} cannot be used with {flag}: {why}")
+
+
+def _policy_flags(policy: str, threshold: int | None, dealer_threshold: int | None,
+                  keep_prob: float | None, flag: str = "--policy") -> None:
+    """Refuse the parameters the chosen policy kind does not read."""
+    KINDS.kind(policy)
+    if policy == "random":
+        _refuse_with(f"{flag} random", _given(threshold=threshold,
+                                              dealer_threshold=dealer_threshold),
+                     "the random policy keeps with probability --keep-prob")
+    elif keep_prob is not None:
+        raise UsageError(f"--keep-prob cannot be used with {flag} {policy}: only the random "
+                         "policy reads it")
+
+
+def round_policies(players: int, policy: str = "threshold", threshold: int | None = None,
+                   dealer_threshold: int | None = None,
+                   thresholds: str | Sequence[int] | None = None,
+                   keep_prob: float | None = None, rules: RoncoRules | None = None,
+                   ) -> list[Policy]:
+    """One policy per position from the ``rounds``/``exact`` flags (None: not given)."""
+    check_players(players)
+    keep_prob = check_finite(keep_prob, "--keep-prob")
+    _policy_flags(policy, threshold, dealer_threshold, keep_prob)
+    if thresholds is not None:
+        if policy == "random":
+            raise UsageError("--thresholds cannot be used with --policy random: the random "
+                             "policy has no threshold")
+        _refuse_with("--thresholds", _given(threshold=threshold,
+                                            dealer_threshold=dealer_threshold),
+                     "--thresholds sets every position's threshold")
+        per_pos = (parse_int_list(thresholds, "--thresholds") if isinstance(thresholds, str)
+                   else [int(t) for t in thresholds])
+        if len(per_pos) != players:
+            raise UsageError(f"--thresholds needs {players} values (one per position, the "
+                             f"dealer's last), got {len(per_pos)}")
+        policies = [Policy(policy, t, t) for t in per_pos]
+    else:
+        t = DEFAULT_T if threshold is None else threshold
+        td = DEFAULT_TD if dealer_threshold is None else dealer_threshold
+        policies = [Policy(policy, t, td, DEFAULT_P if keep_prob is None else keep_prob)] * players
+    for pol in policies:
+        pol.validate((rules or RoncoRules()).top)
+    return policies
+
+
+def _header(command: str, rules: RoncoRules, policies: Sequence[Policy]) -> dict[str, Any]:
+    return {
+        "game": "ronco",
+        "command": command,
+        "players": len(policies),
+        "rules": rules.summary(),
+        "policies": [p.spec() for p in policies],
+    }
+
+
+def rounds(*, players: int = 4, policy: str = "threshold", threshold: int | None = None,
+           dealer_threshold: int | None = None, thresholds: str | Sequence[int] | None = None,
+           keep_prob: float | None = None, deck: str = "spanish40", cut_king: str | None = None,
+           ties: str = "all", poroli: bool = False, rounds: int | str = "1M",
+           seed: int = DEFAULT_SEED, workers: int | None = None, scheduler: str | None = None,
+           store: str | None = None, progress: bool = False) -> RoundsResult:
+    """Monte Carlo loss rate of every position in one round (``simcards ronco rounds``).
+
+    ``threshold`` and ``dealer_threshold`` default to 5, ``keep_prob`` to 0.5 (random policy
+    only); ``thresholds`` gives one threshold per position, the dealer's last. ``rounds`` is at
+    most 1e12. ``progress`` shows the command's progress bar and messages on stderr.
+    """
+    from simcards.core.montecarlo import batch_run
+    from simcards.ronco import rounds as ronco_rounds
+
+    rules = _rules(deck, cut_king, ties, poroli)
+    policies = round_policies(players, policy, threshold, dealer_threshold, thresholds,
+                              keep_prob, rules)
+    total = parse_count(rounds, "--rounds", MAX_ROUNDS)
+    check_seed(seed)
+    workers = check_workers(workers)
+    header = _header("rounds", rules, policies)
+    manifest = {**header, "seed": seed, "rounds": total, "chunk_size": ronco_rounds.ROUNDS_CHUNK}
+    with main_not_reimported(), \
+            batch_run(scheduler, workers, store, manifest, not progress) as run:
+        res = ronco_rounds.simulate(rules, policies, total, seed=seed, workers=workers,
+                                    progress=progress, **run.options())
+    out = {**header, "seed": seed, **res.to_dict(), **run.cluster_json()}
+    if run.store is not None:
+        run.store.finish(
+            pd.DataFrame({"position": range(players), "policy": out["policies"],
+                          "lost": res.lost, "double": res.double, "p_lose": out["p_lose"],
+                          "ci_low": out["ci_low"], "ci_high": out["ci_high"]}),
+            {k: out[k] for k in ("p_lose", "p_all_tie", "rounds")})
+    return RoundsResult(out, res)
+
+
+def exact(*, players: int = 4, policy: str = "threshold", threshold: int | None = None,
+          dealer_threshold: int | None = None, thresholds: str | Sequence[int] | None = None,
+          keep_prob: float | None = None, deck: str = "spanish40", cut_king: str | None = None,
+          ties: str = "all", poroli: bool = False, seed: int = DEFAULT_SEED,
+          workers: int | None = None) -> RoundsResult:
+    """Exact loss probability of every position (``simcards ronco exact``): deterministic
+    policies only. ``seed`` and ``workers`` are checked and do not change the answer."""
+    from simcards.ronco import rounds as ronco_rounds
+
+    rules = _rules(deck, cut_king, ties, poroli)
+    policies = round_policies(players, policy, threshold, dealer_threshold, thresholds,
+                              keep_prob, rules)
+    check_seed(seed)
+    check_workers(workers)
+    res = ronco_rounds.exact(rules, policies)
+    out = {
+        **_header("exact", rules, policies),
+        "p_lose": res.p_lose.tolist(),
+        "p_double": res.p_double.tolist(),
+        "p_all_tie": res.p_all_tie,
+        "p_cut": res.p_cut,
+        "p_cut_king": res.p_cut_king,
+    }
+    return RoundsResult(out, res)
+
+
+def _entries(spec: str) -> list[tuple[str, int]]:
+    """``--policies`` entries as (kind, number of parameters written)."""
+    out = []
+    for item in spec.split(","):
+        if item.strip():
+            kind, *values = item.strip().split(":")
+            out.append((kind.strip().lower(), len(values)))
+    return out
+
+
+def game_policies(players: int, policies: str | None = None, policy: str | None = None,
+                  threshold: int | None = None, dealer_threshold: int | None = None,
+                  keep_prob: float | None = None, rules: RoncoRules | None = None,
+                  ) -> list[Policy]:
+    """One policy per player from the ``games`` flags (None: not given)."""
+    from simcards.ronco import games as ronco_games
+
+    check_players(players)
+    keep_prob = check_finite(keep_prob, "--keep-prob")
+    if policies is None:
+        kind = policy or "threshold"
+        _policy_flags(kind, threshold, dealer_threshold, keep_prob)
+        default = Policy(kind, DEFAULT_T if threshold is None else threshold,
+                         DEFAULT_TD if dealer_threshold is None else dealer_threshold,
+                         DEFAULT_P if keep_prob is None else keep_prob)
+        result = [default] * players
+    else:
+        if policy is not None:
+            raise UsageError("--policy cannot be used with --policies: --policies gives every "
+                             "player's policy")
+        default = Policy("threshold", DEFAULT_T if threshold is None else threshold,
+                         DEFAULT_TD if dealer_threshold is None else dealer_threshold,
+                         DEFAULT_P if keep_prob is None else keep_prob)
+        result = ronco_games.player_policies(players, policies, default)
+        entries = _entries(policies)
+        reads = {"--threshold": any(k != "random" and n < 1 for k, n in entries),
+                 "--dealer-threshold": any(k != "random" and n < 2 for k, n in entries),
+                 "--keep-prob": any(k == "random" and n < 1 for k, n in entries)}
+        for flag in _given(threshold=threshold, dealer_threshold=dealer_threshold,
+                           keep_prob=keep_prob):
+            if not reads[flag]:
+                raise UsageError(f"{flag} cannot be used with --policies {policies.strip()!r}: "
+                                 "every entry sets that value itself")
+    for pol in result:
+        pol.validate((rules or RoncoRules()).top)
+    return result
+
+
+def games(*, players: int = 4, lives: int = 7, policies: str | None = None,
+          policy: str | None = None, threshold: int | None = None,
+          dealer_threshold: int | None = None, keep_prob: float | None = None,
+          deck: str = "spanish40", cut_king: str | None = None, ties: str = "all",
+          poroli: bool = False, absolute_tie: str = "void", first_dealer: int | None = None,
+          games: int | str | None = None, exact: bool = False, seed: int = DEFAULT_SEED,
+          workers: int | None = None, scheduler: str | None = None, store: str | None = None,
+          progress: bool = False) -> GamesResult:
+    """Whole games (``simcards ronco games``): win rate by player, draws, game length and
+    elimination order.
+
+    ``policies`` is the ``--policies`` text (one entry per player, or one for all); otherwise
+    ``policy`` (default ``"threshold"``) with ``threshold``/``dealer_threshold`` (5) or
+    ``keep_prob`` (0.5). ``games`` defaults to 100k, at most 1e10. ``exact=True`` solves small
+    tables exactly; ``games``, ``store`` and ``scheduler`` then do not apply and are refused.
+    """
+    from simcards.ronco import games as ronco_games
+
+    rules = _rules(deck, cut_king, ties, poroli, absolute_tie)
+    table = game_policies(players, policies, policy, threshold, dealer_threshold, keep_prob,
+                          rules)
+    ronco_games.check_lives(lives)
+    ronco_games.check_first_dealer(first_dealer, players)
+    check_seed(seed)
+    workers = check_workers(workers)
+    header = {**_header("games", rules, table), "lives": lives, "first_dealer": first_dealer}
+    if exact:
+        _refuse_with("--exact", _given(games=games, store=store, scheduler=scheduler),
+                     "the exact solver simulates nothing")
+        from simcards.ronco.games_exact import exact_game
+
+        solved = exact_game(rules, table, lives, first_dealer)
+        return GamesResult({**header, "exact": True, **solved.to_dict()}, solved)
+    total = parse_count("100k" if games is None else games, "--games", MAX_GAMES)
+    from simcards.core.montecarlo import batch_run
+
+    manifest = {**header, "seed": seed, "games": total, "chunk_size": ronco_games.GAMES_CHUNK}
+    with main_not_reimported(), \
+            batch_run(scheduler, workers, store, manifest, not progress) as run:
+        res = ronco_games.simulate(rules, table, lives, total, first_dealer=first_dealer,
+                                   seed=seed, workers=workers, progress=progress,
+                                   **run.options())
+    out = {**header, "exact": False, "seed": seed, **res.to_dict(), **run.cluster_json()}
+    result = GamesResult(out, res)
+    if run.store is not None:
+        run.store.finish(result.to_frame(), {k: out[k] for k in (
+            "win_rate", "draw_rate", "rounds_mean", "games")})
+    return result
+
+
+def best_threshold(*, players: int | str | Sequence[int] = "3-10", lives: int = 7,
+                   policy: str = "threshold", field: str = "5:5", deck: str = "spanish40",
+                   cut_king: str | None = None, ties: str = "all", poroli: bool = False,
+                   absolute_tie: str = "void", first_stage: int | str | None = None,
+                   max_games: int | str = "512k", min_games: int | str | None = None,
+                   z_drop: float = 3.0, max_iterations: int = 3,
+                   gain_games: int | str = "256k", seed: int = DEFAULT_SEED,
+                   workers: int | None = None, scheduler: str | None = None,
+                   store: str | None = None, progress: bool = False) -> BestThresholdResult:
+    """The best (T, Td) against a field, and the symmetric equilibrium, for each table size
+    (``simcards ronco best-threshold``).
+
+    ``players`` is a size, a list of sizes, or the command's text (``"3-10"``, ``"4,6,8"``).
+    ``first_stage`` defaults to 8192 and ``min_games`` to 64k, each lowered to ``max_games``
+    when that is smaller; given explicitly, they must not exceed it. Budgets are at most 1e9
+    games per candidate; ``gain_games=0`` skips the informed-gain comparison.
+    """
+    from simcards.core.montecarlo import cluster_info, executor_for
+    from simcards.core.store import RunStore, store_root
+    from simcards.ronco import best_threshold as bt
+    from simcards.ronco import games as ronco_games
+
+    if isinstance(players, str):
+        sizes = parse_range(players, "--players")
+    elif isinstance(players, int):
+        sizes = [players]
+    else:
+        sizes = parse_range(",".join(str(int(p)) for p in players), "--players")
+    for n in sizes:
+        check_players(n)
+    if policy not in ("threshold", "informed"):
+        raise UsageError(f"unknown policy {policy!r} for best-threshold (threshold|informed)")
+    rules = _rules(deck, cut_king, ties, poroli, absolute_tie)
+    ronco_games.check_lives(lives)
+    ft = parse_int_list(field.replace(":", ","), "--field")
+    if len(ft) != 2:
+        raise UsageError(f"--field must be T:Td, got {field!r}")
+    field_policy = Policy(policy, ft[0], ft[1]).validate(rules.top)
+    z_drop = check_finite(z_drop, "--z-drop")
+    if z_drop <= 0:
+        raise UsageError(f"--z-drop must be positive, got {z_drop}")
+    if max_iterations < 0:
+        raise UsageError(f"--max-iterations must be at least 0, got {max_iterations}")
+    budget = parse_count(max_games, "--max-games", MAX_RACE_GAMES)
+    first = _bounded(first_stage, DEFAULT_FIRST_STAGE, budget, "--first-stage")
+    floor = _bounded(min_games, DEFAULT_MIN_GAMES, budget, "--min-games")
+    gain = 0 if str(gain_games).strip() == "0" else parse_count(gain_games, "--gain-games",
+                                                                MAX_RACE_GAMES)
+    check_seed(seed)
+    workers = check_workers(workers)
+    root = store_root(store)
+    opts = {"seed": seed, "first_stage": first, "max_games": budget, "z_drop": z_drop,
+            "max_iterations": max_iterations, "gain_games": gain, "min_games": floor}
+    manifest = {"game": "ronco", "command": "best-threshold", "rules": rules.summary(),
+                "players": sizes, "lives": lives, "policy": policy,
+                "field": field_policy.spec(), **opts}
+    top = RunStore(root, manifest) if root is not None else None
+    with main_not_reimported(), executor_for(scheduler, workers, not progress) as ex:
+        t0 = time.perf_counter()
+        rows, resumed, computed = bt.search(rules, sizes, lives, policy, field_policy, opts,
+                                            workers=workers, root=root, progress=progress,
+                                            executor=ex)
+        seconds = time.perf_counter() - t0
+    out = {**manifest, "seed": seed, "rows": [bt.row_dict(r) for r in rows],
+           **cluster_info(ex, seconds)}
+    if top is not None:
+        top.open()
+        top.resumed, top.computed = resumed, computed
+        frame = pd.DataFrame([{k: (str(v) if isinstance(v, list) else v)
+                               for k, v in r.items()} for r in out["rows"]])
+        top.finish(frame, {"rows": len(rows)})
+    return BestThresholdResult(out, rows)
+
+
+def _bounded(value: int | str | None, default: int, budget: int, what: str) -> int:
+    """A per-candidate game count that may not exceed ``--max-games``: the default is lowered
+    to it, an explicit value above it is refused."""
+    if value is None:
+        return min(default, budget)
+    n = parse_count(value, what, MAX_RACE_GAMES)
+    if n > budget:
+        raise UsageError(f"{what} ({n:,}) cannot be larger than --max-games ({budget:,})")
+    return n

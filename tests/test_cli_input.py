@@ -1,0 +1,131 @@
+"""Bad input costs one line on stderr and exit status 2, never a traceback, memory or time;
+the help shows what each command accepts."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from simcards import __version__
+from simcards.core.cli import main
+from simcards.core.cli_options import (
+    MAX_SEED,
+    check_finite,
+    check_seed,
+    parse_count,
+    parse_range,
+)
+from simcards.core.errors import UsageError
+
+
+def _one_line_error(capsys, argv: list[str], message: str) -> None:
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1, captured.err
+    assert lines[0].startswith("simcards: error: ") and message in lines[0], lines[0]
+
+
+@pytest.mark.parametrize("text", ["1", "1000", "1_000", "1e6", "1M", "1.5k", "2G", "1e12"])
+def test_parse_count_reads_plain_scientific_and_suffixed_counts(text) -> None:
+    expected = {"1": 1, "1000": 1000, "1_000": 1000, "1e6": 10**6, "1M": 10**6,
+                "1.5k": 1500, "2G": 2 * 10**9, "1e12": 10**12}[text]
+    assert parse_count(text, "--n") == expected
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("1e13", "--n must be at most 1e12"),
+    ("1e19", "--n must be at most 1e12"),
+    ("1e30", "--n must be at most 1e12"),
+    ("1e400", "--n must be at most 1e12"),
+    ("nan", "--n must be a count"),
+    ("inf", "--n must be a count"),
+    ("1e999999999999", "--n must be a count"),
+    ("1.5", "whole number"),
+    ("0", "positive"),
+])
+def test_parse_count_refuses_counts_past_the_maximum_and_non_counts(text, message) -> None:
+    with pytest.raises(UsageError, match=message):
+        parse_count(text, "--n")
+
+
+def test_parse_count_applies_a_per_command_maximum() -> None:
+    assert parse_count("1e10", "--games", 10**10) == 10**10
+    with pytest.raises(UsageError, match="--games must be at most 1e10, got '2e10'"):
+        parse_count("2e10", "--games", 10**10)
+    with pytest.raises(UsageError, match="at most 1e10"):
+        parse_count(10**11, "--games", 10**10)
+
+
+def test_seeds_are_0_to_2_pow_63_minus_1() -> None:
+    assert check_seed(0) == 0 and check_seed(MAX_SEED) == 2**63 - 1
+    for bad in (-1, 2**63, 1.5, True):
+        with pytest.raises(UsageError, match="--seed"):
+            check_seed(bad)
+
+
+def test_nan_and_infinities_are_refused_as_numbers() -> None:
+    assert check_finite(0.5, "--x") == 0.5 and check_finite(None, "--x") is None
+    for bad in (math.nan, math.inf, -math.inf):
+        with pytest.raises(UsageError, match="--x must be a finite number"):
+            check_finite(bad, "--x")
+
+
+def test_parse_range_refuses_a_value_listed_twice() -> None:
+    assert parse_range("3-5", "--players") == [3, 4, 5]
+    with pytest.raises(UsageError, match="--players: 4 is listed twice"):
+        parse_range("4,4", "--players")
+
+
+@pytest.mark.parametrize("command", [["ronco", "rounds", "--rounds", "1000"],
+                                     ["ronco", "exact"],
+                                     ["ronco", "games", "--games", "1000"],
+                                     ["ronco", "best-threshold"],
+                                     ["report"]])
+def test_negative_or_huge_seed_is_one_line_for_every_command(capsys, command) -> None:
+    _one_line_error(capsys, [*command, "--seed", "-1"], "--seed must be between 0 and 2**63-1")
+    _one_line_error(capsys, [*command, "--seed", str(2**63)], "--seed must be between 0")
+
+
+def test_report_refuses_an_out_that_is_a_file_before_computing(capsys, tmp_path,
+                                                               monkeypatch) -> None:
+    import simcards.core.reports.make_all as make_all
+
+    def computing(*args, **kwargs):
+        raise AssertionError("the report started computing")
+
+    monkeypatch.setattr(make_all, "build_all", computing)
+    existing = tmp_path / "a-file"
+    existing.write_text("x")
+    _one_line_error(capsys, ["report", "--quick", "--out", str(existing)],
+                    "exists and is not a folder")
+    _one_line_error(capsys, ["report", "--quick", "--out", "/proc/x"], "--out /proc/x")
+    blocked = tmp_path / "read-only"
+    blocked.mkdir()
+    blocked.chmod(0o500)
+    try:
+        import os
+        if os.access(blocked, os.W_OK):  # root writes anywhere: nothing to check there
+            return
+        _one_line_error(capsys, ["report", "--quick", "--out", str(blocked / "sub")],
+                        "cannot write there")
+    finally:
+        blocked.chmod(0o700)
+
+
+def test_version_flag_and_command_print_the_version(capsys) -> None:
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out.strip() == __version__
+    assert main(["version"]) == 0
+    assert capsys.readouterr().out.strip() == __version__
+
+
+@pytest.mark.parametrize("command", [[], ["ronco", "rounds"], ["ronco", "games"],
+                                     ["ronco", "best-threshold"], ["report"]])
+def test_help_shows_no_value_type_beside_flags(capsys, command) -> None:
+    assert main([*command, "--help"]) == 0
+    out = capsys.readouterr().out
+    assert "--help" in out
+    assert "<bool>" not in out, out
