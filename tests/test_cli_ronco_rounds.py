@@ -103,3 +103,22 @@ def test_local_cli_run_never_imports_dask() -> None:
                           timeout=120, env={k: v for k, v in os.environ.items()
                                             if k != "SIMCARDS_SCHEDULER"})
     assert proc.returncode == 0, proc.stderr
+
+
+def test_table_output_gives_an_interval_for_every_rate(capsys) -> None:
+    """The absolute-tie, cut and cut-king line of ``rounds`` and the first-out column and
+    no-winner line of ``games`` carry 95% intervals, like the loss rates."""
+    import re
+
+    interval = r"\d\.\d+ \[\d\.\d+, \d\.\d+\]"
+    assert main(["ronco", "rounds", "--rounds", "20000", "--workers", "1", "--store",
+                 "none"]) == 0
+    out = capsys.readouterr().out
+    for label in ("absolute tie", "dealer cuts", "cut-king"):
+        assert re.search(rf"{label}: {interval}", out), out
+    assert main(["ronco", "games", "--players", "3", "--lives", "2", "--games", "5000",
+                 "--workers", "1", "--store", "none"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(rf"no winner: {interval}", out), out
+    rows = [x for x in out.splitlines() if "threshold:5:5" in x]
+    assert len(rows) == 3 and all(len(re.findall(interval, r)) == 1 for r in rows), rows

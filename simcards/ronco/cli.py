@@ -66,6 +66,17 @@ FirstDealerOpt = Annotated[int | None, typer.Option(
 _RACE_MAX = "at most 1e9"
 
 
+def _console() -> Console:
+    """Tables as wide as they need: a terminal's own width, else 120 columns (a pipe or a log
+    file would otherwise cut every interval in two at 80)."""
+    probe = Console()
+    return probe if probe.is_terminal else Console(width=120)
+
+
+def _ci(p: float, ci: list[float], digits: int) -> str:
+    return f"{p:.{digits}f} [{ci[0]:.{digits}f}, {ci[1]:.{digits}f}]"
+
+
 def _print_rounds(out: dict, exact: bool) -> None:
     n = out["players"]
     title = (f"Ronco rounds, exact: {n} players" if exact else
@@ -80,14 +91,16 @@ def _print_rounds(out: dict, exact: bool) -> None:
         if not exact:
             row.append(f"[{out['ci_low'][i]:.5f}, {out['ci_high'][i]:.5f}]")
         table.add_row(*row)
-    console = Console()
+    console = _console()
     console.print(table)
     if exact:
         console.print(f"absolute tie: {out['p_all_tie']:.8f}   dealer cuts: "
                       f"{out['p_cut']:.6f}   cut-king: {out['p_cut_king']:.6f}")
     else:
-        console.print(f"absolute tie: {out['p_all_tie']:.6f}   dealer cuts: "
-                      f"{out['p_cut']:.4f}   cut-king: {out['p_cut_king']:.4f}")
+        console.print(f"absolute tie: {_ci(out['p_all_tie'], out['p_all_tie_ci'], 6)}\n"
+                      f"dealer cuts: {_ci(out['p_cut'], out['p_cut_ci'], 4)}\n"
+                      f"cut-king: {_ci(out['p_cut_king'], out['p_cut_king_ci'], 4)}\n"
+                      "(95% Wilson intervals)")
     console.print("rules: " + ", ".join(f"{k}={v}" for k, v in out["rules"].items()))
 
 
@@ -196,20 +209,29 @@ def _print_games(out: dict) -> None:
     n = out["players"]
     kind = "exact" if out["exact"] else f"{out['games']:,} games, seed {out['seed']}"
     table = Table(title=f"Ronco games: {n} players, {out['lives']} lives, {kind}")
-    cols = ["player", "policy", "P(win)"] + ([] if out["exact"] else ["95% CI", "P(first out)"])
+    cols = ["player", "policy", "P(win)"] + ([] if out["exact"] else
+                                             ["95% CI", "P(first out) [95% CI]"])
     for col in cols:
         table.add_column(col)
     for i in range(n):
         row = [str(i), out["policies"][i], f"{out['win_rate'][i]:.5f}"]
         if not out["exact"]:
             row += [f"[{out['win_ci_low'][i]:.5f}, {out['win_ci_high'][i]:.5f}]",
-                    f"{out['place_distribution'][i][n - 1]:.4f}"]
+                    _ci(out["place_distribution"][i][n - 1], out["first_out_ci"][i], 4)]
         table.add_row(*row)
-    console = Console()
+    console = _console()
     console.print(table)
     q = out["rounds_quantiles"]
-    console.print(f"no winner: {out['draw_rate']:.5f}   rounds: mean {out['rounds_mean']:.3f}, "
-                  f"quantiles " + ", ".join(f"{k} {v}" for k, v in q.items()))
+    if out["exact"]:
+        console.print(f"no winner: {out['draw_rate']:.5f}   rounds: mean "
+                      f"{out['rounds_mean']:.3f}, quantiles "
+                      + ", ".join(f"{k} {v}" for k, v in q.items()))
+    else:
+        half = 1.959963984540054 * out["rounds_mean_se"]
+        console.print(f"no winner: {_ci(out['draw_rate'], out['draw_ci'], 5)}\n"
+                      f"rounds: mean {out['rounds_mean']:.3f} [{out['rounds_mean'] - half:.3f}, "
+                      f"{out['rounds_mean'] + half:.3f}], quantiles "
+                      + ", ".join(f"{k} {v}" for k, v in q.items()) + "\n(95% intervals)")
     console.print("rules: " + ", ".join(f"{k}={v}" for k, v in out["rules"].items()))
 
 
@@ -276,4 +298,4 @@ def _print_best(out: dict) -> None:
         table.add_row(str(r["players"]), f"{r['best_T']}:{r['best_Td']}",
                       f"{r['win_rate']:.4f} [{r['ci_low']:.4f}, {r['ci_high']:.4f}]",
                       " ".join(f"{t}:{d}" for t, d in r["tied_with"]) or "-", eq, gain)
-    Console().print(table)
+    _console().print(table)

@@ -140,6 +140,8 @@ class GamesResult:
     def to_dict(self) -> dict[str, object]:
         lo, hi = wilson(self.wins, self.games)
         dlo, dhi = wilson(self.draws, self.games)
+        n = self.places.shape[0]
+        flo, fhi = wilson(self.places[:, n - 1], self.games)
         return {
             "games": self.games,
             "win_rate": self.win_rate.tolist(),
@@ -158,6 +160,7 @@ class GamesResult:
                 "finishes k-th (0 = winner or last survivor); players eliminated in the same "
                 "round share the better place",
             },
+            "first_out_ci": [[float(a), float(b)] for a, b in zip(flo, fhi, strict=True)],
             "stalled": int(self.endings[STALLED]),
         }
 

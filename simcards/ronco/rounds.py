@@ -103,6 +103,8 @@ class RoundsResult:
     def to_dict(self) -> dict[str, object]:
         lo, hi = wilson(self.lost, self.rounds)
         tlo, thi = wilson(self.all_tie, self.rounds)
+        clo, chi = wilson(self.cut, self.rounds)
+        klo, khi = wilson(self.cut_king, self.rounds)
         return {
             "rounds": int(self.rounds),
             "p_lose": self.p_lose.tolist(),
@@ -112,7 +114,9 @@ class RoundsResult:
             "p_all_tie": self.all_tie / self.rounds,
             "p_all_tie_ci": [float(tlo), float(thi)],
             "p_cut": self.cut / self.rounds,
+            "p_cut_ci": [float(clo), float(chi)],
             "p_cut_king": self.cut_king / self.rounds,
+            "p_cut_king_ci": [float(klo), float(khi)],
         }
 
 
