@@ -176,7 +176,7 @@ def exact(
     policies = _round_setup(players, policy, threshold, dealer_threshold, thresholds,
                             keep_prob, rules)
     check_workers(workers)
-    res = ronco_rounds.exact(rules, policies)
+    res = ronco_rounds.exact(rules, policies, progress=not as_json)
     out = {
         **_header("exact", rules, policies),
         "p_lose": res.p_lose.tolist(),
@@ -352,16 +352,18 @@ def best_threshold(
                 "players": sizes, "lives": lives, "policy": policy,
                 "field": field_policy.spec(), **opts}
     top = RunStore(root, manifest) if root is not None else None
+    if top is not None:
+        top.create()  # the search's stages are kept inside its own folder
     with executor_for(scheduler, workers, as_json) as ex:
         t0 = time.perf_counter()
         rows, resumed, computed = bt.search(rules, sizes, lives, policy, field_policy, opts,
-                                            workers=workers, root=root, progress=not as_json,
-                                            executor=ex)
+                                            workers=workers,
+                                            root=top.path / "stages" if top else None,
+                                            progress=not as_json, executor=ex)
         seconds = time.perf_counter() - t0
     out = {**manifest, "seed": seed, "rows": [bt.row_dict(r) for r in rows],
            **cluster_info(ex, seconds)}
     if top is not None:
-        top.open()
         top.resumed, top.computed = resumed, computed
         frame = pd.DataFrame([{k: (str(v) if isinstance(v, list) else v)
                                for k, v in r.items()} for r in out["rows"]])
