@@ -26,8 +26,8 @@ def interrupt_after_chunks(monkeypatch) -> Callable[[int | None], None]:
             return
         saved: list = []
 
-        def save_then_interrupt(self, key, stats):
-            real_save(self, key, stats)
+        def save_then_interrupt(self, key, stats, *rest):
+            real_save(self, key, stats, *rest)
             saved.append(key)
             if len(saved) == k:
                 raise KeyboardInterrupt

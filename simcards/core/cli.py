@@ -6,6 +6,7 @@ usage errors become one line on stderr and exit status 2.
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -17,6 +18,7 @@ from simcards.core.cli_options import (
     DEFAULT_SEED,
     SchedulerOpt,
     SeedOpt,
+    StoreOpt,
     WorkersOpt,
     check_out_dir,
 )
@@ -34,6 +36,9 @@ app = typer.Typer(
 )
 for _game in games():
     app.add_typer(_game.app(), name=_game.name, help=_game.help)
+runs_app = typer.Typer(help="What the run store keeps: list runs, remove old ones.",
+                       no_args_is_help=True)
+app.add_typer(runs_app, name="runs", help="What the run store keeps: list runs, remove old ones.")
 
 
 def _print_version(value: bool) -> None:
@@ -61,10 +66,12 @@ def report(
     scheduler: SchedulerOpt = None,
     quick: Annotated[bool, typer.Option("--quick", help="Tiny samples: checks the pipeline "
                                         "in seconds; the figures mean nothing.")] = False,
+    store: StoreOpt = None,
 ) -> None:
     """Run the headline studies and write their figures and pages under --out."""
     from simcards.core.registry import all_studies
     from simcards.core.reports.make_all import build_all
+    from simcards.core.store import store_root
 
     studies = all_studies()
     names = [s.strip() for s in only.split(",")] if only else None
@@ -73,10 +80,53 @@ def report(
             raise UsageError(f"unknown study {name!r} (known: {', '.join(studies)})")
     check_out_dir(out)
     workers = check_workers(workers)
+    root = store_root(store)
     with executor_for(scheduler, workers, False) as ex:
         for page in build_all(out, seed=seed, workers=workers, only=names,
-                              quick=quick, executor=ex):
+                              quick=quick, executor=ex, store=root):
             typer.echo(f"wrote {page}")
+
+
+@runs_app.command("list")
+def runs_list(store: StoreOpt = None) -> None:
+    """One line per run: name, game, command, status, chunks, size, age."""
+    from simcards.core.runs import format_runs, list_runs
+    from simcards.core.store import store_root
+
+    root = store_root(store)
+    if root is None:
+        raise UsageError("no run store (--store none)")
+    for line in format_runs(list(list_runs(root)), root):
+        typer.echo(line)
+
+
+@runs_app.command("clean")
+def runs_clean(
+    older_than: Annotated[str | None, typer.Option(
+        "--older-than", help="Remove runs untouched for this long: 7d, 12h, 30m.")] = None,
+    command: Annotated[str | None, typer.Option(
+        "--command", help="Remove runs of this command (rounds, games, best-threshold, "
+        "report, or GAME-COMMAND).")] = None,
+    everything: Annotated[bool, typer.Option("--all", help="Remove every run.")] = False,
+    store: StoreOpt = None,
+) -> None:
+    """Remove runs (all the given filters must hold); says what went and the space freed."""
+    from simcards.core.runs import human_size, parse_age, remove_runs, select_runs
+    from simcards.core.store import store_root
+
+    root = store_root(store)
+    if root is None:
+        raise UsageError("no run store (--store none)")
+    age = parse_age(older_than) if older_than is not None else None
+    chosen, busy = select_runs(root, older_than=age, command=command, everything=everything)
+    for run in busy:
+        typer.echo(f"kept {run.name}: its run is still going")
+    for run in chosen:
+        typer.echo(f"removed {run.name} ({run.game} {run.command}, {run.status}, "
+                   f"{human_size(run.size)})")
+    freed = remove_runs(chosen)
+    typer.echo(f"removed {len(chosen)} run{'s' if len(chosen) != 1 else ''}, freed "
+               f"{human_size(freed)} in {root}")
 
 
 @app.command()
@@ -119,7 +169,9 @@ def main(argv: list[str] | None = None) -> int:
     raises either click's exception classes or its own copies of them, depending on version.
     """
     try:
-        command()(args=argv, standalone_mode=False)  # type: ignore[operator]
+        code = command()(args=argv, standalone_mode=False)  # type: ignore[operator]
+        if code == 130:  # typer turns Ctrl-C outside any run store into a returned 130
+            raise KeyboardInterrupt
     except UsageError as exc:
         return _fail(str(exc).splitlines()[0])
     except Interrupted as exc:
@@ -148,7 +200,17 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run() -> None:
-    sys.exit(main())
+    code = main()
+    if code == 130:
+        # Interrupted: the workers are stopped and the finished chunks saved, so end now rather
+        # than spend a second or more tearing down numba and the interpreter.
+        from multiprocessing.util import _exit_function
+
+        _exit_function()  # release the pool's semaphores and queues, as a normal exit would
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    sys.exit(code)
 
 
 if __name__ == "__main__":

@@ -75,7 +75,7 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object on 
                                        "nothing else.")]
 StoreOpt = Annotated[str | None, typer.Option(
     "--store", help="Folder that keeps every run's chunks and results (Parquet) for resuming: "
-    "default $SIMCARDS_STORE or runs/; 'none' keeps nothing.")]
+    "default $SIMCARDS_STORE, else ~/.local/share/simcards/runs; 'none' keeps nothing.")]
 SchedulerOpt = Annotated[str | None, typer.Option(
     "--scheduler", help="Run the chunks on a dask cluster at this address (e.g. "
     "tcp://10.0.0.5:8786; default $SIMCARDS_SCHEDULER); results are identical to a local run.")]

@@ -17,17 +17,19 @@ Chunks run inline for one worker and in a process pool otherwise; any
 from __future__ import annotations
 
 import os
+import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass
 from multiprocessing import get_context
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
 from simcards.core.errors import UsageError
+from simcards.core.progress import Progress, as_progress
 from simcards.core.rng import chunk_state
 
 Stats = dict[str, np.ndarray]
@@ -87,14 +89,30 @@ def check_workers(workers: int | None) -> int:
     return workers
 
 
-def plan_chunks(total: int, chunk_size: int) -> list[int]:
-    """Sizes of the chunks of a batch: all ``chunk_size`` but a shorter last one."""
+def check_plan(total: int, chunk_size: int) -> None:
     if total < 1:
         raise UsageError(f"the number of deals must be positive, got {total}")
     if chunk_size < 1:
         raise UsageError(f"chunk size must be positive, got {chunk_size}")
-    full, rest = divmod(total, chunk_size)
-    return [chunk_size] * full + ([rest] if rest else [])
+
+
+def chunk_count(total: int, chunk_size: int) -> int:
+    """How many chunks a batch of ``total`` deals has: arithmetic, nothing is listed."""
+    check_plan(total, chunk_size)
+    return -(-total // chunk_size)
+
+
+def chunk_size_at(total: int, chunk_size: int, index: int) -> int:
+    """The size of chunk ``index``: ``chunk_size``, but the last one may be shorter."""
+    return min(chunk_size, total - index * chunk_size)
+
+
+def plan_chunks(total: int, chunk_size: int) -> Iterator[int]:
+    """Sizes of the chunks of a batch, lazily: all ``chunk_size`` but a shorter last one.
+
+    A batch of 1e15 rounds has 5e8 chunks; they are produced one at a time, never listed."""
+    n = chunk_count(total, chunk_size)
+    return (chunk_size_at(total, chunk_size, i) for i in range(n))
 
 
 @dataclass(frozen=True)
@@ -137,67 +155,86 @@ def merge(parts: Sequence[Stats]) -> Stats:
     return out
 
 
-class _Progress:
-    """A progress bar on stderr that appears only once a run has taken more than a second."""
 
-    def __init__(self, total: int, label: str, enabled: bool) -> None:
-        self.total = total
-        self.label = label
-        self.enabled = enabled
-        self.start = time.monotonic()
-        self.done = 0
-        self._bar = None
-        self._task = None
+def _worker_init(parent: int) -> None:
+    """Set up a pool process: Ctrl-C is the parent's to handle (a terminal sends it to the
+    whole process group; a worker that took it would print a traceback and could wedge the
+    pool), and a worker whose parent has gone (killed, say) exits instead of lingering."""
+    import signal
+    import threading
 
-    def advance(self, deals: int) -> None:
-        self.done += deals
-        if not self.enabled:
-            return
-        if self._bar is None and time.monotonic() - self.start > 1.0:
-            from rich.console import Console
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
-            console = Console(stderr=True)
-            if not console.is_terminal:  # a log file gets no bar, only the answer
-                self.enabled = False
-                return
-            from rich.progress import (
-                BarColumn,
-                MofNCompleteColumn,
-                Progress,
-                TimeElapsedColumn,
-                TimeRemainingColumn,
-            )
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
 
-            self._bar = Progress(
-                "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
-                TimeElapsedColumn(), TimeRemainingColumn(),
-                console=console, transient=True,
-            )
-            self._bar.start()
-            self._task = self._bar.add_task(self.label, total=self.total)
-        if self._bar is not None:
-            self._bar.update(self._task, completed=self.done)
+    threading.Thread(target=watch, name="simcards-parent-watch", daemon=True).start()
 
-    def close(self) -> None:
-        if self._bar is not None:
-            self._bar.stop()
+
+def _quiet_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker with its stderr on the null device.
+
+    The tracker is a helper process that outlives an interrupted run by a moment; when the
+    workers were stopped mid-chunk it may warn about semaphores it can no longer unlink. Those
+    warnings would break the one-line promise of Ctrl-C and say nothing a user can act on. The
+    tracker takes the stderr it is started with, so it is started here, once, with a quiet one.
+    """
+    from multiprocessing import resource_tracker
+
+    if getattr(resource_tracker._resource_tracker, "_pid", None) is not None:
+        return
+    sys.stderr.flush()
+    saved = os.dup(2)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, 2)
+        resource_tracker.ensure_running()
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(devnull)
+
+
+def stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Stop a process pool now: cancel what has not started and end the worker processes
+    (a chunk in flight is lost; its result would be thrown away anyway)."""
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in procs:
+        if proc.is_alive():
+            proc.terminate()
+    deadline = time.monotonic() + 1.0
+    for proc in procs:
+        proc.join(max(deadline - time.monotonic(), 0.01))
+        if proc.is_alive():
+            proc.kill()
+            proc.join(0.5)
 
 
 @contextmanager
-def local_executor(workers: int) -> Iterator[Executor | None]:
-    """``None`` (run inline) for one worker, else a pool of fresh processes.
+def local_executor(workers: int, *, inline: bool = True) -> Iterator[Executor | None]:
+    """``None`` (run inline) for one worker (unless ``inline`` is false), else a pool of fresh
+    processes.
 
     Processes are spawned rather than forked: a forked child would inherit the parent's threads
-    (a progress bar, a dask client) in an undefined state.
+    (a progress bar, a dask client) in an undefined state. When the block ends by an exception
+    (Ctrl-C among others) the workers are stopped at once rather than waited for, so nothing
+    outlives an interrupted run.
     """
-    if workers == 1:
+    if workers == 1 and inline:
         yield None
         return
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"))
+    _quiet_resource_tracker()
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"),
+                               initializer=_worker_init, initargs=(os.getpid(),))
     try:
         yield pool
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+    except BaseException:
+        stop_pool(pool)
+        raise
+    pool.shutdown(wait=True, cancel_futures=True)
 
 
 @dataclass(frozen=True)
@@ -214,44 +251,127 @@ class Batch:
     share random numbers have different names, those that must (common random numbers) the
     same."""
 
-    def chunks(self) -> list[Chunk]:
-        sizes = plan_chunks(self.total, self.chunk_size)
-        sid = stream_id(self.stream)
-        return [Chunk(self.fn, self.config, self.seed, sid, i, n)
-                for i, n in enumerate(sizes)]
+    @property
+    def n_chunks(self) -> int:
+        return chunk_count(self.total, self.chunk_size)
+
+    def chunk(self, index: int) -> Chunk:
+        """Chunk ``index`` of the batch, made on demand."""
+        return Chunk(self.fn, self.config, self.seed, stream_id(self.stream), index,
+                     chunk_size_at(self.total, self.chunk_size, index))
+
+    def chunks(self) -> Iterator[Chunk]:
+        """Every chunk, in order, one at a time (never a list: a batch may have 5e8)."""
+        return (self.chunk(i) for i in range(self.n_chunks))
 
 
 ChunkKey = tuple[int, int]
 """(batch number, chunk index): the name of a chunk within one call of :func:`run_batches`."""
 
 
+class ChunkStore(Protocol):
+    """Where a :func:`run_batches` call keeps its finished chunks (see
+    :class:`simcards.core.store.RunStore`)."""
+
+    def resume(self, batches: Sequence[Batch]) -> dict[ChunkKey, Stats]:
+        """The chunks of ``batches`` already finished, checked to be theirs."""
+        ...
+
+    def save(self, key: ChunkKey, chunk: Chunk, stats: Stats) -> None:
+        """Keep one newly finished chunk."""
+        ...
+
+
+class _InOrder:
+    """Merges each batch's chunks in chunk order as they arrive in any order, holding only the
+    ones that arrived early: the sum is the same, bit for bit, as merging a full list."""
+
+    def __init__(self, n_batches: int) -> None:
+        self.acc: list[Stats | None] = [None] * n_batches
+        self.next = [0] * n_batches
+        self.early: dict[ChunkKey, Stats] = {}
+
+    def add(self, key: ChunkKey, stats: Stats) -> None:
+        self.early[key] = stats
+        b = key[0]
+        while (b, self.next[b]) in self.early:
+            part = self.early.pop((b, self.next[b]))
+            acc = self.acc[b]
+            self.acc[b] = merge([part]) if acc is None else _merge_into(acc, part)
+            self.next[b] += 1
+
+
+def _merge_into(acc: Stats, part: Stats) -> Stats:
+    if part.keys() != acc.keys():
+        raise ValueError(f"cannot merge statistics named {sorted(part)} into {sorted(acc)}")
+    for k, a in acc.items():
+        x = part[k]
+        if x.dtype != a.dtype or x.shape != a.shape:
+            raise ValueError(f"cannot merge statistic {k!r}: {x.dtype}{list(x.shape)} into "
+                             f"{a.dtype}{list(a.shape)}")
+        a += x
+    return acc
+
+
+IN_FLIGHT_PER_WORKER = 4
+"""Chunks submitted ahead per worker: enough to keep every worker busy, few enough that a
+batch of any size costs no memory for its queue and an interruption loses little."""
+
+
+def _in_flight_cap(executor: Executor) -> int:
+    cap = getattr(executor, "max_in_flight", None)
+    if cap:
+        return int(cap)
+    workers = getattr(executor, "_max_workers", None)
+    info = getattr(executor, "info", None)
+    if workers is None and info is not None:
+        workers = getattr(info, "workers", None)
+    return IN_FLIGHT_PER_WORKER * max(int(workers or default_workers()), 1)
+
+
 def run_batches(
     batches: Sequence[Batch],
     *,
     workers: int | None = None,
-    progress: bool = False,
+    progress: bool | Progress = False,
     label: str = "simulating",
     executor: Executor | None = None,
+    store: ChunkStore | None = None,
     done: dict[ChunkKey, Stats] | None = None,
     on_chunk: Callable[[ChunkKey, Stats], None] | None = None,
 ) -> list[Stats]:
     """Run every chunk of every batch on one pool; return each batch's merged statistics.
 
-    ``done`` holds chunks already computed (a resumed run): they are not run again.
-    ``on_chunk`` is called in the parent as each new chunk finishes (to save it).
+    Chunks are planned lazily and submitted a few per worker at a time, so a batch of any size
+    costs no memory up front. ``store`` (or the lower-level ``done``, chunks already computed,
+    and ``on_chunk``, called in the parent as each new chunk finishes) resumes and keeps them.
+    ``progress`` is a flag, or a :class:`~simcards.core.progress.Progress` shared with other
+    calls (whose total its owner keeps).
     """
-    plans = [b.chunks() for b in batches]
-    sizes = {(b, c.index): c.size for b, plan in enumerate(plans) for c in plan}
-    results: dict[ChunkKey, Stats] = {k: v for k, v in (done or {}).items() if k in sizes}
-    todo = [(b, c) for b, plan in enumerate(plans) for c in plan if (b, c.index) not in results]
-    bar = _Progress(sum(sizes.values()), label, progress)
-    bar.advance(sum(sizes[k] for k in results))
+    for b in batches:
+        check_plan(b.total, b.chunk_size)
+    found: dict[ChunkKey, Stats] = dict(done or {})
+    if store is not None:
+        found.update(store.resume(batches))
+    found = {k: v for k, v in found.items()
+             if 0 <= k[0] < len(batches) and 0 <= k[1] < batches[k[0]].n_chunks}
+    bar, own_bar = as_progress(progress, sum(b.total for b in batches), label)
+    merged = _InOrder(len(batches))
+    bar.skip(sum(chunk_size_at(batches[b].total, batches[b].chunk_size, c) for b, c in found))
+    resumed = set(found)
+    for key in sorted(resumed):
+        merged.add(key, found.pop(key))
+    todo = ((b, batch.chunk(c)) for b, batch in enumerate(batches)
+            for c in range(batch.n_chunks) if (b, c) not in resumed)
 
-    def finish(key: ChunkKey, stats: Stats) -> None:
-        results[key] = stats
+    def finish(item: tuple[int, Chunk], stats: Stats) -> None:
+        b, chunk = item
+        if store is not None:
+            store.save((b, chunk.index), chunk, stats)
         if on_chunk is not None:
-            on_chunk(key, stats)
-        bar.advance(sizes[key])
+            on_chunk((b, chunk.index), stats)
+        merged.add((b, chunk.index), stats)
+        bar.advance(chunk.size)
 
     try:
         if executor is not None:
@@ -259,13 +379,36 @@ def run_batches(
         else:
             with local_executor(check_workers(workers)) as pool:
                 if pool is None:
-                    for b, c in todo:
-                        finish((b, c.index), run_chunk(c))
+                    _run_inline_then_apart(todo, finish)
                 else:
                     _run_on(pool, todo, finish)
     finally:
-        bar.close()
-    return [merge([results[(b, c.index)] for c in plan]) for b, plan in enumerate(plans)]
+        if own_bar:
+            bar.close()
+    out = merged.acc
+    if any(a is None for a in out) or merged.early:  # pragma: no cover - a bug, not a user error
+        raise RuntimeError("some chunks were never merged")
+    return [a for a in out if a is not None]
+
+
+INLINE_SECONDS = 1.0
+"""How long one worker runs chunks in the calling process before moving to a process of its
+own: a numba call cannot be interrupted, so a long run computes apart and Ctrl-C is answered at
+once, while a short one (most tests) pays no process start."""
+
+
+def _run_inline_then_apart(todo: Iterator[tuple[int, Chunk]],
+                           finish: Callable[[tuple[int, Chunk], Stats], None]) -> None:
+    start = time.monotonic()
+    for item in todo:
+        finish(item, run_chunk(item[1]))
+        if time.monotonic() - start > INLINE_SECONDS:
+            break
+    else:
+        return
+    with local_executor(1, inline=False) as pool:
+        assert pool is not None
+        _run_on(pool, todo, finish)
 
 
 def run_batch(fn: ChunkFn, config: Any, *, seed: int, total: int, chunk_size: int,
@@ -274,19 +417,17 @@ def run_batch(fn: ChunkFn, config: Any, *, seed: int, total: int, chunk_size: in
     return run_batches([Batch(fn, config, seed, total, chunk_size, stream)], **options)[0]
 
 
-def _run_on(executor: Executor, todo: list[tuple[int, Chunk]],
-            finish: Callable[[ChunkKey, Stats], None]) -> None:
-    """Submit the chunks, at most ``executor.max_in_flight`` at a time when it has that
-    attribute (a cluster capped by ``--workers``), and finish each as it completes."""
-    cap = getattr(executor, "max_in_flight", None) or len(todo)
-    pending = iter(todo)
-    futures: dict[Future, ChunkKey] = {}
+def _run_on(executor: Executor, todo: Iterator[tuple[int, Chunk]],
+            finish: Callable[[tuple[int, Chunk], Stats], None]) -> None:
+    """Submit the chunks, a bounded number at a time (``executor.max_in_flight`` when it has
+    that attribute, else a few per worker), and finish each as it completes."""
+    cap = _in_flight_cap(executor)
+    futures: dict[Future, tuple[int, Chunk]] = {}
 
     def submit_next() -> None:
-        item = next(pending, None)
+        item = next(todo, None)
         if item is not None:
-            b, c = item
-            futures[executor.submit(run_chunk, c)] = (b, c.index)
+            futures[executor.submit(run_chunk, item[1])] = item
 
     try:
         for _ in range(cap):

@@ -235,9 +235,10 @@ def exact(*, players: int = 4, policy: str = "threshold", threshold: int | None 
           dealer_threshold: int | None = None, thresholds: str | Sequence[int] | None = None,
           keep_prob: float | None = None, deck: str = "spanish40", cut_king: str | None = None,
           ties: str = "all", poroli: bool = False, seed: int = DEFAULT_SEED,
-          workers: int | None = None) -> RoundsResult:
+          workers: int | None = None, progress: bool = False) -> RoundsResult:
     """Exact loss probability of every position (``simcards ronco exact``): deterministic
-    policies only. ``seed`` and ``workers`` are checked and do not change the answer."""
+    policies only. ``seed`` and ``workers`` are checked and do not change the answer; the
+    enumeration runs in pieces, so ``progress`` can show it and Ctrl-C stops it at once."""
     from simcards.ronco import rounds as ronco_rounds
 
     rules = _rules(deck, cut_king, ties, poroli)
@@ -245,7 +246,7 @@ def exact(*, players: int = 4, policy: str = "threshold", threshold: int | None 
                               keep_prob, rules)
     check_seed(seed)
     check_workers(workers)
-    res = ronco_rounds.exact(rules, policies)
+    res = ronco_rounds.exact(rules, policies, progress=progress)
     out = {
         **_header("exact", rules, policies),
         "p_lose": res.p_lose.tolist(),
@@ -412,16 +413,18 @@ def best_threshold(*, players: int | str | Sequence[int] = "3-10", lives: int = 
                 "players": sizes, "lives": lives, "policy": policy,
                 "field": field_policy.spec(), **opts}
     top = RunStore(root, manifest) if root is not None else None
+    if top is not None:
+        top.create()  # the search's stages are kept inside its own folder
     with main_not_reimported(), executor_for(scheduler, workers, not progress) as ex:
         t0 = time.perf_counter()
         rows, resumed, computed = bt.search(rules, sizes, lives, policy, field_policy, opts,
-                                            workers=workers, root=root, progress=progress,
-                                            executor=ex)
+                                            workers=workers,
+                                            root=top.path / "stages" if top else None,
+                                            progress=progress, executor=ex)
         seconds = time.perf_counter() - t0
     out = {**manifest, "seed": seed, "rows": [bt.row_dict(r) for r in rows],
            **cluster_info(ex, seconds)}
     if top is not None:
-        top.open()
         top.resumed, top.computed = resumed, computed
         frame = pd.DataFrame([{k: (str(v) if isinstance(v, list) else v)
                                for k, v in r.items()} for r in out["rows"]])

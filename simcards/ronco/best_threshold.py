@@ -35,6 +35,7 @@ import numpy as np
 
 from simcards.core.apimodule import make_callable
 from simcards.core.errors import Interrupted
+from simcards.core.progress import Progress
 from simcards.core.runner import Batch, Stats, local_executor, run_batches
 from simcards.core.stats import Z95, wilson
 from simcards.core.store import RunStore, multi_batch_options
@@ -309,18 +310,26 @@ def search(rules: RoncoRules, sizes: Sequence[int], lives: int, kind: str,
     Returns the rows and how many chunks were resumed and computed.
     """
     counts = {"resumed": 0, "computed": 0}
+    budgets = [_Budget(opts["max_iterations"] + 1, opts["max_games"], opts["gain_games"])
+               for _ in sizes]
+    bar = Progress(sum(b.remaining() for b in budgets), "best-threshold", progress)
 
     def run_stage(pool: Executor | None, requests: list[StageRequest]) -> list[Stats]:
+        finished = sum(b.finished for b in budgets)
+        bar.update(total=bar.done + sum(r.batch.total for r in requests)
+                   + sum(b.remaining() for b in budgets),
+                   label=f"best-threshold, {finished} of {len(sizes)} table sizes done (games)")
         stores = [RunStore(root, r.manifest) if root is not None else None for r in requests]
         options = multi_batch_options(stores)
         try:
             return run_batches([r.batch for r in requests], workers=workers, executor=pool,
-                               progress=progress, label="best-threshold stage", **options)
+                               progress=bar, **options)
         finally:
             counts["resumed"] += sum(s.resumed for s in stores if s)
             counts["computed"] += sum(s.computed for s in stores if s)
 
-    plans = [plan(rules, n, lives, kind, field_policy, **opts) for n in sizes]
+    plans = [_tracked(plan(rules, n, lives, kind, field_policy, **opts), b)
+             for n, b in zip(sizes, budgets, strict=True)]
     try:
         if executor is not None:
             rows = run_lockstep(plans, lambda reqs: run_stage(executor, reqs))
@@ -330,7 +339,50 @@ def search(rules: RoncoRules, sizes: Sequence[int], lives: int, kind: str,
     except KeyboardInterrupt:
         where = f"; finished chunks kept under {root}" if root is not None else ""
         raise Interrupted(f"interrupted{where}, run the same command again to resume") from None
+    finally:
+        bar.close()
     return rows, counts["resumed"], counts["computed"]
+
+
+class _Budget:
+    """The most games one table size's plan may still ask for: the rest of the race it is in,
+    the races it has not begun (best response and equilibrium iterations), and the informed
+    gain. An upper bound that only shrinks, so the search's one progress bar never goes back."""
+
+    def __init__(self, races: int, max_games: int, gain_games: int) -> None:
+        self.races_left = races
+        self.max_games = max_games
+        self.gain_left = gain_games
+        self.race_left = 0
+        self.finished = False
+
+    def see(self, request: StageRequest) -> None:
+        stream = request.batch.stream
+        if stream.endswith(".stage-0"):
+            if ".informed-gain." in stream:
+                self.race_left, self.gain_left = self.gain_left, 0
+            else:
+                self.race_left, self.races_left = self.max_games, max(self.races_left - 1, 0)
+        self.race_left = max(self.race_left - request.batch.total, 0)
+
+    def remaining(self) -> int:
+        if self.finished:
+            return 0
+        return self.race_left + self.races_left * self.max_games + self.gain_left
+
+
+def _tracked(gen: Generator[StageRequest, Stats, Row],
+             budget: _Budget) -> Generator[StageRequest, Stats, Row]:
+    """``gen``, telling ``budget`` about each stage it asks for and when it is done."""
+    request = next(gen)
+    while True:
+        budget.see(request)
+        stats = yield request
+        try:
+            request = gen.send(stats)
+        except StopIteration as stop:
+            budget.finished = True
+            return stop.value
 
 
 make_callable(__name__, "simcards.ronco.api:best_threshold")

@@ -159,7 +159,8 @@ def exact(
     out = api.exact(players=players, policy=policy, threshold=threshold,
                     dealer_threshold=dealer_threshold, thresholds=thresholds,
                     keep_prob=keep_prob, deck=deck, cut_king=cut_king, ties=ties,
-                    poroli=poroli, seed=seed, workers=workers).to_dict()
+                    poroli=poroli, seed=seed, workers=workers,
+                    progress=not as_json).to_dict()
     if as_json:
         emit_json(out)
         return

@@ -37,10 +37,18 @@ def _outcome_code(n, lost, flags):
 
 
 @njit(cache=True)
-def _enumerate(n, cls_strength, cls_count, n_cards, kind, t, td, p, top, ties, cut_king, below,
-               counts):
-    """Probability of every round outcome (see :func:`_outcome_code`)."""
+def _enumerate_piece(n, cls_strength, cls_count, n_cards, kind, t, td, p, top, ties, cut_king,
+                     below, counts, prefix, dist):
+    """Add to ``dist`` the probability of every round outcome (see :func:`_outcome_code`) over
+    the deals whose first ``len(prefix)`` positions get the strength classes ``prefix``.
+
+    Deals are visited depth first in class order, and a prefix's weight is built one factor at a
+    time as in a single enumeration of every deal, so running the prefixes one after another in
+    their order adds the same numbers in the same order: the result is bit-identical to one
+    pass over everything, however the work is cut.
+    """
     n_cls = cls_strength.shape[0]
+    d = prefix.shape[0]
     rem = cls_count.copy()
     idx = np.full(n, -1, np.int64)
     wt = np.empty(n + 1, np.float64)
@@ -50,9 +58,16 @@ def _enumerate(n, cls_strength, cls_count, n_cards, kind, t, td, p, top, ties, c
     after = np.empty(n, np.int64)
     lost = np.empty(n, np.int64)
     u = np.full(n, 0.5)
-    dist = np.zeros(3**n * 8, np.float64)
-    level = 0
-    while level >= 0:
+    for level in range(d):
+        k = prefix[level]
+        if rem[k] == 0:
+            return
+        idx[level] = k
+        wt[level + 1] = wt[level] * rem[k] / (n_cards - level)
+        rem[k] -= 1
+        base[level] = cls_strength[k]
+    level = d
+    while level >= d:
         if idx[level] >= 0:
             rem[idx[level]] += 1
         k = idx[level] + 1
@@ -86,6 +101,55 @@ def _enumerate(n, cls_strength, cls_count, n_cards, kind, t, td, p, top, ties, c
                 hold[i] = after[i]
             flags = resolve(hold, n, True, cls_strength[kc], top, ties, cut_king, lost)
             dist[_outcome_code(n, lost, flags)] += wt[n] * rem[kc] / left
+
+
+PIECE_LEAVES = 500_000
+"""Deal classes per piece of the enumeration, at most: a fraction of a second each, so Ctrl-C
+is answered between two pieces and the progress bar moves."""
+
+
+def _prefixes(n: int, cls_count: np.ndarray) -> tuple[int, list[np.ndarray]]:
+    """The pieces of an enumeration of ``n`` positions: every possible sequence of classes for
+    the first ``d`` positions, in depth-first order, with ``d`` the smallest depth (below ``n``)
+    that keeps a piece under :data:`PIECE_LEAVES` deal classes."""
+    n_cls = len(cls_count)
+    d = 0
+    while d < n - 1 and float(n_cls) ** (n - d) > PIECE_LEAVES:
+        d += 1
+    out: list[np.ndarray] = []
+    rem = [int(c) for c in cls_count]
+    seq: list[int] = []
+
+    def walk() -> None:
+        if len(seq) == d:
+            out.append(np.array(seq, dtype=np.int64))
+            return
+        for k in range(n_cls):
+            if rem[k]:
+                rem[k] -= 1
+                seq.append(k)
+                walk()
+                seq.pop()
+                rem[k] += 1
+
+    walk()
+    return d, out
+
+
+def _enumerate(n, cls_strength, cls_count, n_cards, kind, t, td, p, top, ties, cut_king, below,
+               counts, progress: bool = False):
+    """Probability of every round outcome (see :func:`_outcome_code`), enumerated in pieces
+    (see :func:`_enumerate_piece`) with progress, answering Ctrl-C between pieces."""
+    from simcards.core.progress import Progress
+
+    depth, pieces = _prefixes(n, cls_count)
+    per_piece = len(cls_count) ** (n - depth)
+    dist = np.zeros(3**n * 8, np.float64)
+    with Progress(per_piece * len(pieces), "Ronco exact (deal classes)", progress) as bar:
+        for prefix in pieces:
+            _enumerate_piece(n, cls_strength, cls_count, n_cards, kind, t, td, p, top, ties,
+                             cut_king, below, counts, prefix, dist)
+            bar.advance(per_piece)
     return dist
 
 
@@ -119,9 +183,10 @@ class ExactRound:
     p_cut_king: float
 
 
-def round_outcomes(rules: RoncoRules, policies: Sequence[Policy]) -> list[tuple[Outcome, float]]:
+def round_outcomes(rules: RoncoRules, policies: Sequence[Policy], *,
+                   progress: bool = False) -> list[tuple[Outcome, float]]:
     """Every outcome of a round with its exact probability, for deterministic ``policies``
-    (one per position)."""
+    (one per position); ``progress`` shows a bar (or plain lines) on stderr for long ones."""
     n = check_players(len(policies))
     for pol in policies:
         pol.validate(rules.top)
@@ -142,17 +207,18 @@ def round_outcomes(rules: RoncoRules, policies: Sequence[Policy]) -> list[tuple[
     ra = rules.arrays
     dist = _enumerate(n, cls_strength, cls_count, ra.n_cards,
                       *PolicyTable.from_policies(policies).args(), ra.top, ra.ties, ra.cut_king,
-                      ra.below, ra.counts)
+                      ra.below, ra.counts, progress)
     return [(decode(n, int(c)), float(dist[c])) for c in np.flatnonzero(dist)]
 
 
-def exact_round(rules: RoncoRules, policies: Sequence[Policy]) -> ExactRound:
+def exact_round(rules: RoncoRules, policies: Sequence[Policy], *,
+                progress: bool = False) -> ExactRound:
     """Exact per-position probabilities of one round."""
     n = len(policies)
     p_lose = np.zeros(n)
     p_double = np.zeros(n)
     tallies = np.zeros(3)
-    for out, pr in round_outcomes(rules, policies):
+    for out, pr in round_outcomes(rules, policies, progress=progress):
         lost = np.array(out.lost)
         p_lose += pr * (lost > 0)
         p_double += pr * (lost == 2)

@@ -143,9 +143,9 @@ def simulate(
                         int(tallies[2]))
 
 
-def exact(rules: RoncoRules, policies: Sequence[Policy]) -> ExactRound:
+def exact(rules: RoncoRules, policies: Sequence[Policy], *, progress: bool = False) -> ExactRound:
     """Exact round probabilities (see :mod:`simcards.ronco.exact`)."""
-    return exact_round(rules, policies)
+    return exact_round(rules, policies, progress=progress)
 
 
 make_callable(__name__, "simcards.ronco.api:rounds")

@@ -1,27 +1,67 @@
-"""``make report``: every headline study, written under ``reports/``."""
+"""``make report``: every headline study, written under ``reports/``.
+
+Each study is a run of the store like any command's (``<game>-report-<hash>/``, named by the
+study, seed and quick mode): its batches are kept in folders nested inside it as they finish, so
+an interrupted report started again picks up where it was. A study's builder receives that
+folder as ``store`` (None when nothing is stored) and passes it on, e.g. through
+:func:`simcards.core.store.batch_set_store`.
+"""
 
 from __future__ import annotations
 
+import inspect
+import sys
 from concurrent.futures import Executor
 from pathlib import Path
 
+import pandas as pd
+
 from simcards.core.cli_options import DEFAULT_SEED
+from simcards.core.errors import Interrupted
 from simcards.core.registry import all_studies
 
 
 def build_all(root: Path = Path("reports"), *, seed: int = DEFAULT_SEED,
               workers: int | None = None, only: list[str] | None = None,
               progress: bool = True, quick: bool = False,
-              executor: Executor | None = None) -> list[Path]:
+              executor: Executor | None = None, store: Path | None = None) -> list[Path]:
+    from simcards.core.store import RunStore
+
     pages = []
-    for name, (game, _) in all_studies().items():
-        if only and name not in only:
-            continue
+    chosen = [(name, game) for name, (game, _) in all_studies().items()
+              if not only or name in only]
+    for i, (name, game) in enumerate(chosen, 1):
         build = game.study(name)
-        pages.append(build(root, seed=seed, workers=workers, progress=progress, quick=quick,
-                           executor=executor))
+        if progress:
+            sys.stderr.write(f"report {i}/{len(chosen)}: {name}\n")
+            sys.stderr.flush()
+        run = (RunStore(store, {"game": game.name, "command": "report", "study": name,
+                                "seed": seed, "quick": quick}) if store is not None else None)
+        options = {}
+        if run is not None:
+            run.create()
+            if _accepts_store(build):
+                options["store"] = run.path / "batches"
+        try:
+            page = build(root, seed=seed, workers=workers, progress=progress, quick=quick,
+                         executor=executor, **options)
+        except KeyboardInterrupt:
+            where = (f"; finished chunks kept in {run.path}, run the same command again to "
+                     "resume" if run is not None else "")
+            raise Interrupted(f"interrupted during study {name}{where}") from None
+        if run is not None:
+            run.finish(pd.DataFrame({"page": [str(page)]}), {"page": str(page)})
+        pages.append(page)
     _index(root)
     return pages
+
+
+def _accepts_store(build: object) -> bool:
+    try:
+        params = inspect.signature(build).parameters  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return False
+    return "store" in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
 
 
 def _index(root: Path) -> None:

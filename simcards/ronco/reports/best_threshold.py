@@ -20,6 +20,7 @@ import pandas as pd
 from simcards.core.reports.common import fmt_p, out_dir, page_footer, quick_banner, save_figure
 from simcards.core.runner import Batch, local_executor, run_batches
 from simcards.core.stats import Z95, wilson
+from simcards.core.store import batch_set_store
 from simcards.ronco import best_threshold as bt
 from simcards.ronco.policies import Policy
 from simcards.ronco.rules import RoncoRules
@@ -32,7 +33,8 @@ HEATMAP_PLAYERS = 7
 
 
 def build(root: Path, *, seed: int, workers: int | None, progress: bool = True,
-          quick: bool = False, executor: Executor | None = None) -> Path:
+          quick: bool = False, executor: Executor | None = None,
+          store: Path | None = None) -> Path:
     rules = RoncoRules.make()
     values = sorted({int(v) for v in rules.deck_obj.values})
     diag = [Policy("threshold", t, t) for t in values]
@@ -48,11 +50,11 @@ def build(root: Path, *, seed: int, workers: int | None, progress: bool = True,
         sizes = [3, 4]
     with local_executor(workers or 1) if executor is None else nullcontext(executor) as pool:
         rows, _, _ = bt.search(rules, sizes, LIVES, "threshold", FIELD, opts,
-                               workers=workers or 1, root=None, progress=progress,
+                               workers=workers or 1, root=store, progress=progress,
                                executor=pool)
         informed_rows, _, _ = bt.search(rules, sizes, LIVES, "informed", INFORMED_FIELD,
                                         {**opts, "gain_games": 0}, workers=workers or 1,
-                                        root=None, progress=progress, executor=pool)
+                                        root=store, progress=progress, executor=pool)
         # Two curves per table size: T = Td, and T against the best Td the search found (the
         # best answers often lie off the diagonal). Both on the same common games.
         best_td = {bt.row_dict(r)["players"]: bt.row_dict(r)["best_Td"] for r in rows}
@@ -68,7 +70,8 @@ def build(root: Path, *, seed: int, workers: int | None, progress: bool = True,
                              bt._config(rules, HEATMAP_PLAYERS, LIVES, FIELD, full), seed,
                              map_games, bt.RACE_CHUNK, stream="ronco.report.heatmap"))
         stats = run_batches(batches, workers=workers, executor=pool, progress=progress,
-                            label="threshold curves")
+                            label="threshold curves",
+                            store=batch_set_store(store, "ronco", "report-curves"))
     out = out_dir(root, "ronco")
     curve = []
     for n, s in zip(PLAYERS, stats[:-1], strict=True):

@@ -14,6 +14,7 @@ import pandas as pd
 from simcards.core.reports.common import fmt_p, out_dir, page_footer, quick_banner, save_figure
 from simcards.core.runner import Batch, run_batches
 from simcards.core.stats import wilson
+from simcards.core.store import batch_set_store
 from simcards.ronco import games as ronco_games
 from simcards.ronco.games import GameConfig, GamesResult
 from simcards.ronco.policies import Policy
@@ -27,7 +28,8 @@ POLICY = Policy("threshold", 5, 5)
 
 
 def build(root: Path, *, seed: int, workers: int | None, progress: bool = True,
-          quick: bool = False, executor: Executor | None = None) -> Path:
+          quick: bool = False, executor: Executor | None = None,
+          store: Path | None = None) -> Path:
     g = 4_096 if quick else 262_144
     ronco, poroli = RoncoRules.make(), RoncoRules.make(poroli=True)
     jobs: list[tuple[str, RoncoRules, int, int, int | None]] = []
@@ -39,7 +41,8 @@ def build(root: Path, *, seed: int, workers: int | None, progress: bool = True,
                      seed, g, ronco_games.GAMES_CHUNK, ronco_games.STREAM)
                for _, rules, n, lives, fd in jobs]
     stats = run_batches(batches, workers=workers, executor=executor, progress=progress,
-                        label="Ronco games report")
+                        label="Ronco games report",
+                        store=batch_set_store(store, "ronco", "report-games"))
     res = {(name, rules.poroli, n, lives): GamesResult.from_stats(g, s)
            for (name, rules, n, lives, _), s in zip(jobs, stats, strict=True)}
     out = out_dir(root, "ronco")

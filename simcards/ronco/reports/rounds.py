@@ -18,6 +18,7 @@ import pandas as pd
 from simcards.core.reports.common import fmt_p, out_dir, page_footer, quick_banner, save_figure
 from simcards.core.runner import Batch, run_batches
 from simcards.core.stats import wilson
+from simcards.core.store import batch_set_store
 from simcards.ronco import rounds as ronco_rounds
 from simcards.ronco.policies import Policy
 from simcards.ronco.rules import RoncoRules
@@ -32,7 +33,8 @@ def thresholds(rules: RoncoRules) -> list[int]:
 
 
 def build(root: Path, *, seed: int, workers: int | None, progress: bool = True,
-          quick: bool = False, executor: Executor | None = None) -> Path:
+          quick: bool = False, executor: Executor | None = None,
+          store: Path | None = None) -> Path:
     rounds = 20_000 if quick else 1_000_000
     rules = RoncoRules.make()
     ts = thresholds(rules)
@@ -44,7 +46,8 @@ def build(root: Path, *, seed: int, workers: int | None, progress: bool = True,
         for n, t in points
     ]
     stats = run_batches(batches, workers=workers, executor=executor, progress=progress,
-                        label="Ronco rounds report")
+                        label="Ronco rounds report",
+                        store=batch_set_store(store, "ronco", "report-rounds"))
     rows = []
     for (n, t), s in zip(points, stats, strict=True):
         lost = s["lost"]
