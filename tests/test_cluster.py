@@ -16,11 +16,13 @@ import textwrap
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 
 import numpy as np
 import pytest
 
 distributed = pytest.importorskip("distributed")
+psutil = pytest.importorskip("psutil")  # a dependency of distributed
 
 from simcards.core import cluster as simcluster  # noqa: E402
 from simcards.core.cluster import (  # noqa: E402
@@ -38,12 +40,51 @@ from simcards.ronco.rounds import KernelConfig, rounds_chunk  # noqa: E402
 from simcards.ronco.rules import RoncoRules  # noqa: E402
 from tests.ronco_configs import CONFIGS, RANDOM_CONFIGS, Config  # noqa: E402
 
+NO_DASHBOARD = "127.0.0.1:0"
+"""Where test clusters put the scheduler's HTTP server: any free loopback port.
+``dashboard_address=None`` does not turn it off; the scheduler then takes port 8787, warns
+"Port 8787 is already in use" whenever another cluster holds it, and holds it itself."""
+
+
+def _children() -> set[psutil.Process]:
+    """This process's descendants, less multiprocessing's resource tracker: started once with
+    the first spawned process, it ends with this process."""
+    found = set()
+    for proc in psutil.Process().children(recursive=True):
+        try:
+            if "multiprocessing.resource_tracker" not in " ".join(proc.cmdline()):
+                found.add(proc)
+        except psutil.NoSuchProcess:
+            pass
+    return found
+
+
+@contextmanager
+def loopback_cluster(**kwargs) -> Iterator[distributed.LocalCluster]:
+    """A LocalCluster on loopback without a fixed port, closed on exit; every process it
+    started (workers, nannies, and workers restarted after a kill) is gone afterwards."""
+    before = _children()
+    try:
+        with distributed.LocalCluster(host="127.0.0.1", dashboard_address=NO_DASHBOARD,
+                                      silence_logs=logging.CRITICAL, **kwargs) as lc:
+            yield lc
+    finally:
+        started = _children() - before
+        _, alive = psutil.wait_procs(started, timeout=20)
+        for proc in alive:
+            proc.kill()
+        assert not alive, f"cluster processes left running: {alive}"
+
+
+def _wait_for_two_workers(lc: distributed.LocalCluster) -> None:
+    with distributed.Client(lc.scheduler_address, set_as_default=False, timeout=30) as c:
+        c.wait_for_workers(2, timeout=120)
+
 
 @pytest.fixture(scope="module")
 def local_cluster() -> Iterator[distributed.LocalCluster]:
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  host="127.0.0.1", dashboard_address=None,
-                                  silence_logs=logging.CRITICAL) as lc:
+    with loopback_cluster(n_workers=2, threads_per_worker=1, processes=True) as lc:
+        _wait_for_two_workers(lc)
         yield lc
 
 
