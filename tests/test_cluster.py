@@ -88,6 +88,14 @@ def local_cluster() -> Iterator[distributed.LocalCluster]:
         yield lc
 
 
+@pytest.fixture
+def two_workers(local_cluster) -> distributed.LocalCluster:
+    """The module's cluster once both its workers are connected again (a test before may have
+    killed or restarted one): the run no longer waits for them itself."""
+    _wait_for_two_workers(local_cluster)
+    return local_cluster
+
+
 @pytest.fixture(scope="module")
 def executor(local_cluster) -> Iterator[ClusterExecutor]:
     with open_executor(local_cluster.scheduler_address, 2) as ex:
@@ -183,16 +191,16 @@ def test_chunks_of_a_killed_worker_run_again_and_the_result_is_unchanged(executo
     assert sorted(done) == [(0, c) for c in range(n_chunks)]
     for a, b in zip(expected, outcome["stats"], strict=True):
         np.testing.assert_array_equal(a, b)
-    client.wait_for_workers(2, timeout=60)  # the nanny restarts it, for the tests that follow
+    client.wait_for_workers(2, timeout=120)  # the nanny restarts it, for the tests that follow
 
 
 def test_a_worker_that_joins_later_is_pinned_and_warmed_up_too(executor) -> None:
     client = executor.client
-    client.wait_for_workers(2, timeout=60)
+    client.wait_for_workers(2, timeout=120)
     before = client.run(os.getpid)
     victim = sorted(before)[-1]
-    client.restart_workers([victim])
-    client.wait_for_workers(2, timeout=60)
+    client.restart_workers([victim], timeout=120)  # it warms up before it is back
+    client.wait_for_workers(2, timeout=120)
     reports = client.run(simcluster._worker_report)
     assert all(r is not None for r in reports.values())
     fresh = [r for r in reports.values() if r["pid"] not in before.values()]
@@ -200,12 +208,27 @@ def test_a_worker_that_joins_later_is_pinned_and_warmed_up_too(executor) -> None
     assert fresh[0]["numba_threads"] == 1 and fresh[0]["warmup_seconds"] > 0
 
 
-def test_waiting_for_more_workers_than_the_cluster_has_is_a_usage_error(local_cluster) -> None:
+def test_asking_for_more_workers_than_the_cluster_has_neither_waits_nor_fails(
+        two_workers) -> None:
+    """--workers defaults to the client's core count, which says nothing about the cluster:
+    the run starts with the 2 workers there are, and the number asked for is only a cap."""
     t0 = time.monotonic()
-    with pytest.raises(UsageError, match=r"has 2 worker\(s\); waited 1 s for 3"), \
-            open_executor(local_cluster.scheduler_address, 3, worker_timeout=1):
-        pass
-    assert time.monotonic() - t0 < 15
+    with open_executor(two_workers.scheduler_address, 8, worker_timeout=5) as ex:
+        assert isinstance(ex, ClusterExecutor)
+        assert ex.info.workers == 2 and len(ex.info.worker_warmup_seconds) == 2
+        assert ex.max_in_flight == 8
+    assert time.monotonic() - t0 < 5, "it must not wait for workers that do not exist"
+    with open_executor(two_workers.scheduler_address, None) as ex:
+        assert ex.info.workers == 2 and ex.max_in_flight is None
+
+
+def test_a_cluster_without_workers_is_a_usage_error_after_the_worker_timeout() -> None:
+    with loopback_cluster(n_workers=0, processes=True) as empty:
+        t0 = time.monotonic()
+        with pytest.raises(UsageError, match=r"has no worker; waited 1 s for one"), \
+                open_executor(empty.scheduler_address, 3, worker_timeout=1):
+            pass
+        assert time.monotonic() - t0 < 15
 
 
 @pytest.fixture
@@ -325,7 +348,7 @@ def test_best_threshold_search_through_the_cluster_equals_the_local_run(executor
     assert [bt.row_dict(r) for r in local] == [bt.row_dict(r) for r in remote]
 
 
-def test_cli_scheduler_flag_gives_the_local_json_plus_cluster_timings(local_cluster,
+def test_cli_scheduler_flag_gives_the_local_json_plus_cluster_timings(two_workers,
                                                                       capsys) -> None:
     import json
 
@@ -335,7 +358,7 @@ def test_cli_scheduler_flag_gives_the_local_json_plus_cluster_timings(local_clus
             "3", "--json", "--store", "none"]
     assert main([*args, "--workers", "1"]) == 0
     local = json.loads(capsys.readouterr().out)
-    assert main([*args, "--scheduler", local_cluster.scheduler_address]) == 0
+    assert main([*args, "--scheduler", two_workers.scheduler_address]) == 0
     remote = json.loads(capsys.readouterr().out)
     timing = remote.pop("cluster")
     assert remote == local
