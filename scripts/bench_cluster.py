@@ -82,7 +82,7 @@ def measure(n_workers: int, args: argparse.Namespace, rules: RoncoRules,
     try:
         with spawn_env(NUMBA_CACHE_DIR=cache.name if cache else None):
             lc = LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
-                              host="127.0.0.1", dashboard_address=None,
+                              host="127.0.0.1", dashboard_address="127.0.0.1:0",
                               silence_logs=logging.CRITICAL)
         with lc, open_executor(lc.scheduler_address, n_workers) as ex:
             assert ex is not None

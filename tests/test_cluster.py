@@ -16,11 +16,13 @@ import textwrap
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 
 import numpy as np
 import pytest
 
 distributed = pytest.importorskip("distributed")
+psutil = pytest.importorskip("psutil")  # a dependency of distributed
 
 from simcards.core import cluster as simcluster  # noqa: E402
 from simcards.core.cluster import (  # noqa: E402
@@ -38,13 +40,60 @@ from simcards.ronco.rounds import KernelConfig, rounds_chunk  # noqa: E402
 from simcards.ronco.rules import RoncoRules  # noqa: E402
 from tests.ronco_configs import CONFIGS, RANDOM_CONFIGS, Config  # noqa: E402
 
+NO_DASHBOARD = "127.0.0.1:0"
+"""Where test clusters put the scheduler's HTTP server: any free loopback port.
+``dashboard_address=None`` does not turn it off; the scheduler then takes port 8787, warns
+"Port 8787 is already in use" whenever another cluster holds it, and holds it itself."""
+
+
+def _children() -> set[psutil.Process]:
+    """This process's descendants, less multiprocessing's resource tracker: started once with
+    the first spawned process, it ends with this process."""
+    found = set()
+    for proc in psutil.Process().children(recursive=True):
+        try:
+            if "multiprocessing.resource_tracker" not in " ".join(proc.cmdline()):
+                found.add(proc)
+        except psutil.NoSuchProcess:
+            pass
+    return found
+
+
+@contextmanager
+def loopback_cluster(**kwargs) -> Iterator[distributed.LocalCluster]:
+    """A LocalCluster on loopback without a fixed port, closed on exit; every process it
+    started (workers, nannies, and workers restarted after a kill) is gone afterwards."""
+    before = _children()
+    try:
+        with distributed.LocalCluster(host="127.0.0.1", dashboard_address=NO_DASHBOARD,
+                                      silence_logs=logging.CRITICAL, **kwargs) as lc:
+            yield lc
+    finally:
+        started = _children() - before
+        _, alive = psutil.wait_procs(started, timeout=20)
+        for proc in alive:
+            proc.kill()
+        assert not alive, f"cluster processes left running: {alive}"
+
+
+def _wait_for_two_workers(lc: distributed.LocalCluster) -> None:
+    with distributed.Client(lc.scheduler_address, set_as_default=False, timeout=30) as c:
+        c.wait_for_workers(2, timeout=120)
+
 
 @pytest.fixture(scope="module")
 def local_cluster() -> Iterator[distributed.LocalCluster]:
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  host="127.0.0.1", dashboard_address=None,
-                                  silence_logs=logging.CRITICAL) as lc:
+    with loopback_cluster(n_workers=2, threads_per_worker=1, processes=True) as lc:
+        _wait_for_two_workers(lc)
         yield lc
+
+
+@pytest.fixture
+def two_workers(local_cluster) -> distributed.LocalCluster:
+    """The module's cluster once both its workers are connected again (a test before may have
+    killed or restarted one): the run no longer waits for them itself."""
+    _wait_for_two_workers(local_cluster)
+    return local_cluster
 
 
 @pytest.fixture(scope="module")
@@ -143,16 +192,16 @@ def test_chunks_of_a_killed_worker_run_again_and_the_result_is_unchanged(executo
     assert list(expected) == list(outcome["stats"])
     for name, a in expected.items():
         np.testing.assert_array_equal(a, outcome["stats"][name])
-    client.wait_for_workers(2, timeout=60)  # the nanny restarts it, for the tests that follow
+    client.wait_for_workers(2, timeout=120)  # the nanny restarts it, for the tests that follow
 
 
 def test_a_worker_that_joins_later_is_pinned_and_warmed_up_too(executor) -> None:
     client = executor.client
-    client.wait_for_workers(2, timeout=60)
+    client.wait_for_workers(2, timeout=120)
     before = client.run(os.getpid)
     victim = sorted(before)[-1]
-    client.restart_workers([victim])
-    client.wait_for_workers(2, timeout=60)
+    client.restart_workers([victim], timeout=120)  # it warms up before it is back
+    client.wait_for_workers(2, timeout=120)
     reports = client.run(simcluster._worker_report)
     assert all(r is not None for r in reports.values())
     fresh = [r for r in reports.values() if r["pid"] not in before.values()]
@@ -160,12 +209,27 @@ def test_a_worker_that_joins_later_is_pinned_and_warmed_up_too(executor) -> None
     assert fresh[0]["numba_threads"] == 1 and fresh[0]["warmup_seconds"] > 0
 
 
-def test_waiting_for_more_workers_than_the_cluster_has_is_a_usage_error(local_cluster) -> None:
+def test_asking_for_more_workers_than_the_cluster_has_neither_waits_nor_fails(
+        two_workers) -> None:
+    """--workers defaults to the client's core count, which says nothing about the cluster:
+    the run starts with the 2 workers there are, and the number asked for is only a cap."""
     t0 = time.monotonic()
-    with pytest.raises(UsageError, match=r"has 2 worker\(s\); waited 1 s for 3"), \
-            open_executor(local_cluster.scheduler_address, 3, worker_timeout=1):
-        pass
-    assert time.monotonic() - t0 < 15
+    with open_executor(two_workers.scheduler_address, 8, worker_timeout=5) as ex:
+        assert isinstance(ex, ClusterExecutor)
+        assert ex.info.workers == 2 and len(ex.info.worker_warmup_seconds) == 2
+        assert ex.max_in_flight == 8
+    assert time.monotonic() - t0 < 5, "it must not wait for workers that do not exist"
+    with open_executor(two_workers.scheduler_address, None) as ex:
+        assert ex.info.workers == 2 and ex.max_in_flight is None
+
+
+def test_a_cluster_without_workers_is_a_usage_error_after_the_worker_timeout() -> None:
+    with loopback_cluster(n_workers=0, processes=True) as empty:
+        t0 = time.monotonic()
+        with pytest.raises(UsageError, match=r"has no worker; waited 1 s for one"), \
+                open_executor(empty.scheduler_address, 3, worker_timeout=1):
+            pass
+        assert time.monotonic() - t0 < 15
 
 
 @pytest.fixture
@@ -285,7 +349,7 @@ def test_best_threshold_search_through_the_cluster_equals_the_local_run(executor
     assert [bt.row_dict(r) for r in local] == [bt.row_dict(r) for r in remote]
 
 
-def test_cli_scheduler_flag_gives_the_local_json_plus_cluster_timings(local_cluster,
+def test_cli_scheduler_flag_gives_the_local_json_plus_cluster_timings(two_workers,
                                                                       capsys) -> None:
     import json
 
@@ -295,7 +359,7 @@ def test_cli_scheduler_flag_gives_the_local_json_plus_cluster_timings(local_clus
             "3", "--json", "--store", "none"]
     assert main([*args, "--workers", "1"]) == 0
     local = json.loads(capsys.readouterr().out)
-    assert main([*args, "--scheduler", local_cluster.scheduler_address]) == 0
+    assert main([*args, "--scheduler", two_workers.scheduler_address]) == 0
     remote = json.loads(capsys.readouterr().out)
     timing = remote.pop("cluster")
     assert remote == local

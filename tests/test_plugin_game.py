@@ -111,7 +111,7 @@ def test_the_toy_game_runs_on_a_cluster_bit_for_bit(toy_env) -> None:
     local = run_batch(chunk, 4, seed=5, total=210_000, chunk_size=20_000, stream="toy.t",
                       workers=1)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  host="127.0.0.1", dashboard_address=None,
+                                  host="127.0.0.1", dashboard_address="127.0.0.1:0",
                                   silence_logs=logging.CRITICAL) as lc, \
             open_executor(lc.scheduler_address, None) as ex:
         assert "toygame.kernel:warm" in ex.info.warmups

@@ -58,14 +58,19 @@ def test_killed_process_resumes_to_the_identical_result(tmp_path) -> None:
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     deadline = time.monotonic() + 120
     done_at_kill = 0
-    while time.monotonic() < deadline:
-        found = list(chunks.glob("*/chunks/*.parquet"))
-        if len(found) >= 8:
-            proc.send_signal(signal.SIGKILL)
-            proc.wait()
-            done_at_kill = len(list(chunks.glob("*/chunks/*.parquet")))
-            break
-        time.sleep(0.02)
+    try:
+        while time.monotonic() < deadline:
+            found = list(chunks.glob("*/chunks/*.parquet"))
+            if len(found) >= 8:
+                proc.send_signal(signal.SIGKILL)
+                proc.wait()
+                done_at_kill = len(list(chunks.glob("*/chunks/*.parquet")))
+                break
+            time.sleep(0.02)
+    finally:  # never leave the run going when the kill did not happen
+        if proc.poll() is None:
+            proc.kill()
+        proc.communicate()
     assert 8 <= done_at_kill < 49, "the kill must land mid-run"
     assert _manifest(chunks)["status"] == "running"
     again = subprocess.run(cmd, capture_output=True, text=True, check=True, env=env,

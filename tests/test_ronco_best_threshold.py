@@ -10,7 +10,6 @@ import pytest
 from simcards.core.cli import main
 from simcards.core.rng import chunk_state
 from simcards.core.runner import run_batches
-from simcards.core.stats import Z95
 from simcards.ronco import best_threshold as bt
 from simcards.ronco.games_exact import exact_game
 from simcards.ronco.policies import Policy
@@ -71,10 +70,55 @@ def test_race_drops_clear_losers_and_reports_only_indistinguishable_ties() -> No
                                                                  workers=1))[0]
     assert cands[res.best].T in (6, 7)
     assert 0 not in res.alive and 1 not in res.alive  # keep-everything and pass-everything
-    for i in res.alive:
-        if i != res.best:
-            diff, se = res.paired(res.best, i)
-            assert (diff / se < Z95) == (i in res.tied_with())
+    assert set(res.tied_with()) <= set(res.alive) - {res.best}
+
+
+def _games(won: list[tuple[int, int]], total: int) -> np.ndarray:
+    """Which of ``total`` common games a candidate won: the union of [start, stop) ranges."""
+    out = np.zeros(total, bool)
+    for start, stop in won:
+        out[start:stop] = True
+    return out
+
+
+def test_race_tied_with_is_the_paired_z_test_on_known_game_outcomes() -> None:
+    """A race fed one stage of constructed results on 10,000 common games. Against candidate 0
+    (5,000 wins), candidate 1 wins 4,960 (300 games lost where 0 won, 260 won where 0 lost:
+    paired z = 1.69, tied), candidate 2 wins 4,750 (z = 8.1, not tied) and candidate 3 wins
+    4,950 (z = 2.13, just not tied). Unpaired intervals would call all three tied."""
+    total = 10_000
+    won = np.array([
+        _games([(0, 5000)], total),
+        _games([(300, 5000), (5000, 5260)], total),
+        _games([(600, 5000), (5000, 5350)], total),
+        _games([(300, 5000), (5000, 5250)], total),
+    ])
+    k = len(won)
+    wins = won.sum(axis=1)
+    beats = np.array([[int((won[i] & ~won[j]).sum()) for j in range(k)] for i in range(k)])
+    cands = [Policy("threshold", t, t) for t in (5, 6, 7, 8)]
+    gen = bt.race(RoncoRules.make(), 4, 3, Policy(), cands, seed=1, first_stage=total,
+                  max_games=total, z_drop=100.0)
+    next(gen)
+    with pytest.raises(StopIteration) as stop:
+        gen.send((wins, beats, np.full(k, total)))
+    res = stop.value.value
+    assert res.best == 0 and res.alive == [0, 1, 2, 3]
+
+    # The paired z of each against the best, from the game-by-game differences.
+    z = {}
+    for i in (1, 2, 3):
+        d = won[0].astype(float) - won[i]
+        z[i] = d.mean() / (d.std() / np.sqrt(total))
+    assert z[1] == pytest.approx(1.69, abs=0.01) and z[3] == pytest.approx(2.13, abs=0.01)
+    assert z[2] > 8
+    for i in (1, 2, 3):
+        diff, se = res.paired(0, i)
+        assert diff == pytest.approx((wins[0] - wins[i]) / total, abs=1e-15)
+        assert diff / se == pytest.approx(z[i], rel=1e-9)
+    assert res.tied_with() == [1]
+    assert res.summary()["tied_with"] == [cands[1]]
+    assert res.answers(cands[1]) and not res.answers(cands[3])
 
 
 def _wrap(gen):

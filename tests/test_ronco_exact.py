@@ -106,7 +106,17 @@ def test_exact_refuses_random_policies() -> None:
         rounds.exact(RoncoRules.make(), [Policy("random", p=0.5)] * 3)
 
 
-def test_exact_six_players_every_deck_is_fast_enough() -> None:
-    """The enumeration covers 6 players on the biggest deck (13 strength classes)."""
-    res = rounds.exact(RoncoRules.make(deck="french52"), [Policy("informed", 6, 6)] * 6)
-    assert res.p_lose.sum() >= 1.0
+@pytest.mark.parametrize("deck", ["spanish40", "french52"])
+def test_R6_exact_six_players_dealer_always_cutting_matches_closed_form(deck: str) -> None:
+    """Six players on the biggest deck (13 strength classes) and the cut path: everybody keeps
+    and the dealer always cuts (Td = top + 1) with no cut-king rule, so his final card is the
+    cut card, one more card drawn without replacement, and every position loses with the
+    probability of the keep-everything closed form."""
+    rules = RoncoRules.make(deck=deck, cut_king="none")
+    top = rules.top
+    policies = [Policy("threshold", 0, 0)] * 5 + [Policy("threshold", 0, top + 1)]
+    res = rounds.exact(rules, policies)
+    expected = _keep_all_closed_form(list(rules.deck_obj.values), 6)
+    np.testing.assert_allclose(res.p_lose, expected, rtol=0, atol=1e-10)  # sums of 13**7 terms
+    assert res.p_cut == pytest.approx(1.0, abs=1e-10)
+    assert res.p_cut_king == 0.0

@@ -49,7 +49,7 @@ CONNECT_TIMEOUT = 10.0
 """Seconds allowed to reach the scheduler: a wrong address fails well within half a minute."""
 
 WORKER_TIMEOUT = 60.0
-"""Seconds to wait for the requested number of workers to be connected to the scheduler."""
+"""Seconds to wait for a first worker to be connected to the scheduler."""
 
 PLUGIN_NAME = "simcards-worker-setup"
 """Name of the worker plugin on the scheduler; registering again replaces it."""
@@ -236,11 +236,22 @@ class ClusterExecutor(Executor):
     earlier run of the same chunk can never be confused with this one, and no time is spent
     hashing chunk arguments. No retries or worker restrictions are set, so dask is free to rerun
     the chunks of a lost worker on the others.
+
+    ``max_in_flight`` is the most chunks a caller should have submitted and not yet finished:
+    the ``workers`` given to :func:`open_executor`, or ``None`` for no cap. The executor itself
+    does not enforce it (dask queues whatever it is given and runs it on every worker it has);
+    it is for the runner to honour.
     """
 
-    def __init__(self, client: Any, info: ClusterInfo) -> None:
+    max_in_flight: int | None
+    """At most this many chunks in flight at once; ``None``: no cap (use the whole cluster)."""
+
+    def __init__(self, client: Any, info: ClusterInfo, max_in_flight: int | None = None) -> None:
+        if max_in_flight is not None and max_in_flight < 1:
+            raise ValueError(f"max_in_flight must be at least 1 or None, got {max_in_flight}")
         self.client = client
         self.info = info
+        self.max_in_flight = max_in_flight
         self._inner: Executor = client.get_executor(pure=False)
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future:
@@ -339,14 +350,15 @@ def _connect(address: str, timeout: float) -> Any:
                          f"{_reason(exc, timeout)}") from None
 
 
-def _prepare(client: Any, address: str, workers: int, worker_timeout: float) -> ClusterInfo:
-    """Wait for ``workers`` workers, pin and warm them all up, and say how long that took."""
+def _prepare(client: Any, address: str, worker_timeout: float) -> ClusterInfo:
+    """Wait for a first worker, pin and warm up every worker there is, and say how long that
+    took. The run uses the workers the cluster has; more may join later (they are prepared as
+    they join), so there is no point in waiting for a given number."""
     try:
-        client.wait_for_workers(workers, timeout=worker_timeout)
+        client.wait_for_workers(1, timeout=worker_timeout)
     except TimeoutError:
-        have = len(client.scheduler_info(n_workers=-1).get("workers", {}))
-        raise UsageError(f"dask scheduler at {address} has {have} worker(s); waited "
-                         f"{worker_timeout:g} s for {workers}") from None
+        raise UsageError(f"dask scheduler at {address} has no worker; waited "
+                         f"{worker_timeout:g} s for one") from None
     warmups = registered_warmups()
     plugin = __getattr__("WorkerSetup")(warmups)
     start = time.perf_counter()
@@ -390,11 +402,14 @@ def open_executor(
 
     ``scheduler=None`` yields ``None`` without importing dask; the runner then uses ``workers``
     local processes as usual. With an address (``tcp://host:8786``) this connects a client,
-    waits until at least ``workers`` workers (default 1) are connected, pins and warms up every
-    worker, and yields a :class:`ClusterExecutor`; its ``info`` holds the warm-up time. The
-    client is closed on exit. A malformed, unreachable or silent address, or workers that cannot
-    be prepared, raise :class:`~simcards.core.errors.UsageError` with a one-line message, the former
-    within about ``connect_timeout`` seconds.
+    waits (up to ``worker_timeout`` seconds) until at least one worker is connected, pins and
+    warms up every worker the cluster has, and yields a :class:`ClusterExecutor`; its ``info``
+    holds the number of workers and the warm-up time. ``workers`` does not make it wait for
+    that many workers (the client's core count says nothing about the cluster): it is only a
+    cap, the executor's ``max_in_flight`` (``None``: no cap). The client is closed on exit.
+    A malformed, unreachable or silent address, a cluster without workers, or workers that
+    cannot be prepared, raise :class:`~simcards.core.errors.UsageError` with a one-line message,
+    the first three within about ``connect_timeout`` (``worker_timeout``) seconds.
     """
     if scheduler is None:
         yield None
@@ -403,8 +418,8 @@ def open_executor(
         raise UsageError(f"workers must be at least 1, got {workers}")
     client = _connect(scheduler, connect_timeout)
     try:
-        info = _prepare(client, scheduler, workers or 1, worker_timeout)
-        executor = ClusterExecutor(client, info)
+        info = _prepare(client, scheduler, worker_timeout)
+        executor = ClusterExecutor(client, info, max_in_flight=workers)
         try:
             yield executor
         finally:

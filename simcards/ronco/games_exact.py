@@ -1,10 +1,15 @@
 """Exact Ronco game values for small tables: a Markov chain over (lives, dealer).
 
 Each round's exact outcome distribution over every set of losers (with Poroli's double losses and
-the absolute tie) comes from :func:`simcards.ronco.exact.round_outcomes`; the game is then a chain
-on states (lives of every player, dealer) whose total lives strictly fall every counted round, so
-a memoised recursion solves it. A replayed round (G6 ``replay``) is a self-loop and is folded in
-by conditioning on the round not being an absolute tie.
+the absolute tie) comes from :func:`simcards.ronco.exact.round_outcomes`; the game is then a
+Markov chain on states (lives of every player, dealer). It is solved without recursion, as an
+explicit sparse transition table over the states reachable from the start, through which the
+start's probability is pushed round by round. Total lives strictly fall every counted round, so
+the probability moves down through the levels of total lives and is all absorbed (a win or a
+draw) within ``players * lives`` counted rounds: any table :data:`MAX_STATES` admits is solved,
+2 players with 250 lives as well as 4 with 3. A replayed round (G6 ``replay``) is a self-loop:
+for the winner it is folded in by conditioning on the round not being an absolute tie, and for
+the game length it stays in the table, as the extra rounds it costs.
 """
 
 from __future__ import annotations
@@ -14,14 +19,18 @@ from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
+from scipy import sparse
 
 from simcards.core.errors import UsageError
-from simcards.ronco.exact import Outcome, round_outcomes
+from simcards.ronco.exact import round_outcomes
 from simcards.ronco.games import QUANTILES, check_first_dealer, check_lives
 from simcards.ronco.policies import Policy
 from simcards.ronco.rules import AbsoluteTie, RoncoRules, check_players
 
 MAX_STATES = 250_000
+
+TINY = 1e-200
+"""State probabilities below this are dropped as the chain runs (see :func:`_flush`)."""
 
 
 @dataclass(frozen=True)
@@ -57,67 +66,157 @@ def exact_game(rules: RoncoRules, policies: Sequence[Policy], lives: int,
     if states > MAX_STATES:
         raise UsageError(f"exact game solver: {n} players with {lives} lives is too large "
                          f"({states:,} states, limit {MAX_STATES:,}); use Monte Carlo instead")
+    chain = _Chain(rules, policies, lives)
+    dealers = range(n) if first_dealer is None else [first_dealer]
+    start = np.array([chain.code([lives] * n, d) for d in dealers], np.int64)
+    codes, table, p_tie, end = chain.explore(start)
+    index = np.full(states, -1, np.int64)
+    index[codes] = np.arange(codes.size)
+    m0 = np.zeros(codes.size)
+    m0[index[start]] = 1.0 / start.size
+    step = table.T.tocsr()  # m -> the distribution one round later
+
     replay = rules.absolute_tie is AbsoluteTie.REPLAY
+    if replay:  # the winner: condition every round on not being an absolute tie
+        keep = 1.0 - p_tie
+        cond = sparse.diags(1.0 / keep) @ table
+        ends = end / keep[:, None]
+        cond_step = cond.T.tocsr()
+    else:  # an absolute tie ends the game in a draw
+        keep = np.ones(codes.size)
+        ends = end.copy()
+        ends[:, n] += p_tie
+        cond_step = step
+    # Per state: wins by player, draws, and the rounds spent there (1 / keep on average).
+    # Sparse products throughout: no BLAS call, whose threads only slow vectors this size.
+    report = sparse.csr_matrix(np.column_stack([ends, 1.0 / keep]).T)
+    totals = np.zeros(n + 2)
+    m = m0
+    for _ in range(n * lives + 1):  # every counted round costs at least one life
+        if not m.any():
+            break
+        totals += report @ m
+        m = _flush(cond_step @ m)
+
+    # The length, replays included: P(the game ends after exactly r rounds), r < horizon.
     horizon = n * lives + 64
+    leave = sparse.csr_matrix(end.sum(axis=1) + (0.0 if replay else p_tie))
+    if replay:
+        step = (table + sparse.diags(p_tie)).T.tocsr()
+    dist = np.zeros(horizon)
+    m = m0
+    for r in range(1, horizon):
+        if not m.any():
+            break
+        dist[r] = (leave @ m)[0]
+        m = _flush(step @ m)
+    return ExactGame(win=totals[:n], draw=float(totals[n]), rounds_mean=float(totals[n + 1]),
+                     rounds_dist=dist)
 
-    @cache
-    def outcomes(order_policies: tuple[Policy, ...]) -> list[tuple[Outcome, float]]:
-        return round_outcomes(rules, order_policies)
 
-    @cache
-    def value(state: tuple[int, ...], dealer: int) -> tuple[np.ndarray, float, float,
-                                                            np.ndarray]:
-        order = [(dealer + 1 + i) % n for i in range(n)]
-        order = [pl for pl in order if state[pl] > 0]  # G3: the dealer comes last
-        win = np.zeros(n)
-        draw = 0.0
-        mean = 0.0
-        dist = np.zeros(horizon)
+def _flush(m: np.ndarray) -> np.ndarray:
+    """``m`` with probabilities below 1e-200 set to 0: they cannot move any result, and left in
+    they become subnormal numbers, on which arithmetic is many times slower."""
+    m[m < TINY] = 0.0
+    return m
+
+
+class _Chain:
+    """The game's states as integer codes, and the exact round from each of them.
+
+    A state's code is ``(sum of lives[p] * (lives + 1) ** p) * n + dealer``, below the state
+    count that :data:`MAX_STATES` bounds, so flags and values are plain arrays indexed by code.
+    """
+
+    def __init__(self, rules: RoncoRules, policies: Sequence[Policy], lives: int) -> None:
+        self.rules = rules
+        self.policies = tuple(policies)
+        self.n = len(policies)
+        self.base = lives + 1
+        self.radix = self.base ** np.arange(self.n, dtype=np.int64)
+        self.size = self.base ** self.n * self.n
+
+    def code(self, lives: Sequence[int], dealer: int) -> int:
+        return int(np.asarray(lives, np.int64) @ self.radix) * self.n + dealer
+
+    @cache  # noqa: B019 - one chain per solve, dropped with it
+    def outcomes(self, order: tuple[int, ...]) -> tuple[float, np.ndarray, np.ndarray]:
+        """One round with the players ``order`` (by position): P(absolute tie), then the other
+        outcomes merged by lives lost (one row per outcome, by position) and their
+        probabilities."""
         p_tie = 0.0
-        for out, pr in outcomes(tuple(policies[pl] for pl in order)):
+        merged: dict[tuple[int, ...], float] = {}
+        for out, pr in round_outcomes(self.rules, [self.policies[pl] for pl in order]):
             if out.all_tie:  # G6
                 p_tie += pr
-                continue
-            nxt = list(state)
-            for pos, pl in enumerate(order):
-                nxt[pl] = max(nxt[pl] - out.lost[pos], 0)
-            alive = [pl for pl in range(n) if nxt[pl] > 0]
-            if len(alive) <= 1:  # G7
-                if alive:
-                    win[alive[0]] += pr
-                else:
-                    draw += pr
-                dist[1] += pr
-                mean += pr
-                continue
-            nd = order[0]  # G5
-            while nxt[nd] == 0:
-                nd = (nd + 1) % n
-            w, d, m, dd = value(tuple(nxt), nd)
-            win += pr * w
-            draw += pr * d
-            mean += pr * (1 + m)
-            dist[1:] += pr * dd[:-1]
-        if replay:
-            keep = 1.0 - p_tie
-            win /= keep
-            draw /= keep
-            mean = (mean + p_tie) / keep
-            for r in range(1, horizon):  # D[r] = p_tie * D[r-1] + Y[r]
-                dist[r] += p_tie * dist[r - 1]
-        else:
-            draw += p_tie
-            mean += p_tie
-            dist[1] += p_tie
-        return win, draw, mean, dist
+            else:
+                merged[out.lost] = merged.get(out.lost, 0.0) + pr
+        lost = np.array(list(merged), np.int64).reshape(len(merged), len(order))
+        return p_tie, lost, np.array(list(merged.values()))
 
-    start = tuple([lives] * n)
-    dealers = range(n) if first_dealer is None else [first_dealer]
-    parts = [value(start, d) for d in dealers]
-    k = len(parts)
-    return ExactGame(
-        win=sum(p[0] for p in parts) / k,
-        draw=sum(p[1] for p in parts) / k,
-        rounds_mean=sum(p[2] for p in parts) / k,
-        rounds_dist=sum(p[3] for p in parts) / k,
-    )
+    def explore(self, start: np.ndarray) -> tuple[np.ndarray, sparse.csr_matrix, np.ndarray,
+                                                  np.ndarray]:
+        """Every state reachable from ``start``, breadth first: their codes (sorted), the
+        transition table between them (row: from, column: to; a round ending the game leaves
+        it), P(absolute tie) from each, and P(the round ends the game) by winner (the last
+        column: no winner)."""
+        n = self.n
+        seen = np.zeros(self.size, bool)
+        tie = np.zeros(self.size)
+        end = np.zeros((self.size, n + 1))
+        src: list[np.ndarray] = []
+        dst: list[np.ndarray] = []
+        prob: list[np.ndarray] = []
+        frontier = np.unique(start)
+        seen[frontier] = True
+        while frontier.size:
+            dealer = frontier % n
+            lv = (frontier // n)[:, None] // self.radix % self.base
+            alive = lv > 0
+            group = (alive @ (1 << np.arange(n))) * n + dealer
+            found = []
+            for key in np.unique(group):
+                sel = group == key
+                rows, here, d = frontier[sel], lv[sel], int(key % n)
+                order = tuple(pl for pl in ((d + 1 + i) % n for i in range(n))
+                              if here[0, pl] > 0)  # G3: the dealer comes last
+                p_tie, losts, prs = self.outcomes(order)
+                tie[rows] = p_tie
+                cols = list(order)
+                for lost, pr in zip(losts, prs, strict=True):
+                    nxt = here.copy()
+                    nxt[:, cols] = np.maximum(nxt[:, cols] - lost, 0)
+                    left = nxt > 0
+                    count = left.sum(axis=1)
+                    over = count <= 1  # G7
+                    if over.any():
+                        winner = np.where(count[over] == 1, left[over].argmax(axis=1), n)
+                        np.add.at(end, (rows[over], winner), pr)
+                    go = ~over
+                    if not go.any():
+                        continue
+                    nxt = nxt[go]
+                    nd = np.full(nxt.shape[0], order[0])  # G5
+                    for _ in range(n):
+                        out = nxt[np.arange(nd.size), nd] == 0
+                        if not out.any():
+                            break
+                        nd[out] = (nd[out] + 1) % n
+                    codes = (nxt @ self.radix) * n + nd
+                    src.append(rows[go])
+                    dst.append(codes)
+                    prob.append(np.full(codes.size, pr))
+                    found.append(codes)
+            frontier = np.unique(np.concatenate(found)) if found else np.zeros(0, np.int64)
+            frontier = frontier[~seen[frontier]]
+            seen[frontier] = True
+        codes = np.flatnonzero(seen)
+        index = np.full(self.size, -1, np.int64)
+        index[codes] = np.arange(codes.size)
+        if src:
+            s, t, p = np.concatenate(src), np.concatenate(dst), np.concatenate(prob)
+        else:
+            s = t = np.zeros(0, np.int64)
+            p = np.zeros(0)
+        table = sparse.csr_matrix((p, (index[s], index[t])), shape=(codes.size, codes.size))
+        return codes, table, tie[codes], end[codes]
