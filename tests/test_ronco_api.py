@@ -128,3 +128,24 @@ def test_unguarded_script_with_two_workers_gives_the_numbers_of_one_worker(tmp_p
         assert proc.returncode == 0, proc.stderr[-2000:]
         outs.append(json.loads(proc.stdout.strip().splitlines()[-1]))
     assert outs[0] == outs[1]
+
+
+def test_on_a_cluster_workers_is_a_cap_only_when_given(monkeypatch) -> None:
+    """Without --workers the cluster path must not cap the chunks in flight at the client's
+    core count: a laptop with 2 cores would throttle a cluster of 100 workers."""
+    from contextlib import contextmanager
+
+    from simcards.core import cluster
+
+    seen: list = []
+
+    @contextmanager
+    def fake_open_executor(address, workers, **kwargs):
+        seen.append(workers)
+        yield None  # run locally: only the argument matters here
+
+    monkeypatch.setattr(cluster, "open_executor", fake_open_executor)
+    for given in (None, 7):
+        simcards.ronco.rounds(players=3, rounds=1000, workers=given, store="none",
+                              scheduler="tcp://127.0.0.1:1")
+    assert seen == [None, 7]

@@ -79,9 +79,9 @@ def report(
         if name not in studies:
             raise UsageError(f"unknown study {name!r} (known: {', '.join(studies)})")
     check_out_dir(out)
-    workers = check_workers(workers)
+    cap, workers = workers, check_workers(workers)  # on a cluster only a cap, if given
     root = store_root(store)
-    with executor_for(scheduler, workers, False) as ex:
+    with executor_for(scheduler, cap, False) as ex:
         for page in build_all(out, seed=seed, workers=workers, only=names,
                               quick=quick, executor=ex, store=root):
             typer.echo(f"wrote {page}")

@@ -50,7 +50,10 @@ def stored_run(store_option: str | None, manifest: dict[str, Any], quiet: bool) 
 def executor_for(scheduler: str | None, workers: int | None,
                  quiet: bool) -> Iterator[Any]:
     """The cluster's executor when a scheduler is given (option or environment), else None
-    (local processes). dask is imported only in the first case."""
+    (local processes). dask is imported only in the first case. On a cluster ``workers`` is
+    only a cap on the chunks in flight, and only when the user gave one: pass the option's raw
+    value (None when absent), never the local core count, or a big cluster would be throttled
+    to the client's cores."""
     from simcards.core.cluster import open_executor, scheduler_from_env  # imports no dask
 
     address = scheduler_from_env(scheduler)

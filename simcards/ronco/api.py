@@ -214,11 +214,11 @@ def rounds(*, players: int = 4, policy: str = "threshold", threshold: int | None
                               keep_prob, rules)
     total = parse_count(rounds, "--rounds", MAX_ROUNDS)
     check_seed(seed)
-    workers = check_workers(workers)
+    cap, workers = workers, check_workers(workers)  # on a cluster only a cap, if given
     header = _header("rounds", rules, policies)
     manifest = {**header, "seed": seed, "rounds": total, "chunk_size": ronco_rounds.ROUNDS_CHUNK}
     with main_not_reimported(), \
-            batch_run(scheduler, workers, store, manifest, not progress) as run:
+            batch_run(scheduler, cap, store, manifest, not progress) as run:
         res = ronco_rounds.simulate(rules, policies, total, seed=seed, workers=workers,
                                     progress=progress, **run.options())
     out = {**header, "seed": seed, **res.to_dict(), **run.cluster_json()}
@@ -330,7 +330,7 @@ def games(*, players: int = 4, lives: int = 7, policies: str | None = None,
     ronco_games.check_lives(lives)
     ronco_games.check_first_dealer(first_dealer, players)
     check_seed(seed)
-    workers = check_workers(workers)
+    cap, workers = workers, check_workers(workers)  # on a cluster only a cap, if given
     header = {**_header("games", rules, table), "lives": lives, "first_dealer": first_dealer}
     if exact:
         _refuse_with("--exact", _given(games=games, store=store, scheduler=scheduler),
@@ -344,7 +344,7 @@ def games(*, players: int = 4, lives: int = 7, policies: str | None = None,
 
     manifest = {**header, "seed": seed, "games": total, "chunk_size": ronco_games.GAMES_CHUNK}
     with main_not_reimported(), \
-            batch_run(scheduler, workers, store, manifest, not progress) as run:
+            batch_run(scheduler, cap, store, manifest, not progress) as run:
         res = ronco_games.simulate(rules, table, lives, total, first_dealer=first_dealer,
                                    seed=seed, workers=workers, progress=progress,
                                    **run.options())
@@ -405,7 +405,7 @@ def best_threshold(*, players: int | str | Sequence[int] = "3-10", lives: int = 
     gain = 0 if str(gain_games).strip() == "0" else parse_count(gain_games, "--gain-games",
                                                                 MAX_RACE_GAMES)
     check_seed(seed)
-    workers = check_workers(workers)
+    cap, workers = workers, check_workers(workers)  # on a cluster only a cap, if given
     root = store_root(store)
     opts = {"seed": seed, "first_stage": first, "max_games": budget, "z_drop": z_drop,
             "max_iterations": max_iterations, "gain_games": gain, "min_games": floor}
@@ -415,7 +415,7 @@ def best_threshold(*, players: int | str | Sequence[int] = "3-10", lives: int = 
     top = RunStore(root, manifest) if root is not None else None
     if top is not None:
         top.create()  # the search's stages are kept inside its own folder
-    with main_not_reimported(), executor_for(scheduler, workers, not progress) as ex:
+    with main_not_reimported(), executor_for(scheduler, cap, not progress) as ex:
         t0 = time.perf_counter()
         rows, resumed, computed = bt.search(rules, sizes, lives, policy, field_policy, opts,
                                             workers=workers,

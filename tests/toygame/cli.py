@@ -41,10 +41,10 @@ def deals(
     if not 2 <= players <= 10:
         raise UsageError(f"players must be between 2 and 10, got {players}")
     total = parse_count(n_deals, "--deals")
-    workers = check_workers(workers)
+    cap, workers = workers, check_workers(workers)
     manifest = {"game": "toy", "command": "deals", "players": players, "seed": seed,
                 "deals": total, "chunk_size": CHUNK}
-    with batch_run(scheduler, workers, store, manifest, as_json) as run:
+    with batch_run(scheduler, cap, store, manifest, as_json) as run:
         stats = run_batch(chunk, players, seed=seed, total=total, chunk_size=CHUNK,
                           stream="toy.deals", workers=workers, progress=not as_json,
                           **run.options())
