@@ -329,7 +329,9 @@ def record_deals(state, rounds, n, kind, n_cards):
     """The deals :func:`simulate_rounds` would play from ``state``, as card indices.
 
     Returns ``cards`` (rounds x (n+1): positions, then the cut card) and ``u`` (rounds x n), so
-    that an independent engine can replay exactly the same deals.
+    that an independent engine can replay exactly the same deals. The stream is read as
+    :func:`simulate_rounds` documents: per round one :func:`deal` of n+1 cards, then one
+    :func:`simcards.core.rng.uniform` per random-policy position, in position order.
     """
     perm = np.arange(n_cards)
     cards = np.empty((rounds, n + 1), np.int64)
