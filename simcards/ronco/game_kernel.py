@@ -90,14 +90,26 @@ def _winner(n, lives):
 
 @njit(cache=True)
 def _threshold_game(s0, s1, s2, s3, deck, n, lives0, t, td, top, ties, cut_king, absolute_tie,
-                    d, max_rounds, lives, elim_round, order, final):
+                    d, max_rounds, lives, elim_round, order, final, seats):
     """:func:`play_game` when every player plays the threshold policy (S1) and no uniforms are
     drawn: the round's rules fused into one pass over the deal, as in the round kernel's
-    threshold path. Returns ``(s0, s1, s2, s3, ending, winner, rounds)``."""
+    threshold path. ``seats`` holds the survivors in seat order, rebuilt only when someone is
+    eliminated, so that a round's order (G3) is a rotation of it. Returns
+    ``(s0, s1, s2, s3, ending, winner, rounds)``."""
     alive = n
     rounds = 0
+    for i in range(n):
+        seats[i] = i
+    di = d  # the dealer's index in seats
     while rounds < max_rounds:
-        k = _seat_order(n, d, lives, order)
+        k = alive
+        pos = 0
+        for q in range(di + 1, k):  # G3: from the dealer's right round to the dealer
+            order[pos] = seats[q]
+            pos += 1
+        for q in range(di + 1):
+            order[pos] = seats[q]
+            pos += 1
         s0, s1, s2, s3 = deal_words(s0, s1, s2, s3, deck, k + 1)
         rounds += 1
         carry = deck[0]
@@ -157,7 +169,17 @@ def _threshold_game(s0, s1, s2, s3, deck, n, lives0, t, td, top, ties, cut_king,
         if alive <= 1:  # G7
             w = _winner(n, lives)
             return s0, s1, s2, s3, (WON if w >= 0 else ALL_OUT), w, rounds
-        d = _next_dealer(n, order, lives)
+        if alive == k:  # G5: nobody went out, the deal passes to the right
+            di = di + 1 if di + 1 < k else 0
+        else:
+            d = _next_dealer(n, order, lives)
+            m = 0
+            for i in range(n):
+                if lives[i] > 0:
+                    if i == d:
+                        di = m
+                    seats[m] = i
+                    m += 1
     return s0, s1, s2, s3, STALLED, -1, rounds
 
 
@@ -216,7 +238,7 @@ def play_game(state, deck, n, lives0, kind, t, td, p, top, ties, cut_king, below
 
     Returns ``(ending, winner, rounds, first_dealer)``; ``winner`` is -1 without a winner.
     """
-    lives, elim_round, order, hold = buf[0], buf[1], buf[2], buf[3]
+    lives, elim_round, order, hold = buf[0], buf[1], buf[2], buf[3]  # buf[6]: seats
     for i in range(n):
         lives[i] = lives0
         elim_round[i] = 0
@@ -229,7 +251,7 @@ def play_game(state, deck, n, lives0, kind, t, td, p, top, ties, cut_king, below
     if all_threshold:
         s0, s1, s2, s3, ending, winner, rounds = _threshold_game(
             s0, s1, s2, s3, deck, n, lives0, t, td, top, ties, cut_king, absolute_tie, d0,
-            max_rounds, lives, elim_round, order, hold)
+            max_rounds, lives, elim_round, order, hold, buf[6])
     else:
         s0, s1, s2, s3, ending, winner, rounds = _general_game(
             s0, s1, s2, s3, deck, n, kind, t, td, p, top, ties, cut_king, below, counts,
