@@ -72,3 +72,52 @@ def randbelow(s, n):
 def uniform(s):
     """Uniform float in [0, 1) with 53 random bits."""
     return np.float64(next_u64(s) >> uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+# Local-state forms. A kernel that draws in a hot loop keeps the four state words in local
+# variables (registers) and writes them back once at the end: state held in an array has to be
+# stored after every draw, since the compiler cannot prove that the kernel's other arrays do not
+# alias it. The sequences are exactly those of the array-state functions above.
+
+
+@njit(cache=True, inline="always")
+def load(s):
+    """The state ``s`` (uint64[4]) as four local words."""
+    return s[0], s[1], s[2], s[3]
+
+
+@njit(cache=True, inline="always")
+def store(s, s0, s1, s2, s3):
+    """Write four local words back into the state ``s``."""
+    s[0] = s0
+    s[1] = s1
+    s[2] = s2
+    s[3] = s3
+
+
+@njit(cache=True, inline="always")
+def step(s0, s1, s2, s3):
+    """:func:`next_u64` on local words: returns ``(s0, s1, s2, s3, output)``."""
+    result = _rotl(s1 * uint64(5), 7) * uint64(9)
+    t = s1 << uint64(17)
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s3 = _rotl(s3, 45)
+    return s0, s1, s2, s3, result
+
+
+@njit(cache=True, inline="always")
+def to_uniform(x):
+    """The float :func:`uniform` makes of the 64-bit output ``x``."""
+    return np.float64(x >> uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True, inline="always")
+def word_accepts(prod, n):
+    """Lemire's test on ``prod = word * n`` (a 32-bit word, 1 <= n < 2**32): True when
+    ``prod >> 32`` is an unbiased draw below ``n``; False means: take the next word."""
+    low = prod & _M32
+    return low >= n or low >= (uint64(0x100000000) - n) % n

@@ -2,10 +2,15 @@
 
 Players own policies (indexed by player); before every round the survivors are laid out in
 round positions (G3: position 0 is the next survivor after the dealer, the dealer is last) and
-the round kernel plays them. The random stream is consumed per game as: the first dealer (one
-``randbelow(n)``, only when it is drawn, G4), then per round k+1 cards (k survivors, then the cut
-card) and, when any player's policy is random, k uniforms in position order. An independent
-engine fed the same stream plays exactly the same games.
+the round kernel plays them.
+
+Stream layout, per game: the first dealer (only when it is drawn, G4) by
+:func:`simcards.core.rng.randbelow` of n (the high half of one 64-bit output, more outputs only
+on a rejection); then per round one deal of k+1 cards by :func:`simcards.ronco.kernel.deal` (k
+survivors in position order, then the cut card; two cards per 64-bit output, each deal starting
+on a fresh output) and, when any player's policy is random, k uniforms in position order
+(:func:`simcards.core.rng.uniform`, one 64-bit output each). An independent engine fed the same
+stream plays exactly the same games.
 """
 
 from __future__ import annotations
@@ -13,15 +18,17 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcards.core.rng import randbelow, uniform
+from simcards.core.rng import load, randbelow, step, store, to_uniform
 from simcards.ronco.codes import ABSOLUTE_TIE_REPLAY as REPLAY_TIE
 from simcards.ronco.codes import ABSOLUTE_TIE_VOID as VOID_TIE
+from simcards.ronco.codes import CUT_KING_LOSES as LOSES
+from simcards.ronco.codes import CUT_KING_NONE as NONE
 from simcards.ronco.codes import ENDING_ALL_OUT as ALL_OUT
 from simcards.ronco.codes import ENDING_STALLED as STALLED
 from simcards.ronco.codes import ENDING_VOID as VOID
 from simcards.ronco.codes import ENDING_WON as WON
-from simcards.ronco.codes import RANDOM
-from simcards.ronco.kernel import ALL_TIE, deal, play_round
+from simcards.ronco.codes import RANDOM, THRESHOLD, TIES_ALL
+from simcards.ronco.kernel import ALL_TIE, deal_words, play_round
 
 __all__ = ["ALL_OUT", "RANDOM", "REPLAY_TIE", "STALLED", "VOID", "VOID_TIE", "WON"]
 
@@ -45,35 +52,148 @@ def any_random(kind, first):
     return False
 
 
-@njit(cache=True)
-def play_game(state, deck, n, lives0, kind, t, td, p, top, ties, cut_king, below, counts,
-              absolute_tie, first_dealer, draw_uniforms, max_rounds, buf):
-    """Play one game. ``deck`` holds the strengths of the deck's cards in any order (it is
-    shuffled in place, like card indices would be, draw for draw); ``buf`` comes from
-    :func:`game_buffers`; its ``lives`` and ``elim_round`` (by player; 0 = never eliminated)
-    hold the final state afterwards.
+@njit(cache=True, inline="always")
+def _seat_order(n, d, lives, order):
+    """G3: the survivors from the dealer's right into ``order``, the dealer ``d`` last; returns
+    how many there are."""
+    k = 0
+    j = d
+    for _ in range(n):
+        j += 1
+        if j == n:
+            j = 0
+        if lives[j] > 0:
+            order[k] = j
+            k += 1
+    return k
 
-    Returns ``(ending, winner, rounds, first_dealer)``; ``winner`` is -1 without a winner.
-    """
-    lives, elim_round, order, hold, u, lost, pk, pt, ptd, pp = buf
+
+@njit(cache=True, inline="always")
+def _next_dealer(n, order, lives):
+    """G5: the first survivor from position 0 of the last round on, in seat order."""
+    nd = order[0]
+    while lives[nd] == 0:
+        nd += 1
+        if nd == n:
+            nd = 0
+    return nd
+
+
+@njit(cache=True, inline="always")
+def _winner(n, lives):
+    """G7: the last survivor, or -1 when nobody has lives left."""
     for i in range(n):
-        lives[i] = lives0
-        elim_round[i] = 0
-    d = first_dealer if first_dealer >= 0 else randbelow(state, n)  # G4
-    d0 = d
+        if lives[i] > 0:
+            return i
+    return -1
+
+
+@njit(cache=True)
+def _threshold_game(s0, s1, s2, s3, deck, n, lives0, t, td, top, ties, cut_king, absolute_tie,
+                    d, max_rounds, lives, elim_round, order, final, seats):
+    """:func:`play_game` when every player plays the threshold policy (S1) and no uniforms are
+    drawn: the round's rules fused into one pass over the deal, as in the round kernel's
+    threshold path. ``seats`` holds the survivors in seat order, rebuilt only when someone is
+    eliminated, so that a round's order (G3) is a rotation of it. Returns
+    ``(s0, s1, s2, s3, ending, winner, rounds)``."""
+    alive = n
+    rounds = 0
+    for i in range(n):
+        seats[i] = i
+    di = d  # the dealer's index in seats
+    while rounds < max_rounds:
+        k = alive
+        pos = 0
+        for q in range(di + 1, k):  # G3: from the dealer's right round to the dealer
+            order[pos] = seats[q]
+            pos += 1
+        for q in range(di + 1):
+            order[pos] = seats[q]
+            pos += 1
+        s0, s1, s2, s3 = deal_words(s0, s1, s2, s3, deck, k + 1)
+        rounds += 1
+        carry = deck[0]
+        low = top + 1
+        high = -1
+        for pos in range(k - 1):
+            nxt = deck[pos + 1]
+            passes = (carry < t[order[pos]]) & (nxt != top)  # R3, R4 (a refusal)
+            f = nxt if passes else carry  # a pass: the next card is ours for good
+            carry = carry if passes else nxt  # and ours travels on
+            final[pos] = f
+            low = min(low, f)
+            high = max(high, f)
+        dealer = order[k - 1]
+        fired = False
+        if carry < td[dealer]:  # the dealer cuts (R6)
+            cut_card = deck[k]
+            if cut_card != top or cut_king == NONE:
+                carry = cut_card
+            elif cut_king == LOSES:  # R7: the dealer is the sole loser
+                fired = True
+            # R7 blocked: the top card is not taken
+        if fired:
+            lives[dealer] -= 1
+            if lives[dealer] <= 0:
+                lives[dealer] = 0
+                elim_round[dealer] = rounds
+                alive -= 1
+        else:
+            final[k - 1] = carry
+            low = min(low, carry)
+            high = max(high, carry)
+            if low == high:  # G6: an absolute tie, no lives lost
+                if absolute_tie == VOID_TIE:
+                    return s0, s1, s2, s3, VOID, -1, rounds
+                continue  # replay: same dealer
+            hit = 2 if low == 0 else 1  # R10: the Poroli card costs two lives
+            if ties == TIES_ALL:
+                for pos in range(k):  # G1, G2; branch-free: who loses is a coin toss
+                    pl = order[pos]
+                    left = lives[pl] - hit * (final[pos] == low)
+                    lives[pl] = left
+                    if left <= 0:
+                        lives[pl] = 0
+                        elim_round[pl] = rounds
+                        alive -= 1
+            else:
+                pos = 0
+                while final[pos] != low:
+                    pos += 1
+                pl = order[pos]
+                lives[pl] -= hit
+                if lives[pl] <= 0:
+                    lives[pl] = 0
+                    elim_round[pl] = rounds
+                    alive -= 1
+        if alive <= 1:  # G7
+            w = _winner(n, lives)
+            return s0, s1, s2, s3, (WON if w >= 0 else ALL_OUT), w, rounds
+        if alive == k:  # G5: nobody went out, the deal passes to the right
+            di = di + 1 if di + 1 < k else 0
+        else:
+            d = _next_dealer(n, order, lives)
+            m = 0
+            for i in range(n):
+                if lives[i] > 0:
+                    if i == d:
+                        di = m
+                    seats[m] = i
+                    m += 1
+    return s0, s1, s2, s3, STALLED, -1, rounds
+
+
+@njit(cache=True)
+def _general_game(s0, s1, s2, s3, deck, n, kind, t, td, p, top, ties, cut_king, below,
+                  counts, absolute_tie, d, draw_uniforms, max_rounds, buf):
+    """:func:`play_game` for any mix of policies, through the round kernel's
+    :func:`play_round`. Returns ``(s0, s1, s2, s3, ending, winner, rounds)``."""
+    lives, elim_round, order, hold, u, lost, pk, pt, ptd, pp = buf
     alive = n
     rounds = 0
     while rounds < max_rounds:
-        k = 0
-        j = d
-        for _ in range(n):  # G3: survivors from the dealer's right; the dealer comes last
-            j += 1
-            if j == n:
-                j = 0
-            if lives[j] > 0:
-                order[k] = j
-                k += 1
-        deal(state, deck, k + 1)
+        k = _seat_order(n, d, lives, order)
+        s0, s1, s2, s3 = deal_words(s0, s1, s2, s3, deck, k + 1)
         for pos in range(k):
             pl = order[pos]
             hold[pos] = deck[pos]
@@ -83,13 +203,14 @@ def play_game(state, deck, n, lives0, kind, t, td, p, top, ties, cut_king, below
             pp[pos] = p[pl]
         if draw_uniforms:
             for pos in range(k):
-                u[pos] = uniform(state)
+                s0, s1, s2, s3, x = step(s0, s1, s2, s3)
+                u[pos] = to_uniform(x)
         rounds += 1
         flags = play_round(hold, deck[k], k, pk, pt, ptd, pp, u, top, ties,
                            cut_king, below, counts, lost)
         if flags & ALL_TIE:  # G6: no lives lost
             if absolute_tie == VOID_TIE:
-                return VOID, -1, rounds, d0
+                return s0, s1, s2, s3, VOID, -1, rounds
             continue  # replay: same dealer
         for pos in range(k):  # G1, G2, R10
             if lost[pos] > 0:
@@ -100,17 +221,43 @@ def play_game(state, deck, n, lives0, kind, t, td, p, top, ties, cut_king, below
                     elim_round[pl] = rounds
                     alive -= 1
         if alive <= 1:  # G7
-            for i in range(n):
-                if lives[i] > 0:
-                    return WON, i, rounds, d0
-            return ALL_OUT, -1, rounds, d0
-        nd = order[0]  # G5
-        while lives[nd] == 0:
-            nd += 1
-            if nd == n:
-                nd = 0
-        d = nd
-    return STALLED, -1, rounds, d0
+            w = _winner(n, lives)
+            return s0, s1, s2, s3, (WON if w >= 0 else ALL_OUT), w, rounds
+        d = _next_dealer(n, order, lives)
+    return s0, s1, s2, s3, STALLED, -1, rounds
+
+
+@njit(cache=True)
+def play_game(state, deck, n, lives0, kind, t, td, p, top, ties, cut_king, below, counts,
+              absolute_tie, first_dealer, draw_uniforms, max_rounds, buf):
+    """Play one game. ``deck`` holds the strengths of the deck's cards in any order (it is
+    shuffled in place, like card indices would be, draw for draw); ``buf`` comes from
+    :func:`game_buffers`; its ``lives`` and ``elim_round`` (by player; 0 = never eliminated)
+    hold the final state afterwards. ``state`` is advanced in place (see the module docstring
+    for the stream layout).
+
+    Returns ``(ending, winner, rounds, first_dealer)``; ``winner`` is -1 without a winner.
+    """
+    lives, elim_round, order, hold = buf[0], buf[1], buf[2], buf[3]  # buf[6]: seats
+    for i in range(n):
+        lives[i] = lives0
+        elim_round[i] = 0
+    d0 = first_dealer if first_dealer >= 0 else randbelow(state, n)  # G4
+    all_threshold = not draw_uniforms
+    for i in range(n):
+        if kind[i] != THRESHOLD:
+            all_threshold = False
+    s0, s1, s2, s3 = load(state)
+    if all_threshold:
+        s0, s1, s2, s3, ending, winner, rounds = _threshold_game(
+            s0, s1, s2, s3, deck, n, lives0, t, td, top, ties, cut_king, absolute_tie, d0,
+            max_rounds, lives, elim_round, order, hold, buf[6])
+    else:
+        s0, s1, s2, s3, ending, winner, rounds = _general_game(
+            s0, s1, s2, s3, deck, n, kind, t, td, p, top, ties, cut_king, below, counts,
+            absolute_tie, d0, draw_uniforms, max_rounds, buf)
+    store(state, s0, s1, s2, s3)
+    return ending, winner, rounds, d0
 
 
 @njit(cache=True)

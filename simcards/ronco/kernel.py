@@ -13,9 +13,9 @@ suits once the Poroli card has strength 0.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, uint64
 
-from simcards.core.rng import randbelow, uniform
+from simcards.core.rng import load, step, store, to_uniform, uniform, word_accepts
 from simcards.ronco.codes import CUT_KING_LOSES as _LOSES
 from simcards.ronco.codes import CUT_KING_NONE as _NONE
 from simcards.ronco.codes import FLAG_ALL_TIE as ALL_TIE
@@ -25,6 +25,8 @@ from simcards.ronco.codes import RANDOM as _RANDOM
 from simcards.ronco.codes import THRESHOLD as _THRESHOLD
 from simcards.ronco.codes import TIES_ALL as _TIES_ALL
 from simcards.ronco.codes import TIES_FIRST as _TIES_FIRST
+
+_M32 = uint64(0xFFFFFFFF)
 
 
 @njit(cache=True, inline="always")
@@ -134,19 +136,158 @@ def play_round(hold, cut_strength, n, kind, t, td, p, u, top, ties, cut_king, be
     return resolve(hold, n, cut, cut_strength, top, ties, cut_king, lost)
 
 
-@njit(cache=True)
-def deal(state, perm, k):
+@njit(cache=True, inline="always")
+def deal_words(s0, s1, s2, s3, perm, k):
     """R3/T3: a partial Fisher-Yates shuffle; ``perm[:k]`` becomes a uniform random k-sample.
 
-    ``perm`` is any permutation of the deck and is kept between deals: a partial shuffle of a
-    permutation is as good as one of the sorted deck, and it saves a reset per round.
+    The generator state is four local words (see :func:`simcards.core.rng.step`); returns the
+    advanced state. ``perm`` is any permutation of the deck and is kept between deals: a partial
+    shuffle of a permutation is as good as one of the sorted deck, and it saves a reset per round.
+
+    Stream layout (the deal's part of it): the deal reads 32-bit *words*, two from each 64-bit
+    output of the generator, the high half first, then the low half. Card ``j`` (``j = 0 .. k-1``)
+    is drawn from the next word ``w`` by Lemire's method with ``m = len(perm) - j``: with
+    ``prod = w * m``, the word is accepted when ``prod mod 2**32 >= 2**32 mod m`` and then
+    ``r = j + prod // 2**32`` is swapped into place; a rejected word (probability below
+    ``m / 2**32``) is dropped and the next word tried. The deal starts on a fresh 64-bit output:
+    when it ends on a high half, the unused low half is dropped. So k cards take ``ceil(k / 2)``
+    outputs unless a word is rejected.
     """
     m = perm.shape[0]
+    have = False
+    spare = uint64(0)
     for j in range(k):
-        r = j + randbelow(state, m - j)
+        bound = uint64(m - j)
+        while True:
+            if have:
+                w = spare
+                have = False
+            else:
+                s0, s1, s2, s3, x = step(s0, s1, s2, s3)
+                w = x >> uint64(32)
+                spare = x & _M32
+                have = True
+            prod = w * bound
+            if word_accepts(prod, bound):
+                break
+        r = j + np.int64(prod >> uint64(32))
         x = perm[j]
         perm[j] = perm[r]
         perm[r] = x
+    return s0, s1, s2, s3
+
+
+@njit(cache=True)
+def deal(state, perm, k):
+    """:func:`deal_words` on the state array ``state`` (uint64[4]), advanced in place."""
+    s0, s1, s2, s3 = load(state)
+    s0, s1, s2, s3 = deal_words(s0, s1, s2, s3, perm, k)
+    store(state, s0, s1, s2, s3)
+
+
+@njit(cache=True)
+def _threshold_rounds(state, rounds, n, t, td, deck, top, ties, cut_king, lost_count,
+                      double_count, tallies):
+    """:func:`simulate_rounds` when every position plays the threshold policy (S1).
+
+    The same rules as :func:`act` and :func:`resolve`, fused into one pass that never copies
+    the deal: the card travelling down the table (``carry``) is the one a passer hands on, and
+    each position's final card is fixed as soon as the next position has been dealt. Tallies
+    are kept in local scalars and the generator in local words. Consumes the stream exactly as
+    the general loop does, so both play the same deals.
+    """
+    s0, s1, s2, s3 = load(state)
+    dealer = n - 1
+    tdd = td[dealer]
+    final = np.empty(n, np.int64)
+    all_tie = 0
+    cuts = 0
+    fired = 0
+    for _ in range(rounds):
+        s0, s1, s2, s3 = deal_words(s0, s1, s2, s3, deck, n + 1)
+        carry = deck[0]
+        low = top + 1
+        high = -1
+        for i in range(n - 1):
+            nxt = deck[i + 1]
+            if carry < t[i] and nxt != top:  # R3: a pass; i takes i+1's card for good
+                f = nxt
+            else:  # a keep, or a refusal (R4): i keeps, i+1 holds his own card
+                f = carry
+                carry = nxt
+            final[i] = f
+            low = min(low, f)
+            high = max(high, f)
+        if carry < tdd:  # the dealer cuts (R6)
+            cuts += 1
+            cut_card = deck[n]
+            if cut_card != top or cut_king == _NONE:
+                carry = cut_card
+            elif cut_king == _LOSES:  # R7: the sole loser
+                lost_count[dealer] += 1
+                fired += 1
+                continue
+            # R7 blocked: the top card is not taken
+        final[dealer] = carry
+        low = min(low, carry)
+        high = max(high, carry)
+        if low == high:
+            all_tie += 1
+        if ties == _TIES_ALL:
+            for i in range(n):
+                lost_count[i] += final[i] == low
+            if low == 0:  # R10: the Poroli card costs its holder two lives
+                for i in range(n):
+                    double_count[i] += final[i] == 0
+        else:
+            for i in range(n):
+                if final[i] == low:
+                    lost_count[i] += 1
+                    if low == 0:
+                        double_count[i] += 1
+                    break
+    store(state, s0, s1, s2, s3)
+    tallies[0] += all_tie
+    tallies[1] += cuts
+    tallies[2] += fired
+
+
+@njit(cache=True)
+def _general_rounds(state, rounds, n, kind, t, td, p, deck, top, ties, cut_king, below,
+                    counts, lost_count, double_count, tallies):
+    """:func:`simulate_rounds` for any mix of policies, through :func:`play_round`."""
+    s0, s1, s2, s3 = load(state)
+    hold = np.empty(n, np.int64)
+    u = np.zeros(n, np.float64)
+    lost = np.empty(n, np.int64)
+    any_random = False
+    for i in range(n):
+        if kind[i] == _RANDOM:
+            any_random = True
+    all_tie = 0
+    cuts = 0
+    fired = 0
+    for _ in range(rounds):
+        s0, s1, s2, s3 = deal_words(s0, s1, s2, s3, deck, n + 1)
+        for i in range(n):
+            hold[i] = deck[i]
+        if any_random:
+            for i in range(n):
+                if kind[i] == _RANDOM:
+                    s0, s1, s2, s3, x = step(s0, s1, s2, s3)
+                    u[i] = to_uniform(x)
+        flags = play_round(hold, deck[n], n, kind, t, td, p, u, top, ties, cut_king,
+                           below, counts, lost)
+        for i in range(n):  # branch-free tallies: this loop runs for every round
+            lost_count[i] += lost[i] > 0
+            double_count[i] += lost[i] == 2
+        all_tie += (flags & ALL_TIE) != 0
+        cuts += (flags & CUT) != 0
+        fired += (flags & CUT_KING_FIRED) != 0
+    store(state, s0, s1, s2, s3)
+    tallies[0] += all_tie
+    tallies[1] += cuts
+    tallies[2] += fired
 
 
 @njit(cache=True)
@@ -155,39 +296,31 @@ def simulate_rounds(state, rounds, n, kind, t, td, p, strengths, top, ties, cut_
     """Monte Carlo: ``rounds`` deals from the stream ``state``.
 
     Returns ``(lost_count, double_count, tallies)``: rounds lost and double losses by position,
-    and ``tallies = [all_tie, cut, cut_king_fired]``. The stream is consumed as: n+1 cards
-    (positions 0..n-1, then the cut card), then one uniform per random-policy position in
-    position order.
+    and ``tallies = [all_tie, cut, cut_king_fired]``.
+
+    Stream layout, per round: one deal of n+1 cards by :func:`deal_words` (positions 0..n-1,
+    then the cut card; 32-bit words, two per 64-bit output, the deal starting on a fresh
+    output), then, for each random-policy position in position order, one uniform from the
+    next 64-bit output (:func:`simcards.core.rng.uniform`). The deck carried from round to round
+    is ``strengths`` permuted by the previous deals (see :func:`deal_words`); :func:`record_deals`
+    records exactly these deals.
     """
     # Shuffling the strengths themselves (rather than card indices) saves a lookup per card
     # and deals exactly what shuffling card indices would, draw for draw.
     deck = strengths.copy()
-    hold = np.empty(n, np.int64)
-    u = np.zeros(n, np.float64)
-    lost = np.empty(n, np.int64)
     lost_count = np.zeros(n, np.int64)
     double_count = np.zeros(n, np.int64)
     tallies = np.zeros(3, np.int64)
-    any_random = False
+    all_threshold = True
     for i in range(n):
-        if kind[i] == _RANDOM:
-            any_random = True
-    for _ in range(rounds):
-        deal(state, deck, n + 1)
-        for i in range(n):
-            hold[i] = deck[i]
-        if any_random:
-            for i in range(n):
-                if kind[i] == _RANDOM:
-                    u[i] = uniform(state)
-        flags = play_round(hold, deck[n], n, kind, t, td, p, u, top, ties, cut_king,
-                           below, counts, lost)
-        for i in range(n):  # branch-free tallies: this loop runs for every round
-            lost_count[i] += lost[i] > 0
-            double_count[i] += lost[i] == 2
-        tallies[0] += (flags & ALL_TIE) != 0
-        tallies[1] += (flags & CUT) != 0
-        tallies[2] += (flags & CUT_KING_FIRED) != 0
+        if kind[i] != _THRESHOLD:
+            all_threshold = False
+    if all_threshold:
+        _threshold_rounds(state, rounds, n, t, td, deck, top, ties, cut_king, lost_count,
+                          double_count, tallies)
+    else:
+        _general_rounds(state, rounds, n, kind, t, td, p, deck, top, ties, cut_king, below,
+                        counts, lost_count, double_count, tallies)
     return lost_count, double_count, tallies
 
 
@@ -196,7 +329,9 @@ def record_deals(state, rounds, n, kind, n_cards):
     """The deals :func:`simulate_rounds` would play from ``state``, as card indices.
 
     Returns ``cards`` (rounds x (n+1): positions, then the cut card) and ``u`` (rounds x n), so
-    that an independent engine can replay exactly the same deals.
+    that an independent engine can replay exactly the same deals. The stream is read as
+    :func:`simulate_rounds` documents: per round one :func:`deal` of n+1 cards, then one
+    :func:`simcards.core.rng.uniform` per random-policy position, in position order.
     """
     perm = np.arange(n_cards)
     cards = np.empty((rounds, n + 1), np.int64)
