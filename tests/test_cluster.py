@@ -157,7 +157,7 @@ def test_simulate_through_the_cluster_equals_the_local_run(executor) -> None:
 def test_chunks_of_a_killed_worker_run_again_and_the_result_is_unchanged(executor) -> None:
     client = executor.client
     cfg = KernelConfig.build(RoncoRules.make(), [Policy("threshold", 6, 5)] * 4)
-    chunk_size, n_chunks = 1 << 21, 14  # about a quarter of a second per chunk
+    chunk_size, n_chunks = 1 << 23, 14  # about a quarter of a second per chunk
     options = {"seed": 5, "total": n_chunks * chunk_size, "chunk_size": chunk_size}
     expected = run_batch(rounds_chunk, cfg, workers=1, **options)
 

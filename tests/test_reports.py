@@ -24,6 +24,18 @@ def test_report_quick_writes_every_page_with_its_command(tmp_path, capsys) -> No
                 target = line.split("(")[1].rstrip(")")
                 assert (ronco / target).exists(), target
     assert "best_threshold.md" in (tmp_path / "README.md").read_text()
+    # the command a page gives reproduces its numbers exactly
+    import json
+
+    import pandas as pd
+
+    capsys.readouterr()
+    assert main(["ronco", "rounds", "--players", "5", "--threshold", "5", "--dealer-threshold",
+                 "5", "--rounds", "20000", "--json", "--workers", "1", "--store", "none"]) == 0
+    cli = json.loads(capsys.readouterr().out)["p_lose"]
+    csv = pd.read_csv(ronco / "rounds_by_threshold.csv")
+    rows = csv[(csv.players == 5) & (csv.threshold == 5)].sort_values("position")
+    assert rows.p_lose.tolist() == cli
 
 
 def test_report_csv_files_parse_as_plain_numbers(tmp_path) -> None:

@@ -101,7 +101,7 @@ def test_race_tied_with_is_the_paired_z_test_on_known_game_outcomes() -> None:
                   max_games=total, z_drop=100.0)
     next(gen)
     with pytest.raises(StopIteration) as stop:
-        gen.send((wins, beats, np.full(k, total)))
+        gen.send({"wins": wins, "beats": beats, "games": np.full(k, total)})
     res = stop.value.value
     assert res.best == 0 and res.alive == [0, 1, 2, 3]
 

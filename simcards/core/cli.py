@@ -22,7 +22,7 @@ from simcards.core.cli_options import (
     WorkersOpt,
     check_out_dir,
 )
-from simcards.core.errors import Interrupted, UsageError
+from simcards.core.errors import Interrupted, UsageError, caused_by_interrupt
 from simcards.core.montecarlo import executor_for
 from simcards.core.registry import games
 from simcards.core.runner import check_workers
@@ -183,6 +183,9 @@ def main(argv: list[str] | None = None) -> int:
         _fail("interrupted")
         return 130
     except Exception as exc:
+        if caused_by_interrupt(exc):
+            _fail("interrupted")
+            return 130
         name = type(exc).__name__
         if name == "NoArgsIsHelpError":
             return 0

@@ -9,5 +9,20 @@ class UsageError(ValueError):
     """Bad input from the user: unknown name, value out of range, missing file."""
 
 
+def caused_by_interrupt(exc: BaseException) -> bool:
+    """Whether ``exc`` is, or was raised because of, a Ctrl-C.
+
+    A Ctrl-C that lands while a numba kernel calls back into Python (loading a cached function,
+    say) surfaces as a ``SystemError`` whose cause is the ``KeyboardInterrupt``.
+    """
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt):
+            return True
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
 class Interrupted(Exception):
     """A run stopped by the user; the message says where its finished chunks are kept."""

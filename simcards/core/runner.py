@@ -28,7 +28,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from simcards.core.errors import UsageError
+from simcards.core.errors import UsageError, caused_by_interrupt
 from simcards.core.progress import Progress, as_progress
 from simcards.core.rng import chunk_state
 
@@ -131,7 +131,12 @@ class Chunk:
 def run_chunk(chunk: Chunk) -> Stats:
     """Run one chunk from its own stream (module-level, so it pickles by reference)."""
     state = chunk_state(chunk.seed, chunk.index, chunk.stream)
-    return named_stats(chunk.fn(state, chunk.size, chunk.config))
+    try:
+        return named_stats(chunk.fn(state, chunk.size, chunk.config))
+    except SystemError as exc:  # a Ctrl-C inside a numba call: say it is one
+        if caused_by_interrupt(exc):
+            raise KeyboardInterrupt from None
+        raise
 
 
 def merge(parts: Sequence[Stats]) -> Stats:
@@ -417,6 +422,33 @@ def run_batch(fn: ChunkFn, config: Any, *, seed: int, total: int, chunk_size: in
     return run_batches([Batch(fn, config, seed, total, chunk_size, stream)], **options)[0]
 
 
+@contextmanager
+def _sigint_held() -> Iterator[None]:
+    """Hold Ctrl-C for the length of the block, then act on it.
+
+    In the main thread only (elsewhere, nothing changes): SIGINT is recorded rather than raised
+    by this process (whichever of its threads takes it), and blocked in the main thread, so a
+    process started inside the block inherits it blocked and never sees a Ctrl-C meant for
+    the whole process group. A Ctrl-C that came in the meantime is raised once the block ends.
+    """
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    old_mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)
+        signal.signal(signal.SIGINT, previous)
+    if caught:
+        raise KeyboardInterrupt
+
+
 def _run_on(executor: Executor, todo: Iterator[tuple[int, Chunk]],
             finish: Callable[[tuple[int, Chunk], Stats], None]) -> None:
     """Submit the chunks, a bounded number at a time (``executor.max_in_flight`` when it has
@@ -427,7 +459,12 @@ def _run_on(executor: Executor, todo: Iterator[tuple[int, Chunk]],
     def submit_next() -> None:
         item = next(todo, None)
         if item is not None:
-            futures[executor.submit(run_chunk, item[1])] = item
+            # A submit may start a worker process: a Ctrl-C in the middle would leave it to
+            # die reading its start-up data, with a traceback. Hold the signal until the start
+            # is done (the held mask is inherited, so the worker never sees it either).
+            with _sigint_held():
+                future = executor.submit(run_chunk, item[1])
+            futures[future] = item
 
     try:
         for _ in range(cap):
