@@ -26,6 +26,14 @@ STARTUP_S = 300
 """Patience for the run to get going (spawned workers may have to compile the kernels)."""
 
 
+
+def _ctrl_c_enabled() -> None:
+    """In the child before it starts: SIGINT back to its default. A test runner started in the
+    background of a non-interactive shell (as CI may be) passes SIGINT on as ignored, and
+    Python then keeps ignoring it: the run would never see the Ctrl-C the test sends."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _chunk_files(store: Path) -> list[Path]:
     return list(store.glob("**/chunks/*.parquet"))
 
@@ -37,6 +45,7 @@ def _interrupt(args: list[str], store: Path, *, chunks: int = 0, after_line: boo
     seconds it took, its stderr lines other than progress lines, and the chunks on disk."""
     env = {**os.environ, "SIMCARDS_STORE": str(store)}
     proc = subprocess.Popen([sys.executable, "-m", "simcards", *args], stdout=subprocess.PIPE,
+                            preexec_fn=_ctrl_c_enabled,
                             stderr=subprocess.PIPE, text=True, env=env, cwd=cwd)
     lines: list[str] = []
     reader = threading.Thread(target=lambda: lines.extend(x.rstrip("\n") for x in proc.stderr))
@@ -108,6 +117,7 @@ def test_ctrl_c_stops_the_exact_game_solver(tmp_path) -> None:
     # no chunks and no progress to wait for: give it a moment to be in the solver
     env = {**os.environ, "SIMCARDS_STORE": str(env_store)}
     proc = subprocess.Popen([sys.executable, "-m", "simcards", *proc_args],
+                            preexec_fn=_ctrl_c_enabled,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     time.sleep(4)
     sent = time.monotonic()
