@@ -27,6 +27,8 @@ with the same decisions.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numba import njit
 
@@ -52,6 +54,7 @@ from simcards.ronda.codes import (
     F_TAKEN,
     KIND_RONDA,
     MAX_DEALS,
+    MAX_HAND,
     MODE_POINTS,
     N_FIELDS,
     N_SOURCES,
@@ -126,15 +129,16 @@ def _tier(hit):
     return 10
 
 
-@njit(cache=True, inline="always")
-def _comb(a, b):
-    """C(a, b) exactly, 0 when b > a."""
-    if b < 0 or b > a:
-        return 0
-    r = 1
-    for i in range(b):
-        r = r * (a - i) // (i + 1)
-    return r
+def _comb_table() -> np.ndarray:
+    """C(a, b) for 0 <= a <= 40 and 0 <= b <= 4 (0 when b > a), exactly."""
+    table = np.zeros((N_CARDS + 1, MAX_HAND + 1), np.int64)
+    for a in range(N_CARDS + 1):
+        for b in range(MAX_HAND + 1):
+            table[a, b] = math.comb(a, b)
+    return table
+
+
+_COMB = _comb_table()
 
 
 @njit(cache=True)
@@ -397,6 +401,30 @@ def _credits(action, hit, missa, last, v, s, prev_side, rl, dp):
 
 
 @njit(cache=True, inline="always")
+def _balance(action, hit, missa, last, v, s, prev_side, rl):
+    """What :func:`_credits` gives, as the Q1 balance dP(s) - sum of dP(t) over the other
+    sides (S1 left to the caller)."""
+    if rl[R_MODE] != MODE_POINTS:
+        return 0
+    b = 0
+    if hit > 0:
+        if rl[R_CHAIN] == CHAIN_FLAT:
+            b += 1
+        else:
+            b += _tier(hit)
+            if hit > 1:
+                b += _tier(hit - 1) if prev_side != s else -_tier(hit - 1)
+    if missa:
+        b += 1
+    if last:
+        if v == REY and action != ACT_LAY:
+            b += 10
+        elif v in (REY, AS):
+            b -= 10 * (rl[R_SIDES] - 1)
+    return b
+
+
+@njit(cache=True, inline="always")
 def _close_pile(st, capm, capn, side):
     """X5: the pile in play goes to ``side``'s captured cards."""
     capm[side] |= st[S_PILE_MASK]
@@ -408,7 +436,7 @@ def _close_pile(st, capm, capn, side):
     st[S_PILE_HITTER] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _derba_risk(p, v, rl, ds, ws):
     """Q1: the chance that the next player holds a ``v`` when he plays (the candidate is laid,
     or leaves a pile of top value v)."""
@@ -430,10 +458,10 @@ def _derba_risk(p, v, rl, ds, ws):
     h = hn[nxt]
     if h == 0:
         h = ds[st[S_DEAL] + 1]
-    return 1.0 - np.float64(_comb(big_u - u, h)) / np.float64(_comb(big_u, h))
+    return 1.0 - np.float64(_COMB[big_u - u, h]) / np.float64(_COMB[big_u, h])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def greedy_card(p, rl, ds, ws):
     """Q3: the card whose single play has the highest V(own side) (Q1: 100 x the point balance
     without announcements, plus the change in cards held; the last play includes X5c, U1 and
@@ -443,7 +471,6 @@ def greedy_card(p, rl, ds, ws):
     hn = ws[2]
     tab = ws[3]
     capn = ws[5]
-    dp = ws[9]
     held = ws[10]
     teams = rl[R_TEAMS]
     ns = rl[R_SIDES]
@@ -463,7 +490,7 @@ def greedy_card(p, rl, ds, ws):
             continue
         prev_value = v
         action, k, hit, chain_closed, missa, last = _resolve(c, st, tab, plays)
-        _credits(action, hit, missa, last, v, s, hs, rl, dp)
+        bal = _balance(action, hit, missa, last, v, s, hs, rl)
         if action == ACT_REHIT:
             dk = 1 if hs == s else pile_n + 1
         elif action == ACT_LAY:
@@ -489,20 +516,11 @@ def greedy_card(p, rl, ds, ws):
                 share = rl[R_SHARE]
                 for t in range(ns):  # S1
                     if held[t] > share:
-                        dp[t, SRC_CARDS] += held[t] - share
+                        bal += held[t] - share if t == s else share - held[t]
             dk = held[s] - before
-        bal = 0
-        for t in range(ns):
-            x = 0
-            for src in range(N_SOURCES):
-                x += dp[t, src]
-            if t == s:
-                bal += x
-            else:
-                bal -= x
         value = 100 * bal + dk
-        if best >= 0 and value < best_v:
-            continue
+        if best >= 0 and (value < best_v or (value == best_v and best_r <= 0.0)):
+            continue  # not better: lower value, or a tie that no risk can break
         if action == ACT_CAPTURE or chain_closed or last:
             risk = 0.0
         else:
@@ -514,7 +532,7 @@ def greedy_card(p, rl, ds, ws):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_play(card, rl, ws, log, play_pts, log_on):
     """Play ``card`` for the player to move (P1 .. L5, credits in the S3 order); when
     ``log_on``, fill the play's row of ``log`` (fields ``codes.F_*``) and its credits.
@@ -591,11 +609,14 @@ def apply_play(card, rl, ws, log, play_pts, log_on):
         st[S_LAST_CAPTURER] = p
         st[S_LAST_LAID] = -1
     # (3)-(5) X6/X7, M1, L1-L5.
-    _credits(action, hit, missa, last, v, s, hs, rl, dp)
-    for t in range(ns):
-        for src in range(N_SOURCES):
-            pts[t, src] += dp[t, src]
-            st[S_SCORE + t] += dp[t, src]
+    scores = rl[R_MODE] == MODE_POINTS and (hit > 0 or missa or last)
+    if scores or log_on:
+        _credits(action, hit, missa, last, v, s, hs, rl, dp)
+    if scores:
+        for t in range(ns):
+            for src in range(N_SOURCES):
+                pts[t, src] += dp[t, src]
+                st[S_SCORE + t] += dp[t, src]
     if log_on:
         r = st[S_PLAYS]
         log[r, F_PLAYER] = p
@@ -648,15 +669,17 @@ def finish_hand(rl, ws):
 
 
 @njit(cache=True)
-def play_hand(deck, dealer, kinds, us, rl, ds, ws, log, play_pts, deal_log, log_on):
+def play_hand(deck, dealer, kinds, us, rl, ds, ws, log, play_pts, deal_log, events, log_on):
     """One whole hand from ``deck`` (top first) and ``dealer``; ``kinds`` are the seats'
     policies (``codes.POLICY_*``), ``us[k]`` the uniform of play k when its seat is random (Q2:
-    the card of rank floor(u * k) in card order). Returns the Ultima ``(side, mask)``."""
+    the card of rank floor(u * k) in card order). Adds the Derbas, re-hits and Missas of each
+    side to ``events[side, 0 .. 2]``. Returns the Ultima ``(side, mask)``."""
     st = ws[0]
     hc = ws[1]
     hn = ws[2]
     start_hand(deck, dealer, rl, ds, ws, deal_log, log_on)
     plays = rl[R_PLAYS]
+    teams = rl[R_TEAMS]
     for k in range(plays):
         p = st[S_TURN]
         if kinds[p] == POLICY_RANDOM:
@@ -669,7 +692,14 @@ def play_hand(deck, dealer, kinds, us, rl, ds, ws, log, play_pts, deal_log, log_
             card = greedy_card(p, rl, ds, ws)
         else:
             raise ValueError("policy kind not in the kernel")
-        apply_play(card, rl, ws, log, play_pts, log_on)
+        action, missa = apply_play(card, rl, ws, log, play_pts, log_on)
+        s = _side(p, teams)
+        if action == ACT_DERBA:
+            events[s, 0] += 1
+        elif action == ACT_REHIT:
+            events[s, 1] += 1
+        if missa:
+            events[s, 2] += 1
         if st[S_HELD] == 0 and k + 1 < plays:
             _deal_next(deck, rl, ds, ws, deal_log, log_on)
     return finish_hand(rl, ws)
@@ -773,9 +803,11 @@ def replay(decks, dealers, us, kinds, rl, ds):
     captured = np.zeros((hands, ns), np.int64)
     ultima = np.zeros((hands, 2), np.int64)
     counters = np.zeros((hands, 4), np.int64)
+    events = np.zeros((ns, 3), np.int64)
+    log_on = hands >= 0  # True, as a run-time value: one compiled play_hand serves both callers
     for h in range(hands):
         u_side, u_mask = play_hand(decks[h], dealers[h], kinds, us[h], rl, ds, ws, plays[h],
-                                   play_points[h], deal_points[h], True)
+                                   play_points[h], deal_points[h], events, log_on)
         st = ws[0]
         pts = ws[6]
         capm = ws[4]
@@ -824,7 +856,6 @@ def simulate_hands(state, hands, dealer, kinds, rl, ds):
     n = rl[R_PLAYERS]
     ns = rl[R_SIDES]
     plays_n = rl[R_PLAYS]
-    teams = rl[R_TEAMS]
     ws = new_workspace(rl)
     st = ws[0]
     capn = ws[5]
@@ -842,9 +873,7 @@ def simulate_hands(state, hands, dealer, kinds, rl, ds):
     cards = np.zeros(ns, np.int64)
     cards_sq = np.zeros(ns, np.int64)
     won = np.zeros(ns, np.int64)
-    derbas = np.zeros(ns, np.int64)
-    rehits = np.zeros(ns, np.int64)
-    missas = np.zeros(ns, np.int64)
+    events = np.zeros((ns, 3), np.int64)  # Derbas, re-hits, Missas by side
     holdings = np.zeros(1, np.int64)
     rondas = np.zeros(1, np.int64)
     rondas_sq = np.zeros(1, np.int64)
@@ -853,34 +882,10 @@ def simulate_hands(state, hands, dealer, kinds, rl, ds):
     violations = np.zeros(1, np.int64)
     totals = np.zeros(ns, np.int64)
     classic = rl[R_MODE] != MODE_POINTS
+    log_on = hands < 0  # False, as a run-time value (see replay)
     for _ in range(hands):
         d = _draw_hand(state, deck, dealer, n, plays_n, kinds, us)
-        start_hand(deck, d, rl, ds, ws, deal_log, False)
-        hc = ws[1]
-        hn = ws[2]
-        for k in range(plays_n):
-            p = st[S_TURN]
-            if kinds[p] == POLICY_RANDOM:
-                m = hn[p]
-                i = np.int64(us[k] * m)
-                if i >= m:
-                    i = m - 1
-                card = hc[p, i]
-            elif kinds[p] == POLICY_GREEDY:
-                card = greedy_card(p, rl, ds, ws)
-            else:
-                raise ValueError("policy kind not in the kernel")
-            action, missa = apply_play(card, rl, ws, log, play_pts, False)
-            s = _side(p, teams)
-            if action == ACT_DERBA:
-                derbas[s] += 1
-            elif action == ACT_REHIT:
-                rehits[s] += 1
-            if missa:
-                missas[s] += 1
-            if st[S_HELD] == 0 and k + 1 < plays_n:
-                _deal_next(deck, rl, ds, ws, deal_log, False)
-        finish_hand(rl, ws)
+        play_hand(deck, d, kinds, us, rl, ds, ws, log, play_pts, deal_log, events, log_on)
         bad = hand_violations(rl, ws)
         n_hands[0] += 1
         best = 0
@@ -914,5 +919,6 @@ def simulate_hands(state, hands, dealer, kinds, rl, ds):
         rondas_sq[0] += st[S_RONDAS] * st[S_RONDAS]
         tringlas[0] += st[S_TRINGLAS]
         tringlas_sq[0] += st[S_TRINGLAS] * st[S_TRINGLAS]
-    return (n_hands, points, points_sq, score, score_sq, cards, cards_sq, won, derbas, rehits,
-            missas, holdings, rondas, rondas_sq, tringlas, tringlas_sq, violations)
+    return (n_hands, points, points_sq, score, score_sq, cards, cards_sq, won,
+            events[:, 0].copy(), events[:, 1].copy(), events[:, 2].copy(), holdings, rondas,
+            rondas_sq, tringlas, tringlas_sq, violations)
