@@ -31,7 +31,14 @@ from simcards.core.errors import UsageError
 from simcards.core.rng import chunk_state
 from simcards.ronda import codes
 from simcards.ronda import reference as ref
-from simcards.ronda.kernel import STAT_NAMES, record_hands, replay, simulate_hands
+from simcards.ronda.kernel import (
+    STAT_NAMES,
+    named_stats,
+    policy_kinds,
+    record_hands,
+    replay,
+    simulate_hands,
+)
 from simcards.ronda.rules import RondaRules
 
 HANDS = 300
@@ -220,8 +227,7 @@ def test_ronda_and_tringla_rates_match_the_hypergeometric_values(players, teams,
     rl, ds = rules.arrays.args()
     kinds = np.full(players, R, np.int64)
     hands = 40_000
-    stats = dict(zip(STAT_NAMES, simulate_hands(chunk_state(5, players), hands, -1, kinds, rl,
-                                                ds), strict=True))
+    stats = named_stats(simulate_hands(chunk_state(5, players), hands, -1, kinds, rl, ds))
     assert stats["hands"][0] == hands
     assert stats["violations"][0] == 0
     per_hand = stats["holdings"][0] / hands  # 4-card holdings per hand: fixed by D4
@@ -242,8 +248,7 @@ def test_monte_carlo_invariants_on_every_hand(index: int) -> None:
     rl, ds = rules.arrays.args()
     kinds = np.array(cfg.kinds, np.int64)
     hands = 3_000
-    stats = dict(zip(STAT_NAMES, simulate_hands(chunk_state(3, index), hands, -1, kinds, rl, ds),
-                     strict=True))
+    stats = named_stats(simulate_hands(chunk_state(3, index), hands, -1, kinds, rl, ds))
     assert stats["violations"][0] == 0
     assert stats["cards"].sum() == 40 * hands
     assert np.array_equal(stats["score"], stats["points"].sum(axis=1))
@@ -260,8 +265,9 @@ def test_monte_carlo_is_the_recorded_hands() -> None:
     rules = RondaRules.make(players=3, announce="every_deal")
     rl, ds = rules.arrays.args()
     kinds = np.array([R, G, R], np.int64)
-    stats = simulate_hands(chunk_state(9, 0), 200, -1, kinds, rl, ds)
-    stats = dict(zip(STAT_NAMES, stats, strict=True))
+    stats = named_stats(simulate_hands(chunk_state(9, 0), 200, -1, kinds, rl, ds))
+    assert set(stats) == set(STAT_NAMES)
+    assert all(a.dtype in (np.int64, np.float64) for a in stats.values())
     decks, dealers, us = record_hands(chunk_state(9, 0), 200, -1, kinds, rl)
     out = replay(decks, dealers, us, kinds, rl, ds)
     assert np.array_equal(out[3].sum(axis=0), stats["points"])
@@ -282,3 +288,11 @@ def test_rules_refuse_bad_values_in_one_line(kwargs, message) -> None:
     with pytest.raises(UsageError) as err:
         RondaRules.make(**kwargs)
     assert message in str(err.value) and "\n" not in str(err.value)
+
+
+def test_policy_kinds_names_only_kernel_policies() -> None:
+    assert policy_kinds(["greedy", "random"]).tolist() == [G, R]
+    for spec, message in (("rollout:8", "not in the fast kernel"), ("smart", "unknown policy"),
+                          ("greedy:2", "unknown policy")):
+        with pytest.raises(UsageError, match=message):
+            policy_kinds([spec])

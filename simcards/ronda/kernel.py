@@ -32,6 +32,7 @@ import math
 import numpy as np
 from numba import njit
 
+from simcards.core.errors import UsageError
 from simcards.core.rng import randbelow, uniform
 from simcards.ronda.codes import (
     ACT_CAPTURE,
@@ -846,6 +847,30 @@ STAT_NAMES = (
     "violations",  # [1] hands breaking an invariant (hand_violations)
 )
 """The statistics :func:`simulate_hands` returns, in its tuple order (int64 arrays)."""
+
+
+def named_stats(stats: tuple) -> dict[str, np.ndarray]:
+    """:func:`simulate_hands`'s tuple as ``{name: array}`` (names of :data:`STAT_NAMES`)."""
+    return dict(zip(STAT_NAMES, stats, strict=True))
+
+
+def policy_kinds(specs) -> np.ndarray:
+    """The kernel's policy codes for per-seat policy names (Q6): ``random`` or ``greedy``.
+
+    ``lookahead`` and ``rollout`` are played by the reference engine only, for now.
+    """
+    kinds = []
+    for spec in specs:
+        name = str(spec).partition(":")[0]
+        if name == "random" and spec == name:
+            kinds.append(POLICY_RANDOM)
+        elif name == "greedy" and spec == name:
+            kinds.append(POLICY_GREEDY)
+        elif name in ("lookahead", "rollout"):
+            raise UsageError(f"policy {spec!r} is not in the fast kernel yet (random, greedy)")
+        else:
+            raise UsageError(f"unknown policy {spec!r}; the kernel plays random or greedy")
+    return np.array(kinds, np.int64)
 
 
 @njit(cache=True)
