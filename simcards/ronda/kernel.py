@@ -438,40 +438,26 @@ def _close_pile(st, capm, capn, side):
 
 
 @njit(cache=True, inline="always")
-def _derba_risk(p, v, rl, ds, ws):
-    """Q1: the chance that the next player holds a ``v`` when he plays (the candidate is laid,
-    or leaves a pile of top value v)."""
-    st = ws[0]
-    hc = ws[1]
-    hn = ws[2]
-    ann = ws[7]
-    pubv = ws[8]
-    n = rl[R_PLAYERS]
-    nxt = (p + 1) % n
-    if ann[nxt, v] > 0:  # his announcements at this deal prove it
-        return 1.0
-    own = 0
-    for j in range(hn[p]):
-        if (hc[p, j] >> 2) == v:
-            own += 1
-    big_u = N_CARDS - st[S_PUBLIC] - hn[p]
-    u = 4 - pubv[v] - own
-    h = hn[nxt]
-    if h == 0:
-        h = ds[st[S_DEAL] + 1]
-    return 1.0 - np.float64(_COMB[big_u - u, h]) / np.float64(_COMB[big_u, h])
-
-
-@njit(cache=True, inline="always")
 def greedy_card(p, rl, ds, ws):
     """Q3: the card whose single play has the highest V(own side) (Q1: 100 x the point balance
     without announcements, plus the change in cards held; the last play includes X5c, U1 and
-    S1); ties go to the lowest Derba risk, then card order."""
+    S1); ties go to the lowest Derba risk, then card order.
+
+    Q1's Derba risk of a card of value v is 1 - C(U-u, h) / C(U, h), or 1 when the next
+    player's announcements at this deal prove he holds a v, or 0 for a capture without Derba, a
+    chain closed by X5b or the last play. U and h are the same for every card of one decision,
+    so the risks of two cards compare exactly as their integers ``keep`` = C(U-u, h) (C(U, h)
+    for a risk of 0, 0 for a proven v) compare, the other way round: distinct numerators below
+    2**53 over one denominator give distinct quotients. The kernel ranks by ``keep`` and never
+    forms the quotient.
+    """
     st = ws[0]
     hc = ws[1]
     hn = ws[2]
     tab = ws[3]
     capn = ws[5]
+    ann = ws[7]
+    pubv = ws[8]
     held = ws[10]
     teams = rl[R_TEAMS]
     ns = rl[R_SIDES]
@@ -480,16 +466,24 @@ def greedy_card(p, rl, ds, ws):
     pile_n = st[S_PILE_N]
     hitter = st[S_PILE_HITTER]
     hs = _side(hitter, teams) if hitter >= 0 else -1
+    nxt = (p + 1) % rl[R_PLAYERS]
+    big_u = N_CARDS - st[S_PUBLIC] - hn[p]  # unseen cards: other holdings and the stock
+    h = hn[nxt]
+    if h == 0:
+        h = ds[st[S_DEAL] + 1]  # his holding at his next play comes from the next deal
+    safe = _COMB[big_u, h]  # keep of a risk of 0
     best = -1
     best_v = 0
-    best_r = 0.0
-    prev_value = -1
-    for i in range(hn[p]):
+    best_keep = 0
+    m = hn[p]
+    i = 0
+    while i < m:
         c = hc[p, i]
         v = c >> 2
-        if v == prev_value:  # same value, same result: the earlier card wins the tie
-            continue
-        prev_value = v
+        own = 1  # the holding is in card order: cards of one value are adjacent and the
+        while i + own < m and (hc[p, i + own] >> 2) == v:  # first of them wins any tie
+            own += 1
+        i += own
         action, k, hit, chain_closed, missa, last = _resolve(c, st, tab, plays)
         bal = _balance(action, hit, missa, last, v, s, hs, rl)
         if action == ACT_REHIT:
@@ -520,16 +514,18 @@ def greedy_card(p, rl, ds, ws):
                         bal += held[t] - share if t == s else share - held[t]
             dk = held[s] - before
         value = 100 * bal + dk
-        if best >= 0 and (value < best_v or (value == best_v and best_r <= 0.0)):
+        if best >= 0 and (value < best_v or (value == best_v and best_keep >= safe)):
             continue  # not better: lower value, or a tie that no risk can break
         if action == ACT_CAPTURE or chain_closed or last:
-            risk = 0.0
+            keep = safe
+        elif ann[nxt, v] > 0:
+            keep = 0  # his announcements at this deal prove he holds a v: risk 1
         else:
-            risk = _derba_risk(p, v, rl, ds, ws)
-        if best < 0 or value > best_v or risk < best_r:
+            keep = _COMB[big_u - (4 - pubv[v] - own), h]  # u = unseen cards of value v
+        if best < 0 or value > best_v or keep > best_keep:
             best = c
             best_v = value
-            best_r = risk
+            best_keep = keep
     return best
 
 
