@@ -227,7 +227,7 @@ def _announce_credits(annbuf, na, rl, dp):
             dp[winner, SRC_TRINGLA] += 5
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _deal_next(deck, rl, ds, ws, deal_log, log_on):
     """D5: the next deal, one card at a time from the top, first player first, dealer last;
     then A1 .. A5 (announcements of the holdings as dealt) and the A2 counters."""
@@ -299,7 +299,7 @@ def _deal_next(deck, rl, ds, ws, deal_log, log_on):
                     deal_log[d, t, s] += dp[t, s]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def start_hand(deck, dealer, rl, ds, ws, deal_log, log_on):
     """A fresh hand from ``deck`` (top first) with ``dealer`` (D3): the 3-player face-up card
     (D4) and the first deal (D5) with its announcements (A1)."""
@@ -635,7 +635,7 @@ def apply_play(card, rl, ws, log, play_pts, log_on):
     return action, missa
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def finish_hand(rl, ws):
     """End of the hand: X5c, U1 (Ultima), then S1. Returns ``(ultima side, ultima mask)``."""
     st = ws[0]
