@@ -1,1 +1,1 @@
-"""Ronda: the Spanish-deck capture game (rules in seeds/ronda.md); reference engine."""
+"""Ronda: the Spanish-deck capture game (rules in seeds/ronda.md); reference engine and kernel."""

@@ -1,0 +1,104 @@
+"""The integer codes Ronda's kernels dispatch on, declared once.
+
+Rule switches, policy kinds, sources of points and the kinds of play reach numba as plain
+integers; the rules, the kernels and their tests take them from here, so a code can never mean
+one thing in the kernel and another in the configuration. Module-level ints are compile-time
+constants to numba. The values are part of the kernels' calling convention.
+"""
+
+# ---------------------------------------------------------------- options (seeds/ronda.md)
+
+# D2: sides.
+TEAMS_OFF = 0
+TEAMS_ON = 1
+
+# X6/X7: points of the hits of a chain.
+CHAIN_FLAT = 0
+CHAIN_TIERS = 1
+
+# A1: which deals announce.
+ANNOUNCE_FIRST_DEAL = 0
+ANNOUNCE_EVERY_DEAL = 1
+
+# A4/A5: conflicts between announcements of one deal.
+CONFLICT_TEXT = 0
+CONFLICT_HIGHEST_TAKES_ALL = 1
+
+# S4/S5: when the target is checked (a match-level switch; one hand ignores it).
+TARGET_CHECK_END_OF_HAND = 0
+TARGET_CHECK_IMMEDIATE = 1
+
+# C1: what scores.
+MODE_POINTS = 0
+MODE_CLASSIC = 1
+
+# ---------------------------------------------------------------- the rule vector
+# RondaRules.arrays.vector: one int64 array, indexed by these slots.
+
+R_PLAYERS = 0
+R_TEAMS = 1
+R_CHAIN = 2
+R_ANNOUNCE = 3
+R_CONFLICT = 4
+R_MODE = 5
+R_SIDES = 6  # D2: number of sides (players, or 2 with teams)
+R_SHARE = 7  # S1: 40 // sides
+R_DEALS = 8  # D4: number of deals in a hand
+R_PLAYS = 9  # plays in a hand: 40, or 39 with 3 players (the face-up card)
+R_FACE_UP = 10  # D4: 1 with 3 players
+R_TARGET = 11  # S4 (match level)
+R_TARGET_CHECK = 12  # S4/S5 (match level)
+R_HANDS_TO_WIN = 13  # C3 (match level)
+R_SIZE = 14
+
+MAX_DEALS = 5  # D4: two players deal five times
+MAX_HAND = 4  # D4: at most four cards per deal
+
+# ---------------------------------------------------------------- policies (Q2 .. Q5)
+
+POLICY_RANDOM = 0
+POLICY_GREEDY = 1
+POLICY_LOOKAHEAD = 2  # not in the kernel yet
+POLICY_ROLLOUT = 3  # not in the kernel yet
+POLICY_NAMES = ("random", "greedy", "lookahead", "rollout")
+KERNEL_POLICIES = (POLICY_RANDOM, POLICY_GREEDY)
+"""The policy kinds the kernel plays today."""
+
+# ---------------------------------------------------------------- sources of points (S2)
+# Same order as the reference engine's SOURCES. Re-hits are booked under SRC_DERBA (X4);
+# Ultima has no source of its own (U1).
+
+SRC_RONDA = 0
+SRC_TRINGLA = 1
+SRC_DERBA = 2
+SRC_MISSA = 3
+SRC_LAST_CARD = 4
+SRC_CARDS = 5
+N_SOURCES = 6
+SOURCES = ("ronda", "tringla", "derba", "missa", "last_card", "cards")
+
+# A2: kinds of announcement (strength: Tringla beats Ronda, A3).
+KIND_RONDA = 0
+KIND_TRINGLA = 1
+
+# ---------------------------------------------------------------- what one play did
+
+ACT_CAPTURE = 0  # P2/P5: plain capture
+ACT_DERBA = 1  # X1: Derba, opens a pile in play
+ACT_REHIT = 2  # X4: re-hit on the pile in play
+ACT_LAY = 3  # P3: laid on the table
+ACTIONS = ("capture", "derba", "rehit", "lay")
+
+# Fields of one row of replay's play log.
+F_PLAYER = 0
+F_CARD = 1
+F_ACTION = 2  # ACT_*
+F_TAKEN = 3  # bit mask of the cards taken from the table (P2 run)
+F_N_TAKEN = 4
+F_CLOSED = 5  # cards of the pile closed by X5a before the card acted (0: none)
+F_CLOSED_TO = 6  # side the X5a pile went to, -1 if none
+F_HIT = 7  # 0, or the hit number in the chain (1 = the Derba)
+F_CHAIN_CLOSED = 8  # X5b fired
+F_MISSA = 9  # M1 (flagged in classic mode too)
+F_LAST = 10  # the last play of the hand
+N_FIELDS = 11

@@ -1,0 +1,192 @@
+"""Ronda's rule switches, as one frozen dataclass (rule ids from ``seeds/ronda.md``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from functools import cached_property
+
+import numpy as np
+
+from simcards.core.errors import UsageError
+from simcards.ronda import codes
+
+N_CARDS = 40
+DEAL_SIZES: dict[int, tuple[int, ...]] = {2: (4, 4, 4, 4, 4), 3: (4, 4, 4, 1), 4: (4, 4, 2)}
+"""D4: cards per player at each deal, by number of players."""
+
+TEAMS_CODE = {"off": codes.TEAMS_OFF, "on": codes.TEAMS_ON}
+CHAIN_CODE = {"flat": codes.CHAIN_FLAT, "tiers": codes.CHAIN_TIERS}
+ANNOUNCE_CODE = {"first_deal": codes.ANNOUNCE_FIRST_DEAL, "every_deal": codes.ANNOUNCE_EVERY_DEAL}
+CONFLICT_CODE = {"text": codes.CONFLICT_TEXT,
+                 "highest_takes_all": codes.CONFLICT_HIGHEST_TAKES_ALL}
+TARGET_CHECK_CODE = {"end_of_hand": codes.TARGET_CHECK_END_OF_HAND,
+                     "immediate": codes.TARGET_CHECK_IMMEDIATE}
+MODE_CODE = {"points": codes.MODE_POINTS, "classic": codes.MODE_CLASSIC}
+TARGETS = (21, 11, 41)
+
+
+def _choice(name: str, value: object, table: dict[str, int]) -> str:
+    if not isinstance(value, str) or value not in table:
+        raise UsageError(f"unknown {name}={value!r}; expected one of {'|'.join(table)}")
+    return value
+
+
+def _integer(name: str, value: object) -> int:
+    """An int, or a string of digits (as a command line gives it)."""
+    if isinstance(value, bool):
+        raise UsageError(f"{name}={value!r} must be an integer")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value)
+    raise UsageError(f"{name}={value!r} must be an integer")
+
+
+@dataclass(frozen=True)
+class RondaRules:
+    """Every rule switch of Ronda (the options table of ``seeds/ronda.md``).
+
+    Build with :meth:`make`, which validates every value with a one-line
+    :class:`UsageError`.
+    """
+
+    players: int = 2
+    """D2: 2, 3 or 4 players, seated 0 .. n-1; D4 sets the deals (4x5, 4-4-4-1 with a face-up
+    card, 4-4-2)."""
+    teams: str = "off"
+    """D2: ``off`` (every player is a side) or ``on`` (4 players only: partnerships {0, 2} and
+    {1, 3}, who score together)."""
+    derba_chain: str = "flat"
+    """X6/X7: ``flat`` (every hit of a chain scores +1) or ``tiers`` (hits score 1, 5, 10 and
+    each hit takes back the previous hit's points from its side)."""
+    announce: str = "first_deal"
+    """A1: ``first_deal`` (only the first deal of a hand announces) or ``every_deal``."""
+    announce_conflict: str = "text"
+    """A4/A5: ``text`` (same-value Rondas of two sides cancel; among several sides' Tringlas only
+    the lowest scores) or ``highest_takes_all`` (the side of the strongest announcement scores
+    them all; a tie between sides scores nothing)."""
+    target: int = 21
+    """S4: the match is played to 21, 11 or 41 points (match level; a hand ignores it)."""
+    target_check: str = "end_of_hand"
+    """S4/S5: ``end_of_hand`` (the target is checked after each hand's card count) or
+    ``immediate`` (at every check point). Match level; a hand ignores it."""
+    mode: str = "points"
+    """C1: ``points`` or ``classic`` (play alike, nothing scores; the side with most cards
+    wins the hand, C2)."""
+    hands_to_win: int = 1
+    """C3: hands a side must win to win a classic match (>= 1; only 1 in points mode)."""
+
+    @classmethod
+    def make(
+        cls,
+        players: int | str = 2,
+        teams: str = "off",
+        derba_chain: str = "flat",
+        announce: str = "first_deal",
+        announce_conflict: str = "text",
+        target: int | str = 21,
+        target_check: str = "end_of_hand",
+        mode: str = "points",
+        hands_to_win: int | str = 1,
+    ) -> RondaRules:
+        """Validated constructor: a one-line :class:`UsageError` for any bad value."""
+        n = _integer("players", players)
+        if n not in DEAL_SIZES:
+            raise UsageError(f"players={n}: Ronda is for 2, 3 or 4 players (D2)")
+        teams = _choice("teams", teams, TEAMS_CODE)
+        if teams == "on" and n != 4:
+            raise UsageError(f"teams=on needs 4 players (D2), got players={n}")
+        derba_chain = _choice("derba_chain", derba_chain, CHAIN_CODE)
+        announce = _choice("announce", announce, ANNOUNCE_CODE)
+        announce_conflict = _choice("announce_conflict", announce_conflict, CONFLICT_CODE)
+        t = _integer("target", target)
+        if t not in TARGETS:
+            raise UsageError(f"target={t}: expected one of 11|21|41 (S4)")
+        target_check = _choice("target_check", target_check, TARGET_CHECK_CODE)
+        mode = _choice("mode", mode, MODE_CODE)
+        h = _integer("hands_to_win", hands_to_win)
+        if h < 1:
+            raise UsageError(f"hands_to_win={h} must be an integer >= 1 (C3)")
+        if mode == "points" and h != 1:
+            raise UsageError(f"hands_to_win={h} applies only to mode=classic (C3)")
+        return cls(players=n, teams=teams, derba_chain=derba_chain, announce=announce,
+                   announce_conflict=announce_conflict, target=t, target_check=target_check,
+                   mode=mode, hands_to_win=h)
+
+    @property
+    def n_sides(self) -> int:
+        """D2: each player alone, or two partnerships with ``teams=on``."""
+        return 2 if self.teams == "on" else self.players
+
+    @property
+    def share(self) -> int:
+        """S1: 40 // number of sides (20, 13 or 10)."""
+        return N_CARDS // self.n_sides
+
+    @property
+    def deal_sizes(self) -> tuple[int, ...]:
+        """D4."""
+        return DEAL_SIZES[self.players]
+
+    @property
+    def plays(self) -> int:
+        """Plays in a hand: 40, or 39 with 3 players (D4: one card face up)."""
+        return N_CARDS - (1 if self.players == 3 else 0)
+
+    def side_of(self, player: int) -> int:
+        """D2: the side of a seat; with teams {0, 2} is side 0 and {1, 3} side 1."""
+        return player % 2 if self.teams == "on" else player
+
+    @cached_property
+    def codes(self) -> dict[str, int]:
+        """Every switch as the kernel's integer code (``codes.py``)."""
+        return {
+            "players": self.players,
+            "teams": TEAMS_CODE[self.teams],
+            "derba_chain": CHAIN_CODE[self.derba_chain],
+            "announce": ANNOUNCE_CODE[self.announce],
+            "announce_conflict": CONFLICT_CODE[self.announce_conflict],
+            "target": self.target,
+            "target_check": TARGET_CHECK_CODE[self.target_check],
+            "mode": MODE_CODE[self.mode],
+            "hands_to_win": self.hands_to_win,
+        }
+
+    @cached_property
+    def arrays(self) -> RuleArrays:
+        """The rules in the form the kernels take."""
+        c = self.codes
+        v = np.zeros(codes.R_SIZE, np.int64)
+        v[codes.R_PLAYERS] = self.players
+        v[codes.R_TEAMS] = c["teams"]
+        v[codes.R_CHAIN] = c["derba_chain"]
+        v[codes.R_ANNOUNCE] = c["announce"]
+        v[codes.R_CONFLICT] = c["announce_conflict"]
+        v[codes.R_MODE] = c["mode"]
+        v[codes.R_SIDES] = self.n_sides
+        v[codes.R_SHARE] = self.share
+        v[codes.R_DEALS] = len(self.deal_sizes)
+        v[codes.R_PLAYS] = self.plays
+        v[codes.R_FACE_UP] = 1 if self.players == 3 else 0
+        v[codes.R_TARGET] = self.target
+        v[codes.R_TARGET_CHECK] = c["target_check"]
+        v[codes.R_HANDS_TO_WIN] = self.hands_to_win
+        sizes = np.zeros(codes.MAX_DEALS + 1, np.int64)  # one spare 0 after the last deal
+        sizes[: len(self.deal_sizes)] = self.deal_sizes
+        return RuleArrays(v, sizes)
+
+    def summary(self) -> dict[str, object]:
+        """The rules as plain data, for manifests and JSON output."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+@dataclass(frozen=True)
+class RuleArrays:
+    """The rules as the kernels take them: the rule vector (slots ``codes.R_*``) and the deal
+    sizes (D4, padded with zeros)."""
+
+    vector: np.ndarray
+    deal_sizes: np.ndarray
+
+    def args(self) -> tuple[np.ndarray, np.ndarray]:
+        return (self.vector, self.deal_sizes)
