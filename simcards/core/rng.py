@@ -35,22 +35,7 @@ def _rotl(x, k):
 @njit(cache=True, inline="always")
 def next_u64(s):
     """Advance the state ``s`` (uint64[4]) and return 64 random bits."""
-    s0 = s[0]
-    s1 = s[1]
-    s2 = s[2]
-    s3 = s[3]
-    result = _rotl(s1 * uint64(5), 7) * uint64(9)
-    t = s1 << uint64(17)
-    s2 ^= s0
-    s3 ^= s1
-    s1 ^= s2
-    s0 ^= s3
-    s2 ^= t
-    s3 = _rotl(s3, 45)
-    s[0] = s0
-    s[1] = s1
-    s[2] = s2
-    s[3] = s3
+    s[0], s[1], s[2], s[3], result = step(s[0], s[1], s[2], s[3])
     return result
 
 

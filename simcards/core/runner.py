@@ -148,15 +148,7 @@ def merge(parts: Sequence[Stats]) -> Stats:
     first = parts[0]
     out = {k: np.array(a, copy=True) for k, a in first.items()}
     for part in parts[1:]:
-        if part.keys() != first.keys():
-            raise ValueError(f"cannot merge statistics named {sorted(part)} into "
-                             f"{sorted(first)}")
-        for k, acc in out.items():
-            a = part[k]
-            if a.dtype != acc.dtype or a.shape != acc.shape:
-                raise ValueError(f"cannot merge statistic {k!r}: {a.dtype}{list(a.shape)} into "
-                                 f"{acc.dtype}{list(acc.shape)}")
-            acc += a
+        _merge_into(out, part)
     return out
 
 
