@@ -207,8 +207,10 @@ def run() -> None:
     if code == 130:
         # Interrupted: the workers are stopped and the finished chunks saved, so end now rather
         # than spend a second or more tearing down numba and the interpreter.
+        import threading
         from multiprocessing.util import _exit_function
 
+        threading.excepthook = lambda args: None  # ending now: no thread's last words
         _exit_function()  # release the pool's semaphores and queues, as a normal exit would
         sys.stdout.flush()
         sys.stderr.flush()

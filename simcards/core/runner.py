@@ -194,9 +194,33 @@ def _quiet_resource_tracker() -> None:
         os.close(devnull)
 
 
+def _quiet_pool_threads() -> None:
+    """From now on, errors of a stopped pool's own threads (its manager and queue feeder, which
+    find their pipes closed under them) are not printed: they would follow the one-line
+    message of an interruption with a traceback that says nothing to act on. Errors of any
+    other thread still reach the previous hook."""
+    import threading
+    from concurrent.futures.process import _ExecutorManagerThread
+
+    previous = threading.excepthook
+    if getattr(previous, "_simcards_quiet", False):
+        return
+
+    def hook(args: threading.ExceptHookArgs) -> None:
+        thread = args.thread
+        if isinstance(thread, _ExecutorManagerThread) or (
+                thread is not None and thread.name.startswith("QueueFeederThread")):
+            return
+        previous(args)
+
+    hook._simcards_quiet = True  # type: ignore[attr-defined]
+    threading.excepthook = hook
+
+
 def stop_pool(pool: ProcessPoolExecutor) -> None:
     """Stop a process pool now: cancel what has not started and end the worker processes
     (a chunk in flight is lost; its result would be thrown away anyway)."""
+    _quiet_pool_threads()
     procs = list((getattr(pool, "_processes", None) or {}).values())
     pool.shutdown(wait=False, cancel_futures=True)
     for proc in procs:
