@@ -27,19 +27,20 @@ from simcards.ronda.rules import RondaRules
 
 def kernel_rate(rules: RondaRules, kinds: np.ndarray, hands: int) -> float:
     rl, ds = rules.arrays.args()
-    simulate_hands(chunk_state(0, 0), 10, -1, kinds, rl, ds)  # compile / load from cache
+    params = np.zeros(len(kinds), np.int64)
+    simulate_hands(chunk_state(0, 0), 10, -1, kinds, params, rl, ds)  # compile / load from cache
     best = 0.0
     for rep in range(3):
         state = chunk_state(1, rep)
         t0 = time.process_time()
-        simulate_hands(state, hands, -1, kinds, rl, ds)
+        simulate_hands(state, hands, -1, kinds, params, rl, ds)
         best = max(best, hands / (time.process_time() - t0))
     return best
 
 
 def reference_rate(rules: RondaRules, kinds: np.ndarray, hands: int) -> float:
     rl, _ = rules.arrays.args()
-    decks, dealers, us = record_hands(chunk_state(2, 0), hands, -1, kinds, rl)
+    decks, dealers, us, _ = record_hands(chunk_state(2, 0), hands, -1, kinds, rl)
     options = ref.RondaOptions(**rules.summary())
     t0 = time.process_time()
     for h in range(hands):

@@ -34,17 +34,22 @@ from simcards.ronda import reference as ref
 from simcards.ronda.kernel import (
     STAT_NAMES,
     named_stats,
-    policy_kinds,
     record_hands,
     replay,
     simulate_hands,
 )
+from simcards.ronda.policies import policy_arrays
 from simcards.ronda.rules import RondaRules
 
 HANDS = 300
 FULL_HANDS = 10_000
 N_HANDS = FULL_HANDS if os.environ.get("RONDA_FULL_AGREEMENT") else HANDS
 BATCH = 500  # hands replayed at a time (the per-play logs are large)
+
+
+def _params(kinds: np.ndarray) -> np.ndarray:
+    """Random and greedy seats take no parameter."""
+    return np.zeros(len(kinds), np.int64)
 
 G = codes.POLICY_GREEDY
 R = codes.POLICY_RANDOM
@@ -172,12 +177,14 @@ def test_kernel_matches_reference_play_by_play(index: int) -> None:
     options = ref.RondaOptions(**rules.summary())
     rl, ds = rules.arrays.args()
     kinds = np.array(cfg.kinds, np.int64)
-    decks, dealers, us = record_hands(chunk_state(11, index, stream=7), N_HANDS, -1, kinds, rl)
+    decks, dealers, us, seeds = record_hands(chunk_state(11, index, stream=7), N_HANDS, -1,
+                                             kinds, rl)
     mismatches: list[tuple[int, str]] = []
     actions = np.zeros(len(codes.ACTIONS), np.int64)
     for lo in range(0, N_HANDS, BATCH):
         hi = min(lo + BATCH, N_HANDS)
-        out = replay(decks[lo:hi], dealers[lo:hi], us[lo:hi], kinds, rl, ds)
+        out = replay(decks[lo:hi], dealers[lo:hi], us[lo:hi], seeds[lo:hi], kinds,
+                     _params(kinds), rl, ds)
         plays, play_pts, deal_pts, points, captured, ultima, counters = out
         n_plays = rules.plays
         actions += np.bincount(plays[:, :n_plays, codes.F_ACTION].ravel(),
@@ -201,9 +208,9 @@ def test_chains_closed_by_four_of_a_value_agree(chain: str) -> None:
     options = ref.RondaOptions(**rules.summary())
     rl, ds = rules.arrays.args()
     kinds = np.array(cfg.kinds, np.int64)
-    decks, dealers, us = record_hands(chunk_state(13, 0, stream=7), 2_000, -1, kinds, rl)
+    decks, dealers, us, seeds = record_hands(chunk_state(13, 0, stream=7), 2_000, -1, kinds, rl)
     plays, play_pts, deal_pts, points, captured, ultima, counters = replay(
-        decks, dealers, us, kinds, rl, ds)
+        decks, dealers, us, seeds, kinds, _params(kinds), rl, ds)
     chosen = np.flatnonzero(plays[:, :, codes.F_CHAIN_CLOSED].any(axis=1))[:40]
     assert len(chosen) >= 10
     for h in chosen:
@@ -227,7 +234,8 @@ def test_ronda_and_tringla_rates_match_the_hypergeometric_values(players, teams,
     rl, ds = rules.arrays.args()
     kinds = np.full(players, R, np.int64)
     hands = 40_000
-    stats = named_stats(simulate_hands(chunk_state(5, players), hands, -1, kinds, rl, ds))
+    stats = named_stats(simulate_hands(chunk_state(5, players), hands, -1, kinds, _params(kinds),
+                                       rl, ds))
     assert stats["hands"][0] == hands
     assert stats["violations"][0] == 0
     per_hand = stats["holdings"][0] / hands  # 4-card holdings per hand: fixed by D4
@@ -248,7 +256,8 @@ def test_monte_carlo_invariants_on_every_hand(index: int) -> None:
     rl, ds = rules.arrays.args()
     kinds = np.array(cfg.kinds, np.int64)
     hands = 3_000
-    stats = named_stats(simulate_hands(chunk_state(3, index), hands, -1, kinds, rl, ds))
+    stats = named_stats(simulate_hands(chunk_state(3, index), hands, -1, kinds, _params(kinds),
+                                       rl, ds))
     assert stats["violations"][0] == 0
     assert stats["cards"].sum() == 40 * hands
     assert np.array_equal(stats["score"], stats["points"].sum(axis=1))
@@ -265,11 +274,11 @@ def test_monte_carlo_is_the_recorded_hands() -> None:
     rules = RondaRules.make(players=3, announce="every_deal")
     rl, ds = rules.arrays.args()
     kinds = np.array([R, G, R], np.int64)
-    stats = named_stats(simulate_hands(chunk_state(9, 0), 200, -1, kinds, rl, ds))
+    stats = named_stats(simulate_hands(chunk_state(9, 0), 200, -1, kinds, _params(kinds), rl, ds))
     assert set(stats) == set(STAT_NAMES)
     assert all(a.dtype in (np.int64, np.float64) for a in stats.values())
-    decks, dealers, us = record_hands(chunk_state(9, 0), 200, -1, kinds, rl)
-    out = replay(decks, dealers, us, kinds, rl, ds)
+    decks, dealers, us, seeds = record_hands(chunk_state(9, 0), 200, -1, kinds, rl)
+    out = replay(decks, dealers, us, seeds, kinds, _params(kinds), rl, ds)
     assert np.array_equal(out[3].sum(axis=0), stats["points"])
     assert out[6][:, 0].sum() == stats["rondas"][0]
 
@@ -290,9 +299,11 @@ def test_rules_refuse_bad_values_in_one_line(kwargs, message) -> None:
     assert message in str(err.value) and "\n" not in str(err.value)
 
 
-def test_policy_kinds_names_only_kernel_policies() -> None:
-    assert policy_kinds(["greedy", "random"]).tolist() == [G, R]
-    for spec, message in (("rollout:8", "not in the fast kernel"), ("smart", "unknown policy"),
-                          ("greedy:2", "unknown policy")):
+def test_policy_arrays_give_each_seat_its_kind_and_parameter() -> None:
+    kinds, params = policy_arrays(["greedy", "random", "lookahead:2", "rollout"])
+    assert kinds.tolist() == [G, R, codes.POLICY_LOOKAHEAD, codes.POLICY_ROLLOUT]
+    assert params.tolist() == [0, 0, 2, 32]
+    for spec, message in (("smart", "unknown ronda policy"), ("greedy:2", "at most 0"),
+                          ("lookahead:0", "between 1 and"), ("rollout:x", "must be an integer")):
         with pytest.raises(UsageError, match=message):
-            policy_kinds([spec])
+            policy_arrays([spec])

@@ -106,3 +106,16 @@ def word_accepts(prod, n):
     ``prod >> 32`` is an unbiased draw below ``n``; False means: take the next word."""
     low = prod & _M32
     return low >= n or low >= (uint64(0x100000000) - n) % n
+
+
+@njit(cache=True, inline="always")
+def seed_state(s, seed):
+    """Fill the state ``s`` (uint64[4]) from one 64-bit ``seed`` by splitmix64, the expansion
+    xoshiro's authors recommend; never the all-zero state."""
+    x = uint64(seed)
+    for i in range(4):
+        x += uint64(0x9E3779B97F4A7C15)
+        z = x
+        z = (z ^ (z >> uint64(30))) * uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> uint64(27))) * uint64(0x94D049BB133111EB)
+        s[i] = z ^ (z >> uint64(31))
