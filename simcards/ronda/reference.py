@@ -1339,15 +1339,25 @@ def _max_n(state: HandState, plays_left: int) -> HandState:
     return best_final
 
 
-def lookahead_policy(obs: dict, rng: random.Random, depth: int = 1, samples: int = 32) -> int:
+Sample = tuple[dict[int, list[int]], list[int]]
+"""A consistent sample: the other players' hands by seat, and the stock, top first."""
+
+
+def lookahead_policy(obs: dict, rng: random.Random, depth: int = 1, samples: int = 32,
+                     drawn: Sequence[Sample] | None = None) -> int:
     """Q4 ``lookahead:D``: for each of ``samples`` consistent samples (the same for
     every candidate) the candidate is played, then the next ``depth`` plays by
     max-n search; the candidate's value is the mean V(own side) over those plays.
-    Highest wins, ties by Derba risk, then card order."""
+    Highest wins, ties by Derba risk, then card order.
+
+    ``drawn`` gives the samples instead of drawing them from ``rng`` (to play
+    another engine's samples)."""
     if depth < 1 or samples < 1:
         raise UsageError("lookahead needs depth >= 1 and samples >= 1 (Q4)")
     side = obs["side"]
-    drawn = [consistent_sample(obs, rng) for _ in range(samples)]
+    if drawn is None:
+        drawn = [consistent_sample(obs, rng) for _ in range(samples)]
+    samples = len(drawn)
     risks = {card: risk for card, _, risk in greedy_scores(obs)}
     totals = dict.fromkeys(obs["hand"], 0)
     for hidden, stock in drawn:
@@ -1360,15 +1370,20 @@ def lookahead_policy(obs: dict, rng: random.Random, depth: int = 1, samples: int
     return _best([(c, totals[c] / samples, risks[c]) for c in obs["hand"]])
 
 
-def rollout_policy(obs: dict, rng: random.Random, k: int = 32) -> int:
+def rollout_policy(obs: dict, rng: random.Random, k: int = 32,
+                   drawn: Sequence[Sample] | None = None) -> int:
     """Q5 ``rollout:K``: for each of K consistent samples (the same for every
     candidate) the candidate is played, then every player plays ``greedy`` from
     his own observation to the end of the hand; the candidate's value is the mean
-    V(own side). Highest wins, ties by Derba risk, then card order."""
+    V(own side). Highest wins, ties by Derba risk, then card order.
+
+    ``drawn`` gives the samples instead of drawing them from ``rng``."""
     if k < 1:
         raise UsageError("rollout needs K >= 1 (Q5)")
     side = obs["side"]
-    drawn = [consistent_sample(obs, rng) for _ in range(k)]
+    if drawn is None:
+        drawn = [consistent_sample(obs, rng) for _ in range(k)]
+    k = len(drawn)
     risks = {card: risk for card, _, risk in greedy_scores(obs)}
     totals = dict.fromkeys(obs["hand"], 0)
     for hidden, stock in drawn:
