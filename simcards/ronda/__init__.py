@@ -7,9 +7,11 @@ API mirrors the commands (see :mod:`simcards.ronda.api`)::
     import simcards.ronda
 
     simcards.ronda.hands(players=2, policies="greedy,random", hands="1M").to_frame()
+    simcards.ronda.matches(players=4, teams="on", target=41, matches="100k").to_dict()
+    simcards.ronda.compare("lookahead:1", "greedy", deals="20k").to_dict()
 
-``hands`` is the module that implements the command, made callable
-(:mod:`simcards.core.apimodule`); it is imported on first use.
+``hands``, ``matches`` and ``compare`` are modules (the commands' batches and the match kernels)
+made callable (:mod:`simcards.core.apimodule`); they are imported on first use.
 """
 
 from importlib import import_module
@@ -24,11 +26,13 @@ GAME = Game(
     studies={},
     warmups=(
         "simcards.ronda.warmups:warm_ronda_hands",
+        "simcards.ronda.warmups:warm_ronda_matches",
+        "simcards.ronda.warmups:warm_ronda_duplicate",
     ),
     policy_kinds="simcards.ronda.policies:KINDS",
 )
 
-API = ("hands", "api")
+API = ("hands", "matches", "compare", "api")
 """The API's entry points, imported on first access."""
 
 

@@ -312,3 +312,90 @@ def hands(*, players: int = 2, teams: str = "off", policies: str | Sequence[str]
         run.store.finish(result.to_frame(), {k: out[k] for k in (
             "points_mean", "hand_win_rate", "ronda_rate", "hands")})
     return result
+
+
+def matches(*, players: int = 2, teams: str = "off",
+            policies: str | Sequence[str] | None = None, derba_chain: str = "flat",
+            announce: str = "first_deal", announce_conflict: str = "text",
+            mode: str = "points", target: int | str = 21, target_check: str = "end_of_hand",
+            hands_to_win: int | str = 1, matches: int | str = "100k",
+            dealer: int | None = None, seed: int = DEFAULT_SEED, workers: int | None = None,
+            scheduler: str | None = None, store: str | None = None,
+            progress: bool = False) -> MatchesResult:
+    """Monte Carlo whole matches (``simcards ronda matches``): match win rate by side, match
+    length, first-player advantage.
+
+    The flags of :func:`hands`, plus ``target`` (11, 21 or 41), ``target_check`` and, in
+    classic mode, ``hands_to_win``. ``dealer`` fixes the first dealer (default: drawn for every
+    match, D3). ``matches`` defaults to 100k, at most 1e9.
+    """
+    from simcards.core.montecarlo import batch_run
+    from simcards.ronda import matchplay
+
+    rules = make_rules(players=players, teams=teams, derba_chain=derba_chain,
+                       announce=announce, announce_conflict=announce_conflict, mode=mode,
+                       target=target, target_check=target_check, hands_to_win=hands_to_win)
+    specs = seat_policies(rules.players, policies)
+    dealer = check_dealer(dealer, rules.players)
+    total = parse_count(matches, "--matches", MAX_MATCHES)
+    check_seed(seed)
+    cap, workers = workers, check_workers(workers)  # on a cluster only a cap, if given
+    header = {**_header("matches", rules, specs), "dealer": dealer,
+              "max_hands": matchplay.max_hands(rules)}
+    manifest = {**header, "seed": seed, "matches": total,
+                "chunk_size": matchplay.match_chunk_size(rules, specs)}
+    with main_not_reimported(), \
+            batch_run(scheduler, cap, store, manifest, not progress) as run:
+        res = matchplay.simulate(rules, specs, total, dealer=dealer, seed=seed,
+                                 workers=workers, progress=progress, **run.options())
+    out = {**header, "seed": seed, "matches": total, **res.to_dict(), **run.cluster_json()}
+    result = MatchesResult(out, res)
+    if run.store is not None:
+        run.store.finish(result.to_frame(), {k: out[k] for k in (
+            "win_rate", "hands_mean", "first_player_advantage", "matches")})
+    return result
+
+
+def compare(a: str | PolicySpec, b: str | PolicySpec, *, players: int = 2, teams: str = "off",
+            derba_chain: str = "flat", announce: str = "first_deal",
+            announce_conflict: str = "text", mode: str = "points", target: int | str = 21,
+            target_check: str = "end_of_hand", hands_to_win: int | str = 1,
+            deals: int | str = "50k", dealer: int | None = None, seed: int = DEFAULT_SEED,
+            workers: int | None = None, scheduler: str | None = None, store: str | None = None,
+            progress: bool = False) -> CompareResult:
+    """Policy A against policy B in duplicate (``simcards ronda compare A B``): every deal set
+    is one match played on the same deals in every seating of A and B, so the paired
+    differences (A minus B) in match win rate and in points per hand are sharp.
+
+    The rule and match flags of :func:`matches`; ``deals`` (deal sets) defaults to 50k, at most
+    1e9; ``dealer`` fixes the first dealer of every set (default: drawn for each set).
+    """
+    from simcards.core.montecarlo import batch_run
+    from simcards.ronda import compare as ronda_compare
+    from simcards.ronda import matchplay
+
+    spec_a = parse_policy(a, "policy A")
+    spec_b = parse_policy(b, "policy B")
+    rules = make_rules(players=players, teams=teams, derba_chain=derba_chain,
+                       announce=announce, announce_conflict=announce_conflict, mode=mode,
+                       target=target, target_check=target_check, hands_to_win=hands_to_win)
+    dealer = check_dealer(dealer, rules.players)
+    total = parse_count(deals, "--deals", MAX_DEALS)
+    check_seed(seed)
+    cap, workers = workers, check_workers(workers)  # on a cluster only a cap, if given
+    header = {"game": "ronda", "command": "compare", "players": rules.players,
+              "rules": rules.summary(), "sides": sides(rules), "policy_a": spec_a.text(),
+              "policy_b": spec_b.text(), "dealer": dealer,
+              "max_hands": matchplay.max_hands(rules)}
+    manifest = {**header, "seed": seed, "deals": total,
+                "chunk_size": ronda_compare.chunk_for(rules, spec_a, spec_b)}
+    with main_not_reimported(), \
+            batch_run(scheduler, cap, store, manifest, not progress) as run:
+        res = ronda_compare.simulate(rules, spec_a, spec_b, total, dealer=dealer, seed=seed,
+                                     workers=workers, progress=progress, **run.options())
+    out = {**header, "seed": seed, **res.to_dict(), **run.cluster_json()}
+    result = CompareResult(out, res)
+    if run.store is not None:
+        run.store.finish(result.to_frame(), {k: out[k] for k in (
+            "win_rate_diff", "points_diff", "deals")})
+    return result

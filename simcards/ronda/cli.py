@@ -139,6 +139,132 @@ def _print_hands(out: dict[str, Any]) -> None:
 
 
 @app.command()
+def matches(
+    players: PlayersOpt = 2,
+    teams: TeamsOpt = "off",
+    policies: PoliciesOpt = None,
+    derba_chain: ChainOpt = "flat",
+    announce: AnnounceOpt = "first_deal",
+    announce_conflict: ConflictOpt = "text",
+    mode: ModeOpt = "points",
+    target: TargetOpt = 21,
+    target_check: TargetCheckOpt = "end_of_hand",
+    hands_to_win: HandsToWinOpt = 1,
+    n_matches: Annotated[str, typer.Option(
+        "--matches", help=f"Matches to simulate: 100000, 1e5 or 100k ({_COUNTS}); at most "
+        "1e9.")] = "100k",
+    dealer: FirstDealerOpt = None,
+    seed: SeedOpt = DEFAULT_SEED,
+    workers: WorkersOpt = None,
+    scheduler: SchedulerOpt = None,
+    store: StoreOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Whole matches: win rate by side, match length, first-player advantage."""
+    out = api.matches(players=players, teams=teams, policies=policies,
+                      derba_chain=derba_chain, announce=announce,
+                      announce_conflict=announce_conflict, mode=mode, target=target,
+                      target_check=target_check, hands_to_win=hands_to_win, matches=n_matches,
+                      dealer=dealer, seed=seed, workers=workers, scheduler=scheduler,
+                      store=store, progress=not as_json).to_dict()
+    if as_json:
+        emit_json(out)
+        return
+    _print_matches(out)
+
+
+def _print_matches(out: dict[str, Any]) -> None:
+    dealer = "drawn" if out["dealer"] is None else str(out["dealer"])
+    rules = out["rules"]
+    goal = (f"first to {rules['hands_to_win']} hand wins" if rules["mode"] == "classic"
+            else f"to {rules['target']} points")
+    table = Table(title=f"Ronda matches {goal}: {out['players']} players, {out['matches']:,} "
+                  f"matches, first dealer {dealer}, seed {out['seed']}")
+    for col in ("side", "policies", "P(win) [95% CI]", "final score [95% CI]",
+                "points per hand"):
+        table.add_column(col)
+    for t, (name, pol) in enumerate(zip(_side_names(out), _side_policies(out), strict=True)):
+        table.add_row(name, pol, _ci(out["win_rate"][t], out["win_ci"][t], 4),
+                      _ci(out["score_mean"][t], out["score_ci"][t], 2),
+                      f"{out['points_per_hand'][t]:.3f}")
+    console = _console()
+    console.print(table)
+    q = out["hands_quantiles"]
+    console.print(f"hands per match: mean {_ci(out['hands_mean'], out['hands_ci'], 3)}, "
+                  "quantiles " + ", ".join(f"{k} {v}" for k, v in q.items()) + "\n"
+                  "first player's side: P(win) "
+                  f"{_ci(out['first_player_win_rate'], out['first_player_win_ci'], 4)}, "
+                  "advantage "
+                  f"{_ci(out['first_player_advantage'], out['first_player_advantage_ci'], 4)}\n"
+                  f"unfinished after {out['max_hands']} hands: {out['unfinished']}\n"
+                  "(95% intervals; win rates Wilson)")
+    if out["violations"]:
+        console.print(f"[red]invariant violations: {out['violations']}[/red]")
+    console.print(_rules_line(out))
+
+
+@app.command()
+def compare(
+    policy_a: Annotated[str, typer.Argument(
+        metavar="A", help="Policy A, e.g. lookahead:2 (" + " | ".join(
+            k.syntax() for k in KINDS.kinds.values()) + ").")],
+    policy_b: Annotated[str, typer.Argument(metavar="B", help="Policy B, e.g. greedy.")],
+    players: PlayersOpt = 2,
+    teams: TeamsOpt = "off",
+    derba_chain: ChainOpt = "flat",
+    announce: AnnounceOpt = "first_deal",
+    announce_conflict: ConflictOpt = "text",
+    mode: ModeOpt = "points",
+    target: TargetOpt = 21,
+    target_check: TargetCheckOpt = "end_of_hand",
+    hands_to_win: HandsToWinOpt = 1,
+    n_deals: Annotated[str, typer.Option(
+        "--deals", help=f"Deal sets, each one match per seating of A and B: 50000, 5e4 or 50k "
+        f"({_COUNTS}); at most 1e9.")] = "50k",
+    dealer: Annotated[int | None, typer.Option(
+        "--dealer", help="The first dealer's seat (default: drawn for every deal set, rule "
+        "D3).")] = None,
+    seed: SeedOpt = DEFAULT_SEED,
+    workers: WorkersOpt = None,
+    scheduler: SchedulerOpt = None,
+    store: StoreOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Policy A against policy B in duplicate: same deals, seats swapped; paired differences."""
+    out = api.compare(policy_a, policy_b, players=players, teams=teams,
+                      derba_chain=derba_chain, announce=announce,
+                      announce_conflict=announce_conflict, mode=mode, target=target,
+                      target_check=target_check, hands_to_win=hands_to_win, deals=n_deals,
+                      dealer=dealer, seed=seed, workers=workers, scheduler=scheduler,
+                      store=store, progress=not as_json).to_dict()
+    if as_json:
+        emit_json(out)
+        return
+    _print_compare(out)
+
+
+def _print_compare(out: dict[str, Any]) -> None:
+    table = Table(title=f"Ronda duplicate: {out['policy_a']} (A) against {out['policy_b']} (B), "
+                  f"{out['players']} players, {out['deals']:,} deal sets ({out['plays']:,} "
+                  f"matches), seed {out['seed']}")
+    for col in ("", "A", "B", "A - B [95% CI]"):
+        table.add_column(col)
+    table.add_row("P(win match)", _ci(out["win_rate_a"], out["win_ci_a"], 4),
+                  _ci(out["win_rate_b"], out["win_ci_b"], 4),
+                  _ci(out["win_rate_diff"], out["win_rate_diff_ci"], 4))
+    table.add_row("points per hand", "", "", _ci(out["points_diff"], out["points_diff_ci"], 3))
+    table.add_row("cards per hand", "", "", _ci(out["cards_diff"], out["cards_diff_ci"], 3))
+    console = _console()
+    console.print(table)
+    console.print(f"hands per match: {out['hands_mean']:.3f}; unfinished after "
+                  f"{out['max_hands']} hands: {out['unfinished']}\n"
+                  "(paired 95% intervals over deal sets; win rates Wilson)")
+    if out["violations"]:
+        console.print(f"[red]invariant violations: {out['violations']}[/red]")
+    console.print(_rules_line(out))
+
+
+@app.command()
 def play(
     players: PlayersOpt = 2,
     teams: TeamsOpt = "off",

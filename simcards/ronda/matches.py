@@ -47,6 +47,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simcards.core.apimodule import make_callable
 from simcards.core.rng import next_u64, randbelow, seed_state, uniform
 from simcards.ronda.codes import (
     MODE_POINTS,
@@ -707,3 +708,6 @@ def record_duplicate(state, n_deals, dealer, kinds_a, params_a, kinds_b, params_
                            r_dealers, r_us, r_seeds, r_hand_scores)
     return (stats, r_first, r_out, r_scores, r_cards, r_decks, r_dealers, r_us, r_seeds,
             r_hand_scores)
+
+
+make_callable(__name__, "simcards.ronda.api:matches")

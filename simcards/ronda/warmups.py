@@ -16,3 +16,26 @@ def warm_ronda_hands() -> None:
 
     cfg = HandConfig.build(RondaRules.make(), [KINDS.parse("greedy")] * 2, None)
     hands_chunk(chunk_state(0, 0), 8, cfg)
+
+
+def warm_ronda_matches() -> None:
+    """Compile or load the Ronda match kernel: two players, default rules, a few matches."""
+    from simcards.core.rng import chunk_state
+    from simcards.ronda.matchplay import MatchConfig, matches_chunk
+    from simcards.ronda.policies import KINDS
+    from simcards.ronda.rules import RondaRules
+
+    cfg = MatchConfig.build(RondaRules.make(), [KINDS.parse("greedy")] * 2, None)
+    matches_chunk(chunk_state(0, 0), 4, cfg)
+
+
+def warm_ronda_duplicate() -> None:
+    """Compile or load the Ronda duplicate kernel (the compare command): a few deal sets."""
+    from simcards.core.rng import chunk_state
+    from simcards.ronda.compare import DuplicateConfig, duplicate_chunk
+    from simcards.ronda.policies import KINDS
+    from simcards.ronda.rules import RondaRules
+
+    greedy = KINDS.parse("greedy")
+    cfg = DuplicateConfig.build(RondaRules.make(), greedy, greedy, None)
+    duplicate_chunk(chunk_state(0, 0), 2, cfg)
