@@ -159,6 +159,159 @@ def test_the_table_output_names_each_side(capsys) -> None:
     assert "0+2" in out and "1+3" in out and "Rondas per 4-card holding" in out
 
 
+# ---------------------------------------------------------------- matches
+
+MATCHES = ["ronda", "matches", "--json", "--store", "none"]
+
+
+@pytest.fixture(scope="module")
+def random_matches() -> dict:
+    """40k two-player matches to 21, random against random, first dealer drawn."""
+    import simcards.ronda
+
+    return simcards.ronda.matches(players=2, policies="random", matches="40k", seed=12,
+                                  workers=1, store="none").to_dict()
+
+
+def test_s4_every_match_is_won_by_one_side_or_unfinished(random_matches) -> None:
+    out = random_matches
+    assert out["unfinished"] == 0 and out["violations"] == 0
+    assert sum(out["win_rate"]) + out["unfinished"] / out["matches"] == pytest.approx(1.0)
+    assert out["hands_played"] <= out["hands_mean"] * out["matches"]
+    q = list(out["hands_quantiles"].values())
+    assert list(out["hands_quantiles"]) == ["5%", "25%", "50%", "75%", "95%"]
+    assert q == sorted(q) and q[0] >= 1
+    lo, hi = out["hands_ci"]
+    assert lo < out["hands_mean"] < hi
+
+
+def test_random_matches_with_a_drawn_first_dealer_are_symmetric_within_4_se(
+        random_matches) -> None:
+    out = random_matches
+    n = out["matches"]
+    w = out["win_rate"]
+    se = sqrt(w[0] * (1 - w[0]) / n) + sqrt(w[1] * (1 - w[1]) / n)
+    assert abs(w[0] - w[1]) < 4 * se
+    a, b = out["score_mean"]
+    assert abs(a - b) < 4 * (_se_of_mean(out["score_ci"][0]) + _se_of_mean(out["score_ci"][1]))
+
+
+def test_d3_with_the_first_dealer_fixed_the_first_players_side_is_seat_0(capsys) -> None:
+    out = _json(capsys, [*MATCHES, "--dealer", "1", "--matches", "10k", "--seed", "2",
+                         "--workers", "1"])
+    assert out["dealer"] == 1
+    assert out["first_player_win_rate"] == out["win_rate"][0]
+    assert out["first_player_advantage"] == pytest.approx(out["win_rate"][0]
+                                                          - out["win_rate"][1], abs=1e-12)
+    lo, hi = out["first_player_advantage_ci"]
+    assert lo < out["first_player_advantage"] < hi
+
+
+def test_c3_a_classic_match_to_one_hand_lasts_until_a_hand_has_a_winner(capsys) -> None:
+    """C2, C3: match length is geometric in the chance that a hand has no winner (20-20
+    cards), which the hands command measures on its own stream."""
+    hands = _json(capsys, [*HANDS, "--mode", "classic", "--policies", "random", "--hands",
+                           "100k", "--seed", "31", "--workers", "1"])
+    tie = hands["hand_tie_rate"]
+    tie_se = sqrt(tie * (1 - tie) / hands["hands"])
+    out = _json(capsys, [*MATCHES, "--mode", "classic", "--policies", "random", "--matches",
+                         "40k", "--seed", "32", "--workers", "1"])
+    assert out["score_mean"] == [0.0, 0.0] and out["points_per_hand"] == [0.0, 0.0]  # C1
+    expected = 1 / (1 - tie)
+    se = sqrt(_se_of_mean(out["hands_ci"]) ** 2 + (tie_se / (1 - tie) ** 2) ** 2)
+    assert abs(out["hands_mean"] - expected) < 4 * se, (out["hands_mean"], expected, se)
+    assert out["hands_quantiles"]["50%"] == 1
+
+
+def test_c3_a_classic_match_to_three_hand_wins_lasts_three_hands_or_more(capsys) -> None:
+    out = _json(capsys, [*MATCHES, "--mode", "classic", "--hands-to-win", "3", "--matches",
+                         "5000", "--workers", "1"])
+    assert out["rules"]["hands_to_win"] == 3
+    assert out["hands_quantiles"]["5%"] >= 3 and out["hands_mean"] >= 3
+    assert out["hands_played"] >= 3 * out["matches"]
+
+
+def test_s4_a_higher_target_makes_longer_matches(capsys) -> None:
+    means = []
+    for target in ("11", "21", "41"):
+        out = _json(capsys, [*MATCHES, "--target", target, "--matches", "5000", "--workers",
+                             "1"])
+        assert out["rules"]["target"] == int(target)
+        means.append(out["hands_ci"])
+    assert means[0][1] < means[1][0] and means[1][1] < means[2][0]
+
+
+def test_matches_give_the_same_json_for_any_workers(capsys) -> None:
+    args = [*MATCHES, "--players", "4", "--teams", "on", "--target", "11", "--target-check",
+            "immediate", "--matches", "40k", "--seed", "5"]
+    one = _json(capsys, [*args, "--workers", "1"])
+    assert one["sides"] == [[0, 2], [1, 3]] and one["rules"]["target_check"] == "immediate"
+    assert _json(capsys, [*args, "--workers", "2"]) == one
+
+
+# ---------------------------------------------------------------- compare
+
+COMPARE = ["ronda", "compare", "--json", "--store", "none", "--workers", "1"]
+
+
+@pytest.mark.parametrize("players", ["2", "3"])
+def test_a_deterministic_policy_against_itself_differs_by_exactly_zero(capsys,
+                                                                        players) -> None:
+    """Duplicate: with greedy everywhere every seating plays the same match, so each deal set's
+    paired difference is exactly 0."""
+    out = _json(capsys, [*COMPARE, "greedy", "greedy", "--players", players, "--deals", "2000"])
+    assert out["plays"] == int(players) * 2000 if players == "3" else 2 * 2000
+    assert out["win_rate_diff"] == 0.0 and out["win_rate_diff_ci"] == [0.0, 0.0]
+    assert out["points_diff"] == 0.0 and out["points_diff_ci"] == [0.0, 0.0]
+    assert out["cards_diff"] == 0.0
+    assert out["win_rate_a"] == pytest.approx(out["win_rate_b"], abs=1e-12)
+
+
+def test_random_against_random_differs_by_zero_within_4_se(capsys) -> None:
+    out = _json(capsys, [*COMPARE, "random", "random", "--deals", "20k", "--seed", "4"])
+    for key in ("win_rate_diff", "points_diff", "cards_diff"):
+        lo, hi = out[f"{key}_ci"]
+        assert abs(out[key]) < 4 * _se_of_mean([lo, hi]), (key, out[key], lo, hi)
+
+
+def test_q3_greedy_beats_random_and_the_paired_difference_is_the_rates_difference(
+        capsys) -> None:
+    out = _json(capsys, [*COMPARE, "greedy", "random", "--deals", "5000", "--seed", "6"])
+    assert (out["policy_a"], out["policy_b"], out["deals"], out["plays"]) == \
+        ("greedy", "random", 5000, 10_000)
+    assert out["win_rate_diff"] == pytest.approx(out["win_rate_a"] - out["win_rate_b"],
+                                                 abs=1e-12)
+    assert out["win_rate_diff_ci"][0] > 0.5 and out["points_diff_ci"][0] > 2
+    assert out["win_ci_a"][0] < out["win_rate_a"] < out["win_ci_a"][1]
+    assert out["unfinished"] == 0 and out["violations"] == 0
+
+
+# ---------------------------------------------------------------- play
+
+
+def test_play_passes_the_checked_rules_policies_and_options_to_run_play(capsys,
+                                                                        monkeypatch) -> None:
+    import sys
+    import types
+
+    calls: list = []
+    fake = types.ModuleType("simcards.ronda.play")
+    fake.run_play = lambda rules, policies, **kw: calls.append((rules, policies, kw))
+    monkeypatch.setitem(sys.modules, "simcards.ronda.play", fake)
+    assert main(["ronda", "play", "--players", "3", "--policies", "greedy,random,lookahead:2",
+                 "--seat", "2", "--seed", "7", "--dealer", "0", "--match", "--target", "11",
+                 "--derba-chain", "tiers"]) == 0
+    ((rules, policies, kw),) = calls
+    assert (rules.players, rules.target, rules.derba_chain) == (3, 11, "tiers")
+    assert [p.text() for p in policies] == ["greedy", "random", "lookahead:2"]
+    assert kw == {"seat": 2, "seed": 7, "dealer": 0, "match": True}
+    calls.clear()
+    assert main(["ronda", "play"]) == 0
+    ((rules, policies, kw),) = calls
+    assert kw["seat"] == 0 and kw["dealer"] is None and kw["match"] is False
+    assert 0 <= kw["seed"] < 2**63 and f"seed {kw['seed']}" in capsys.readouterr().err
+
+
 # ---------------------------------------------------------------- bad input
 
 
@@ -201,10 +354,53 @@ def test_bad_hands_input_is_one_line_and_exit_2(capsys, args, message) -> None:
     _one_line_error(capsys, ["ronda", "hands", *args], message)
 
 
+@pytest.mark.parametrize(("args", "message"), [
+    (["--target", "0"], "--target must be 11, 21 or 41"),
+    (["--target", "15"], "--target must be 11, 21 or 41"),
+    (["--target-check", "sometimes"], "--target-check must be one of end_of_hand|immediate"),
+    (["--hands-to-win", "2"], "--hands-to-win applies only to --mode classic"),
+    (["--mode", "classic", "--hands-to-win", "0"], "--hands-to-win must be between 1 and"),
+    (["--matches", "0"], "--matches must be positive"),
+    (["--matches", "2e9"], "--matches must be at most 1e9"),
+    (["--players", "4", "--policies", "greedy,random"], "--policies needs 1 or 4 entries"),
+    (["--policies", "rollout:0"], "--policies: policy rollout: K must be between 1"),
+    (["--dealer", "-1"], "--dealer must be a seat 0..1"),
+])
+def test_bad_matches_input_is_one_line_and_exit_2(capsys, args, message) -> None:
+    _one_line_error(capsys, ["ronda", "matches", *args], message)
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["clever", "greedy"], "policy A: unknown ronda policy 'clever'"),
+    (["greedy", "lookahead:x"], "policy B: policy lookahead: D must be an integer"),
+    (["rollout:0", "greedy"], "policy A: policy rollout: K must be between 1"),
+    (["greedy"], "Missing argument 'B'"),
+    (["greedy", "random", "--deals", "0"], "--deals must be positive"),
+    (["greedy", "random", "--target", "0"], "--target must be 11, 21 or 41"),
+    (["greedy", "random", "--players", "5"], "--players must be 2, 3 or 4"),
+    (["greedy", "random", "--players", "3", "--teams", "on"], "--teams on needs --players 4"),
+])
+def test_bad_compare_input_is_one_line_and_exit_2(capsys, args, message) -> None:
+    _one_line_error(capsys, ["ronda", "compare", *args], message)
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--seat", "2"], "--seat must be a seat 0..1"),
+    (["--players", "5"], "--players must be 2, 3 or 4"),
+    (["--policies", "lookahead:x"], "--policies: policy lookahead: D must be an integer"),
+    (["--policies", "greedy,greedy,greedy"], "--policies needs 1 or 2 entries"),
+    (["--target", "0"], "--target must be 11, 21 or 41"),
+    (["--seed", "-3"], "--seed must be between 0 and 2**63-1"),
+])
+def test_bad_play_input_is_one_line_and_exit_2(capsys, args, message) -> None:
+    _one_line_error(capsys, ["ronda", "play", *args], message)
+
+
 def test_help_lists_the_commands_and_every_policy_kind(capsys) -> None:
     assert main(["ronda", "--help"]) == 0
     out = capsys.readouterr().out
-    assert "hands" in out
+    for command in ("hands", "matches", "compare", "play"):
+        assert command in out
     assert main(["ronda", "hands", "--help"]) == 0
     out = capsys.readouterr().out
     for text in ("--policies", "lookahead", "rollout", "--derba-chain", "--dealer", "<bool>"):
@@ -242,3 +438,15 @@ def test_the_cluster_path_gives_the_same_json_as_the_local_one_for_hands(cluster
     assert timing["workers"] == 2 and timing["simulation_seconds"] > 0
     assert "simcards.ronda.warmups:warm_ronda_hands" in timing["warmups"]
 
+
+
+def test_the_cluster_path_gives_the_same_json_as_the_local_one_for_matches_and_compare(
+        cluster, capsys) -> None:
+    for args in ([*MATCHES, "--players", "3", "--policies", "greedy,random,greedy",
+                  "--target", "41", "--matches", "20k", "--seed", "22"],
+                 ["ronda", "compare", "greedy", "random", "--json", "--store", "none",
+                  "--players", "3", "--deals", "3000", "--seed", "23"]):
+        local = _json(capsys, [*args, "--workers", "1"])
+        remote = _json(capsys, [*args, "--scheduler", cluster.scheduler_address])
+        assert remote.pop("cluster")["workers"] == 2
+        assert remote == local
