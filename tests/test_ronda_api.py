@@ -133,3 +133,58 @@ def test_the_run_store_keeps_the_run_and_a_second_call_resumes_it(tmp_path) -> N
     assert again.to_dict() == first.to_dict()
     manifest = json.loads((run / "manifest.json").read_text())
     assert (manifest["chunks_resumed"], manifest["chunks_computed"]) == (2, 0)
+
+
+def test_matches_to_dict_is_the_cli_json_and_to_frame_has_a_row_per_side(capsys) -> None:
+    res = simcards.ronda.matches(players=3, policies="greedy,random,greedy", target=11,
+                                 matches="6000", seed=3, workers=1)
+    cli = _cli_json(capsys, ["ronda", "matches", "--players", "3", "--policies",
+                             "greedy,random,greedy", "--target", "11", "--matches", "6000",
+                             "--seed", "3", "--workers", "1", "--json"])
+    assert res.to_dict() == cli
+    frame = res.to_frame()
+    assert len(frame) == 3 and list(frame["win_rate"]) == cli["win_rate"]
+    assert list(frame["policies"]) == ["greedy", "random", "greedy"]
+    assert {"win_ci_low", "win_ci_high", "seats"} <= set(frame.columns)
+
+
+def test_compare_to_dict_is_the_cli_json_and_to_frame_has_a_row_per_policy(capsys) -> None:
+    res = simcards.ronda.compare("greedy", "random", players=4, teams="on", deals=1500,
+                                 seed=5, workers=1)
+    cli = _cli_json(capsys, ["ronda", "compare", "greedy", "random", "--players", "4",
+                             "--teams", "on", "--deals", "1500", "--seed", "5", "--workers",
+                             "1", "--json"])
+    assert res.to_dict() == cli
+    frame = res.to_frame()
+    assert list(frame["policy"]) == ["greedy", "random"]
+    assert list(frame["win_rate"]) == [cli["win_rate_a"], cli["win_rate_b"]]
+    assert list(frame["win_rate_diff"]) == [cli["win_rate_diff"], -cli["win_rate_diff"]]
+
+
+def test_every_command_module_is_callable_however_it_was_imported() -> None:
+    """``simcards.ronda.matches`` is the match kernel module: importing it directly still gives
+    the package a callable attribute."""
+    code = ("import simcards.ronda.matches, simcards.ronda.compare, simcards.ronda; "
+            "from simcards.ronda import hands; "
+            "r = simcards.ronda.matches(matches=300, workers=1, store='none'); "
+            "c = simcards.ronda.compare('greedy', 'random', deals=50, workers=1, store='none'); "
+            "h = hands(hands=300, workers=1, store='none'); "
+            "assert hasattr(simcards.ronda.matches, 'simulate_matches'); "
+            "print(r['matches'], c['deals'], h['hands'])")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.split() == ["300", "50", "300"]
+
+
+@pytest.mark.parametrize(("fn", "kwargs", "message"), [
+    (api.matches, {"target": 0}, "--target must be 11, 21 or 41"),
+    (api.matches, {"matches": "0"}, "--matches must be positive"),
+    (api.matches, {"mode": "classic", "hands_to_win": 1001}, "--hands-to-win must be between"),
+    (api.matches, {"hands_to_win": 3}, "--hands-to-win applies only to --mode classic"),
+    (api.compare, {"a": "lookahead:x", "b": "greedy"}, "policy A: policy lookahead: D must"),
+    (api.compare, {"a": "greedy", "b": "greedy", "deals": 0}, "--deals must be positive"),
+])
+def test_matches_and_compare_refuse_bad_arguments(fn, kwargs, message) -> None:
+    with pytest.raises(UsageError, match=message.replace("(", r"\(")):
+        fn(**kwargs)

@@ -12,16 +12,14 @@ differences, whose intervals come from the spread of the per-set differences
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
 
-from simcards.core.apimodule import make_callable
 from simcards.core.policyspec import PolicySpec
 from simcards.core.runner import Stats, run_batch
-from simcards.core.stats import Z95, wilson
-from simcards.ronda.matchplay import match_chunk_size, max_hands
+from simcards.ronda import summaries
+from simcards.ronda.matchplay import ci_pair, json_number, match_chunk_size, max_hands
 from simcards.ronda.policies import policy_arrays
 from simcards.ronda.rules import RondaRules
 
@@ -79,65 +77,38 @@ def chunk_for(rules: RondaRules, a: PolicySpec, b: PolicySpec) -> int:
     return match_chunk_size(rules, seating(rules, a, b), plays_per_set(rules)[0])
 
 
-def _pair(lo: float, hi: float) -> list[float]:
-    return [float(lo), float(hi)]
-
-
-def _ratio_ci(x: float, x2: float, h: float, h2: float, xh: float,
-              n: int) -> tuple[float, float, float]:
-    """sum X / sum H over ``n`` sets, with the delta method's 95% interval."""
-    r = x / h
-    mx, mh = x / n, h / n
-    d = max(n - 1, 1)
-    vx = (x2 - n * mx * mx) / d
-    vh = (h2 - n * mh * mh) / d
-    cxh = (xh - n * mx * mh) / d
-    var = max(vx - 2 * r * cxh + r * r * vh, 0.0) / (n * mh * mh)
-    half = Z95 * math.sqrt(var)
-    return r, r - half, r + half
-
-
 @dataclass(frozen=True)
 class CompareResult:
-    """Merged duplicate statistics, summarised."""
+    """Merged duplicate statistics (:data:`~simcards.ronda.matches.DUPLICATE_STAT_NAMES`),
+    summarised by :mod:`simcards.ronda.summaries`."""
 
     deals: int
     stats: Stats
 
     def to_dict(self) -> dict[str, object]:
-        s = {k: float(v[0]) for k, v in self.stats.items()}
-        n = self.deals
-        plays = int(s["plays"])
-        b_seats = int(s["b_seats"])
-        pm = b_seats / n  # P * m: the weight of one set's D
-        a_wins, b_wins = int(s["a_wins"]), int(s["b_wins"])
-        alo, ahi = wilson(a_wins, plays)
-        blo, bhi = wilson(b_wins, b_seats)
-        d_mean = s["win_diff"] / n
-        d_var = max(s["win_diff_sq"] / n - d_mean * d_mean, 0.0) * n / max(n - 1, 1)
-        diff = d_mean / pm
-        half = Z95 * math.sqrt(d_var / n) / pm
-        pts = _ratio_ci(s["points_diff"], s["points_diff_sq"], s["set_hands"],
-                        s["set_hands_sq"], s["points_diff_hands"], n)
-        cards = _ratio_ci(s["cards_diff"], s["cards_diff_sq"], s["set_hands"],
-                          s["set_hands_sq"], s["cards_diff_hands"], n)
+        s = self.stats
+        a, b = summaries.duplicate_win_rates(s)
+        diff = summaries.win_rate_difference(s)
+        points = summaries.points_per_hand_difference(s)
+        cards = summaries.cards_per_hand_difference(s)
+        plays = int(s["plays"][0])
         return {
-            "deals": n,
+            "deals": self.deals,
             "plays": plays,
-            "win_rate_a": a_wins / plays,
-            "win_ci_a": _pair(float(alo), float(ahi)),
-            "win_rate_b": b_wins / b_seats,
-            "win_ci_b": _pair(float(blo), float(bhi)),
-            "win_rate_diff": diff,
-            "win_rate_diff_ci": _pair(diff - half, diff + half),
-            "points_diff": pts[0],
-            "points_diff_ci": _pair(pts[1], pts[2]),
-            "cards_diff": cards[0],
-            "cards_diff_ci": _pair(cards[1], cards[2]),
-            "unfinished": int(s["unfinished"]),
-            "hands_mean": s["hands"] / plays,
-            "hands_played": int(s["hand_count"]),
-            "violations": int(s["violations"]),
+            "win_rate_a": a.value,
+            "win_ci_a": ci_pair(a),
+            "win_rate_b": b.value,
+            "win_ci_b": ci_pair(b),
+            "win_rate_diff": diff.value,
+            "win_rate_diff_ci": ci_pair(diff),
+            "points_diff": json_number(points.value),
+            "points_diff_ci": ci_pair(points),
+            "cards_diff": json_number(cards.value),
+            "cards_diff_ci": ci_pair(cards),
+            "unfinished": int(s["unfinished"][0]),
+            "hands_mean": int(s["hands"][0]) / plays,
+            "hands_played": int(s["hand_count"][0]),
+            "violations": int(s["violations"][0]),
         }
 
 
@@ -151,5 +122,3 @@ def simulate(rules: RondaRules, a: PolicySpec, b: PolicySpec, deals: int, *,
                       progress=progress, label="Ronda deal sets", **batch)
     return CompareResult(deals, stats)
 
-
-make_callable(__name__, "simcards.ronda.api:compare")

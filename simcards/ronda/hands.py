@@ -17,7 +17,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simcards.core.apimodule import make_callable
 from simcards.core.policyspec import PolicySpec
 from simcards.core.runner import Stats, run_batch
 from simcards.core.stats import Z95, wilson
@@ -34,6 +33,8 @@ LOOKAHEAD_GROWTH = 4.0
 """Q4: each further ply searched multiplies the work by about this."""
 ROLLOUT_COST = 500.0
 """Q5: cost of a ``rollout:32`` seat's play relative to a ``greedy`` play (linear in K)."""
+SOURCES = ("ronda", "tringla", "derba", "missa", "cards", "last_card")
+"""The sources of points (S2) in the order the JSON lists them."""
 STREAM = "ronda.hands"
 """The random stream of the hands command."""
 
@@ -87,15 +88,19 @@ def hands_chunk(state: np.ndarray, size: int, cfg: HandConfig) -> dict[str, np.n
 
 
 def mean_ci(total: float, total_sq: float, n: int) -> tuple[float, float, float]:
-    """Mean, and its 95% normal interval, of ``n`` values from their sum and sum of squares."""
+    """Mean, and its 95% normal interval, of ``n`` values from their sum and sum of squares
+    (one value gives no interval: ``nan`` bounds)."""
     m = total / n
-    var = max(total_sq / n - m * m, 0.0) * n / (n - 1) if n > 1 else 0.0
+    if n < 2:
+        return m, math.nan, math.nan
+    var = max(total_sq / n - m * m, 0.0) * n / (n - 1)
     half = Z95 * math.sqrt(var / n)
     return m, m - half, m + half
 
 
-def _pair(lo: float, hi: float) -> list[float]:
-    return [float(lo), float(hi)]
+def _pair(lo: float, hi: float) -> list[float | None]:
+    """An interval for JSON: a bound the data cannot give (``nan``) is null."""
+    return [None if math.isnan(lo) else float(lo), None if math.isnan(hi) else float(hi)]
 
 
 @dataclass(frozen=True)
@@ -113,7 +118,7 @@ class HandsResult:
         cards = [mean_ci(float(s["cards"][t]), float(s["cards_sq"][t]), n) for t in range(ns)]
         by_source: dict[str, list[float]] = {}
         by_source_ci: dict[str, list[list[float]]] = {}
-        for name in ("ronda", "tringla", "derba", "missa", "cards", "last_card"):
+        for name in SOURCES:
             src = codes.SOURCES.index(name)
             rows = [mean_ci(float(s["points"][t, src]), float(s["points_sq"][t, src]), n)
                     for t in range(ns)]
@@ -160,5 +165,3 @@ def simulate(rules: RondaRules, specs: Sequence[PolicySpec], hands: int, *,
                       **batch)
     return HandsResult(hands, stats)
 
-
-make_callable(__name__, "simcards.ronda.api:hands")

@@ -47,7 +47,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcards.core.apimodule import make_callable
 from simcards.core.rng import next_u64, randbelow, seed_state, uniform
 from simcards.ronda.codes import (
     MODE_POINTS,
@@ -86,12 +85,14 @@ __all__ = [
     "DUPLICATE_STAT_NAMES",
     "MATCH_STAT_NAMES",
     "duplicate_plays",
+    "hand_of_match",
     "named_duplicate_stats",
     "named_match_stats",
     "record_duplicate",
     "record_matches",
     "simulate_duplicate",
     "simulate_matches",
+    "target_leader",
 ]
 
 DEFAULT_MAX_HANDS = 200
@@ -112,14 +113,14 @@ O_SIZE = 6
 
 
 @njit(cache=True, inline="always")
-def _leader(scores, st, ns, target):
-    """S4/S5: the side that has reached ``target`` and holds the highest total alone (carried
-    scores plus the points of the hand so far), or -1."""
-    top = scores[0] + st[S_SCORE]
+def target_leader(totals, ns, target):
+    """S4/S5: the side that has reached ``target`` and holds the highest of the ``totals``
+    alone, or -1 (nobody there, or a tie at the top: play goes on)."""
+    top = totals[0]
     lead = 0
     n_top = 1
     for t in range(1, ns):
-        x = scores[t] + st[S_SCORE + t]
+        x = totals[t]
         if x > top:
             top = x
             lead = t
@@ -131,14 +132,23 @@ def _leader(scores, st, ns, target):
     return -1
 
 
+@njit(cache=True, inline="always")
+def _check_point(scores, st, tot, ns, target):
+    """S5: a check point inside a hand, on the carried scores plus the hand's points so far."""
+    for t in range(ns):
+        tot[t] = scores[t] + st[S_SCORE + t]
+    return target_leader(tot, ns, target)
+
+
 @njit(cache=True)
 def _play_match_hand(deck, dealer, kinds, params, us, seeds, rl, ds, ws, sw, pst, log,
-                     play_pts, deal_log, scores, check, log_on):
+                     play_pts, deal_log, scores, tot, check, log_on):
     """One hand of a match, as ``kernel.play_hand`` plays it, with the S5 check points when
     ``check``: after the first deal's announcements, after each play, after each later deal's
-    announcements. Returns ``(winner, plays)``: the side a check point found winning and the
-    plays made until then, or ``(-1, plays of the hand)`` after finishing the hand (X5c, U1,
-    S1; the end-of-hand check is the caller's)."""
+    announcements; ``scores`` are the carried scores (S2), ``tot`` scratch. Returns ``(winner,
+    plays)``: the side a check point found winning and the plays made until then, or ``(-1,
+    plays of the hand)`` after finishing the hand (X5c, U1, S1; the end-of-hand check is the
+    caller's)."""
     st = ws[0]
     n = rl[R_PLAYERS]
     ns = rl[R_SIDES]
@@ -148,7 +158,7 @@ def _play_match_hand(deck, dealer, kinds, params, us, seeds, rl, ds, ws, sw, pst
             seed_state(pst[p], seeds[p])
     start_hand(deck, dealer, rl, ds, ws, deal_log, log_on)
     if check:
-        w = _leader(scores, st, ns, target)
+        w = _check_point(scores, st, tot, ns, target)
         if w >= 0:
             return w, 0
     plays = rl[R_PLAYS]
@@ -157,13 +167,13 @@ def _play_match_hand(deck, dealer, kinds, params, us, seeds, rl, ds, ws, sw, pst
         card = choose_card(p, kinds[p], params[p], us[k], rl, ds, ws, sw, pst[p])
         apply_play(card, rl, ws, log, play_pts, log_on)
         if check:
-            w = _leader(scores, st, ns, target)
+            w = _check_point(scores, st, tot, ns, target)
             if w >= 0:
                 return w, k + 1
         if st[S_HELD] == 0 and k + 1 < plays:
             deal_next(deck, rl, ds, ws, deal_log, log_on)
             if check:
-                w = _leader(scores, st, ns, target)
+                w = _check_point(scores, st, tot, ns, target)
                 if w >= 0:
                     return w, k + 1
     finish_hand(rl, ws)
@@ -223,6 +233,7 @@ def _play_match(state, dst, rst, off, dup, deck, first_dealer, kinds, params, rl
     target = rl[R_TARGET]
     to_win = rl[R_HANDS_TO_WIN]
     log_on = max_hands < 0  # False, as a run-time value (see kernel.replay)
+    tot = np.zeros(ns, np.int64)
     for t in range(ns):
         scores[t] = 0
         cards[t] = 0
@@ -244,7 +255,7 @@ def _play_match(state, dst, rst, off, dup, deck, first_dealer, kinds, params, rl
             rec_us[hands] = us
             rec_seeds[hands] = seeds
         w, last_plays = _play_match_hand(deck, d, kinds, params, us, seeds, rl, ds, ws, sw, pst,
-                                         log, play_pts, deal_log, scores, check, log_on)
+                                         log, play_pts, deal_log, scores, tot, check, log_on)
         hands += 1
         for t in range(ns):
             scores[t] += st[S_SCORE + t]
@@ -279,18 +290,9 @@ def _play_match(state, dst, rst, off, dup, deck, first_dealer, kinds, params, rl
                     winner = best_t
                     break
         else:
-            top = scores[0]
-            lead = 0
-            n_top = 1
-            for t in range(1, ns):
-                if scores[t] > top:
-                    top = scores[t]
-                    lead = t
-                    n_top = 1
-                elif scores[t] == top:
-                    n_top += 1
-            if top >= target and n_top == 1:  # S4 (and S5's end-of-hand check point)
-                winner = lead
+            w = target_leader(scores, ns, target)  # S4 (and S5's end-of-hand check point)
+            if w >= 0:
+                winner = w
                 break
         d = (d + 1) % n  # D3: the deal passes to the first player of the hand just played
     out[O_WINNER] = winner
@@ -710,4 +712,20 @@ def record_duplicate(state, n_deals, dealer, kinds_a, params_a, kinds_b, params_
             r_hand_scores)
 
 
-make_callable(__name__, "simcards.ronda.api:matches")
+@njit(cache=True)
+def hand_of_match(deck, dealer, kinds, params, us, seeds, rl, ds, scores, check):
+    """One hand of a match from the carried ``scores`` (S2), as :func:`_play_match` plays it,
+    for tests of given positions: returns ``(winner, plays, totals)``, the side a check point
+    (S5, when ``check``) found winning, or -1 after the whole hand, the plays made, and the
+    match totals at that moment. The end-of-hand check is left to the caller."""
+    n = rl[R_PLAYERS]
+    ns = rl[R_SIDES]
+    ws, sw, pst, log, play_pts, deal_log = _match_workspace(rl, 1)
+    tot = np.zeros(ns, np.int64)
+    w, k = _play_match_hand(deck, dealer, kinds, params, us, seeds, rl, ds, ws, sw, pst, log,
+                            play_pts, deal_log, scores, tot, check, n < 0)
+    st = ws[0]
+    totals = np.zeros(ns, np.int64)
+    for t in range(ns):
+        totals[t] = scores[t] + st[S_SCORE + t]
+    return w, k, totals

@@ -2,7 +2,8 @@
 
 The match kernel is :func:`simcards.ronda.matches.simulate_matches`; this module cuts a run into
 chunks (sized by the policies' cost and the expected length of a match, so that progress stays
-live), and summarises the merged statistics (:data:`~simcards.ronda.matches.MATCH_STAT_NAMES`).
+live), and lays out the merged statistics (:data:`~simcards.ronda.matches.MATCH_STAT_NAMES`) as
+the command's JSON, with the estimates of :mod:`simcards.ronda.summaries`.
 """
 
 from __future__ import annotations
@@ -15,11 +16,11 @@ import numpy as np
 
 from simcards.core.policyspec import PolicySpec
 from simcards.core.runner import Stats, run_batch
-from simcards.core.stats import Z95, wilson
-from simcards.ronda import codes
-from simcards.ronda.hands import HANDS_CHUNK, chunk_size, mean_ci
+from simcards.ronda import codes, summaries
+from simcards.ronda.hands import HANDS_CHUNK, SOURCES, chunk_size
 from simcards.ronda.policies import policy_arrays
 from simcards.ronda.rules import RondaRules
+from simcards.ronda.summaries import Estimate
 
 QUANTILES = (5, 25, 50, 75, 95)
 STREAM = "ronda.matches"
@@ -81,60 +82,49 @@ def matches_chunk(state: np.ndarray, size: int, cfg: MatchConfig) -> dict[str, n
                                               cfg.rl, cfg.ds, cfg.max_hands))
 
 
-def _pair(lo: float, hi: float) -> list[float]:
-    return [float(lo), float(hi)]
+def json_number(x: float) -> float | None:
+    """A float for JSON: a bound the data cannot give (``nan``) is null."""
+    return None if math.isnan(x) else float(x)
+
+
+def ci_pair(e: Estimate) -> list[float | None]:
+    return [json_number(e.low), json_number(e.high)]
 
 
 @dataclass(frozen=True)
 class MatchesResult:
-    """Merged match statistics (:data:`~simcards.ronda.matches.MATCH_STAT_NAMES`), summarised."""
+    """Merged match statistics (:data:`~simcards.ronda.matches.MATCH_STAT_NAMES`), summarised
+    by :mod:`simcards.ronda.summaries`."""
 
     matches: int
     max_hands: int
     stats: Stats
 
-    def quantiles(self) -> dict[str, int]:
-        """Match length in hands at the 5, 25, 50, 75 and 95% points."""
-        cdf = np.cumsum(self.stats["length_hist"]) / self.matches
-        return {f"{q}%": int(np.searchsorted(cdf, q / 100 - 1e-12)) for q in QUANTILES}
-
     def to_dict(self) -> dict[str, object]:
         s = self.stats
-        n = self.matches
-        ns = s["wins"].shape[0]
-        wins = s["wins"]
-        wlo, whi = wilson(wins, n)
-        unfinished = int(s["unfinished"][0])
-        first = int(s["first_side_wins"][0])
-        flo, fhi = wilson(first, n)
-        # First-player advantage, per match: 1 when the first player's side wins, -1/(ns-1)
-        # when another side does (the mean of the other sides' wins), 0 when unfinished.
-        others = n - unfinished - first
-        z = (first - others / (ns - 1)) / n
-        z2 = (first + others / (ns - 1) ** 2) / n
-        half = Z95 * math.sqrt(max(z2 - z * z, 0.0) * n / max(n - 1, 1) / n)
-        hm, hlo, hhi = mean_ci(float(s["hands"][0]), float(s["hands_sq"][0]), n)
-        hands_total = int(s["hands"][0])
-        scores = [mean_ci(float(s["score"][t]), float(s["score_sq"][t]), n) for t in range(ns)]
-        points = s["points"]
+        wins = summaries.win_rates(s)
+        first = summaries.proportion(int(s["first_side_wins"][0]), self.matches)
+        advantage = summaries.first_player_advantage(s)
+        length = summaries.match_length(s, [q / 100 for q in QUANTILES])
+        scores = summaries.mean_scores(s)
+        per_hand = summaries.points_per_hand(s)
         return {
-            "win_rate": (wins / n).tolist(),
-            "win_ci": [_pair(a, b) for a, b in zip(wlo, whi, strict=True)],
-            "unfinished": unfinished,
-            "first_player_win_rate": first / n,
-            "first_player_win_ci": _pair(flo, fhi),
-            "first_player_advantage": z,
-            "first_player_advantage_ci": _pair(z - half, z + half),
-            "hands_mean": hm,
-            "hands_ci": _pair(hlo, hhi),
-            "hands_sd": math.sqrt(max(float(s["hands_sq"][0]) / n - hm * hm, 0.0)),
-            "hands_quantiles": self.quantiles(),
-            "score_mean": [x[0] for x in scores],
-            "score_ci": [_pair(x[1], x[2]) for x in scores],
-            "points_per_hand": (points.sum(axis=1) / hands_total).tolist(),
-            "points_by_source": {name: (points[:, codes.SOURCES.index(name)] / hands_total)
-                                 .tolist() for name in ("ronda", "tringla", "derba", "missa",
-                                                        "cards", "last_card")},
+            "win_rate": [w.value for w in wins],
+            "win_ci": [ci_pair(w) for w in wins],
+            "unfinished": length["unfinished"],
+            "first_player_win_rate": first.value,
+            "first_player_win_ci": ci_pair(first),
+            "first_player_advantage": advantage.value,
+            "first_player_advantage_ci": ci_pair(advantage),
+            "hands_mean": length["mean"].value,
+            "hands_ci": ci_pair(length["mean"]),
+            "hands_sd": length["sd"],
+            "hands_quantiles": {f"{q}%": length["quantiles"][q / 100] for q in QUANTILES},
+            "score_mean": [e.value for e in scores],
+            "score_ci": [ci_pair(e) for e in scores],
+            "points_per_hand": per_hand.sum(axis=1).tolist(),
+            "points_by_source": {name: per_hand[:, codes.SOURCES.index(name)].tolist()
+                                 for name in SOURCES},
             "hands_played": int(s["hand_count"][0]),
             "violations": int(s["violations"][0]),
         }
