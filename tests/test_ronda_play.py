@@ -157,11 +157,16 @@ def test_read_choice_by_number_or_by_name():
     assert read_choice("10C", hand) == ref.parse_card("10c")
     assert read_choice("7 oros", hand) == ref.parse_card("7o")
     assert read_choice("12 de espadas", hand) == ref.parse_card("12e")
+    assert read_choice("Rey de Espadas", hand) == ref.parse_card("12e")
+    assert read_choice("as oros", hand) == ref.parse_card("1o")
+    assert read_choice("sota c", hand) == ref.parse_card("10c")
     assert read_choice("q", hand) is None and read_choice("QUIT", hand) is None
     with pytest.raises(UsageError, match="7c is not in your hand"):
         read_choice("7c", hand)
-    with pytest.raises(UsageError, match="no card number 5"):
+    with pytest.raises(UsageError, match="no card number 5 in your hand: choose 1-4, or name"):
         read_choice("5", hand)
+    with pytest.raises(UsageError, match=r"no card number 9 in your hand: choose 1-4$"):
+        read_choice("9", hand)
     with pytest.raises(UsageError, match="cannot read '8o'"):
         read_choice("8o", hand)
 
@@ -225,6 +230,8 @@ def test_a_match_is_played_to_its_end():
         m.apply(obs["hand"][0] if p == 0 else ref.choose("greedy", obs, bot))
     assert got["finished"] and got["winner"] == m.winner is not None
     assert got["scores"] == m.scores()
+    for side in (0, 1):  # S2: the match totals are every hand's points added up
+        assert sum(got["match_points_by_source"][side].values()) == m.scores()[side]
     assert len(got["hands"]) == len(m.finished_hands) >= 1
     assert "wins the match" in buf.getvalue()
 

@@ -40,6 +40,7 @@ VALUE_NAMES = {1: "As", 10: "Sota", 11: "Caballo", 12: "Rey"}
 """D1: the named values; the others are read as their number."""
 SOURCE_LABELS = {"ronda": "Ronda", "tringla": "Tringla", "derba": "Derba", "missa": "Missa",
                  "last_card": "last card", "cards": "cards"}
+VALUE_WORDS = {name.lower(): str(v) for v, name in VALUE_NAMES.items()}
 QUIT_WORDS = ("q", "quit")
 
 
@@ -76,8 +77,8 @@ def read_choice(text: str, hand: Sequence[int]) -> int | None:
     """The card the person typed: its number in ``hand`` (1-based) or its name.
 
     Returns None for ``q`` (quit); raises :class:`UsageError` with the one-line reason when
-    the text names no card of the hand. Names may be ``7o``, ``7 o``, ``7 oros`` or
-    ``Rey de oros``-like ``12 de oros``, in any case.
+    the text names no card of the hand. Names may be ``7o``, ``7 o``, ``7 oros``,
+    ``12 de oros`` or ``rey de oros`` (As, Sota, Caballo, Rey by name), in any case.
     """
     t = " ".join(text.strip().lower().split())
     k = len(hand)
@@ -88,11 +89,14 @@ def read_choice(text: str, hand: Sequence[int]) -> int | None:
     if t.isdigit():
         i = int(t)
         if not 1 <= i <= k:
-            raise UsageError(f"there is no card number {i} in your hand: choose 1-{k}")
+            hint = f", or name the card with its suit ({i}o)" if i in ref.VALUES else ""
+            raise UsageError(f"there is no card number {i} in your hand: choose 1-{k}{hint}")
         return hand[i - 1]
     words = t.replace(" de ", " ").split()
-    if len(words) == 2 and words[1] in ref.SUITS:
-        words[1] = ref.SUIT_LETTERS[ref.SUITS.index(words[1])]
+    if len(words) == 2:
+        words[0] = VALUE_WORDS.get(words[0], words[0])
+        if words[1] in ref.SUITS:
+            words[1] = ref.SUIT_LETTERS[ref.SUITS.index(words[1])]
     try:
         card = ref.parse_card("".join(words))
     except UsageError:
@@ -301,7 +305,8 @@ def run_play(rules: RondaRules, policies: Sequence[str], seat: int = 0, seed: in
     :func:`_hand_summary`-shaped dict per hand played or begun), and, for the last hand,
     ``scores`` (totals by side), ``points_by_source`` (that hand's, by side),
     ``captured`` and ``winner`` (the hand's winner, or with ``match`` the match's:
-    None until it is decided).
+    None until it is decided). With ``match`` also ``hands_won`` (C2/C3) and
+    ``match_points_by_source`` (every hand's points added up, by side and source).
     """
     options = options_of(rules)
     n = options.players
@@ -368,6 +373,8 @@ def run_play(rules: RondaRules, policies: Sequence[str], seat: int = 0, seed: in
             console.rule(f"[bold]Hand {len(hands)}[/]")
         if hand.deal_index != dealt:
             dealt = hand.deal_index
+            if dealt == 0 and hand.face_up is not None:  # D4/D5: 3 players
+                console.print(f"Face up on the table: {card_label(hand.face_up)}")
             size = options.deal_sizes[dealt]
             console.print(f"[dim]Deal {dealt + 1}: {size} card{'s' if size > 1 else ''} each, "
                           f"dealer {names.player(hand.dealer)}[/]")
@@ -410,6 +417,10 @@ def run_play(rules: RondaRules, policies: Sequence[str], seat: int = 0, seed: in
     if isinstance(state, ref.MatchState):
         summary["winner"] = state.winner
         summary["hands_won"] = tuple(state.hands_won)
+        summary["match_points_by_source"] = [
+            {src: sum(h.points_by_source(side)[src] for h in hands) for src in ref.SOURCES}
+            for side in range(options.n_sides)
+        ]
         summary["scores"] = state.scores()
         if state.winner is not None:
             console.print(f"[bold]{names.side(state.winner)} wins the match[/] "
