@@ -391,6 +391,9 @@ def run_play(rules: RondaRules, policies: Sequence[str], seat: int = 0, seed: in
                 quit_ = True
                 console.print("You leave the table.")
                 break
+        elif console.is_terminal:  # a search (rollout:32) may take a second or two
+            with console.status(f"{names.player(p)} is thinking..."):
+                card = ref.choose(specs[p], obs, rngs[p])
         else:
             card = ref.choose(specs[p], obs, rngs[p])
         record = state.apply(card)
