@@ -12,6 +12,7 @@ permutation of the unseen cards.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import random
@@ -163,7 +164,10 @@ def last_deal_states(players: int, count: int, seed: int, *, max_left: int, **fi
 # ---------------------------------------------------------------- two players
 
 
-TWO_PLAYER_STATES = last_deal_states(2, 240, seed=7, max_left=6)
+@functools.cache
+def two_player_states() -> tuple[HandState, ...]:
+    """240 two-player last-deal positions, built once for the tests that share them."""
+    return tuple(last_deal_states(2, 240, seed=7, max_left=6))
 
 
 def test_Q7_two_players_values_equal_a_plain_minimax_and_the_choice_is_optimal():
@@ -172,7 +176,7 @@ def test_Q7_two_players_values_equal_a_plain_minimax_and_the_choice_is_optimal()
     is the minimax value of the rest of the hand, and the choice is optimal."""
     not_greedy = 0
     mid_deal = 0
-    for state in TWO_PLAYER_STATES:
+    for state in two_player_states():
         me = state.current_player()
         obs = state.observation(me)
         side = obs["side"]
@@ -197,7 +201,7 @@ def test_Q7_two_players_values_equal_a_plain_minimax_and_the_choice_is_optimal()
 def test_Q7_lookahead_and_rollout_switch_to_the_exact_last_deal():
     """Q4/Q5/Q7: once the stock is empty both policies play Q7's choice whatever
     their parameter, ignore given samples, and draw nothing from their stream."""
-    for state in TWO_PLAYER_STATES[:30]:
+    for state in two_player_states()[:30]:
         obs = state.observation(state.current_player())
         expected = last_deal_policy(obs)
         rng = random.Random(3)
@@ -212,11 +216,11 @@ def test_Q7_lookahead_and_rollout_switch_to_the_exact_last_deal():
 def test_Q7_two_players_one_assignment_the_opponents_hand():
     """Q7/I2: with two players and an empty stock the only consistent assignment is
     the opponent's real hand, with or without the last deal's announcements."""
-    for state in TWO_PLAYER_STATES[:80]:
+    for state in two_player_states()[:80]:
         me = state.current_player()
         obs = state.observation(me)
         assert consistent_assignments(obs) == [{1 - me: state.hand(1 - me)}]
-    assert any(s.options.announce == "every_deal" for s in TWO_PLAYER_STATES[:80])
+    assert any(s.options.announce == "every_deal" for s in two_player_states()[:80])
 
 
 def test_Q7_worked_position_sees_to_the_end():
