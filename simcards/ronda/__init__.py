@@ -29,7 +29,10 @@ GAME = Game(
     name="ronda",
     help="Ronda, the Spanish-deck capture game.",
     cli="simcards.ronda.cli:app",
-    studies={},
+    studies={
+        "ronda-policies": "simcards.ronda.reports.policies:build",
+        "ronda-game": "simcards.ronda.reports.game:build",
+    },
     warmups=(
         "simcards.ronda.warmups:warm_ronda_hands",
         "simcards.ronda.warmups:warm_ronda_matches",
