@@ -371,7 +371,7 @@ def _hidden_swaps(rules: RondaRules, deck, dealer: int, played, state):
 @pytest.mark.parametrize("spec", ["lookahead:2", "rollout:6"])
 @pytest.mark.parametrize("options,n_played", [({"players": 2}, 1), ({"players": 2}, 13),
                                               ({"players": 4, "announce": "every_deal"}, 5),
-                                              ({"players": 3}, 10)],
+                                              ({"players": 3}, 4)],
                          ids=["2p-deal0", "2p-deal1", "4p-every", "3p"])
 def test_i3_hidden_cards_change_neither_the_choice_nor_the_samples(spec, options,
                                                                    n_played) -> None:
