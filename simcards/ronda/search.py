@@ -30,13 +30,17 @@ from numba import njit
 from simcards.core.rng import randbelow
 from simcards.ronda.codes import (
     ACT_CAPTURE,
+    ACT_LAY,
+    ACT_REHIT,
     ANNOUNCE_EVERY_DEAL,
+    CHAIN_FLAT,
     MAX_HAND,
     MODE_POINTS,
     N_FIELDS,
     N_SOURCES,
     POLICY_LOOKAHEAD,
     R_ANNOUNCE,
+    R_CHAIN,
     R_DEALS,
     R_MODE,
     R_PLAYERS,
@@ -66,11 +70,13 @@ from simcards.ronda.engine import (
     S_TABLE_MASK,
     S_TURN,
     apply_play,
+    balance,
     deal_next,
     finish_hand,
     greedy_card,
     resolve,
     side_of,
+    tier,
 )
 from simcards.ronda.policies import MAX_DEPTH
 
@@ -284,6 +290,77 @@ def _offer(sw, lv, f, ns):
 
 
 @njit(cache=True)
+def _leaf(sw, lv, rl, f):
+    """The last searched play from level ``lv`` (one that does not end the hand), chosen and
+    scored without being made, as greedy scores a card: the mover's best card by V(own side)
+    of that play (first in card order on a tie); the final values after it into ``f``.
+
+    F changes by 100 * (2 dP(t) - sum of dP) + dK(t) per side t: the mover's side gains the
+    Derba or re-hit and Missa points (X6/X7, M1) and the cards captured or put on the pile; the
+    pile's previous owner loses its cards on a re-hit and, under ``tiers``, the previous hit's
+    points. X5a only moves a pile from its owner's count to the same side's captured cards."""
+    ws = _level(sw, lv)
+    st = ws[0]
+    tab = ws[3]
+    teams = rl[R_TEAMS]
+    ns = rl[R_SIDES]
+    plays = rl[R_PLAYS]
+    p = st[S_TURN]
+    s = side_of(p, teams)
+    hitter = st[S_PILE_HITTER]
+    hs = side_of(hitter, teams) if hitter >= 0 else -1
+    pile_n = st[S_PILE_N]
+    cards = sw[W_CARDS]
+    b_score = 0
+    b_action = -1
+    b_k = 0
+    b_hit = 0
+    b_missa = False
+    for i in range(sw[W_NC][lv]):
+        c = cards[lv, i]
+        action, k, hit, _chain_closed, missa, _last = resolve(c, st, tab, plays)
+        if action == ACT_REHIT:
+            dk = 1 if hs == s else pile_n + 1
+        elif action == ACT_LAY:
+            dk = 0
+        else:
+            dk = k + 1
+        score = 100 * balance(action, hit, missa, False, c >> 2, s, hs, rl) + dk
+        if b_action < 0 or score > b_score:
+            b_score = score
+            b_action = action
+            b_k = k
+            b_hit = hit
+            b_missa = missa
+    _values(rl, ws, f)
+    if rl[R_MODE] == MODE_POINTS:
+        own = 0
+        prev = 0
+        if b_hit > 0:
+            if rl[R_CHAIN] == CHAIN_FLAT:
+                own += 1
+            else:
+                own += tier(b_hit)
+                if b_hit > 1:
+                    prev = -tier(b_hit - 1)
+        if b_missa:
+            own += 1
+        total = own + prev
+        for t in range(ns):
+            d = -total
+            if t == s:
+                d += 2 * own
+            if t == hs:
+                d += 2 * prev
+            f[t] += 100 * d
+    if b_action == ACT_REHIT:
+        f[s] += pile_n + 1
+        f[hs] -= pile_n
+    elif b_action != ACT_LAY:
+        f[s] += b_k + 1
+
+
+@njit(cache=True)
 def max_n(base, plays_left, rl, ds, sw):
     """Max-n (Q4, Q7) from the position at level ``base``, which follows a play: each of the
     next ``plays_left`` plays (or up to the end of the hand) is the card that maximises its
@@ -311,6 +388,12 @@ def max_n(base, plays_left, rl, ds, sw):
     idx = sw[W_IDX]
     best = sw[W_BEST]
     while True:
+        if idx[top] == 0 and top + 1 - base == plays_left and \
+                sw[W_ST][top, S_PLAYS] + 1 < plays:
+            _leaf(sw, top, rl, f)  # the horizon's plays: scored without being made
+            idx[top] = nc[top]
+            for t in range(ns):
+                best[top, t] = f[t]
         if idx[top] < nc[top]:
             c = cards[top, idx[top]]
             idx[top] += 1
