@@ -58,10 +58,10 @@ MAX_HAND = 4  # D4: at most four cards per deal
 
 POLICY_RANDOM = 0
 POLICY_GREEDY = 1
-POLICY_LOOKAHEAD = 2  # not in the kernel yet
-POLICY_ROLLOUT = 3  # not in the kernel yet
+POLICY_LOOKAHEAD = 2
+POLICY_ROLLOUT = 3
 POLICY_NAMES = ("random", "greedy", "lookahead", "rollout")
-KERNEL_POLICIES = (POLICY_RANDOM, POLICY_GREEDY)
+KERNEL_POLICIES = (POLICY_RANDOM, POLICY_GREEDY, POLICY_LOOKAHEAD, POLICY_ROLLOUT)
 """The policy kinds the kernel plays today."""
 
 # ---------------------------------------------------------------- sources of points (S2)

@@ -9,7 +9,9 @@ Cards are ids 0..39: value index ``c >> 2`` (0 = As .. 9 = Rey, the D1 sequence)
 ``c & 3``, so id order is the card order of Q1. A hand is kept in a handful of int64 arrays
 (the *workspace*, :func:`new_workspace`): the scalars ``st`` (slots ``S_*`` below), the holdings
 sorted by card order, the table by value (P4: at most one card per value), the captured cards
-and the pile in play as bit masks with their counts, and the points by side and source.
+and the pile in play as bit masks with their counts, the points by side and source, and per
+player the announced and the played cards of each value at the current deal (public facts, I1,
+from which the searching policies derive their samples, I3).
 """
 
 from __future__ import annotations
@@ -140,7 +142,8 @@ def new_workspace(rl):
     dp = np.zeros((ns, N_SOURCES), np.int64)  # scratch: credits of one play or deal
     held = np.zeros(ns, np.int64)  # scratch
     annbuf = np.zeros((2 * n, 3), np.int64)  # scratch: announcements of a deal
-    return st, hc, hn, tab, capm, capn, pts, ann, pubv, dp, held, annbuf
+    dplay = np.zeros((n, N_VALUES), np.int64)  # I1/Q1: cards of v each player played this deal
+    return st, hc, hn, tab, capm, capn, pts, ann, pubv, dp, held, annbuf, dplay
 
 
 # ---------------------------------------------------------------- deals and announcements
@@ -219,6 +222,7 @@ def deal_next(deck, rl, ds, ws, deal_log, log_on):
     ann = ws[7]
     dp = ws[9]
     annbuf = ws[11]
+    dplay = ws[12]
     n = rl[R_PLAYERS]
     st[S_DEAL] += 1
     d = st[S_DEAL]
@@ -240,6 +244,7 @@ def deal_next(deck, rl, ds, ws, deal_log, log_on):
     for p in range(n):
         for v in range(N_VALUES):
             ann[p, v] = 0
+            dplay[p, v] = 0
     announcing = rl[R_MODE] == MODE_POINTS and (d == 0 or rl[R_ANNOUNCE] == ANNOUNCE_EVERY_DEAL)
     na = 0
     for i in range(n):
@@ -543,6 +548,7 @@ def apply_play(card, rl, ws, log, play_pts, log_on):
     pubv[v] += 1
     st[S_PUBLIC] += 1
     ann[p, v] -= 1
+    ws[12][p, v] += 1
     hitter = st[S_PILE_HITTER]
     hs = side_of(hitter, teams) if hitter >= 0 else -1
     bit = np.int64(1) << card

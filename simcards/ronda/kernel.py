@@ -61,10 +61,17 @@ from simcards.ronda.engine import (
     start_hand,
 )
 from simcards.ronda.policies import policy_arrays
-from simcards.ronda.search import new_search_workspace, search_card
+from simcards.ronda.search import (
+    W_REC_HANDS,
+    W_REC_INFO,
+    W_REC_META,
+    W_REC_STOCK,
+    new_search_workspace,
+    search_card,
+)
 
-__all__ = ["STAT_NAMES", "named_stats", "play_hand", "policy_arrays", "record_hands", "replay",
-           "simulate_hands"]
+__all__ = ["STAT_NAMES", "named_stats", "play_hand", "play_position", "policy_arrays",
+           "record_hands", "replay", "replay_searched", "simulate_hands"]
 
 
 @njit(cache=True, inline="always")
@@ -116,6 +123,31 @@ def play_hand(deck, dealer, kinds, params, us, seeds, rl, ds, ws, sw, pst, log, 
     return finish_hand(rl, ws)
 
 
+@njit(cache=True)
+def play_position(deck, dealer, cards, rl, ds):
+    """The position after the plays ``cards`` of a hand dealt from ``deck`` by ``dealer`` (for
+    tests of the searching policies): ``cards[k]`` is play k's card, or -1 for the mover's first
+    card in card order. Returns ``(ws, played)``, the hand's workspace and the cards played."""
+    ws = new_workspace(rl)
+    ns = rl[R_SIDES]
+    log = np.zeros((1, N_FIELDS), np.int64)
+    play_pts = np.zeros((1, ns, N_SOURCES), np.int64)
+    deal_log = np.zeros((MAX_DEALS, ns, N_SOURCES), np.int64)
+    log_on = cards.shape[0] < 0  # False, as a run-time value (see replay)
+    start_hand(deck, dealer, rl, ds, ws, deal_log, log_on)
+    st = ws[0]
+    played = np.empty(cards.shape[0], np.int64)
+    for k in range(cards.shape[0]):
+        c = cards[k]
+        if c < 0:
+            c = ws[1][st[S_TURN], 0]
+        played[k] = c
+        apply_play(c, rl, ws, log, play_pts, log_on)
+        if st[S_HELD] == 0 and k + 1 < rl[R_PLAYS]:
+            deal_next(deck, rl, ds, ws, deal_log, log_on)
+    return ws, played
+
+
 # ---------------------------------------------------------------- chance
 
 
@@ -162,7 +194,29 @@ def record_hands(state, hands, dealer, kinds, rl):
 
 @njit(cache=True)
 def replay(decks, dealers, us, seeds, kinds, params, rl, ds):
-    """Play given hands with per-play logs.
+    """Play given hands with per-play logs (:func:`_replay`'s results)."""
+    return _replay(decks, dealers, us, seeds, kinds, params, rl, ds, new_search_workspace(rl, 0))
+
+
+@njit(cache=True)
+def replay_searched(decks, dealers, us, seeds, kinds, params, rl, ds, rec_cap):
+    """:func:`replay`, recording the samples the searching seats drew (Q1), at most
+    ``rec_cap`` of them. Returns replay's tuple followed by ``(meta, hands, stock)``: one row
+    of ``meta`` per sampled decision (``search.REC_*``: hand, play, seat, first sample, number
+    of samples, policy kind), and per sample the other seats' hands as bit masks and the stock
+    top first (-1 past its end). Decisions of the last deal (Q7) draw no samples and are not
+    recorded."""
+    sw = new_search_workspace(rl, rec_cap)
+    out = _replay(decks, dealers, us, seeds, kinds, params, rl, ds, sw)
+    info = sw[W_REC_INFO]
+    return (out[0], out[1], out[2], out[3], out[4], out[5], out[6],
+            sw[W_REC_META][:info[1]].copy(), sw[W_REC_HANDS][:info[2]].copy(),
+            sw[W_REC_STOCK][:info[2]].copy())
+
+
+@njit(cache=True)
+def _replay(decks, dealers, us, seeds, kinds, params, rl, ds, sw):
+    """Play given hands with per-play logs, searching in ``sw``.
 
     Returns ``(plays, play_points, deal_points, points, captured, ultima, counters)``:
     ``plays[h, k]`` the log row of play k (fields ``codes.F_*``), ``play_points[h, k, side,
@@ -174,7 +228,6 @@ def replay(decks, dealers, us, seeds, kinds, params, rl, ds):
     hands = decks.shape[0]
     ns = rl[R_SIDES]
     ws = new_workspace(rl)
-    sw = new_search_workspace(rl)
     pst = np.zeros((rl[R_PLAYERS], 4), np.uint64)
     plays = np.zeros((hands, N_CARDS, N_FIELDS), np.int64)
     play_points = np.zeros((hands, N_CARDS, ns, N_SOURCES), np.int64)
@@ -186,6 +239,7 @@ def replay(decks, dealers, us, seeds, kinds, params, rl, ds):
     events = np.zeros((ns, 3), np.int64)
     log_on = hands >= 0  # True, as a run-time value: one compiled play_hand serves both callers
     for h in range(hands):
+        sw[W_REC_INFO][3] = h
         u_side, u_mask = play_hand(decks[h], dealers[h], kinds, params, us[h], seeds[h], rl, ds,
                                    ws, sw, pst, plays[h], play_points[h], deal_points[h], events,
                                    log_on)
@@ -243,7 +297,7 @@ def simulate_hands(state, hands, dealer, kinds, params, rl, ds):
     ns = rl[R_SIDES]
     plays_n = rl[R_PLAYS]
     ws = new_workspace(rl)
-    sw = new_search_workspace(rl)
+    sw = new_search_workspace(rl, 0)
     pst = np.zeros((n, 4), np.uint64)
     seeds = np.zeros(n, np.uint64)
     st = ws[0]
