@@ -44,6 +44,8 @@ streams stay aligned from play to play of a set.
 
 from __future__ import annotations
 
+import inspect
+
 import numpy as np
 from numba import njit
 
@@ -112,6 +114,18 @@ def check_max_hands(value: object) -> int:
     if n < 1:
         raise UsageError(f"max_hands={n} must be an integer >= 1")
     return n
+
+# The searching policies' scratch: ``new_search_workspace(rl)``, or ``(rl, rec_cap)`` where the
+# search can record its samples (a match records none). Chosen once, at import.
+if len(inspect.signature(new_search_workspace.py_func).parameters) == 1:
+    @njit(cache=True)
+    def _new_search_workspace(rl):
+        return new_search_workspace(rl)
+else:
+    @njit(cache=True)
+    def _new_search_workspace(rl):
+        return new_search_workspace(rl, 0)
+
 
 # Fields of a match's result row (``out`` of :func:`_play_match`).
 O_WINNER = 0  # winning side, -1 when unfinished
@@ -348,7 +362,7 @@ def _match_workspace(rl):
     n = rl[R_PLAYERS]
     ns = rl[R_SIDES]
     ws = new_workspace(rl)
-    sw = new_search_workspace(rl)
+    sw = _new_search_workspace(rl)
     pst = np.zeros((n, 4), np.uint64)
     log = np.zeros((1, N_FIELDS), np.int64)
     play_pts = np.zeros((1, ns, N_SOURCES), np.int64)
