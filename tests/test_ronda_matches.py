@@ -24,6 +24,7 @@ from simcards.core.errors import UsageError
 from simcards.core.rng import chunk_state, next_u64, randbelow, seed_state, uniform
 from simcards.ronda import codes
 from simcards.ronda import reference as ref
+from simcards.ronda.kernel import replay
 from simcards.ronda.matches import (
     DUPLICATE_STAT_NAMES,
     MATCH_STAT_NAMES,
@@ -196,6 +197,33 @@ def test_S2_S4_S5_C2_C3_D3_kernel_matches_agree_with_reference_match_state(index
     else:
         assert (results[:, 4] == plays).all()  # S4: only at the end of a hand
     assert (results[:, 1] > 1).any()  # S2: scores carried over at least once
+
+
+SEARCHING = codes.POLICY_LOOKAHEAD in codes.KERNEL_POLICIES
+
+
+@pytest.mark.parametrize("policies", [
+    (G, R, G),
+    pytest.param(("lookahead:1", R, "rollout:4"), marks=pytest.mark.skipif(
+        not SEARCHING, reason="searching policies are not in the kernel")),
+], ids=["greedy-random", "searching"])
+def test_S2_every_hand_of_a_match_is_the_hand_kernels_hand(policies) -> None:
+    """A match's hands, replayed one by one by ``kernel.replay`` from the recorded draws (decks,
+    dealers, uniforms, searching seats' seeds), give exactly the match's scores hand after hand
+    (S2): the match plays each hand as the hand kernel does, whatever the seats' policies."""
+    rules = RondaRules.make(players=3, target=21)
+    rl, ds = rules.arrays.args()
+    kinds, params = policy_arrays(policies)
+    n = 6 if SEARCHING and policies[0] != G else 60
+    rec = record_matches(chunk_state(79, 0, stream=5), n, -1, kinds, params, rl, ds, MAX_HANDS)
+    _, _, results, scores, decks, dealers, us, seeds, hand_scores = rec
+    for i in range(n):
+        nh = results[i, 1]
+        out = replay(decks[i, :nh], dealers[i, :nh], us[i, :nh], seeds[i, :nh], kinds, params,
+                     rl, ds)
+        points = out[3]  # [hand, side, source]
+        assert np.array_equal(np.cumsum(points.sum(axis=2), axis=0), hand_scores[i, :nh])
+        assert np.array_equal(hand_scores[i, nh - 1], scores[i])
 
 
 def _tie_at_the_top(hand_scores, n_hands, target) -> bool:
