@@ -276,8 +276,9 @@ def _page(path: Path, sources: pd.DataFrame, lengths: pd.DataFrame, options: pd.
     lines += [
         "## In short", "",
         f"- In a two-player hand between greedy players, {share[main_src] / total:.0%} of the "
-        f"points come from `{main_src}`; the dealer's last card (L1-L3) moves "
-        f"{share['last_card'] / total:.0%} and Derbas {share['derba'] / total:.0%}.",
+        f"points come from `{main_src}`; then "
+        + ", ".join(f"`{k}` {share[k] / total:.0%}" for k in sorted(
+            (k for k in SOURCES if k != main_src), key=lambda k: -share[k])) + ".",
         f"- A two-player match to 21 lasts {len21.hands_mean:.2f} hands on average "
         f"(median {int(len21.q50)}, 95% of matches within {int(len21.q95)}).",
         f"- Playing first in the first hand is worth {len21.first_adv:+.3f} in match win rate "

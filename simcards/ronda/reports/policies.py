@@ -175,19 +175,19 @@ def _answer(df: pd.DataFrame) -> list[str]:
     for a, b in steps:
         r = pair(a, b)
         d = _est(r, "win_diff")
-        verdict = ("wins" if d.low > 0 else "loses" if d.high < 0
-                   else "is not distinguishable from")
+        verdict = ("beats" if d.low > 0 else "loses to" if d.high < 0
+                   else "cannot be told apart from")
         lines.append(
-            f"- `{a}` {verdict} against `{b}`: it takes {r.a_win:.1%} of the matches "
+            f"- `{a}` {verdict} `{b}`: it takes {r.a_win:.1%} of the matches "
             f"(win-rate difference {_fmt(d)}; {r.points_diff:+.2f} points per hand, "
             f"95% CI [{r.points_diff_lo:+.2f}, {r.points_diff_hi:+.2f}]).")
     lines.append("")
     lines.append(
-        "Capturing greedily (the best immediate result, Q3) is already far better than playing "
-        "at random; seeing the opponent's best reply (`lookahead:1`, Q4) adds a clear edge, "
-        "mostly by not laying the card that hands the next player a Derba; playing every "
-        "candidate out to the end of the hand (`rollout`, Q5) adds more where the intervals "
-        "say so. In the last deal both searching policies play exactly (Q7).")
+        "Each line is a paired comparison over the same deals (95% intervals over deal sets); "
+        "a policy counts as better only when its interval excludes zero. In the last deal both "
+        "searching policies play exactly (Q7), so their differences come from the deals "
+        "before it. The tables below give the same comparisons for 3 and 4 players and for "
+        "teams, where the order can differ.")
     lines.append("")
     return lines
 
