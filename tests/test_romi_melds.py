@@ -31,6 +31,7 @@ from simcards.core.errors import UsageError
 from simcards.romi import cards as C
 from simcards.romi import melds as M
 from simcards.romi.rules import RomiRules
+from simcards.romi.table import TableMeld, solve_with_table
 
 FULL = bool(os.environ.get("ROMI_FULL_MELDS"))
 JOKER = "X"
@@ -454,3 +455,128 @@ def test_options_defaults_and_validation() -> None:
         with pytest.raises(UsageError) as err:
             RomiRules.make(**bad)
         assert "\n" not in str(err.value)
+
+
+# ---------------------------------------------------------------- V5: with melds on the table
+
+
+def brute_with_table(ids, table: list[list[int]], ace_low: int = 1) -> tuple[int, int, bool]:
+    """V5 for table melds without jokers, by trying every destination of every hand card: left,
+    added to a table meld, or in a new block. A table meld with additions must still be a meld;
+    what the additions are worth is the meld's value after minus before."""
+    cards = as_cards(ids)
+    tables = [tuple(as_cards(t)) for t in table]
+    before = [meld_value(tuple(sorted(t, key=str)), ace_low) for t in tables]
+
+    def search(rest: tuple, added: tuple) -> tuple[int, int, set[int]]:
+        if not rest:
+            gained = 0
+            for t, a, b in zip(tables, added, before, strict=True):
+                if a:
+                    v = meld_value(tuple(sorted(t + a, key=str)), ace_low)
+                    if v is None:
+                        return -1, -1, set()
+                    gained += v - b
+            return gained, 0, {0}
+        first, others = rest[0], rest[1:]
+        best_v, most, used = search(others, added)
+        used = set(used)
+        for i in range(len(tables)):
+            grown = tuple((*a, first) if j == i else a for j, a in enumerate(added))
+            bv, bp, bu = search(others, grown)
+            if bv >= 0:
+                best_v = max(best_v, bv)
+                most = max(most, bp + penalty(first))
+                used |= {u + 1 for u in bu}
+        for size in range(2, min(len(others), 12) + 1):
+            for pick in combinations(range(len(others)), size):
+                block = (first, *(others[i] for i in pick))
+                v = meld_value(tuple(sorted(block, key=str)), ace_low)
+                if v is None:
+                    continue
+                left = tuple(others[i] for i in range(len(others)) if i not in pick)
+                bv, bp, bu = search(left, added)
+                if bv >= 0:
+                    best_v = max(best_v, bv + v)
+                    most = max(most, bp + sum(penalty(c) for c in block))
+                    used |= {u + len(block) for u in bu}
+        return best_v, most, used
+
+    return answers(*search(tuple(cards), tuple(() for _ in tables)), cards)
+
+
+def _table_deal(rng: np.random.Generator) -> tuple[list[int], list[list[int]]]:
+    """One or two jokerless table melds and a hand of 1-7 cards around them."""
+    s = int(rng.integers(4))
+    lo = int(rng.integers(1, 11))
+    run = [C.card_id(1 if p == 14 else p, s) for p in range(lo, lo + 3)]
+    r = int(rng.integers(1, 14))
+    suits = rng.choice([x for x in range(4) if x != s], 3, replace=False)  # no card twice
+    group = [C.card_id(r, int(x)) for x in suits]
+    table = [run, group] if rng.random() < 0.6 else [run]
+    used = {c % 52 for t in table for c in t}
+    pool = [C.card_id(p, s2, 1) for s2 in range(4) for p in range(1, 14)
+            if (s2 == s and ((p <= lo + 4 and p + 2 >= lo) or p == 1)) or p == r]
+    pool += [C.card_id(p, s2) for s2 in range(4) for p in range(1, 14)
+             if C.card_id(p, s2) % 52 not in used and (s2 == s or p == r)]
+    n = int(rng.integers(1, 8))
+    hand = [int(c) for c in rng.choice(pool, min(n, len(pool)), replace=False)]
+    hand += [C.JOKER0 + j for j in range(int(rng.integers(0, 3)))]
+    return hand[:7], table
+
+
+def test_V5_additions_equal_every_destination_of_every_card() -> None:
+    """Jokerless table melds: the table search equals trying every card in every place."""
+    rng = np.random.default_rng(51)
+    for _ in range(400 if FULL else 120):
+        hand, table = _table_deal(rng)
+        got = solve_with_table(hand, [C.format_hand(t) for t in table])
+        want = brute_with_table(hand, table)
+        assert (got.best_value, got.min_penalty, got.can_go_out) == want, \
+            (C.format_hand(hand), [C.format_hand(t) for t in table])
+
+
+def test_V5_an_empty_table_gives_V1_V3() -> None:
+    rng = np.random.default_rng(52)
+    hands = dense_hands(rng, 150, (3, 12)) + uniform_hands(rng, 50, (13, 16))
+    for h in hands:
+        assert solve_with_table(h, []) == M.solve(h), C.format_hand(h)
+
+
+@pytest.mark.parametrize(("hand", "table", "want"), [
+    ("8h 2c", ["5h 6h 7h"], (8, 2, True)),  # T6: added at the top of a run
+    ("Ah 3c", ["Jh Qh Kh"], (10, 3, True)),  # the As above the King
+    ("Ah", ["2h 3h 4h"], (1, 0, True)),  # the As below the 2
+    ("Ah 3c", ["2h 3h 4h", "Jh Qh Kh"], (10, 3, True)),  # either end: the higher value
+    ("7s 2c", ["7c 7d X"], (7, 2, True)),  # a set of three with a joker takes a fourth card
+    # J2: the joker of a set with two real cards stays; 4c 5c cannot use it
+    ("7s 4c 5c", ["7c 7d X"], (7, 9, False)),
+    # add 7h (three real suits), then swap the X for 7s and lay it with 4c 5c (X as 6c)
+    ("7s 7h 4c 5c", ["7c 7d X"], (29, 0, False)),
+    # J1: the X of a run is taken with 6h and must be laid again: only the run itself takes it
+    ("6h 2c 9d", ["5h X 7h"], (14, 11, False)),
+    # J3: 7s would free the X, which no meld could take: no swap, 7s stays
+    ("7s 2c 9d", ["7c 7d 7h X"], (0, 18, False)),
+    ("Jh", ["Qh Kh X=Ah"], (10, 0, True)),
+    ("Ah", ["Qh Kh X=Ah"], (20, 0, True)),  # swap, then the X below as Jh
+])
+def test_V5_additions_and_joker_swaps_by_hand(hand: str, table: list[str], want) -> None:
+    got = solve_with_table(hand, table)
+    assert (got.best_value, got.min_penalty, got.can_go_out) == want
+
+
+@pytest.mark.parametrize(("meld", "message"), [
+    ("Qh Kh X", "say which card"),
+    ("5h 6s 7h", "no meld"),
+    ("X X 5h", "no meld"),
+    ("7c 7d X=7c", "missing suit"),
+    ("Ah 2h X=Kh", "cannot stand for Kh"),
+])
+def test_V5_table_melds_are_checked(meld: str, message: str) -> None:
+    with pytest.raises(UsageError, match=message):
+        TableMeld.parse(meld)
+
+
+def test_V5_hand_and_table_share_the_deck() -> None:
+    with pytest.raises(UsageError, match="more than two"):
+        solve_with_table("7c 7c", ["7c 7d 7h"])
