@@ -580,3 +580,24 @@ def test_V5_table_melds_are_checked(meld: str, message: str) -> None:
 def test_V5_hand_and_table_share_the_deck() -> None:
     with pytest.raises(UsageError, match="more than two"):
         solve_with_table("7c 7c", ["7c 7d 7h"])
+
+
+# ---------------------------------------------------------------- worked examples
+
+
+@pytest.mark.parametrize(("hand", "value"), [
+    ("Js Jh Jd 8c 9c Tc", 57),
+    ("Ah 2h 3h Qs Ks As 7c 7d 7s", 57),
+    ("Tc Jc Qc 5s 5h 5d", 45),
+    ("7h 8h 9h Qs Qh Qd", 54),  # E5
+])
+def test_E3_E5_opening_values(hand: str, value: int) -> None:
+    """O1 counts M6 values: these hands open with 51 exactly when their value is 51 or more."""
+    assert M.best_value(hand) == value
+
+
+def test_E6_solver_example() -> None:
+    assert answer("Ah 2h 3h 4h 7c 7d 7s X 9s") == (38, 9, True)
+    assert answer("Kh Ah 2h") == (0, 22, False)
+    assert sorted(m.text() for m in M.melds("Ah 2h 3h 4h 7c 7d 7s X 9s")) == \
+        ["7s 7d 7c X (X=7h)", "Ah 2h 3h 4h"]

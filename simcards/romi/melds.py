@@ -374,11 +374,13 @@ def _solve_counts(counts, jk, ace_low, w, stamp, memo, cur, buf, fr):
 
 @njit(cache=True)
 def _workspace():
+    """Search arrays for one batch: only the stamps need clearing (nothing is read from the
+    memo, the option rows or the frames before it is written)."""
     w = np.zeros(53, np.int64)
     stamp = np.zeros(TABLE, np.int32)
-    memo = np.zeros(TABLE, np.int64)
-    buf = np.zeros((MAX_DEPTH, MAX_OPTIONS, ROW), np.int64)
-    fr = np.zeros((MAX_DEPTH, N_FRAME), np.int64)
+    memo = np.empty(TABLE, np.int64)
+    buf = np.empty((MAX_DEPTH, MAX_OPTIONS, ROW), np.int64)
+    fr = np.empty((MAX_DEPTH, N_FRAME), np.int64)
     return w, stamp, memo, buf, fr
 
 
