@@ -386,8 +386,9 @@ def _workspace():
 
 @njit(cache=True)
 def solve_batch(hands: np.ndarray, ace_low: int) -> np.ndarray:
-    """V1-V3 for many hands: ``hands`` is int[n, m] of card ids (0 .. 107), padded with -1.
-    Returns int64[n, 3]: best_value, min_penalty, can_go_out (0/1)."""
+    """V1-V3 for many hands: ``hands`` is int[n, m] of card ids (0 .. 107, each hand a valid
+    multiset of at most 16 cards; ids are not checked here), padded with -1. Returns
+    int64[n, 3]: best_value, min_penalty, can_go_out (0/1)."""
     n = hands.shape[0]
     out = np.zeros((n, 3), np.int64)
     w, stamp, memo, buf, fr = _workspace()
