@@ -20,12 +20,15 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
+from simcards.core.errors import UsageError
 from simcards.core.rng import chunk_state, next_u64, randbelow, seed_state, uniform
 from simcards.ronda import codes
 from simcards.ronda import reference as ref
+from simcards.ronda.kernel import replay
 from simcards.ronda.matches import (
     DUPLICATE_STAT_NAMES,
     MATCH_STAT_NAMES,
+    check_max_hands,
     duplicate_plays,
     hand_of_match,
     named_duplicate_stats,
@@ -196,6 +199,33 @@ def test_S2_S4_S5_C2_C3_D3_kernel_matches_agree_with_reference_match_state(index
     assert (results[:, 1] > 1).any()  # S2: scores carried over at least once
 
 
+SEARCHING = codes.POLICY_LOOKAHEAD in codes.KERNEL_POLICIES
+
+
+@pytest.mark.parametrize("policies", [
+    (G, R, G),
+    pytest.param(("lookahead:1", R, "rollout:4"), marks=pytest.mark.skipif(
+        not SEARCHING, reason="searching policies are not in the kernel")),
+], ids=["greedy-random", "searching"])
+def test_S2_every_hand_of_a_match_is_the_hand_kernels_hand(policies) -> None:
+    """A match's hands, replayed one by one by ``kernel.replay`` from the recorded draws (decks,
+    dealers, uniforms, searching seats' seeds), give exactly the match's scores hand after hand
+    (S2): the match plays each hand as the hand kernel does, whatever the seats' policies."""
+    rules = RondaRules.make(players=3, target=21)
+    rl, ds = rules.arrays.args()
+    kinds, params = policy_arrays(policies)
+    n = 6 if SEARCHING and policies[0] != G else 60
+    rec = record_matches(chunk_state(79, 0, stream=5), n, -1, kinds, params, rl, ds, MAX_HANDS)
+    _, _, results, scores, decks, dealers, us, seeds, hand_scores = rec
+    for i in range(n):
+        nh = results[i, 1]
+        out = replay(decks[i, :nh], dealers[i, :nh], us[i, :nh], seeds[i, :nh], kinds, params,
+                     rl, ds)
+        points = out[3]  # [hand, side, source]
+        assert np.array_equal(np.cumsum(points.sum(axis=2), axis=0), hand_scores[i, :nh])
+        assert np.array_equal(hand_scores[i, nh - 1], scores[i])
+
+
 def _tie_at_the_top(hand_scores, n_hands, target) -> bool:
     """Whether a hand before the last ended with the top total tied at or above the target."""
     for h in range(n_hands - 1):
@@ -217,8 +247,9 @@ def test_S4_S5_tie_at_the_top_plays_on_as_in_reference(options, policies) -> Non
     rl, ds = rules.arrays.args()
     kinds, params = policy_arrays(policies)
     n = 4000
-    rec = record_matches(chunk_state(29, 0, stream=5), n, -1, kinds, params, rl, ds, MAX_HANDS)
+    rec = record_matches(chunk_state(29, 0, stream=5), n, -1, kinds, params, rl, ds, 20)
     results, hand_scores = rec[2], rec[8]
+    assert (results[:, 0] >= 0).all()  # none stopped at 20 hands
     tied = [i for i in range(n) if _tie_at_the_top(hand_scores[i], results[i, 1], rules.target)]
     assert len(tied) >= 5, f"only {len(tied)} matches with a tie at the top"
     options_ref = _options(rules)
@@ -432,6 +463,13 @@ def test_max_hands_stops_a_match_and_counts_it_unfinished() -> None:
     assert stats["unfinished"][0] + stats["wins"].sum() == 500
     assert stats["length_hist"][2] >= stats["unfinished"][0]
     assert stats["hand_count"][0] == stats["hands"][0]  # end_of_hand: every hand is finished
+
+
+@pytest.mark.parametrize("bad", [0, -3, "x", "2.5", 1.5, True, None])
+def test_max_hands_must_be_a_positive_integer(bad) -> None:
+    with pytest.raises(UsageError, match="max_hands"):
+        check_max_hands(bad)
+    assert check_max_hands(7) == 7 and check_max_hands("200") == 200
 
 
 def test_stat_names_and_shapes() -> None:
