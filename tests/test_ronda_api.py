@@ -102,15 +102,16 @@ def test_a_policy_kind_the_kernel_does_not_play_yet_is_refused_in_one_line(monke
 
 
 def test_chunks_shrink_with_the_cost_of_the_policies() -> None:
-    """Searching policies are ~20x (lookahead) to ~500x (rollout) slower per play than greedy:
-    their chunks are that much smaller, so progress and interruption stay prompt."""
-    def size(text: str) -> int:
-        return ronda_hands.chunk_size(api.seat_policies(2, text, kernel=False))
+    """Searching policies cost hundreds (lookahead) to thousands (rollout) of greedy plays per
+    play: their chunks are that much smaller, so progress and interruption stay prompt."""
+    def size(text: str, players: int = 2) -> int:
+        return ronda_hands.chunk_size(api.seat_policies(players, text, kernel=False))
 
     assert size("greedy") == size("random") == ronda_hands.HANDS_CHUNK
-    assert size("greedy,lookahead:1") == 2048  # 32768 / 10.5
-    assert size("lookahead:2") == 256  # 32768 / 80
-    assert size("greedy,rollout:32") == 128  # 32768 / 250.5
+    assert size("greedy,lookahead:1") == 256  # 32768 / 125.5
+    assert size("lookahead:2") == 64  # 32768 / 500
+    assert size("greedy,rollout:32") == 32  # 32768 / 512.5
+    assert size("rollout:8,greedy,greedy,greedy", 4) == 128  # 32768 / ((3 + 768) / 4)
     assert size("rollout:100000") == 1
 
 

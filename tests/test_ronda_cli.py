@@ -306,6 +306,9 @@ def test_play_passes_the_checked_rules_policies_and_options_to_run_play(capsys,
     assert [p.text() for p in policies] == ["greedy", "random", "lookahead:2"]
     assert kw == {"seat": 2, "seed": 7, "dealer": 0, "match": True}
     calls.clear()
+    assert main(["ronda", "play", "--policies", "rollout:8,human", "--seat", "1"]) == 0
+    assert calls[0][1][0].text() == "rollout:8" and calls[0][2]["seat"] == 1
+    calls.clear()
     assert main(["ronda", "play"]) == 0
     ((rules, policies, kw),) = calls
     assert kw["seat"] == 0 and kw["dealer"] is None and kw["match"] is False
@@ -386,6 +389,7 @@ def test_bad_compare_input_is_one_line_and_exit_2(capsys, args, message) -> None
 
 @pytest.mark.parametrize(("args", "message"), [
     (["--seat", "2"], "--seat must be a seat 0..1"),
+    (["--policies", "human,greedy", "--seat", "1"], "--policies: unknown ronda policy 'human'"),
     (["--players", "5"], "--players must be 2, 3 or 4"),
     (["--policies", "lookahead:x"], "--policies: policy lookahead: D must be an integer"),
     (["--policies", "greedy,greedy,greedy"], "--policies needs 1 or 2 entries"),

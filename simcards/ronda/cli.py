@@ -270,8 +270,8 @@ def play(
     teams: TeamsOpt = "off",
     policies: Annotated[str | None, typer.Option(
         "--policies", help="The other seats' policies, one per player in seat order (your "
-        "seat's entry is not used) or one for all (default greedy). Syntax: " + KINDS.help()
-        + ".")] = None,
+        "seat's entry is not used; it may be 'human') or one for all (default greedy). Syntax: "
+        + KINDS.help() + ".")] = None,
     seat: Annotated[int, typer.Option("--seat", help="Your seat, 0 .. players-1 (the first "
                                       "dealer is drawn unless --dealer is given).")] = 0,
     seed: Annotated[int | None, typer.Option(
@@ -298,9 +298,13 @@ def play(
     rules = api.make_rules(players=players, teams=teams, derba_chain=derba_chain,
                            announce=announce, announce_conflict=announce_conflict, mode=mode,
                            target=target, target_check=target_check, hands_to_win=hands_to_win)
-    specs = api.seat_policies(rules.players, policies, kernel=False)
     if not 0 <= seat < rules.players:
         raise UsageError(f"--seat must be a seat 0..{rules.players - 1}, got {seat}")
+    items = [s.strip() for s in (policies or "").split(",")]
+    if len(items) == rules.players and items[seat].lower() == "human":
+        items[seat] = "greedy"  # the person's entry is not used; "human" may stand there
+        policies = ",".join(items)
+    specs = api.seat_policies(rules.players, policies, kernel=False)
     dealer = api.check_dealer(dealer, rules.players)
     if seed is None:
         seed = secrets.randbits(63)

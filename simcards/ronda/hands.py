@@ -27,31 +27,36 @@ from simcards.ronda.rules import RondaRules
 HANDS_CHUNK = 1 << 15
 """Hands per chunk when every seat plays ``greedy`` or ``random``: about a third of a second on
 one core (about 100,000 greedy hands per second)."""
-LOOKAHEAD_COST = 20.0
-"""Q4: cost of a ``lookahead:1`` seat's play, relative to a ``greedy`` play."""
-LOOKAHEAD_GROWTH = 4.0
-"""Q4: each further ply searched multiplies the work by about this."""
-ROLLOUT_COST = 500.0
-"""Q5: cost of a ``rollout:32`` seat's play relative to a ``greedy`` play (linear in K)."""
+LOOKAHEAD_COST = 250.0
+"""Q4: cost of a ``lookahead:1`` play relative to a ``greedy`` play, two players (measured:
+about 290 hands per second with one such seat against greedy, 35,000 all greedy, one core)."""
+LOOKAHEAD_GROWTH = 2.0
+"""Q4: each further ply searched multiplies that by about this (``lookahead:3`` measured at
+about four times ``lookahead:1``: the exact last deal, Q7, weighs the same at every depth)."""
+ROLLOUT_COST = 32.0
+"""Q5: cost of a ``rollout:K`` play per sample, relative to a ``greedy`` play, two players
+(``rollout:32`` measured at about 1,000 times a greedy play)."""
 SOURCES = ("ronda", "tringla", "derba", "missa", "cards", "last_card")
 """The sources of points (S2) in the order the JSON lists them."""
 STREAM = "ronda.hands"
 """The random stream of the hands command."""
 
 
-def seat_cost(spec: PolicySpec) -> float:
-    """The cost of one play of a seat, relative to a ``greedy`` play (a rough model)."""
+def seat_cost(spec: PolicySpec, players: int = 2) -> float:
+    """The cost of one play of a seat, relative to a ``greedy`` play (a rough model, from
+    timings): a searching seat deals every other player a hand in each sample, so it costs
+    more with more players (measured: 2 to 3 times as much with four as with two)."""
     if spec.kind == "lookahead":
-        return LOOKAHEAD_COST * LOOKAHEAD_GROWTH ** (int(spec.values[0]) - 1)
+        return LOOKAHEAD_COST * LOOKAHEAD_GROWTH ** (int(spec.values[0]) - 1) * (players - 1)
     if spec.kind == "rollout":
-        return ROLLOUT_COST * int(spec.values[0]) / 32
+        return ROLLOUT_COST * int(spec.values[0]) * (players - 1)
     return 1.0
 
 
 def hand_cost(specs: Sequence[PolicySpec]) -> float:
     """The cost of a hand relative to an all-``greedy`` hand: the seats' mean play cost (every
     seat makes the same share of the plays, D4)."""
-    return sum(seat_cost(s) for s in specs) / len(specs)
+    return sum(seat_cost(s, len(specs)) for s in specs) / len(specs)
 
 
 def chunk_size(specs: Sequence[PolicySpec], base: int = HANDS_CHUNK) -> int:

@@ -18,6 +18,7 @@ from simcards.core.policyspec import PolicySpec
 from simcards.core.runner import Stats, run_batch
 from simcards.ronda import codes, summaries
 from simcards.ronda.hands import HANDS_CHUNK, SOURCES, chunk_size
+from simcards.ronda.matches import DEFAULT_MAX_HANDS
 from simcards.ronda.policies import policy_arrays
 from simcards.ronda.rules import RondaRules
 from simcards.ronda.summaries import Estimate
@@ -25,16 +26,13 @@ from simcards.ronda.summaries import Estimate
 QUANTILES = (5, 25, 50, 75, 95)
 STREAM = "ronda.matches"
 """The random stream of the matches command."""
-DEFAULT_MAX_HANDS = 200
-"""A match still undecided after this many hands is stopped and counted as unfinished (the
-kernel's own cap; a 2-player match to 41 lasts about 6 hands). Classic matches that need many
-hand wins get more room (:func:`max_hands`)."""
 POINTS_PER_HAND = 7.0
 """A rough figure of one side's points per hand, to guess a match's length from its target."""
 
 
 def max_hands(rules: RondaRules) -> int:
-    """The cap on a match's length: :data:`DEFAULT_MAX_HANDS`, or more for a classic match
+    """The cap on a match's length, after which a match is stopped and counted as unfinished:
+    the kernel's :data:`~simcards.ronda.matches.DEFAULT_MAX_HANDS`, or more for a classic match
     that needs many hand wins (C3)."""
     if rules.mode == "classic":
         return max(DEFAULT_MAX_HANDS, 8 * rules.hands_to_win * rules.n_sides)
