@@ -12,7 +12,7 @@ The state is shaped like OpenSpiel's: :class:`HandState` (one hand) and
 ``apply(action)``, ``observation(player)``, ``is_terminal()`` and
 ``returns()``. Chance is explicit: each hand is played from a permutation of
 the 40 card ids given by the caller (D5), and the first dealer is an argument
-(D3). Policies (Q2 .. Q5) are functions of one observation only.
+(D3). Policies (Q2 .. Q7) are functions of one observation only.
 
 Only the Python standard library is used.
 
@@ -45,15 +45,21 @@ is implemented):
   announcements of this hand) plus the match scores, hand index and hands won;
   earlier hands are not repeated in it.
 * S1: sides with no card beyond the share get no (zero) credit in the log.
+* Q7: a consistent assignment gives each other player a *set* of cards, so
+  assignments that differ only in the order of cards within a hand are one
+  assignment. Samples handed to ``lookahead`` or ``rollout`` (``drawn``) are
+  ignored once the stock is empty: the last deal is never sampled.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
+from fractions import Fraction
 
 from simcards.core.errors import UsageError
 
@@ -1261,6 +1267,34 @@ def _current_deal_announcing(obs: dict) -> bool:
     return options.scoring and (obs["deal"] == 0 or options.announce == "every_deal")
 
 
+def _other_players(obs: dict) -> list[int]:
+    """Every seat but the observer's, in seat order."""
+    return [p for p in range(obs["players"]) if p != obs["seat"]]
+
+
+def _announcement_constraints(
+    obs: dict,
+) -> tuple[dict[int, list[tuple[str, int]]], dict[int, list[int]]]:
+    """Q1/Q7: what the current deal's announcements say about the other hands.
+
+    Returns ``(wanted, played)``: for every other player, the sorted
+    ``(kind, value)`` announcements he made at the current deal and the cards he
+    has played since it; a hand ``h`` is consistent for him when
+    ``holding_announcements(h + played[p])`` sorts to ``wanted[p]``. Both are
+    empty when the current deal did not announce (A1, C1): nothing constrains.
+    """
+    wanted: dict[int, list[tuple[str, int]]] = {}
+    played: dict[int, list[int]] = {}
+    if _current_deal_announcing(obs):
+        deal = obs["deal"]
+        for p in _other_players(obs):
+            wanted[p] = sorted(
+                (a.kind, a.value) for a in obs["announcements"] if a.deal == deal and a.player == p
+            )
+            played[p] = [c for q, c, d in obs["plays"] if q == p and d == deal]
+    return wanted, played
+
+
 def consistent_sample(
     obs: dict, rng: random.Random, *, max_tries: int = 1_000_000
 ) -> tuple[dict[int, list[int]], list[int]]:
@@ -1280,18 +1314,9 @@ def consistent_sample(
     order) and the stock. Raises RuntimeError after ``max_tries`` draws.
     """
     unseen = unseen_cards(obs)
-    n = obs["players"]
-    others = [p for p in range(n) if p != obs["seat"]]
+    others = _other_players(obs)
     sizes = obs["hand_sizes"]
-    deal = obs["deal"]
-    wanted: dict[int, list[tuple[str, int]]] = {}
-    played: dict[int, list[int]] = {}
-    if _current_deal_announcing(obs):
-        for p in others:
-            wanted[p] = sorted(
-                (a.kind, a.value) for a in obs["announcements"] if a.deal == deal and a.player == p
-            )
-            played[p] = [c for q, c, d in obs["plays"] if q == p and d == deal]
+    wanted, played = _announcement_constraints(obs)
     tries = 0
 
     def own_hand(p: int) -> list[int]:
@@ -1342,6 +1367,90 @@ def _max_n(state: HandState, plays_left: int) -> HandState:
 Sample = tuple[dict[int, list[int]], list[int]]
 """A consistent sample: the other players' hands by seat, and the stock, top first."""
 
+Assignment = dict[int, tuple[int, ...]]
+"""Q7: the other players' hands by seat (each sorted); the stock is empty."""
+
+
+def in_last_deal(obs: dict) -> bool:
+    """Q7: the stock is empty, so the hand is in its last deal (D4) and every unseen
+    card is in another player's hand (I2)."""
+    return obs["stock_size"] == 0
+
+
+def consistent_assignments(obs: dict) -> list[Assignment]:
+    """Q7: every consistent assignment of the unseen cards to the other hands, once each.
+
+    Only once the stock is empty (:func:`in_last_deal`): the unseen cards are
+    then exactly the other players' hands, and an assignment gives each other
+    player a set of cards of his hand size (the order within a hand does not
+    matter, so each set is counted once). If the last deal announced (A1:
+    ``announce=every_deal`` in points mode), every other player's holding as
+    dealt -- his cards plus those he has played since the deal -- must give
+    exactly the announcements he made then, as in a Q1 consistent sample
+    (nothing announced: no pair). Without announcements the count is the
+    multinomial U! / prod(h_p!) over the other players' hand sizes h_p.
+
+    Assignments come in a fixed order: seats ascending, each hand's cards in
+    lexicographic order of the combinations of the sorted unseen cards.
+    """
+    if not in_last_deal(obs):
+        raise UsageError("consistent assignments are enumerated only once the stock is empty (Q7)")
+    unseen = sorted(unseen_cards(obs))
+    others = _other_players(obs)
+    sizes = obs["hand_sizes"]
+    if sum(sizes[p] for p in others) != len(unseen):
+        raise UsageError("the unseen cards do not fill the other hands exactly (I2)")
+    wanted, played = _announcement_constraints(obs)
+    out: list[Assignment] = []
+
+    def place(i: int, left: list[int], hands: Assignment) -> None:
+        if i == len(others):
+            out.append(dict(hands))
+            return
+        p = others[i]
+        for hand in itertools.combinations(left, sizes[p]):
+            if p in wanted and sorted(holding_announcements([*hand, *played[p]])) != wanted[p]:
+                continue
+            hands[p] = hand
+            place(i + 1, [c for c in left if c not in hand], hands)
+        hands.pop(p, None)
+
+    place(0, unseen, {})
+    return out
+
+
+def _solve_to_end(state: HandState) -> HandState:
+    """Q7: max-n to the end of the hand (U1 and S1 included), every hand known;
+    each mover maximises his own side's V from his play to the end, ties by card
+    order. Returns the final state of the principal line."""
+    return _max_n(state, N_CARDS)
+
+
+def last_deal_values(obs: dict) -> dict[int, Fraction]:
+    """Q7: each candidate card's value, V(own side) from the candidate to the end
+    of the hand under max-n play, averaged over :func:`consistent_assignments`
+    (each counted once). Exact fractions, so that ties are ties."""
+    assignments = consistent_assignments(obs)
+    if not assignments:
+        raise UsageError("no consistent assignment of the unseen cards (Q7)")
+    side = obs["side"]
+    totals = dict.fromkeys(obs["hand"], 0)
+    for hidden in assignments:
+        base = HandState.from_observation(obs, hidden, [])
+        for card in obs["hand"]:
+            child = base.clone()
+            child.apply(card)
+            totals[card] += stretch_value(base, _solve_to_end(child), side)
+    return {card: Fraction(total, len(assignments)) for card, total in totals.items()}
+
+
+def last_deal_policy(obs: dict) -> int:
+    """Q7: the candidate of highest :func:`last_deal_values`; ties by Derba risk,
+    then card order. Draws nothing from any random stream."""
+    values = last_deal_values(obs)
+    risks = {card: risk for card, _, risk in greedy_scores(obs)}
+    return _best([(c, values[c], risks[c]) for c in obs["hand"]])
+
 
 def lookahead_policy(obs: dict, rng: random.Random, depth: int = 1, samples: int = 32,
                      drawn: Sequence[Sample] | None = None) -> int:
@@ -1350,10 +1459,14 @@ def lookahead_policy(obs: dict, rng: random.Random, depth: int = 1, samples: int
     max-n search; the candidate's value is the mean V(own side) over those plays.
     Highest wins, ties by Derba risk, then card order.
 
-    ``drawn`` gives the samples instead of drawing them from ``rng`` (to play
-    another engine's samples)."""
+    Once the stock is empty the last deal is solved exactly instead (Q7,
+    :func:`last_deal_policy`): no sample is drawn and ``depth`` no longer
+    applies. ``drawn`` gives the samples instead of drawing them from ``rng``
+    (to play another engine's samples); it is ignored in the last deal."""
     if depth < 1 or samples < 1:
         raise UsageError("lookahead needs depth >= 1 and samples >= 1 (Q4)")
+    if in_last_deal(obs):
+        return last_deal_policy(obs)
     side = obs["side"]
     if drawn is None:
         drawn = [consistent_sample(obs, rng) for _ in range(samples)]
@@ -1377,9 +1490,13 @@ def rollout_policy(obs: dict, rng: random.Random, k: int = 32,
     his own observation to the end of the hand; the candidate's value is the mean
     V(own side). Highest wins, ties by Derba risk, then card order.
 
-    ``drawn`` gives the samples instead of drawing them from ``rng``."""
+    Once the stock is empty the last deal is solved exactly instead (Q7,
+    :func:`last_deal_policy`): no sample is drawn. ``drawn`` gives the samples
+    instead of drawing them from ``rng``; it is ignored in the last deal."""
     if k < 1:
         raise UsageError("rollout needs K >= 1 (Q5)")
+    if in_last_deal(obs):
+        return last_deal_policy(obs)
     side = obs["side"]
     if drawn is None:
         drawn = [consistent_sample(obs, rng) for _ in range(k)]

@@ -1,0 +1,433 @@
+"""``simcards ronda play``: a person plays Ronda in the terminal against chosen policies.
+
+The point is to let a player feel what the bots do, so everything runs on the reference
+engine (:mod:`simcards.ronda.reference`): its states decide legality and scoring, and its
+policies (:func:`reference.choose`) play the bots, each from its own observation and its own
+random stream (I3). The board the person sees is drawn from *his* observation only (I1), so
+the game shows him nothing the rules hide (I2); the bots' plays are public and each is told
+in one line.
+
+Chance, for a given ``seed``:
+
+* ``random.Random(seed)`` draws the first dealer when none is given (D3), then each hand's
+  deck as ``rng.sample(range(40), 40)``, top card first (D5), hand after hand;
+* the bot at seat ``p`` draws from ``random.Random(f"simcards-ronda-play:{seed}:{p}")``
+  (:func:`bot_rng`), for the whole match.
+
+So a hand can be replayed exactly with the reference engine from the seed and the person's
+decisions (the tests do).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from simcards.core.errors import UsageError
+from simcards.ronda import reference as ref
+from simcards.ronda.rules import RondaRules
+
+HUMAN = "human"
+"""The policy entry that may stand at the person's seat (any entry there is ignored)."""
+
+SUIT_STYLES = ("yellow", "red", "blue", "green")
+"""Oros, copas, espadas, bastos: the colours of the cards' names on screen."""
+VALUE_NAMES = {1: "As", 10: "Sota", 11: "Caballo", 12: "Rey"}
+"""D1: the named values; the others are read as their number."""
+SOURCE_LABELS = {"ronda": "Ronda", "tringla": "Tringla", "derba": "Derba", "missa": "Missa",
+                 "last_card": "last card", "cards": "cards"}
+VALUE_WORDS = {name.lower(): str(v) for v, name in VALUE_NAMES.items()}
+QUIT_WORDS = ("q", "quit")
+
+
+def bot_rng(seed: int, seat: int) -> random.Random:
+    """I3: the bot at ``seat`` gets its own stream, derived from the seed and the seat only."""
+    return random.Random(f"simcards-ronda-play:{seed}:{seat}")
+
+
+def options_of(rules: RondaRules | ref.RondaOptions) -> ref.RondaOptions:
+    """The reference engine's options for the same rule switches."""
+    if isinstance(rules, ref.RondaOptions):
+        return rules
+    if not isinstance(rules, RondaRules):
+        raise UsageError(f"rules must be RondaRules, got {rules!r}")
+    return ref.RondaOptions(**rules.summary())
+
+
+def card_label(card: int) -> str:
+    """D1: ``7o`` style, coloured by suit (rich markup)."""
+    return f"[bold {SUIT_STYLES[ref.suit_index(card)]}]{ref.card_name(card)}[/]"
+
+
+def card_long_name(card: int) -> str:
+    """The card in words, e.g. ``Sota de copas``, ``7 de oros``."""
+    v = ref.card_value(card)
+    return f"{VALUE_NAMES.get(v, str(v))} de {ref.SUITS[ref.suit_index(card)]}"
+
+
+def cards_label(cards: Sequence[int]) -> str:
+    return " ".join(card_label(c) for c in cards) if cards else "[dim]none[/]"
+
+
+def read_choice(text: str, hand: Sequence[int]) -> int | None:
+    """The card the person typed: its number in ``hand`` (1-based) or its name.
+
+    Returns None for ``q`` (quit); raises :class:`UsageError` with the one-line reason when
+    the text names no card of the hand. Names may be ``7o``, ``7 o``, ``7 oros``,
+    ``12 de oros`` or ``rey de oros`` (As, Sota, Caballo, Rey by name), in any case.
+    """
+    t = " ".join(text.strip().lower().split())
+    k = len(hand)
+    if t in QUIT_WORDS:
+        return None
+    if not t:
+        raise UsageError(f"type a card: its number 1-{k} or its name, such as 7o")
+    if t.isdigit():
+        i = int(t)
+        if not 1 <= i <= k:
+            hint = f", or name the card with its suit ({i}o)" if i in ref.VALUES else ""
+            raise UsageError(f"there is no card number {i} in your hand: choose 1-{k}{hint}")
+        return hand[i - 1]
+    words = t.replace(" de ", " ").split()
+    if len(words) == 2:
+        words[0] = VALUE_WORDS.get(words[0], words[0])
+        if words[1] in ref.SUITS:
+            words[1] = ref.SUIT_LETTERS[ref.SUITS.index(words[1])]
+    try:
+        card = ref.parse_card("".join(words))
+    except UsageError:
+        raise UsageError(
+            f"cannot read {text.strip()!r}: type the card's number 1-{k} or its name "
+            "(value + suit letter o, c, e, b: 7o, 10c, 12e)"
+        ) from None
+    if card not in hand:
+        raise UsageError(f"{ref.card_name(card)} is not in your hand")
+    return card
+
+
+class SeatNames:
+    """Names of seats and sides for the person at ``seat``."""
+
+    def __init__(self, options: ref.RondaOptions, policies: Sequence[str], seat: int) -> None:
+        self.options = options
+        self.policies = policies
+        self.seat = seat
+
+    def player(self, p: int) -> str:
+        return "You" if p == self.seat else f"Seat {p} ({self.policies[p]})"
+
+    def side_of(self, p: int) -> int:
+        return self.options.side_of(p)
+
+    def verb(self, p: int, verb: str) -> str:
+        """``You lay`` but ``Seat 1 (greedy) lays``."""
+        return f"{self.player(p)} {verb if p == self.seat else verb + 's'}"
+
+    def side(self, s: int) -> str:
+        name = f"team {s} (seats {s} and {s + 2})" if self.options.teams == "on" else f"seat {s}"
+        return name + (" (you)" if s == self.options.side_of(self.seat) else "")
+
+
+def _credit_text(names: SeatNames, credits: Sequence[tuple[int, int, str]]) -> str:
+    return ", ".join(f"{names.side(s)} {p:+d} {SOURCE_LABELS[src]}" for s, p, src in credits)
+
+
+def describe_play(record: ref.PlayRecord, names: SeatNames) -> str:
+    """One line saying what a play did: capture of which cards, Derba, re-hit, Missa, the
+    dealer's last card, and every point it scored (S3 order)."""
+    p = record.player
+    parts = []
+    if record.closed:
+        parts.append(f"The pile in play ({cards_label(record.closed)}) goes to "
+                     f"{names.side(record.closed_to)}")
+    card = card_label(record.card)
+    if record.action == "lay":
+        parts.append(f"{names.verb(p, 'lay')} {card} on the table")
+    elif record.action == "capture":
+        take = "take" if p == names.seat else "takes"
+        parts.append(f"{names.verb(p, 'play')} {card} and {take} {cards_label(record.taken)}")
+    elif record.action == "derba":
+        parts.append(f"{names.verb(p, 'play')} {card}: [bold]Derba[/], taking "
+                     f"{cards_label(record.taken)} into a pile in play")
+    else:
+        parts.append(f"{names.verb(p, 'play')} {card}: [bold]re-hit[/] (hit {record.hit} of "
+                     f"the chain), the pile in play moves to {names.side(names.side_of(p))}")
+    if record.chain_closed:
+        parts.append("the pile holds all four and is closed (X5b)")
+    if record.missa:
+        parts.append("[bold]Missa[/]: the table is empty")
+    if record.last_card:
+        v = ref.card_value(record.card)
+        if v == 12 and record.action != "lay":
+            parts.append("the dealer's last card is a Rey that captures")
+        elif v == 12:
+            parts.append("the dealer's last card is a Rey that captures nothing")
+        elif v == 1:
+            parts.append("the dealer's last card is an As")
+    line = "; ".join(parts)
+    if record.credits:
+        line += f" [green]({_credit_text(names, record.credits)})[/]"
+    return line
+
+
+def _announcement_text(a: ref.Announcement, names: SeatNames) -> str:
+    kind = "Ronda" if a.kind == "ronda" else "Tringla"
+    v = ref.VALUES[a.value]
+    return f"{names.player(a.player)}: {kind} of {VALUE_NAMES.get(v, str(v))} (deal {a.deal + 1})"
+
+
+def _scores_table(hand: ref.HandState, names: SeatNames, title: str) -> Table:
+    """Points of this hand by side and source, cards captured, and the running totals."""
+    t = Table(title=title, title_justify="left")
+    t.add_column("side")
+    for src in ref.SOURCES:
+        t.add_column(SOURCE_LABELS[src], justify="right")
+    t.add_column("hand", justify="right")
+    t.add_column("total", justify="right")
+    t.add_column("captured", justify="right")
+    scores = hand.scores()
+    for s in range(hand.n_sides):
+        pts = hand.points_by_source(s)
+        t.add_row(names.side(s), *(str(pts[src]) for src in ref.SOURCES),
+                  str(hand.hand_points()[s]), str(scores[s]), str(hand.cards_held(s)))
+    return t
+
+
+def draw_board(console: Console, obs: dict, names: SeatNames, match_line: str = "") -> None:
+    """The person's view (I1): table, pile in play, his numbered hand, the other hands'
+    sizes, the stock, scores by side and source, and the announcements."""
+    n = obs["players"]
+    head = (f"[bold]Deal {obs['deal'] + 1}[/] of {len(obs['options'].deal_sizes)}, "
+            f"dealer {names.player(obs['dealer'])}; stock {obs['stock_size']} cards")
+    console.rule()
+    console.print(head + (f"; {match_line}" if match_line else ""))
+    console.print(f"Table: {cards_label(obs['table'])}")
+    if obs["pile"]:
+        console.print(f"Pile in play: {cards_label(obs['pile'])} (top "
+                      f"{card_label(obs['pile'][-1])}), last hitter "
+                      f"{names.player(obs['pile_hitter'])}")
+    others = ", ".join(f"{names.player(p)} holds {obs['hand_sizes'][p]}"
+                       for p in range(n) if p != obs["seat"])
+    console.print(f"Other hands: {others}")
+    if obs["announcements"]:
+        console.print("Announcements: "
+                      + "; ".join(_announcement_text(a, names) for a in obs["announcements"]))
+    points = [dict(p) for p in obs["points_by_source"]]
+    lines = []
+    for s in range(len(obs["scores"])):
+        by_source = ", ".join(f"{SOURCE_LABELS[src]} {points[s][src]}" for src in ref.SOURCES
+                              if points[s][src])
+        total = obs["scores"][s]
+        lines.append(f"{names.side(s)}: {total} point{'' if abs(total) == 1 else 's'}"
+                     + (f" ({by_source} this hand)" if by_source else "")
+                     + f", {len(obs['captured'][s])} cards captured")
+    console.print("Scores: " + "; ".join(lines))
+    hand_table = Table(title="Your hand", title_justify="left", show_edge=False)
+    hand_table.add_column("#", justify="right")
+    hand_table.add_column("card")
+    hand_table.add_column("name")
+    for i, card in enumerate(obs["hand"], 1):
+        hand_table.add_row(str(i), card_label(card), card_long_name(card))
+    console.print(hand_table)
+
+
+def _ask_card(console: Console, ask: Callable[[str], str], obs: dict) -> int | None:
+    """Ask until the answer names a card of the hand (None: the person quits)."""
+    hand = obs["hand"]
+    prompt = f"Your card (1-{len(hand)} or a name such as {ref.card_name(hand[0])}; q quits): "
+    while True:
+        try:
+            text = ask(prompt)
+        except EOFError:
+            return None
+        try:
+            return read_choice(text, hand)
+        except UsageError as e:
+            console.print(f"[red]{escape(str(e))}[/]")
+
+
+def _hand_winner(hand: ref.HandState) -> int | None:
+    """Classic mode: C2. Points mode: the side that scored strictly the most in the hand."""
+    if not hand.options.scoring:
+        return hand.hand_winner()
+    pts = hand.hand_points()
+    best = max(pts)
+    return pts.index(best) if pts.count(best) == 1 else None
+
+
+def _end_of_hand(console: Console, hand: ref.HandState, names: SeatNames) -> None:
+    """Points by source for each side, captured cards, Ultima and the hand's winner."""
+    console.rule("[bold]End of the hand[/]")
+    for e in hand.events:
+        if e.kind == "close" and e.rule == "X5c":
+            console.print(f"The pile in play {cards_label(e.cards)} goes to {names.side(e.side)}")
+    ultima = hand.ultima()
+    if ultima is not None:
+        console.print(f"Ultima: {cards_label(ultima[1])} go to {names.side(ultima[0])}")
+    console.print(_scores_table(hand, names, "Points of the hand"))
+    for s in range(hand.n_sides):
+        console.print(f"{names.side(s)} captured {len(hand.captured[s])}: "
+                      f"{cards_label(hand.captured_cards(s))}")
+    w = _hand_winner(hand)
+    console.print("Winner of the hand: " + (names.side(w) if w is not None else "nobody (tie)"))
+
+
+def _hand_summary(hand: ref.HandState) -> dict:
+    return {
+        "scores": hand.scores(),
+        "hand_points": hand.hand_points(),
+        "points_by_source": [hand.points_by_source(s) for s in range(hand.n_sides)],
+        "captured": [[ref.card_name(c) for c in hand.captured_cards(s)]
+                     for s in range(hand.n_sides)],
+        "winner": _hand_winner(hand) if hand.finished else None,
+        "finished": hand.finished,
+    }
+
+
+def run_play(rules: RondaRules, policies: Sequence[str], seat: int = 0, seed: int = 0,
+             dealer: int | None = None, match: bool = False,
+             console: Console | None = None,
+             ask: Callable[[str], str] | None = None) -> dict:
+    """Play one hand (or, with ``match``, a whole match) with a person at ``seat``.
+
+    ``policies`` has one entry per seat (Q6); the person's entry is ignored (it may be
+    ``human``), the others are reference policies (``random``, ``greedy``,
+    ``lookahead:D``, ``rollout:K``). ``ask(prompt)`` returns the person's answer (default:
+    ``console.input``); a card is chosen by its number in the hand (as shown, in card
+    order) or by its name; bad input is refused in one line and asked again; ``q`` quits.
+
+    Returns a summary: ``seed``, ``dealer`` (the first dealer), ``quit``, ``finished``,
+    ``plays`` (``(seat, card name)`` in order, every hand), ``hands`` (one
+    :func:`_hand_summary`-shaped dict per hand played or begun), and, for the last hand,
+    ``scores`` (totals by side), ``points_by_source`` (that hand's, by side),
+    ``captured`` and ``winner`` (the hand's winner, or with ``match`` the match's:
+    None until it is decided). With ``match`` also ``hands_won`` (C2/C3) and
+    ``match_points_by_source`` (every hand's points added up, by side and source).
+    """
+    options = options_of(rules)
+    n = options.players
+    specs = [str(p) for p in policies]
+    if len(specs) != n:
+        raise UsageError(f"policies needs one entry per player: got {len(specs)} for {n}")
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+        raise UsageError(f"seat={seat!r} outside 0..{n - 1}")
+    for p, spec in enumerate(specs):
+        if p == seat:
+            continue
+        if spec == HUMAN:
+            raise UsageError(f"seat {p} is a bot: only seat {seat} is played by a person")
+        ref.parse_policy(spec)
+    specs[seat] = HUMAN
+    if dealer is not None and (isinstance(dealer, bool) or not isinstance(dealer, int)
+                               or not 0 <= dealer < n):
+        raise UsageError(f"dealer={dealer!r} outside 0..{n - 1} (D3)")
+    console = console if console is not None else Console()
+    ask = ask if ask is not None else console.input
+
+    deal_rng = random.Random(seed)
+    first_dealer = ref.draw_first_dealer(deal_rng, n) if dealer is None else dealer
+    decks: list[list[int]] = []
+
+    def deck(i: int) -> list[int]:
+        while len(decks) <= i:
+            decks.append(deal_rng.sample(range(ref.N_CARDS), ref.N_CARDS))
+        return decks[i]
+
+    rngs = {p: bot_rng(seed, p) for p in range(n) if p != seat}
+    names = SeatNames(options, specs, seat)
+    if match:
+        state: ref.HandState | ref.MatchState = ref.MatchState(options, first_dealer, deck)
+    else:
+        state = ref.HandState(options, first_dealer, deck(0))
+
+    def hand_of() -> ref.HandState:
+        return state.hand if isinstance(state, ref.MatchState) else state
+
+    def match_line() -> str:
+        if not isinstance(state, ref.MatchState):
+            return ""
+        if options.scoring:
+            return f"hand {state.hand_index + 1}, match to {options.target}"
+        return f"hand {state.hand_index + 1}, hands won {tuple(state.hands_won)}"
+
+    hands: list[ref.HandState] = []
+    plays: list[tuple[int, str]] = []
+    quit_ = False
+    console.print(f"[bold]Ronda[/], {n} players; you are seat {seat}. Suits: "
+                  + ", ".join(f"[{SUIT_STYLES[i]}]{ref.SUIT_LETTERS[i]} {ref.SUITS[i]}[/]"
+                              for i in range(4)))
+    current = hand_of()
+    hands.append(current)
+    announced = 0
+    dealt = -1
+    while not state.is_terminal():
+        hand = hand_of()
+        if hand is not current:  # a new hand of the match (D3)
+            current = hand
+            hands.append(hand)
+            announced, dealt = 0, -1
+            console.rule(f"[bold]Hand {len(hands)}[/]")
+        if hand.deal_index != dealt:
+            dealt = hand.deal_index
+            if dealt == 0 and hand.face_up is not None:  # D4/D5: 3 players
+                console.print(f"Face up on the table: {card_label(hand.face_up)}")
+            size = options.deal_sizes[dealt]
+            console.print(f"[dim]Deal {dealt + 1}: {size} card{'s' if size > 1 else ''} each, "
+                          f"dealer {names.player(hand.dealer)}[/]")
+        if len(hand.announcements) > announced:
+            for a in hand.announcements[announced:]:
+                console.print(f"Announcement: {_announcement_text(a, names)}")
+            announced = len(hand.announcements)
+        p = state.current_player()
+        obs = state.observation(p)
+        if p == seat:
+            draw_board(console, obs, names, match_line())
+            card = _ask_card(console, ask, obs)
+            if card is None:
+                quit_ = True
+                console.print("You leave the table.")
+                break
+        elif console.is_terminal:  # a search (rollout:32) may take a second or two
+            with console.status(f"{names.player(p)} is thinking..."):
+                card = ref.choose(specs[p], obs, rngs[p])
+        else:
+            card = ref.choose(specs[p], obs, rngs[p])
+        record = state.apply(card)
+        plays.append((p, ref.card_name(card)))
+        console.print(describe_play(record, names))
+        if hand.finished:
+            _end_of_hand(console, hand, names)
+        if isinstance(state, ref.MatchState) and state.is_terminal() and not hand.finished:
+            console.print("The target is reached during the hand (S5).")
+
+    last = hands[-1]
+    summary = {
+        "seed": seed,
+        "seat": seat,
+        "dealer": first_dealer,
+        "policies": specs,
+        "match": match,
+        "quit": quit_,
+        "finished": state.is_terminal(),
+        "plays": plays,
+        "hands": [_hand_summary(h) for h in hands],
+    }
+    summary.update({k: v for k, v in _hand_summary(last).items() if k != "finished"})
+    if isinstance(state, ref.MatchState):
+        summary["winner"] = state.winner
+        summary["hands_won"] = tuple(state.hands_won)
+        summary["match_points_by_source"] = [
+            {src: sum(h.points_by_source(side)[src] for h in hands) for src in ref.SOURCES}
+            for side in range(options.n_sides)
+        ]
+        summary["scores"] = state.scores()
+        if state.winner is not None:
+            console.print(f"[bold]{names.side(state.winner)} wins the match[/] "
+                          f"with {state.scores()[state.winner]} points"
+                          if options.scoring else
+                          f"[bold]{names.side(state.winner)} wins the match[/]")
+    return summary
