@@ -520,7 +520,7 @@ def _block_fits(p, rl, ws, un, cnt):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def draw_sample(p, need, rl, ws, sw, pst, nu):
     """Q1: a consistent sample into ``sw[W_UN][:nu]``: the other hands as blocks in seat order
     (each at its size), then the stock top first. Fisher-Yates from the seat's own stream
@@ -556,7 +556,7 @@ def draw_sample(p, need, rl, ws, sw, pst, nu):
     return hands
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _place(p, hands, rl, ws0, sw, nu):
     """Put the sample of ``sw[W_UN]`` into the position at level 0: the other holdings (sorted
     by card order) and the stock at the undealt positions of the deck."""
@@ -786,7 +786,7 @@ def search_card(p, kind, param, rl, ds, ws, sw, pst):
                 _record(p, kind, hands, rl, ws, sw, nu, k == 0)
             for j in range(nc):
                 _copy(w0, w1, n, ns)
-                _play(cand[j], rl, w1, log, play_pts)
+                apply_play(cand[j], rl, w1, log, play_pts, False)  # inlined
                 if kind == POLICY_LOOKAHEAD:
                     st1 = w1[0]
                     if param == 1 and st1[S_HELD] > 0 and st1[S_PLAYS] + 1 < plays:
