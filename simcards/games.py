@@ -6,4 +6,5 @@ changes (see :mod:`simcards.core.registry`).
 
 GAMES: tuple[str, ...] = (
     "simcards.ronco",
+    "simcards.ronda",
 )

@@ -1,0 +1,84 @@
+"""Römi's rule switches, as one frozen dataclass (rule ids from ``seeds/romi.md``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from simcards.core.errors import UsageError
+
+PLAYERS = (2, 3, 4, 5)
+"""D2: the player counts Römi is played with."""
+HAND_SIZE = 14
+"""D4: cards dealt to every player but the starter."""
+STARTER_SIZE = 15
+"""D4: cards dealt to the starter (the player on the dealer's left)."""
+JOKERS_PER_MELD = 1
+"""M4: at most one joker in a meld."""
+GO_OUT = -10
+"""G2: the score of going out."""
+ROMI = -20
+"""G3: the score of opening and going out in one turn with one's own melds."""
+NEVER_OPENED = 100
+"""G5: the score of a player who has not opened when the round ends."""
+STALL_TURNS = 1000
+"""T9: a round reaching this many turns is stopped and scored as it stands."""
+
+
+def _integer(name: str, value: object) -> int:
+    """An int, or a string of digits (as a command line gives it)."""
+    if isinstance(value, bool):
+        raise UsageError(f"{name}={value!r} must be an integer")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value)
+    raise UsageError(f"{name}={value!r} must be an integer")
+
+
+@dataclass(frozen=True)
+class RomiRules:
+    """Every rule switch of Römi (the options table of ``seeds/romi.md``).
+
+    Build with :meth:`make`, which validates every value with a one-line :class:`UsageError`;
+    the defaults are the rulings' defaults.
+    """
+
+    players: int = 4
+    """D2: 2 to 5 players."""
+    rounds: int = 7
+    """D5, G6: rounds in a game (>= 1)."""
+    open_min: int = 51
+    """O1: the least value (M6) of an opening lay-down (>= 1)."""
+    ace_low_value: int = 1
+    """M6: what an As below the 2 in a run is worth for opening and ``best_value`` (1 .. 10;
+    an As anywhere else is worth 10)."""
+
+    @classmethod
+    def make(
+        cls,
+        players: int | str = 4,
+        rounds: int | str = 7,
+        open_min: int | str = 51,
+        ace_low_value: int | str = 1,
+    ) -> RomiRules:
+        """Validated constructor: a one-line :class:`UsageError` for any bad value."""
+        n = _integer("players", players)
+        if n not in PLAYERS:
+            raise UsageError(f"players={n}: Römi is for 2 to 5 players (D2)")
+        r = _integer("rounds", rounds)
+        if r < 1:
+            raise UsageError(f"rounds={r} must be an integer >= 1 (D5)")
+        o = _integer("open_min", open_min)
+        if o < 1:
+            raise UsageError(f"open_min={o} must be an integer >= 1 (O1)")
+        a = _integer("ace_low_value", ace_low_value)
+        if not 1 <= a <= 10:
+            raise UsageError(f"ace_low_value={a} must be an integer from 1 to 10 (M6)")
+        return cls(players=n, rounds=r, open_min=o, ace_low_value=a)
+
+    def hand_sizes(self, dealer: int) -> tuple[int, ...]:
+        """D4: cards dealt to each seat when ``dealer`` deals (15 to the seat on his left)."""
+        if not 0 <= dealer < self.players:
+            raise UsageError(f"dealer={dealer} must be a seat 0 .. {self.players - 1}")
+        starter = (dealer + 1) % self.players
+        return tuple(STARTER_SIZE if p == starter else HAND_SIZE for p in range(self.players))

@@ -1,0 +1,401 @@
+"""Ronda's Python API: the ``simcards ronda`` commands as functions.
+
+::
+
+    import simcards.ronda
+
+    res = simcards.ronda.hands(players=2, policies="greedy,random", hands="1M")
+    res.to_dict()    # the same keys as `simcards ronda hands --json`
+    res.to_frame()   # one row per side
+
+Each function takes keyword arguments named after the command's flags (``--derba-chain`` is
+``derba_chain``), with the same defaults, the same checks and the same seed
+(:data:`~simcards.core.cli_options.DEFAULT_SEED`), and returns a result with ``.to_dict()`` and
+``.to_frame()``. Counts may be ints or the command line's text (``"1M"``, ``"1e6"``);
+``policies`` may be the ``--policies`` text or a list of specs. Bad arguments raise
+:class:`~simcards.core.errors.UsageError` (a ``ValueError``) naming the flag, before anything is
+computed. Runs are kept in the run store as the commands keep them (``store`` as ``--store``),
+and run on a dask cluster with ``scheduler`` as ``--scheduler``.
+
+The command line (:mod:`simcards.ronda.cli`) is a thin layer over these functions.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from simcards.core.cli_options import DEFAULT_SEED, check_seed, parse_count
+from simcards.core.errors import UsageError
+from simcards.core.policyspec import PolicySpec
+from simcards.core.runner import check_workers
+from simcards.core.spawnsafe import main_not_reimported
+from simcards.ronda import codes
+from simcards.ronda.policies import KINDS
+from simcards.ronda.rules import (
+    ANNOUNCE_CODE,
+    CHAIN_CODE,
+    CONFLICT_CODE,
+    DEAL_SIZES,
+    MODE_CODE,
+    TARGET_CHECK_CODE,
+    TARGETS,
+    TEAMS_CODE,
+    RondaRules,
+)
+
+MAX_HANDS = 10**10
+"""The most hands one ``hands`` run may simulate (``--hands``)."""
+MAX_MATCHES = 10**9
+"""The most matches one ``matches`` run may simulate (``--matches``)."""
+MAX_DEALS = 10**9
+"""The most deal sets one ``compare`` run may play (``--deals``; each is two matches)."""
+MAX_HANDS_TO_WIN = 1000
+"""C3: the most hands a classic match may ask a side to win (``--hands-to-win``)."""
+
+HAND_RULES = ("players", "teams", "derba_chain", "announce", "announce_conflict", "mode")
+"""The rule switches that a single hand reads (the rest are match level, S4, S5, C3)."""
+
+
+@dataclass(frozen=True)
+class Result:
+    """A command's answer: ``to_dict()`` is its JSON object, ``to_frame()`` a tidy table."""
+
+    data: dict[str, Any]
+    raw: Any = field(default=None, repr=False, compare=False)
+    """The underlying statistics (counts)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The same keys and values as the command's ``--json`` output."""
+        return copy.deepcopy(self.data)
+
+    def __getitem__(self, key: str) -> Any:
+        return self.data[key]
+
+    def to_frame(self) -> pd.DataFrame:  # pragma: no cover - every subclass defines it
+        raise NotImplementedError
+
+
+def _side_frame(d: dict[str, Any]) -> pd.DataFrame:
+    sides = d["sides"]
+    return pd.DataFrame({"side": range(len(sides)),
+                         "seats": [",".join(str(p) for p in s) for s in sides],
+                         "policies": [",".join(d["policies"][p] for p in s) for s in sides]})
+
+
+@dataclass(frozen=True)
+class HandsResult(Result):
+    """``hands``: points, cards and hand wins per hand, by side."""
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per side: its seats and policies, mean points with their 95% interval,
+        mean points by source, mean cards and the hand win rate with its Wilson interval."""
+        d = self.data
+        frame = _side_frame(d)
+        frame["points_mean"] = d["points_mean"]
+        frame["points_ci_low"] = [c[0] for c in d["points_ci"]]
+        frame["points_ci_high"] = [c[1] for c in d["points_ci"]]
+        for source, values in d["points_by_source"].items():
+            frame[f"points_{source}"] = values
+        frame["cards_mean"] = d["cards_mean"]
+        frame["hand_win_rate"] = d["hand_win_rate"]
+        frame["hand_win_ci_low"] = [c[0] for c in d["hand_win_ci"]]
+        frame["hand_win_ci_high"] = [c[1] for c in d["hand_win_ci"]]
+        return frame
+
+
+@dataclass(frozen=True)
+class MatchesResult(Result):
+    """``matches``: match win rate by side, match length, first-player advantage."""
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per side: its seats and policies, the match win rate and its Wilson
+        interval, and the mean points per hand."""
+        d = self.data
+        frame = _side_frame(d)
+        frame["win_rate"] = d["win_rate"]
+        frame["win_ci_low"] = [c[0] for c in d["win_ci"]]
+        frame["win_ci_high"] = [c[1] for c in d["win_ci"]]
+        return frame
+
+
+@dataclass(frozen=True)
+class CompareResult(Result):
+    """``compare``: two policies on the same deals, seats swapped (duplicate format)."""
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per policy: its match win rate and interval; the paired differences (A
+        minus B) are in the first row's ``win_rate_diff`` and ``points_diff`` columns."""
+        d = self.data
+        frame = pd.DataFrame({"policy": [d["policy_a"], d["policy_b"]],
+                              "win_rate": [d["win_rate_a"], d["win_rate_b"]],
+                              "win_ci_low": [d["win_ci_a"][0], d["win_ci_b"][0]],
+                              "win_ci_high": [d["win_ci_a"][1], d["win_ci_b"][1]]})
+        frame["win_rate_diff"] = [d["win_rate_diff"], -d["win_rate_diff"]]
+        frame["points_diff"] = [d["points_diff"], -d["points_diff"]]
+        return frame
+
+
+# ---------------------------------------------------------------- checks
+
+
+def _choice(flag: str, value: object, table: dict[str, int], rule: str) -> str:
+    if not isinstance(value, str) or value not in table:
+        raise UsageError(f"{flag} must be one of {'|'.join(table)} (rule {rule}), got "
+                         f"{value!r}")
+    return value
+
+
+def _int(flag: str, value: object) -> int:
+    if isinstance(value, bool):
+        raise UsageError(f"{flag} must be an integer, got {value!r}")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str):
+        try:
+            return int(value.strip())
+        except ValueError:
+            pass
+    raise UsageError(f"{flag} must be an integer, got {value!r}")
+
+
+def make_rules(*, players: int = 2, teams: str = "off", derba_chain: str = "flat",
+               announce: str = "first_deal", announce_conflict: str = "text",
+               mode: str = "points", target: int | str = 21,
+               target_check: str = "end_of_hand", hands_to_win: int | str = 1) -> RondaRules:
+    """The rules from the commands' flags, each checked with a one-line message naming its
+    flag (``RondaRules.make`` would name the option instead)."""
+    n = _int("--players", players)
+    if n not in DEAL_SIZES:
+        raise UsageError(f"--players must be 2, 3 or 4 (rule D2), got {n}")
+    teams = _choice("--teams", teams, TEAMS_CODE, "D2")
+    if teams == "on" and n != 4:
+        raise UsageError(f"--teams on needs --players 4 (rule D2), got --players {n}")
+    _choice("--derba-chain", derba_chain, CHAIN_CODE, "X6, X7")
+    _choice("--announce", announce, ANNOUNCE_CODE, "A1")
+    _choice("--announce-conflict", announce_conflict, CONFLICT_CODE, "A4, A5")
+    mode = _choice("--mode", mode, MODE_CODE, "C1")
+    t = _int("--target", target)
+    if t not in TARGETS:
+        raise UsageError(f"--target must be 11, 21 or 41 (rule S4), got {t}")
+    _choice("--target-check", target_check, TARGET_CHECK_CODE, "S4, S5")
+    h = _int("--hands-to-win", hands_to_win)
+    if not 1 <= h <= MAX_HANDS_TO_WIN:
+        raise UsageError(f"--hands-to-win must be between 1 and {MAX_HANDS_TO_WIN} (rule C3), "
+                         f"got {h}")
+    if mode == "points" and h != 1:
+        raise UsageError(f"--hands-to-win applies only to --mode classic (rule C3), got {h}")
+    return RondaRules.make(players=n, teams=teams, derba_chain=derba_chain, announce=announce,
+                           announce_conflict=announce_conflict, target=t,
+                           target_check=target_check, mode=mode, hands_to_win=h)
+
+
+def _flagged(exc: UsageError, flag: str) -> UsageError:
+    msg = str(exc)
+    return exc if msg.startswith(flag) else UsageError(f"{flag}: {msg}")
+
+
+def parse_policy(spec: str | PolicySpec, flag: str, kernel: bool = True) -> PolicySpec:
+    """One policy spec (``greedy``, ``lookahead:2``, ...), checked; errors name ``flag``.
+
+    With ``kernel`` (the Monte Carlo commands), a kind the kernel does not play yet
+    (``codes.KERNEL_POLICIES``) is refused here, in one line, rather than failing inside the
+    kernel."""
+    try:
+        parsed = KINDS.check(spec) if isinstance(spec, PolicySpec) else KINDS.parse(str(spec))
+    except UsageError as exc:
+        raise _flagged(exc, flag) from None
+    if kernel and KINDS.code(parsed.kind) not in codes.KERNEL_POLICIES:
+        raise UsageError(f"{flag}: the {parsed.kind} policy is not in the kernel yet "
+                         f"(available: {' | '.join(_kernel_kinds())})")
+    return parsed
+
+
+def _kernel_kinds() -> list[str]:
+    return [k.name for k in KINDS.kinds.values() if k.code in codes.KERNEL_POLICIES]
+
+
+def seat_policies(players: int, policies: str | Sequence[str | PolicySpec] | None,
+                  kernel: bool = True) -> list[PolicySpec]:
+    """One policy per seat (Q6) from ``--policies``: one entry for every seat, or one per
+    seat in seat order; default ``greedy`` for all. ``kernel``: see :func:`parse_policy`."""
+    if policies is None:
+        return [KINDS.parse("greedy")] * players
+    if isinstance(policies, str):
+        items = [s.strip() for s in policies.split(",") if s.strip()]
+        if not items:
+            raise UsageError("--policies is empty")
+    else:
+        items = list(policies)
+    if len(items) == 1:
+        return [parse_policy(items[0], "--policies", kernel)] * players
+    if len(items) != players:
+        raise UsageError(f"--policies needs 1 or {players} entries (one per player), got "
+                         f"{len(items)}")
+    return [parse_policy(s, "--policies", kernel) for s in items]
+
+
+def check_dealer(dealer: int | None, players: int, flag: str = "--dealer") -> int | None:
+    """A seat 0 .. players-1, or None (drawn at random for every hand or match, D3)."""
+    if dealer is None:
+        return None
+    d = _int(flag, dealer)
+    if not 0 <= d < players:
+        raise UsageError(f"{flag} must be a seat 0..{players - 1}, got {d}")
+    return d
+
+
+def sides(rules: RondaRules) -> list[list[int]]:
+    """D2: the seats of each side, side by side."""
+    out: list[list[int]] = [[] for _ in range(rules.n_sides)]
+    for p in range(rules.players):
+        out[rules.side_of(p)].append(p)
+    return out
+
+
+def _header(command: str, rules: RondaRules, specs: Sequence[PolicySpec],
+            rule_names: Sequence[str] | None = None) -> dict[str, Any]:
+    summary = rules.summary()
+    if rule_names is not None:
+        summary = {k: summary[k] for k in rule_names}
+    return {
+        "game": "ronda",
+        "command": command,
+        "players": rules.players,
+        "rules": summary,
+        "sides": sides(rules),
+        "policies": [s.text() for s in specs],
+    }
+
+
+# ---------------------------------------------------------------- commands
+
+
+def hands(*, players: int = 2, teams: str = "off", policies: str | Sequence[str] | None = None,
+          derba_chain: str = "flat", announce: str = "first_deal",
+          announce_conflict: str = "text", mode: str = "points", hands: int | str = "100k",
+          dealer: int | None = None, seed: int = DEFAULT_SEED, workers: int | None = None,
+          scheduler: str | None = None, store: str | None = None,
+          progress: bool = False) -> HandsResult:
+    """Monte Carlo single hands (``simcards ronda hands``): points by side and by source,
+    cards, hand wins, Rondas and Tringlas dealt.
+
+    ``policies`` is the ``--policies`` text or a list (one entry for every seat, or one per
+    seat; default ``greedy``). ``dealer`` fixes the dealer seat (default: drawn for every hand,
+    D3). ``hands`` defaults to 100k, at most 1e10. ``progress`` shows the command's progress on
+    stderr.
+    """
+    from simcards.core.montecarlo import batch_run
+    from simcards.ronda import hands as ronda_hands
+
+    rules = make_rules(players=players, teams=teams, derba_chain=derba_chain,
+                       announce=announce, announce_conflict=announce_conflict, mode=mode)
+    specs = seat_policies(rules.players, policies)
+    dealer = check_dealer(dealer, rules.players)
+    total = parse_count(hands, "--hands", MAX_HANDS)
+    check_seed(seed)
+    cap, workers = workers, check_workers(workers)  # on a cluster only a cap, if given
+    header = {**_header("hands", rules, specs, HAND_RULES), "dealer": dealer}
+    manifest = {**header, "seed": seed, "hands": total,
+                "chunk_size": ronda_hands.chunk_size(specs)}
+    with main_not_reimported(), \
+            batch_run(scheduler, cap, store, manifest, not progress) as run:
+        res = ronda_hands.simulate(rules, specs, total, dealer=dealer, seed=seed,
+                                   workers=workers, progress=progress, **run.options())
+    out = {**header, "seed": seed, "hands": total, **res.to_dict(), **run.cluster_json()}
+    result = HandsResult(out, res)
+    if run.store is not None:
+        run.store.finish(result.to_frame(), {k: out[k] for k in (
+            "points_mean", "hand_win_rate", "ronda_rate", "hands")})
+    return result
+
+
+def matches(*, players: int = 2, teams: str = "off",
+            policies: str | Sequence[str] | None = None, derba_chain: str = "flat",
+            announce: str = "first_deal", announce_conflict: str = "text",
+            mode: str = "points", target: int | str = 21, target_check: str = "end_of_hand",
+            hands_to_win: int | str = 1, matches: int | str = "100k",
+            dealer: int | None = None, seed: int = DEFAULT_SEED, workers: int | None = None,
+            scheduler: str | None = None, store: str | None = None,
+            progress: bool = False) -> MatchesResult:
+    """Monte Carlo whole matches (``simcards ronda matches``): match win rate by side, match
+    length, first-player advantage.
+
+    The flags of :func:`hands`, plus ``target`` (11, 21 or 41), ``target_check`` and, in
+    classic mode, ``hands_to_win``. ``dealer`` fixes the first dealer (default: drawn for every
+    match, D3). ``matches`` defaults to 100k, at most 1e9.
+    """
+    from simcards.core.montecarlo import batch_run
+    from simcards.ronda import matchplay
+
+    rules = make_rules(players=players, teams=teams, derba_chain=derba_chain,
+                       announce=announce, announce_conflict=announce_conflict, mode=mode,
+                       target=target, target_check=target_check, hands_to_win=hands_to_win)
+    specs = seat_policies(rules.players, policies)
+    dealer = check_dealer(dealer, rules.players)
+    total = parse_count(matches, "--matches", MAX_MATCHES)
+    check_seed(seed)
+    cap, workers = workers, check_workers(workers)  # on a cluster only a cap, if given
+    header = {**_header("matches", rules, specs), "dealer": dealer,
+              "max_hands": matchplay.max_hands(rules)}
+    manifest = {**header, "seed": seed, "matches": total,
+                "chunk_size": matchplay.match_chunk_size(rules, specs)}
+    with main_not_reimported(), \
+            batch_run(scheduler, cap, store, manifest, not progress) as run:
+        res = matchplay.simulate(rules, specs, total, dealer=dealer, seed=seed,
+                                 workers=workers, progress=progress, **run.options())
+    out = {**header, "seed": seed, "matches": total, **res.to_dict(), **run.cluster_json()}
+    result = MatchesResult(out, res)
+    if run.store is not None:
+        run.store.finish(result.to_frame(), {k: out[k] for k in (
+            "win_rate", "hands_mean", "first_player_advantage", "matches")})
+    return result
+
+
+def compare(a: str | PolicySpec, b: str | PolicySpec, *, players: int = 2, teams: str = "off",
+            derba_chain: str = "flat", announce: str = "first_deal",
+            announce_conflict: str = "text", mode: str = "points", target: int | str = 21,
+            target_check: str = "end_of_hand", hands_to_win: int | str = 1,
+            deals: int | str = "50k", dealer: int | None = None, seed: int = DEFAULT_SEED,
+            workers: int | None = None, scheduler: str | None = None, store: str | None = None,
+            progress: bool = False) -> CompareResult:
+    """Policy A against policy B in duplicate (``simcards ronda compare A B``): every deal set
+    is one match played on the same deals in every seating of A and B, so the paired
+    differences (A minus B) in match win rate and in points per hand are sharp.
+
+    The rule and match flags of :func:`matches`; ``deals`` (deal sets) defaults to 50k, at most
+    1e9; ``dealer`` fixes the first dealer of every set (default: drawn for each set).
+    """
+    from simcards.core.montecarlo import batch_run
+    from simcards.ronda import compare as ronda_compare
+    from simcards.ronda import matchplay
+
+    spec_a = parse_policy(a, "policy A")
+    spec_b = parse_policy(b, "policy B")
+    rules = make_rules(players=players, teams=teams, derba_chain=derba_chain,
+                       announce=announce, announce_conflict=announce_conflict, mode=mode,
+                       target=target, target_check=target_check, hands_to_win=hands_to_win)
+    dealer = check_dealer(dealer, rules.players)
+    total = parse_count(deals, "--deals", MAX_DEALS)
+    check_seed(seed)
+    cap, workers = workers, check_workers(workers)  # on a cluster only a cap, if given
+    header = {"game": "ronda", "command": "compare", "players": rules.players,
+              "rules": rules.summary(), "sides": sides(rules), "policy_a": spec_a.text(),
+              "policy_b": spec_b.text(), "dealer": dealer,
+              "max_hands": matchplay.max_hands(rules)}
+    manifest = {**header, "seed": seed, "deals": total,
+                "chunk_size": ronda_compare.chunk_for(rules, spec_a, spec_b)}
+    with main_not_reimported(), \
+            batch_run(scheduler, cap, store, manifest, not progress) as run:
+        res = ronda_compare.simulate(rules, spec_a, spec_b, total, dealer=dealer, seed=seed,
+                                     workers=workers, progress=progress, **run.options())
+    out = {**header, "seed": seed, **res.to_dict(), **run.cluster_json()}
+    result = CompareResult(out, res)
+    if run.store is not None:
+        run.store.finish(result.to_frame(), {k: out[k] for k in (
+            "win_rate_diff", "points_diff", "deals")})
+    return result

@@ -1,0 +1,320 @@
+"""``simcards ronda ...`` commands: hands, matches, compare, play.
+
+Each command reads its flags and calls the function of the same name in
+:mod:`simcards.ronda.api`, which checks them and computes; this module only prints.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from simcards.core.cli_options import (
+    DEFAULT_SEED,
+    JsonOpt,
+    SchedulerOpt,
+    SeedOpt,
+    StoreOpt,
+    WorkersOpt,
+    emit_json,
+)
+from simcards.ronda import api
+from simcards.ronda.policies import KINDS
+
+app = typer.Typer(help="Ronda, the Spanish-deck capture game.", no_args_is_help=True)
+
+_COUNTS = "k = 1,000, M = 1,000,000, G = 1,000,000,000"
+PlayersOpt = Annotated[int, typer.Option("--players", help="Players at the table: 2, 3 or 4 "
+                                         "(rule D2).")]
+TeamsOpt = Annotated[str, typer.Option("--teams", help="off | on: two partnerships {0, 2} and "
+                                       "{1, 3} (4 players only, rule D2).")]
+PoliciesOpt = Annotated[str | None, typer.Option(
+    "--policies", help="One policy per player in seat order, e.g. greedy,lookahead:2, or one "
+    "for all (default greedy). Syntax: " + KINDS.help() + ".")]
+ChainOpt = Annotated[str, typer.Option("--derba-chain", help="flat | tiers (rules X6, X7).")]
+AnnounceOpt = Annotated[str, typer.Option("--announce", help="first_deal | every_deal "
+                                          "(rule A1).")]
+ConflictOpt = Annotated[str, typer.Option("--announce-conflict", help="text | "
+                                          "highest_takes_all (rules A4, A5).")]
+ModeOpt = Annotated[str, typer.Option("--mode", help="points | classic (rule C1).")]
+TargetOpt = Annotated[int, typer.Option("--target", help="Points to win a match: 11, 21 or 41 "
+                                        "(rule S4).")]
+TargetCheckOpt = Annotated[str, typer.Option("--target-check", help="end_of_hand | immediate "
+                                             "(rules S4, S5).")]
+HandsToWinOpt = Annotated[int, typer.Option("--hands-to-win", help="Hands a side must win to "
+                                            "win a classic match (rule C3; --mode classic "
+                                            "only).")]
+DealerOpt = Annotated[int | None, typer.Option(
+    "--dealer", help="The dealer's seat (default: drawn at random for every hand, rule D3).")]
+FirstDealerOpt = Annotated[int | None, typer.Option(
+    "--dealer", help="The first dealer's seat (default: drawn at random for every match, rule "
+    "D3).")]
+
+
+def _console() -> Console:
+    """Tables as wide as they need: a terminal's own width, else 120 columns."""
+    probe = Console()
+    return probe if probe.is_terminal else Console(width=120)
+
+
+def _ci(x: float, ci: list[float], digits: int) -> str:
+    return f"{x:.{digits}f} [{ci[0]:.{digits}f}, {ci[1]:.{digits}f}]"
+
+
+def _side_names(out: dict[str, Any]) -> list[str]:
+    return ["+".join(str(p) for p in s) for s in out["sides"]]
+
+
+def _side_policies(out: dict[str, Any]) -> list[str]:
+    return [",".join(out["policies"][p] for p in s) for s in out["sides"]]
+
+
+def _rules_line(out: dict[str, Any]) -> str:
+    return "rules: " + ", ".join(f"{k}={v}" for k, v in out["rules"].items())
+
+
+@app.command()
+def hands(
+    players: PlayersOpt = 2,
+    teams: TeamsOpt = "off",
+    policies: PoliciesOpt = None,
+    derba_chain: ChainOpt = "flat",
+    announce: AnnounceOpt = "first_deal",
+    announce_conflict: ConflictOpt = "text",
+    mode: ModeOpt = "points",
+    n_hands: Annotated[str, typer.Option(
+        "--hands", help=f"Hands to simulate: 100000, 1e5 or 100k ({_COUNTS}); at most 1e10.")
+    ] = "100k",
+    dealer: DealerOpt = None,
+    seed: SeedOpt = DEFAULT_SEED,
+    workers: WorkersOpt = None,
+    scheduler: SchedulerOpt = None,
+    store: StoreOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Single hands: points by side and by source, cards, hand wins, Rondas and Tringlas."""
+    out = api.hands(players=players, teams=teams, policies=policies, derba_chain=derba_chain,
+                    announce=announce, announce_conflict=announce_conflict, mode=mode,
+                    hands=n_hands, dealer=dealer, seed=seed, workers=workers,
+                    scheduler=scheduler, store=store, progress=not as_json).to_dict()
+    if as_json:
+        emit_json(out)
+        return
+    _print_hands(out)
+
+
+def _print_hands(out: dict[str, Any]) -> None:
+    dealer = "drawn" if out["dealer"] is None else str(out["dealer"])
+    table = Table(title=f"Ronda hands: {out['players']} players, {out['hands']:,} hands, "
+                  f"dealer {dealer}, seed {out['seed']}")
+    for col in ("side", "policies", "points [95% CI]", "cards [95% CI]",
+                "P(win hand) [95% CI]"):
+        table.add_column(col)
+    names = _side_names(out)
+    for t, (name, pol) in enumerate(zip(names, _side_policies(out), strict=True)):
+        table.add_row(name, pol, _ci(out["points_mean"][t], out["points_ci"][t], 3),
+                      _ci(out["cards_mean"][t], out["cards_ci"][t], 3),
+                      _ci(out["hand_win_rate"][t], out["hand_win_ci"][t], 4))
+    sources = Table(title="Points per hand by source")
+    for col in ("side", *out["points_by_source"], "Derbas", "re-hits", "Missas"):
+        sources.add_column(col)
+    for t, name in enumerate(names):
+        sources.add_row(name, *(f"{v[t]:.3f}" for v in out["points_by_source"].values()),
+                        *(f"{out[k][t]:.3f}" for k in ("derbas_mean", "rehits_mean",
+                                                       "missas_mean")))
+    console = _console()
+    console.print(table)
+    console.print(sources)
+    console.print(f"no hand winner: {_ci(out['hand_tie_rate'], out['hand_tie_ci'], 4)}\n"
+                  f"Rondas per 4-card holding: {_ci(out['ronda_rate'], out['ronda_ci'], 5)}\n"
+                  f"Tringlas per 4-card holding: "
+                  f"{_ci(out['tringla_rate'], out['tringla_ci'], 5)}\n"
+                  "(95% intervals; hand wins Wilson)")
+    if out["violations"]:
+        console.print(f"[red]invariant violations: {out['violations']}[/red]")
+    console.print(_rules_line(out))
+
+
+@app.command()
+def matches(
+    players: PlayersOpt = 2,
+    teams: TeamsOpt = "off",
+    policies: PoliciesOpt = None,
+    derba_chain: ChainOpt = "flat",
+    announce: AnnounceOpt = "first_deal",
+    announce_conflict: ConflictOpt = "text",
+    mode: ModeOpt = "points",
+    target: TargetOpt = 21,
+    target_check: TargetCheckOpt = "end_of_hand",
+    hands_to_win: HandsToWinOpt = 1,
+    n_matches: Annotated[str, typer.Option(
+        "--matches", help=f"Matches to simulate: 100000, 1e5 or 100k ({_COUNTS}); at most "
+        "1e9.")] = "100k",
+    dealer: FirstDealerOpt = None,
+    seed: SeedOpt = DEFAULT_SEED,
+    workers: WorkersOpt = None,
+    scheduler: SchedulerOpt = None,
+    store: StoreOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Whole matches: win rate by side, match length, first-player advantage."""
+    out = api.matches(players=players, teams=teams, policies=policies,
+                      derba_chain=derba_chain, announce=announce,
+                      announce_conflict=announce_conflict, mode=mode, target=target,
+                      target_check=target_check, hands_to_win=hands_to_win, matches=n_matches,
+                      dealer=dealer, seed=seed, workers=workers, scheduler=scheduler,
+                      store=store, progress=not as_json).to_dict()
+    if as_json:
+        emit_json(out)
+        return
+    _print_matches(out)
+
+
+def _print_matches(out: dict[str, Any]) -> None:
+    dealer = "drawn" if out["dealer"] is None else str(out["dealer"])
+    rules = out["rules"]
+    goal = (f"first to {rules['hands_to_win']} hand wins" if rules["mode"] == "classic"
+            else f"to {rules['target']} points")
+    table = Table(title=f"Ronda matches {goal}: {out['players']} players, {out['matches']:,} "
+                  f"matches, first dealer {dealer}, seed {out['seed']}")
+    for col in ("side", "policies", "P(win) [95% CI]", "final score [95% CI]",
+                "points per hand"):
+        table.add_column(col)
+    for t, (name, pol) in enumerate(zip(_side_names(out), _side_policies(out), strict=True)):
+        table.add_row(name, pol, _ci(out["win_rate"][t], out["win_ci"][t], 4),
+                      _ci(out["score_mean"][t], out["score_ci"][t], 2),
+                      f"{out['points_per_hand'][t]:.3f}")
+    console = _console()
+    console.print(table)
+    q = out["hands_quantiles"]
+    console.print(f"hands per match: mean {_ci(out['hands_mean'], out['hands_ci'], 3)}, "
+                  "quantiles " + ", ".join(f"{k} {v}" for k, v in q.items()) + "\n"
+                  "first player's side: P(win) "
+                  f"{_ci(out['first_player_win_rate'], out['first_player_win_ci'], 4)}, "
+                  "advantage "
+                  f"{_ci(out['first_player_advantage'], out['first_player_advantage_ci'], 4)}\n"
+                  f"unfinished after {out['max_hands']} hands: {out['unfinished']}\n"
+                  "(95% intervals; win rates Wilson)")
+    if out["violations"]:
+        console.print(f"[red]invariant violations: {out['violations']}[/red]")
+    console.print(_rules_line(out))
+
+
+@app.command()
+def compare(
+    policy_a: Annotated[str, typer.Argument(
+        metavar="A", help="Policy A, e.g. lookahead:2 (" + " | ".join(
+            k.syntax() for k in KINDS.kinds.values()) + ").")],
+    policy_b: Annotated[str, typer.Argument(metavar="B", help="Policy B, e.g. greedy.")],
+    players: PlayersOpt = 2,
+    teams: TeamsOpt = "off",
+    derba_chain: ChainOpt = "flat",
+    announce: AnnounceOpt = "first_deal",
+    announce_conflict: ConflictOpt = "text",
+    mode: ModeOpt = "points",
+    target: TargetOpt = 21,
+    target_check: TargetCheckOpt = "end_of_hand",
+    hands_to_win: HandsToWinOpt = 1,
+    n_deals: Annotated[str, typer.Option(
+        "--deals", help=f"Deal sets, each one match per seating of A and B: 50000, 5e4 or 50k "
+        f"({_COUNTS}); at most 1e9.")] = "50k",
+    dealer: Annotated[int | None, typer.Option(
+        "--dealer", help="The first dealer's seat (default: drawn for every deal set, rule "
+        "D3).")] = None,
+    seed: SeedOpt = DEFAULT_SEED,
+    workers: WorkersOpt = None,
+    scheduler: SchedulerOpt = None,
+    store: StoreOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Policy A against policy B in duplicate: same deals, seats swapped; paired differences."""
+    out = api.compare(policy_a, policy_b, players=players, teams=teams,
+                      derba_chain=derba_chain, announce=announce,
+                      announce_conflict=announce_conflict, mode=mode, target=target,
+                      target_check=target_check, hands_to_win=hands_to_win, deals=n_deals,
+                      dealer=dealer, seed=seed, workers=workers, scheduler=scheduler,
+                      store=store, progress=not as_json).to_dict()
+    if as_json:
+        emit_json(out)
+        return
+    _print_compare(out)
+
+
+def _print_compare(out: dict[str, Any]) -> None:
+    table = Table(title=f"Ronda duplicate: {out['policy_a']} (A) against {out['policy_b']} (B), "
+                  f"{out['players']} players, {out['deals']:,} deal sets ({out['plays']:,} "
+                  f"matches), seed {out['seed']}")
+    for col in ("", "A", "B", "A - B [95% CI]"):
+        table.add_column(col)
+    table.add_row("P(win match)", _ci(out["win_rate_a"], out["win_ci_a"], 4),
+                  _ci(out["win_rate_b"], out["win_ci_b"], 4),
+                  _ci(out["win_rate_diff"], out["win_rate_diff_ci"], 4))
+    table.add_row("points per hand", "", "", _ci(out["points_diff"], out["points_diff_ci"], 3))
+    table.add_row("cards per hand", "", "", _ci(out["cards_diff"], out["cards_diff_ci"], 3))
+    console = _console()
+    console.print(table)
+    console.print(f"hands per match: {out['hands_mean']:.3f}; unfinished after "
+                  f"{out['max_hands']} hands: {out['unfinished']}\n"
+                  "(paired 95% intervals over deal sets; win rates Wilson)")
+    if out["violations"]:
+        console.print(f"[red]invariant violations: {out['violations']}[/red]")
+    console.print(_rules_line(out))
+
+
+@app.command()
+def play(
+    players: PlayersOpt = 2,
+    teams: TeamsOpt = "off",
+    policies: Annotated[str | None, typer.Option(
+        "--policies", help="The other seats' policies, one per player in seat order (your "
+        "seat's entry is not used; it may be 'human') or one for all (default greedy). Syntax: "
+        + KINDS.help() + ".")] = None,
+    seat: Annotated[int, typer.Option("--seat", help="Your seat, 0 .. players-1 (the first "
+                                      "dealer is drawn unless --dealer is given).")] = 0,
+    seed: Annotated[int | None, typer.Option(
+        "--seed", help="Random seed, 0 .. 2**63-1 (default: a fresh one, printed so that the "
+        "game can be replayed).")] = None,
+    dealer: FirstDealerOpt = None,
+    match: Annotated[bool, typer.Option("--match", help="Play a whole match (to --target, or "
+                                        "--hands-to-win hands in classic mode) instead of one "
+                                        "hand.")] = False,
+    derba_chain: ChainOpt = "flat",
+    announce: AnnounceOpt = "first_deal",
+    announce_conflict: ConflictOpt = "text",
+    mode: ModeOpt = "points",
+    target: TargetOpt = 21,
+    target_check: TargetCheckOpt = "end_of_hand",
+    hands_to_win: HandsToWinOpt = 1,
+) -> None:
+    """Play Ronda at the terminal against the chosen policies."""
+    import secrets
+
+    from simcards.core.cli_options import check_seed
+    from simcards.core.errors import UsageError
+
+    rules = api.make_rules(players=players, teams=teams, derba_chain=derba_chain,
+                           announce=announce, announce_conflict=announce_conflict, mode=mode,
+                           target=target, target_check=target_check, hands_to_win=hands_to_win)
+    if not 0 <= seat < rules.players:
+        raise UsageError(f"--seat must be a seat 0..{rules.players - 1}, got {seat}")
+    items = [s.strip() for s in (policies or "").split(",")]
+    if len(items) == rules.players and items[seat].lower() == "human":
+        items[seat] = "greedy"  # the person's entry is not used; "human" may stand there
+        policies = ",".join(items)
+    specs = api.seat_policies(rules.players, policies, kernel=False)
+    dealer = api.check_dealer(dealer, rules.players)
+    if seed is None:
+        seed = secrets.randbits(63)
+        typer.echo(f"seed {seed}", err=True)
+    check_seed(seed)
+    try:
+        from simcards.ronda.play import run_play
+    except ModuleNotFoundError as exc:
+        if exc.name != "simcards.ronda.play":
+            raise
+        raise UsageError("ronda play is not available in this build (simcards.ronda.play "
+                         "is missing)") from None
+    run_play(rules, specs, seat=seat, seed=seed, dealer=dealer, match=match)

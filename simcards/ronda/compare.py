@@ -1,0 +1,124 @@
+"""Two Ronda policies compared in duplicate: the same deals, the seats swapped.
+
+Calling the module, ``simcards.ronda.compare(...)``, runs :func:`simcards.ronda.api.compare`.
+
+Each deal set is one match played on the same sequence of decks and dealers with A and B in
+every seating (:func:`simcards.ronda.matches.simulate_duplicate`): with two sides A takes one
+side and then the other; with 3 or 4 players alone A takes each seat in turn against B
+everywhere else. Luck of the deal falls alike on both policies and cancels from the paired
+differences, whose intervals come from the spread of the per-set differences
+(:data:`~simcards.ronda.matches.DUPLICATE_STAT_NAMES`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from simcards.core.policyspec import PolicySpec
+from simcards.core.runner import Stats, run_batch
+from simcards.ronda import summaries
+from simcards.ronda.matchplay import ci_pair, json_number, match_chunk_size, max_hands
+from simcards.ronda.policies import policy_arrays
+from simcards.ronda.rules import RondaRules
+
+STREAM = "ronda.compare"
+"""The random stream of the compare command."""
+
+
+def plays_per_set(rules: RondaRules) -> tuple[int, int]:
+    """``(P, m)``: matches per deal set and B's sides per match (see
+    :func:`simcards.ronda.matches.duplicate_plays`)."""
+    if rules.n_sides == 2:
+        return 2, 1
+    return rules.players, rules.players - 1
+
+
+def seating(rules: RondaRules, a: PolicySpec, b: PolicySpec) -> list[PolicySpec]:
+    """The seats' policies in the first match of a set: A on side 0's seats, B elsewhere."""
+    return [a if rules.side_of(p) == 0 else b for p in range(rules.players)]
+
+
+@dataclass(frozen=True)
+class DuplicateConfig:
+    """Everything the duplicate kernel needs, as plain arrays and ints (pickled to workers)."""
+
+    kinds_a: np.ndarray
+    params_a: np.ndarray
+    kinds_b: np.ndarray
+    params_b: np.ndarray
+    rl: np.ndarray
+    ds: np.ndarray
+    dealer: int
+    max_hands: int
+
+    @classmethod
+    def build(cls, rules: RondaRules, a: PolicySpec, b: PolicySpec,
+              dealer: int | None) -> DuplicateConfig:
+        ka, pa = policy_arrays([a])
+        kb, pb = policy_arrays([b])
+        rl, ds = rules.arrays.args()
+        return cls(ka, pa, kb, pb, rl, ds, -1 if dealer is None else int(dealer),
+                   max_hands(rules))
+
+
+def duplicate_chunk(state: np.ndarray, size: int, cfg: DuplicateConfig) -> dict[str, np.ndarray]:
+    """One chunk of deal sets (runs in a worker)."""
+    from simcards.ronda.matches import named_duplicate_stats, simulate_duplicate
+
+    return named_duplicate_stats(simulate_duplicate(
+        state, size, cfg.dealer, cfg.kinds_a, cfg.params_a, cfg.kinds_b, cfg.params_b, cfg.rl,
+        cfg.ds, cfg.max_hands))
+
+
+def chunk_for(rules: RondaRules, a: PolicySpec, b: PolicySpec) -> int:
+    """Deal sets per chunk, by the policies' cost and the matches in a set."""
+    return match_chunk_size(rules, seating(rules, a, b), plays_per_set(rules)[0])
+
+
+@dataclass(frozen=True)
+class CompareResult:
+    """Merged duplicate statistics (:data:`~simcards.ronda.matches.DUPLICATE_STAT_NAMES`),
+    summarised by :mod:`simcards.ronda.summaries`."""
+
+    deals: int
+    stats: Stats
+
+    def to_dict(self) -> dict[str, object]:
+        s = self.stats
+        a, b = summaries.duplicate_win_rates(s)
+        diff = summaries.win_rate_difference(s)
+        points = summaries.points_per_hand_difference(s)
+        cards = summaries.cards_per_hand_difference(s)
+        plays = int(s["plays"][0])
+        return {
+            "deals": self.deals,
+            "plays": plays,
+            "win_rate_a": a.value,
+            "win_ci_a": ci_pair(a),
+            "win_rate_b": b.value,
+            "win_ci_b": ci_pair(b),
+            "win_rate_diff": diff.value,
+            "win_rate_diff_ci": ci_pair(diff),
+            "points_diff": json_number(points.value),
+            "points_diff_ci": ci_pair(points),
+            "cards_diff": json_number(cards.value),
+            "cards_diff_ci": ci_pair(cards),
+            "unfinished": int(s["unfinished"][0]),
+            "hands_mean": int(s["hands"][0]) / plays,
+            "hands_played": int(s["hand_count"][0]),
+            "violations": int(s["violations"][0]),
+        }
+
+
+def simulate(rules: RondaRules, a: PolicySpec, b: PolicySpec, deals: int, *,
+             dealer: int | None = None, seed: int = 0, workers: int | None = None,
+             progress: bool = False, **batch: object) -> CompareResult:
+    """Duplicate deal sets; bit-identical for a given seed whatever ``workers`` or executor."""
+    cfg = DuplicateConfig.build(rules, a, b, dealer)
+    stats = run_batch(duplicate_chunk, cfg, seed=seed, total=deals,
+                      chunk_size=chunk_for(rules, a, b), stream=STREAM, workers=workers,
+                      progress=progress, label="Ronda deal sets", **batch)
+    return CompareResult(deals, stats)
+

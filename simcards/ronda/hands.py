@@ -1,0 +1,172 @@
+"""Ronda hands: Monte Carlo points, cards, hand wins and announcements per hand, by side.
+
+Calling the module, ``simcards.ronda.hands(...)``, runs :func:`simcards.ronda.api.hands`.
+
+A batch of hands is cut into chunks whose size depends on how costly the seats' policies are
+(:func:`chunk_size`): searching policies are tens to hundreds of times slower per hand than
+``greedy``, so their chunks are smaller and progress stays live. The chunk size is a pure
+function of the policies, so it is part of the run's identity and the same seed still gives the
+same numbers for any number of workers.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from simcards.core.policyspec import PolicySpec
+from simcards.core.runner import Stats, run_batch
+from simcards.core.stats import Z95, wilson
+from simcards.ronda import codes
+from simcards.ronda.policies import policy_arrays
+from simcards.ronda.rules import RondaRules
+
+HANDS_CHUNK = 1 << 15
+"""Hands per chunk when every seat plays ``greedy`` or ``random``: about a third of a second on
+one core (about 100,000 greedy hands per second)."""
+LOOKAHEAD_COST = 250.0
+"""Q4: cost of a ``lookahead:1`` play relative to a ``greedy`` play, two players (measured:
+about 290 hands per second with one such seat against greedy, 35,000 all greedy, one core)."""
+LOOKAHEAD_GROWTH = 2.0
+"""Q4: each further ply searched multiplies that by about this (``lookahead:3`` measured at
+about four times ``lookahead:1``: the exact last deal, Q7, weighs the same at every depth)."""
+ROLLOUT_COST = 32.0
+"""Q5: cost of a ``rollout:K`` play per sample, relative to a ``greedy`` play, two players
+(``rollout:32`` measured at about 1,000 times a greedy play)."""
+SOURCES = ("ronda", "tringla", "derba", "missa", "cards", "last_card")
+"""The sources of points (S2) in the order the JSON lists them."""
+STREAM = "ronda.hands"
+"""The random stream of the hands command."""
+
+
+def seat_cost(spec: PolicySpec, players: int = 2) -> float:
+    """The cost of one play of a seat, relative to a ``greedy`` play (a rough model, from
+    timings): a searching seat deals every other player a hand in each sample, so it costs
+    more with more players (measured: 2 to 3 times as much with four as with two)."""
+    if spec.kind == "lookahead":
+        return LOOKAHEAD_COST * LOOKAHEAD_GROWTH ** (int(spec.values[0]) - 1) * (players - 1)
+    if spec.kind == "rollout":
+        return ROLLOUT_COST * int(spec.values[0]) * (players - 1)
+    return 1.0
+
+
+def hand_cost(specs: Sequence[PolicySpec]) -> float:
+    """The cost of a hand relative to an all-``greedy`` hand: the seats' mean play cost (every
+    seat makes the same share of the plays, D4)."""
+    return sum(seat_cost(s, len(specs)) for s in specs) / len(specs)
+
+
+def chunk_size(specs: Sequence[PolicySpec], base: int = HANDS_CHUNK) -> int:
+    """Units (hands, matches, deal sets) per chunk: ``base`` divided by the policies' cost,
+    rounded down to a power of two, at least 1."""
+    units = base / hand_cost(specs)
+    return 1 if units < 2 else 1 << math.floor(math.log2(units))
+
+
+@dataclass(frozen=True)
+class HandConfig:
+    """Everything the hand kernel needs, as plain arrays and ints (pickled to workers)."""
+
+    kinds: np.ndarray
+    params: np.ndarray
+    rl: np.ndarray
+    ds: np.ndarray
+    dealer: int
+
+    @classmethod
+    def build(cls, rules: RondaRules, specs: Sequence[PolicySpec],
+              dealer: int | None) -> HandConfig:
+        kinds, params = policy_arrays(specs)
+        rl, ds = rules.arrays.args()
+        return cls(kinds, params, rl, ds, -1 if dealer is None else int(dealer))
+
+
+def hands_chunk(state: np.ndarray, size: int, cfg: HandConfig) -> dict[str, np.ndarray]:
+    """One chunk of Monte Carlo hands (runs in a worker)."""
+    from simcards.ronda.kernel import named_stats, simulate_hands
+
+    return named_stats(simulate_hands(state, size, cfg.dealer, cfg.kinds, cfg.params, cfg.rl,
+                                      cfg.ds))
+
+
+def mean_ci(total: float, total_sq: float, n: int) -> tuple[float, float, float]:
+    """Mean, and its 95% normal interval, of ``n`` values from their sum and sum of squares
+    (one value gives no interval: ``nan`` bounds)."""
+    m = total / n
+    if n < 2:
+        return m, math.nan, math.nan
+    var = max(total_sq / n - m * m, 0.0) * n / (n - 1)
+    half = Z95 * math.sqrt(var / n)
+    return m, m - half, m + half
+
+
+def _pair(lo: float, hi: float) -> list[float | None]:
+    """An interval for JSON: a bound the data cannot give (``nan``) is null."""
+    return [None if math.isnan(lo) else float(lo), None if math.isnan(hi) else float(hi)]
+
+
+@dataclass(frozen=True)
+class HandsResult:
+    """Merged hand statistics (:data:`simcards.ronda.kernel.STAT_NAMES`), summarised."""
+
+    hands: int
+    stats: Stats
+
+    def to_dict(self) -> dict[str, object]:
+        s = self.stats
+        n = self.hands
+        ns = s["score"].shape[0]
+        points = [mean_ci(float(s["score"][t]), float(s["score_sq"][t]), n) for t in range(ns)]
+        cards = [mean_ci(float(s["cards"][t]), float(s["cards_sq"][t]), n) for t in range(ns)]
+        by_source: dict[str, list[float]] = {}
+        by_source_ci: dict[str, list[list[float]]] = {}
+        for name in SOURCES:
+            src = codes.SOURCES.index(name)
+            rows = [mean_ci(float(s["points"][t, src]), float(s["points_sq"][t, src]), n)
+                    for t in range(ns)]
+            by_source[name] = [r[0] for r in rows]
+            by_source_ci[name] = [_pair(r[1], r[2]) for r in rows]
+        won = s["hands_won"]
+        wlo, whi = wilson(won, n)
+        ties = n - int(won.sum())
+        tlo, thi = wilson(ties, n)
+        holdings = int(s["holdings"][0])
+        out: dict[str, object] = {
+            "points_mean": [p[0] for p in points],
+            "points_ci": [_pair(p[1], p[2]) for p in points],
+            "points_by_source": by_source,
+            "points_by_source_ci": by_source_ci,
+            "cards_mean": [c[0] for c in cards],
+            "cards_ci": [_pair(c[1], c[2]) for c in cards],
+            "hand_win_rate": (won / n).tolist(),
+            "hand_win_ci": [_pair(a, b) for a, b in zip(wlo, whi, strict=True)],
+            "hand_tie_rate": ties / n,
+            "hand_tie_ci": _pair(tlo, thi),
+            "derbas_mean": (s["derbas"] / n).tolist(),
+            "rehits_mean": (s["rehits"] / n).tolist(),
+            "missas_mean": (s["missas"] / n).tolist(),
+            "holdings": holdings,
+        }
+        for name in ("ronda", "tringla"):
+            total, sq = float(s[f"{name}s"][0]), float(s[f"{name}s_sq"][0])
+            per_hand = holdings / n  # D4: the same number of 4-card holdings in every hand
+            m, lo, hi = mean_ci(total, sq, n)
+            out[f"{name}_rate"] = m / per_hand if per_hand else 0.0
+            out[f"{name}_ci"] = _pair(lo / per_hand, hi / per_hand) if per_hand else [0.0, 0.0]
+        out["violations"] = int(s["violations"][0])
+        return out
+
+
+def simulate(rules: RondaRules, specs: Sequence[PolicySpec], hands: int, *,
+             dealer: int | None = None, seed: int = 0, workers: int | None = None,
+             progress: bool = False, **batch: object) -> HandsResult:
+    """Monte Carlo hands; bit-identical for a given seed whatever ``workers`` or executor."""
+    cfg = HandConfig.build(rules, specs, dealer)
+    stats = run_batch(hands_chunk, cfg, seed=seed, total=hands, chunk_size=chunk_size(specs),
+                      stream=STREAM, workers=workers, progress=progress, label="Ronda hands",
+                      **batch)
+    return HandsResult(hands, stats)
+

@@ -1,0 +1,759 @@
+"""numba kernels that play whole Ronda matches (rules S2, S4, S5, C1-C3 and D3 of
+``seeds/ronda.md``) and the duplicate comparison of two policies.
+
+A match is a sequence of hands (:mod:`simcards.ronda.kernel` plays one hand the same way) whose
+dealer moves on by one seat after each hand (D3). In points mode the scores carry over (S2) and
+the target ``rl[R_TARGET]`` is checked after the S1 count of each hand (S4,
+``target_check=end_of_hand``) or at every check point (S5, ``immediate``: after each deal's
+announcements, after each play, after the end of the hand); a side wins when it has reached the
+target and holds the highest total alone, and a tie at the top plays on. In classic mode the side
+with strictly most captured cards wins the hand (C2) and the first side to win ``hands_to_win``
+hands wins the match (C3). A match still undecided after ``max_hands`` hands is stopped and
+counted as unfinished.
+
+Stream layouts
+--------------
+
+:func:`simulate_matches`, per match, from the chunk's xoshiro256** state, in this order:
+
+1. when ``dealer < 0``: the first dealer, ``randbelow(players)`` (D3); otherwise none;
+2. for each hand of the match, in order, exactly the per-hand layout of ``kernel._draw_hand``
+   with the hand's dealer given (so no dealer draw): the Fisher-Yates shuffle of the deck array
+   (kept from hand to hand and from match to match, starting as 0..39), one ``uniform`` per play
+   of a ``random`` seat, one 64-bit seed per searching seat. A hand that the S5 check ends early
+   has drawn its whole layout all the same.
+
+:func:`simulate_duplicate`, per deal set, from the chunk's state, in this order:
+
+1. when ``dealer < 0``: the first dealer, ``randbelow(players)``; otherwise none;
+2. one 64-bit word, the seed of the set's *deck stream*;
+3. ``players`` 64-bit words, the seeds of the set's *role streams*, role 0 .. players-1.
+
+Every play of the set starts a fresh deck stream from its seed (``seed_state``), a fresh deck
+array 0..39 and fresh role streams from theirs, and plays the match with the same dealer
+sequence. Per hand, the deck stream gives the shuffle only (the same Fisher-Yates pass), so hand
+i of every play of the set is dealt from the same deck. A seat's *role* is its offset from A's
+first seat in that play, ``(seat - r) % players`` for play r: the uniforms of a ``random`` seat
+(one per play it makes, drawn in play order right after the shuffle) and the per-hand seed of a
+searching seat (one word per hand, after the uniforms, in seat order) come from its role's
+stream. A role always holds the same policy (role 0 is A; with two sides, the even roles are
+A's), so each seat's random stream follows its policy and its position relative to A, not the
+seat number; and since every seat makes the same number of plays in a hand (D4), the role
+streams stay aligned from play to play of a set.
+"""
+
+from __future__ import annotations
+
+import inspect
+
+import numpy as np
+from numba import njit
+
+from simcards.core.errors import UsageError
+from simcards.core.rng import next_u64, randbelow, seed_state, uniform
+from simcards.ronda.codes import (
+    MODE_POINTS,
+    N_FIELDS,
+    N_SOURCES,
+    POLICY_LOOKAHEAD,
+    POLICY_RANDOM,
+    R_HANDS_TO_WIN,
+    R_MODE,
+    R_PLAYERS,
+    R_PLAYS,
+    R_SIDES,
+    R_TARGET,
+    R_TARGET_CHECK,
+    R_TEAMS,
+    TARGET_CHECK_IMMEDIATE,
+)
+from simcards.ronda.engine import (
+    N_CARDS,
+    S_HELD,
+    S_SCORE,
+    S_TURN,
+    apply_play,
+    deal_next,
+    finish_hand,
+    hand_violations,
+    new_workspace,
+    side_of,
+    start_hand,
+)
+from simcards.ronda.kernel import _draw_hand, choose_card
+from simcards.ronda.search import new_search_workspace
+
+__all__ = [
+    "DEFAULT_MAX_HANDS",
+    "DUPLICATE_STAT_NAMES",
+    "MATCH_STAT_NAMES",
+    "check_max_hands",
+    "duplicate_plays",
+    "hand_of_match",
+    "named_duplicate_stats",
+    "named_match_stats",
+    "record_duplicate",
+    "record_matches",
+    "simulate_duplicate",
+    "simulate_matches",
+    "target_leader",
+]
+
+DEFAULT_MAX_HANDS = 200
+"""A cap on a match's length far beyond any real match, so that none can run forever: matches
+to 41 last about 5 to 7 hands on average, and the longest of 2,000,000 measured (2, 3 and 4
+players, teams, classic to 3 hands; random and greedy seats) lasted 16 hands."""
+
+
+def check_max_hands(value: object) -> int:
+    """``max_hands`` as the kernels take it: an integer >= 1, else a one-line UsageError."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer, str)) or (
+            isinstance(value, str) and not value.strip().isdigit()):
+        raise UsageError(f"max_hands={value!r} must be an integer >= 1")
+    n = int(value)
+    if n < 1:
+        raise UsageError(f"max_hands={n} must be an integer >= 1")
+    return n
+
+# The searching policies' scratch: ``new_search_workspace(rl)``, or ``(rl, rec_cap)`` where the
+# search can record its samples (a match records none). Chosen once, at import.
+if len(inspect.signature(new_search_workspace.py_func).parameters) == 1:
+    @njit(cache=True)
+    def _new_search_workspace(rl):
+        return new_search_workspace(rl)
+else:
+    @njit(cache=True)
+    def _new_search_workspace(rl):
+        return new_search_workspace(rl, 0)
+
+
+# Fields of a match's result row (``out`` of :func:`_play_match`).
+O_WINNER = 0  # winning side, -1 when unfinished
+O_HANDS = 1  # hands started (a hand the S5 check ends early counts)
+O_FINISHED = 2  # hands played to their end (finish_hand ran)
+O_BAD = 3  # finished hands failing hand_violations
+O_LAST_PLAYS = 4  # plays made in the last hand
+O_FIRST_SIDE = 5  # side of the first player of the first hand
+O_SIZE = 6
+
+
+# ---------------------------------------------------------------- one hand of a match
+
+
+@njit(cache=True, inline="always")
+def target_leader(totals, ns, target):
+    """S4/S5: the side that has reached ``target`` and holds the highest of the ``totals``
+    alone, or -1 (nobody there, or a tie at the top: play goes on)."""
+    top = totals[0]
+    lead = 0
+    n_top = 1
+    for t in range(1, ns):
+        x = totals[t]
+        if x > top:
+            top = x
+            lead = t
+            n_top = 1
+        elif x == top:
+            n_top += 1
+    if top >= target and n_top == 1:
+        return lead
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _check_point(scores, st, tot, ns, target):
+    """S5: a check point inside a hand, on the carried scores plus the hand's points so far."""
+    for t in range(ns):
+        tot[t] = scores[t] + st[S_SCORE + t]
+    return target_leader(tot, ns, target)
+
+
+@njit(cache=True)
+def _play_match_hand(deck, dealer, kinds, params, us, seeds, rl, ds, ws, sw, pst, log,
+                     play_pts, deal_log, scores, tot, check, log_on):
+    """One hand of a match, as ``kernel.play_hand`` plays it, with the S5 check points when
+    ``check``: after the first deal's announcements, after each play, after each later deal's
+    announcements; ``scores`` are the carried scores (S2), ``tot`` scratch. Returns ``(winner,
+    plays)``: the side a check point found winning and the plays made until then, or ``(-1,
+    plays of the hand)`` after finishing the hand (X5c, U1, S1; the end-of-hand check is the
+    caller's)."""
+    st = ws[0]
+    n = rl[R_PLAYERS]
+    ns = rl[R_SIDES]
+    target = rl[R_TARGET]
+    for p in range(n):
+        if kinds[p] >= POLICY_LOOKAHEAD:
+            seed_state(pst[p], seeds[p])
+    start_hand(deck, dealer, rl, ds, ws, deal_log, log_on)
+    if check:
+        w = _check_point(scores, st, tot, ns, target)
+        if w >= 0:
+            return w, 0
+    plays = rl[R_PLAYS]
+    for k in range(plays):
+        p = st[S_TURN]
+        card = choose_card(p, kinds[p], params[p], us[k], rl, ds, ws, sw, pst[p])
+        apply_play(card, rl, ws, log, play_pts, log_on)
+        if check:
+            w = _check_point(scores, st, tot, ns, target)
+            if w >= 0:
+                return w, k + 1
+        if st[S_HELD] == 0 and k + 1 < plays:
+            deal_next(deck, rl, ds, ws, deal_log, log_on)
+            if check:
+                w = _check_point(scores, st, tot, ns, target)
+                if w >= 0:
+                    return w, k + 1
+    finish_hand(rl, ws)
+    return -1, plays
+
+
+@njit(cache=True)
+def _draw_duplicate_hand(dst, rst, off, deck, dealer, n, plays, kinds, us, seeds):
+    """The per-hand layout of a duplicate play (module docstring): the shuffle from the deck
+    stream ``dst``, then the uniforms and seeds from the role streams ``rst`` (role of seat p:
+    ``(p - off) % n``)."""
+    for j in range(N_CARDS - 1):
+        r = j + randbelow(dst, N_CARDS - j)
+        x = deck[j]
+        deck[j] = deck[r]
+        deck[r] = x
+    for k in range(plays):
+        p = (dealer + 1 + k) % n
+        if kinds[p] == POLICY_RANDOM:
+            us[k] = uniform(rst[(p - off + n) % n])
+        else:
+            us[k] = 0.0
+    for p in range(n):
+        if kinds[p] >= POLICY_LOOKAHEAD:
+            seeds[p] = next_u64(rst[(p - off + n) % n])
+        else:
+            seeds[p] = 0
+
+
+# ---------------------------------------------------------------- one match
+
+
+@njit(cache=True)
+def _play_match(state, dst, rst, off, dup, deck, first_dealer, kinds, params, rl, ds, ws, sw,
+                pst, us, seeds, log, play_pts, deal_log, max_hands, scores, cards, points,
+                hand_wins, won, out, rec_on, rec_decks, rec_dealers, rec_us, rec_seeds,
+                rec_scores):
+    """Play one match from ``first_dealer`` (D3). Hands draw their chance from ``state`` by
+    ``kernel._draw_hand`` or, when ``dup``, from the deck stream ``dst`` and the role streams
+    ``rst`` (:func:`_draw_duplicate_hand`, offset ``off``).
+
+    ``scores`` and ``cards`` (by side) are set to the match's final scores (S2) and captured
+    cards summed over its hands; ``points`` (side x source) and ``hand_wins`` (C2 winners of
+    finished hands) are added to; ``won`` is scratch (hands won, C3). ``out`` gets the result
+    row (``O_*``). When ``rec_on``, hand h's deck, dealer, uniforms, seeds and the scores after
+    it are written to row h of the ``rec_*`` arrays.
+    """
+    st = ws[0]
+    capn = ws[5]
+    pts = ws[6]
+    n = rl[R_PLAYERS]
+    ns = rl[R_SIDES]
+    teams = rl[R_TEAMS]
+    plays_n = rl[R_PLAYS]
+    classic = rl[R_MODE] != MODE_POINTS
+    check = (not classic) and rl[R_TARGET_CHECK] == TARGET_CHECK_IMMEDIATE
+    target = rl[R_TARGET]
+    to_win = rl[R_HANDS_TO_WIN]
+    log_on = max_hands < 0  # False, as a run-time value (see kernel.replay)
+    tot = np.zeros(ns, np.int64)
+    for t in range(ns):
+        scores[t] = 0
+        cards[t] = 0
+        won[t] = 0
+    winner = -1
+    hands = 0
+    finished = 0
+    bad = 0
+    last_plays = 0
+    d = first_dealer
+    while hands < max_hands:
+        if dup:
+            _draw_duplicate_hand(dst, rst, off, deck, d, n, plays_n, kinds, us, seeds)
+        else:
+            _draw_hand(state, deck, d, n, plays_n, kinds, us, seeds)
+        if rec_on:
+            rec_decks[hands] = deck
+            rec_dealers[hands] = d
+            rec_us[hands] = us
+            rec_seeds[hands] = seeds
+        w, last_plays = _play_match_hand(deck, d, kinds, params, us, seeds, rl, ds, ws, sw, pst,
+                                         log, play_pts, deal_log, scores, tot, check, log_on)
+        hands += 1
+        for t in range(ns):
+            scores[t] += st[S_SCORE + t]
+            cards[t] += capn[t]
+            for src in range(N_SOURCES):
+                points[t, src] += pts[t, src]
+        if rec_on:
+            rec_scores[hands - 1] = scores
+        if w >= 0:  # S5: a check point inside the hand ended the match
+            winner = w
+            break
+        finished += 1
+        if hand_violations(rl, ws):
+            bad += 1
+        # C2: strictly more captured cards than every other side (any mode, for the record).
+        best = capn[0]
+        best_t = 0
+        n_best = 1
+        for t in range(1, ns):
+            if capn[t] > best:
+                best = capn[t]
+                best_t = t
+                n_best = 1
+            elif capn[t] == best:
+                n_best += 1
+        if n_best == 1:
+            hand_wins[best_t] += 1
+        if classic:
+            if n_best == 1:
+                won[best_t] += 1
+                if won[best_t] >= to_win:  # C3
+                    winner = best_t
+                    break
+        else:
+            w = target_leader(scores, ns, target)  # S4 (and S5's end-of-hand check point)
+            if w >= 0:
+                winner = w
+                break
+        d = (d + 1) % n  # D3: the deal passes to the first player of the hand just played
+    out[O_WINNER] = winner
+    out[O_HANDS] = hands
+    out[O_FINISHED] = finished
+    out[O_BAD] = bad
+    out[O_LAST_PLAYS] = last_plays
+    out[O_FIRST_SIDE] = side_of((first_dealer + 1) % n, teams)
+
+
+# ---------------------------------------------------------------- Monte Carlo of matches
+
+MATCH_STAT_NAMES = (
+    "matches",  # [1] matches played (unfinished ones included)
+    "wins",  # [side] matches won
+    "first_side_wins",  # [1] matches won by the side of the first hand's first player (D3)
+    "hands",  # [1] match lengths in hands, summed (a hand the S5 check cut short counts)
+    "hands_sq",  # [1] sum of squared match lengths
+    "length_hist",  # [max_hands + 1] matches by length in hands (unfinished: at max_hands)
+    "unfinished",  # [1] matches stopped undecided after max_hands hands
+    "score",  # [side] final match scores (S2), summed
+    "score_sq",  # [side] sum of squared final scores
+    "points",  # [side, source] points of every hand of every match (codes.SOURCES order)
+    "cards",  # [side] captured cards of every hand (a hand cut short: so far), summed
+    "hand_count",  # [1] hands played to their end (X5c, U1, S1 done)
+    "hand_wins",  # [side] hands won by strictly most captured cards (C2), in any mode
+    "violations",  # [1] hands played to their end that fail engine.hand_violations
+)
+"""The statistics :func:`simulate_matches` returns, in its tuple order (int64 arrays)."""
+
+
+def named_match_stats(stats: tuple) -> dict[str, np.ndarray]:
+    """:func:`simulate_matches`'s tuple as ``{name: array}`` (:data:`MATCH_STAT_NAMES`)."""
+    return dict(zip(MATCH_STAT_NAMES, stats, strict=True))
+
+
+@njit(cache=True)
+def _match_workspace(rl):
+    n = rl[R_PLAYERS]
+    ns = rl[R_SIDES]
+    ws = new_workspace(rl)
+    sw = _new_search_workspace(rl)
+    pst = np.zeros((n, 4), np.uint64)
+    log = np.zeros((1, N_FIELDS), np.int64)
+    play_pts = np.zeros((1, ns, N_SOURCES), np.int64)
+    deal_log = np.zeros((1, ns, N_SOURCES), np.int64)
+    return ws, sw, pst, log, play_pts, deal_log
+
+
+@njit(cache=True)
+def _run_matches(state, n_matches, dealer, kinds, params, rl, ds, max_hands, rec_on, r_first,
+                 r_out, r_scores, r_decks, r_dealers, r_us, r_seeds, r_hand_scores):
+    """The Monte Carlo loop of :func:`simulate_matches`; with ``rec_on`` it also keeps every
+    match's first dealer, result row, final scores and per-hand draws (:func:`record_matches`),
+    so that both play exactly the same matches."""
+    n = rl[R_PLAYERS]
+    ns = rl[R_SIDES]
+    ws, sw, pst, log, play_pts, deal_log = _match_workspace(rl)
+    deck = np.arange(N_CARDS)
+    us = np.zeros(N_CARDS, np.float64)
+    seeds = np.zeros(n, np.uint64)
+    dst = np.zeros(4, np.uint64)
+    rst = np.zeros((n, 4), np.uint64)
+    scores = np.zeros(ns, np.int64)
+    mcards = np.zeros(ns, np.int64)
+    won = np.zeros(ns, np.int64)
+    out = np.zeros(O_SIZE, np.int64)
+    matches = np.zeros(1, np.int64)
+    wins = np.zeros(ns, np.int64)
+    first_wins = np.zeros(1, np.int64)
+    hands = np.zeros(1, np.int64)
+    hands_sq = np.zeros(1, np.int64)
+    hist = np.zeros(max_hands + 1, np.int64)
+    unfinished = np.zeros(1, np.int64)
+    score = np.zeros(ns, np.int64)
+    score_sq = np.zeros(ns, np.int64)
+    points = np.zeros((ns, N_SOURCES), np.int64)
+    cards = np.zeros(ns, np.int64)
+    hand_count = np.zeros(1, np.int64)
+    hand_wins = np.zeros(ns, np.int64)
+    violations = np.zeros(1, np.int64)
+    for m in range(n_matches):
+        first = dealer
+        if first < 0:
+            first = randbelow(state, n)
+        j = m if rec_on else 0
+        _play_match(state, dst, rst, 0, False, deck, first, kinds, params, rl, ds, ws, sw, pst,
+                    us, seeds, log, play_pts, deal_log, max_hands, scores, mcards, points,
+                    hand_wins, won, out, rec_on, r_decks[j], r_dealers[j], r_us[j], r_seeds[j],
+                    r_hand_scores[j])
+        if rec_on:
+            r_first[m] = first
+            r_out[m] = out
+            r_scores[m] = scores
+        matches[0] += 1
+        w = out[O_WINNER]
+        if w >= 0:
+            wins[w] += 1
+            if w == out[O_FIRST_SIDE]:
+                first_wins[0] += 1
+        else:
+            unfinished[0] += 1
+        h = out[O_HANDS]
+        hands[0] += h
+        hands_sq[0] += h * h
+        hist[h] += 1
+        for t in range(ns):
+            score[t] += scores[t]
+            score_sq[t] += scores[t] * scores[t]
+            cards[t] += mcards[t]
+        hand_count[0] += out[O_FINISHED]
+        violations[0] += out[O_BAD]
+    return (matches, wins, first_wins, hands, hands_sq, hist, unfinished, score, score_sq,
+            points, cards, hand_count, hand_wins, violations)
+
+
+@njit(cache=True)
+def simulate_matches(state, n_matches, dealer, kinds, params, rl, ds, max_hands):
+    """Monte Carlo: ``n_matches`` independent matches from the stream ``state`` (layout in the
+    module docstring). ``dealer`` is the first dealer of every match, or -1 to draw it (D3);
+    ``kinds`` and ``params`` the seats' policies (``policies.policy_arrays``, Q6); a match still
+    undecided after ``max_hands`` hands is stopped and counted as unfinished. Returns the
+    statistics of :data:`MATCH_STAT_NAMES`, in that order."""
+    n = rl[R_PLAYERS]
+    ns = rl[R_SIDES]
+    r_first = np.zeros(1, np.int64)
+    r_out = np.zeros((1, O_SIZE), np.int64)
+    r_scores = np.zeros((1, ns), np.int64)
+    r_decks = np.zeros((1, 1, N_CARDS), np.int64)
+    r_dealers = np.zeros((1, 1), np.int64)
+    r_us = np.zeros((1, 1, N_CARDS), np.float64)
+    r_seeds = np.zeros((1, 1, n), np.uint64)
+    r_hand_scores = np.zeros((1, 1, ns), np.int64)
+    return _run_matches(state, n_matches, dealer, kinds, params, rl, ds, max_hands,
+                        n_matches < 0, r_first, r_out, r_scores, r_decks, r_dealers, r_us,
+                        r_seeds, r_hand_scores)
+
+
+@njit(cache=True)
+def record_matches(state, n_matches, dealer, kinds, params, rl, ds, max_hands):
+    """The matches :func:`simulate_matches` plays from ``state``, with what each hand drew.
+
+    Returns ``(stats, first_dealers, results, scores, decks, dealers, us, seeds,
+    hand_scores)``: ``stats`` exactly as :func:`simulate_matches` returns them;
+    ``first_dealers[m]``; ``results[m]`` = (winning side or -1, hands started, hands finished,
+    hands failing the invariants, plays made in the last hand, side of the first player);
+    ``scores[m, side]`` the final scores; and for hand h of match m (h below its number of
+    hands) ``decks[m, h]`` (top first), ``dealers[m, h]``, ``us[m, h, k]`` (the uniform of play
+    k), ``seeds[m, h, p]`` and ``hand_scores[m, h, side]`` (the match scores after the hand, or
+    where an S5 check point stopped it).
+    """
+    n = rl[R_PLAYERS]
+    ns = rl[R_SIDES]
+    r_first = np.zeros(n_matches, np.int64)
+    r_out = np.zeros((n_matches, O_SIZE), np.int64)
+    r_scores = np.zeros((n_matches, ns), np.int64)
+    r_decks = np.zeros((n_matches, max_hands, N_CARDS), np.int64)
+    r_dealers = np.zeros((n_matches, max_hands), np.int64)
+    r_us = np.zeros((n_matches, max_hands, N_CARDS), np.float64)
+    r_seeds = np.zeros((n_matches, max_hands, n), np.uint64)
+    r_hand_scores = np.zeros((n_matches, max_hands, ns), np.int64)
+    stats = _run_matches(state, n_matches, dealer, kinds, params, rl, ds, max_hands,
+                         n_matches >= 0, r_first, r_out, r_scores, r_decks, r_dealers, r_us,
+                         r_seeds, r_hand_scores)
+    return (stats, r_first, r_out, r_scores, r_decks, r_dealers, r_us, r_seeds, r_hand_scores)
+
+
+# ---------------------------------------------------------------- duplicate comparison
+
+DUPLICATE_STAT_NAMES = (
+    "deal_sets",  # [1] deal sets played
+    "plays",  # [1] matches played (2 per set with two sides, else one per seat)
+    "b_seats",  # [1] B's sides summed over plays (1 per play with two sides, else players-1)
+    "unfinished",  # [1] plays stopped undecided after max_hands hands
+    "a_wins",  # [1] plays won by A's side
+    "b_wins",  # [1] plays won by one of B's sides
+    "win_diff",  # [1] sum over sets of D = m * (A's wins) - (B's wins), m = B's sides per play
+    "win_diff_sq",  # [1] sum over sets of D^2
+    "hands",  # [1] hands started, summed over plays (a hand the S5 check cut short counts)
+    "set_hands",  # [1] sum over sets of H = m * (hands of the set's plays)
+    "set_hands_sq",  # [1] sum over sets of H^2
+    "a_points",  # [1] final scores of A's side, summed over plays
+    "b_points",  # [1] final scores of B's sides, summed over plays and sides
+    "points_diff",  # [1] sum over sets of X = m * (A's points) - (B's points)
+    "points_diff_sq",  # [1] sum over sets of X^2
+    "points_diff_hands",  # [1] sum over sets of X * H
+    "a_cards",  # [1] cards captured by A's side, summed over hands and plays
+    "b_cards",  # [1] cards captured by B's sides
+    "cards_diff",  # [1] sum over sets of Y = m * (A's cards) - (B's cards)
+    "cards_diff_sq",  # [1] sum over sets of Y^2
+    "cards_diff_hands",  # [1] sum over sets of Y * H
+    "hand_count",  # [1] hands played to their end
+    "violations",  # [1] hands played to their end that fail engine.hand_violations
+)
+"""The statistics :func:`simulate_duplicate` returns, in its tuple order (int64 arrays).
+
+Per deal set with P plays and m of B's sides per play (P = 2, m = 1 with two sides; P = m + 1
+= players otherwise), the paired difference of win rates is D / (P m): A's win rate over the
+set's plays minus B's, B's being the mean over its sides. The difference in points per hand is
+the ratio sum X / sum H over the sets (A's side's points per hand minus the mean of B's sides'),
+with the delta method's variance from the sums of X^2, H^2 and X H; likewise cards with Y.
+``b_seats / plays`` is m and ``b_seats / deal_sets`` is P m."""
+
+
+def named_duplicate_stats(stats: tuple) -> dict[str, np.ndarray]:
+    """:func:`simulate_duplicate`'s tuple as ``{name: array}`` (:data:`DUPLICATE_STAT_NAMES`)."""
+    return dict(zip(DUPLICATE_STAT_NAMES, stats, strict=True))
+
+
+@njit(cache=True)
+def duplicate_plays(rl):
+    """``(P, m)``: plays per deal set and B's sides per play. With two sides (2 players, or 4
+    in teams) A and B swap sides (P = 2, m = 1); with 3 or 4 players alone A takes each seat in
+    turn and B every other seat (P = players, m = players - 1)."""
+    n = rl[R_PLAYERS]
+    if rl[R_SIDES] == 2:
+        return 2, 1
+    return n, n - 1
+
+
+@njit(cache=True, inline="always")
+def _a_role(role, two_sides):
+    """Whether a role (offset from A's first seat) belongs to A: role 0, and with two sides
+    every even role (A's partner sits opposite, D2)."""
+    if two_sides:
+        return role % 2 == 0
+    return role == 0
+
+
+@njit(cache=True)
+def _run_duplicate(state, n_deals, dealer, kinds_a, params_a, kinds_b, params_b, rl, ds,
+                   max_hands, rec_on, r_first, r_out, r_scores, r_cards, r_decks, r_dealers,
+                   r_us, r_seeds, r_hand_scores):
+    """The loop of :func:`simulate_duplicate`; with ``rec_on`` it also keeps what every play
+    of every set drew and gave (:func:`record_duplicate`)."""
+    n = rl[R_PLAYERS]
+    ns = rl[R_SIDES]
+    teams = rl[R_TEAMS]
+    two_sides = ns == 2
+    n_plays, m = duplicate_plays(rl)
+    ws, sw, pst, log, play_pts, deal_log = _match_workspace(rl)
+    deck = np.arange(N_CARDS)
+    us = np.zeros(N_CARDS, np.float64)
+    seeds = np.zeros(n, np.uint64)
+    dst = np.zeros(4, np.uint64)
+    rst = np.zeros((n, 4), np.uint64)
+    role_seeds = np.zeros(n, np.uint64)
+    kinds = np.zeros(n, np.int64)
+    params = np.zeros(n, np.int64)
+    is_a = np.zeros(n, np.bool_)
+    scores = np.zeros(ns, np.int64)
+    mcards = np.zeros(ns, np.int64)
+    won = np.zeros(ns, np.int64)
+    hand_wins = np.zeros(ns, np.int64)
+    points = np.zeros((ns, N_SOURCES), np.int64)
+    out = np.zeros(O_SIZE, np.int64)
+    s_sets = np.zeros(1, np.int64)
+    s_plays = np.zeros(1, np.int64)
+    s_bseats = np.zeros(1, np.int64)
+    s_unfinished = np.zeros(1, np.int64)
+    s_awins = np.zeros(1, np.int64)
+    s_bwins = np.zeros(1, np.int64)
+    s_wd = np.zeros(1, np.int64)
+    s_wd2 = np.zeros(1, np.int64)
+    s_hands = np.zeros(1, np.int64)
+    s_h = np.zeros(1, np.int64)
+    s_h2 = np.zeros(1, np.int64)
+    s_apts = np.zeros(1, np.int64)
+    s_bpts = np.zeros(1, np.int64)
+    s_x = np.zeros(1, np.int64)
+    s_x2 = np.zeros(1, np.int64)
+    s_xh = np.zeros(1, np.int64)
+    s_acards = np.zeros(1, np.int64)
+    s_bcards = np.zeros(1, np.int64)
+    s_y = np.zeros(1, np.int64)
+    s_y2 = np.zeros(1, np.int64)
+    s_yh = np.zeros(1, np.int64)
+    s_hand_count = np.zeros(1, np.int64)
+    s_viol = np.zeros(1, np.int64)
+    for i in range(n_deals):
+        first = dealer
+        if first < 0:
+            first = randbelow(state, n)
+        deck_seed = next_u64(state)
+        for j in range(n):
+            role_seeds[j] = next_u64(state)
+        wa = 0
+        wb = 0
+        pa = 0
+        pb = 0
+        ca = 0
+        cb = 0
+        hh = 0
+        for r in range(n_plays):
+            for p in range(n):
+                a = _a_role((p - r + n) % n, two_sides)
+                is_a[p] = a
+                kinds[p] = kinds_a[0] if a else kinds_b[0]
+                params[p] = params_a[0] if a else params_b[0]
+            seed_state(dst, deck_seed)
+            for j in range(n):
+                seed_state(rst[j], role_seeds[j])
+            for c in range(N_CARDS):
+                deck[c] = c
+            k = i * n_plays + r if rec_on else 0
+            _play_match(state, dst, rst, r, True, deck, first, kinds, params, rl, ds, ws, sw,
+                        pst, us, seeds, log, play_pts, deal_log, max_hands, scores, mcards,
+                        points, hand_wins, won, out, rec_on, r_decks[k], r_dealers[k], r_us[k],
+                        r_seeds[k], r_hand_scores[k])
+            if rec_on:
+                r_first[k] = first
+                r_out[k] = out
+                r_scores[k] = scores
+                r_cards[k] = mcards
+            a_side = side_of(r, teams)  # A's first seat is seat r
+            w = out[O_WINNER]
+            if w < 0:
+                s_unfinished[0] += 1
+            elif w == a_side:
+                wa += 1
+            else:
+                wb += 1
+            for t in range(ns):
+                if t == a_side:
+                    pa += scores[t]
+                    ca += mcards[t]
+                else:
+                    pb += scores[t]
+                    cb += mcards[t]
+            hh += out[O_HANDS]
+            s_hand_count[0] += out[O_FINISHED]
+            s_viol[0] += out[O_BAD]
+        d = m * wa - wb
+        big_h = m * hh
+        x = m * pa - pb
+        y = m * ca - cb
+        s_sets[0] += 1
+        s_plays[0] += n_plays
+        s_bseats[0] += n_plays * m
+        s_awins[0] += wa
+        s_bwins[0] += wb
+        s_wd[0] += d
+        s_wd2[0] += d * d
+        s_hands[0] += hh
+        s_h[0] += big_h
+        s_h2[0] += big_h * big_h
+        s_apts[0] += pa
+        s_bpts[0] += pb
+        s_x[0] += x
+        s_x2[0] += x * x
+        s_xh[0] += x * big_h
+        s_acards[0] += ca
+        s_bcards[0] += cb
+        s_y[0] += y
+        s_y2[0] += y * y
+        s_yh[0] += y * big_h
+    return (s_sets, s_plays, s_bseats, s_unfinished, s_awins, s_bwins, s_wd, s_wd2, s_hands,
+            s_h, s_h2, s_apts, s_bpts, s_x, s_x2, s_xh, s_acards, s_bcards, s_y, s_y2, s_yh,
+            s_hand_count, s_viol)
+
+
+@njit(cache=True)
+def simulate_duplicate(state, n_deals, dealer, kinds_a, params_a, kinds_b, params_b, rl, ds,
+                       max_hands):
+    """Duplicate comparison of policy A against policy B over ``n_deals`` deal sets.
+
+    ``kinds_a``/``params_a`` and ``kinds_b``/``params_b`` are one-seat policy arrays
+    (``policies.policy_arrays([spec])``). Each deal set is one match played P times on the same
+    sequence of decks and dealers (module docstring): with two sides, once with A on side 0's
+    seats and B on side 1's and once swapped; with 3 or 4 players alone, once with A in seat r
+    and B in every other seat, for r = 0 .. players-1. Luck of the deal then falls alike on both
+    policies and cancels from the paired differences. Returns the statistics of
+    :data:`DUPLICATE_STAT_NAMES`, in that order."""
+    n = rl[R_PLAYERS]
+    ns = rl[R_SIDES]
+    r_first = np.zeros(1, np.int64)
+    r_out = np.zeros((1, O_SIZE), np.int64)
+    r_scores = np.zeros((1, ns), np.int64)
+    r_cards = np.zeros((1, ns), np.int64)
+    r_decks = np.zeros((1, 1, N_CARDS), np.int64)
+    r_dealers = np.zeros((1, 1), np.int64)
+    r_us = np.zeros((1, 1, N_CARDS), np.float64)
+    r_seeds = np.zeros((1, 1, n), np.uint64)
+    r_hand_scores = np.zeros((1, 1, ns), np.int64)
+    return _run_duplicate(state, n_deals, dealer, kinds_a, params_a, kinds_b, params_b, rl, ds,
+                          max_hands, n_deals < 0, r_first, r_out, r_scores, r_cards, r_decks,
+                          r_dealers, r_us, r_seeds, r_hand_scores)
+
+
+@njit(cache=True)
+def record_duplicate(state, n_deals, dealer, kinds_a, params_a, kinds_b, params_b, rl, ds,
+                     max_hands):
+    """The plays :func:`simulate_duplicate` makes from ``state``, with what each hand drew.
+
+    Returns ``(stats, first_dealers, results, scores, cards, decks, dealers, us, seeds,
+    hand_scores)``, indexed by play ``i * P + r`` (set i, play r; P from
+    :func:`duplicate_plays`) and, for the per-hand arrays, by hand, as in
+    :func:`record_matches`; ``cards[play, side]`` are the cards captured over the match.
+    """
+    n = rl[R_PLAYERS]
+    ns = rl[R_SIDES]
+    n_plays, _ = duplicate_plays(rl)
+    k = n_deals * n_plays
+    r_first = np.zeros(k, np.int64)
+    r_out = np.zeros((k, O_SIZE), np.int64)
+    r_scores = np.zeros((k, ns), np.int64)
+    r_cards = np.zeros((k, ns), np.int64)
+    r_decks = np.zeros((k, max_hands, N_CARDS), np.int64)
+    r_dealers = np.zeros((k, max_hands), np.int64)
+    r_us = np.zeros((k, max_hands, N_CARDS), np.float64)
+    r_seeds = np.zeros((k, max_hands, n), np.uint64)
+    r_hand_scores = np.zeros((k, max_hands, ns), np.int64)
+    stats = _run_duplicate(state, n_deals, dealer, kinds_a, params_a, kinds_b, params_b, rl, ds,
+                           max_hands, n_deals >= 0, r_first, r_out, r_scores, r_cards, r_decks,
+                           r_dealers, r_us, r_seeds, r_hand_scores)
+    return (stats, r_first, r_out, r_scores, r_cards, r_decks, r_dealers, r_us, r_seeds,
+            r_hand_scores)
+
+
+@njit(cache=True)
+def hand_of_match(deck, dealer, kinds, params, us, seeds, rl, ds, scores, check):
+    """One hand of a match from the carried ``scores`` (S2), as :func:`_play_match` plays it,
+    for tests of given positions: returns ``(winner, plays, totals)``, the side a check point
+    (S5, when ``check``) found winning, or -1 after the whole hand, the plays made, and the
+    match totals at that moment. The end-of-hand check is left to the caller."""
+    n = rl[R_PLAYERS]
+    ns = rl[R_SIDES]
+    ws, sw, pst, log, play_pts, deal_log = _match_workspace(rl)
+    tot = np.zeros(ns, np.int64)
+    w, k = _play_match_hand(deck, dealer, kinds, params, us, seeds, rl, ds, ws, sw, pst, log,
+                            play_pts, deal_log, scores, tot, check, n < 0)
+    st = ws[0]
+    totals = np.zeros(ns, np.int64)
+    for t in range(ns):
+        totals[t] = scores[t] + st[S_SCORE + t]
+    return w, k, totals

@@ -1,0 +1,139 @@
+"""Ronda matches as Monte Carlo batches: match win rates, match length, first-player advantage.
+
+The match kernel is :func:`simcards.ronda.matches.simulate_matches`; this module cuts a run into
+chunks (sized by the policies' cost and the expected length of a match, so that progress stays
+live), and lays out the merged statistics (:data:`~simcards.ronda.matches.MATCH_STAT_NAMES`) as
+the command's JSON, with the estimates of :mod:`simcards.ronda.summaries`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from simcards.core.policyspec import PolicySpec
+from simcards.core.runner import Stats, run_batch
+from simcards.ronda import codes, summaries
+from simcards.ronda.hands import HANDS_CHUNK, SOURCES, chunk_size
+from simcards.ronda.matches import DEFAULT_MAX_HANDS
+from simcards.ronda.policies import policy_arrays
+from simcards.ronda.rules import RondaRules
+from simcards.ronda.summaries import Estimate
+
+QUANTILES = (5, 25, 50, 75, 95)
+STREAM = "ronda.matches"
+"""The random stream of the matches command."""
+POINTS_PER_HAND = 7.0
+"""A rough figure of one side's points per hand, to guess a match's length from its target."""
+
+
+def max_hands(rules: RondaRules) -> int:
+    """The cap on a match's length, after which a match is stopped and counted as unfinished:
+    the kernel's :data:`~simcards.ronda.matches.DEFAULT_MAX_HANDS`, or more for a classic match
+    that needs many hand wins (C3)."""
+    if rules.mode == "classic":
+        return max(DEFAULT_MAX_HANDS, 8 * rules.hands_to_win * rules.n_sides)
+    return DEFAULT_MAX_HANDS
+
+
+def hands_per_match(rules: RondaRules) -> float:
+    """A rough guess of the hands in a match (S4, C3), for sizing chunks only."""
+    if rules.mode == "classic":
+        return float(rules.hands_to_win * rules.n_sides)
+    return max(1.0, rules.target / POINTS_PER_HAND)
+
+
+def match_chunk_size(rules: RondaRules, specs: Sequence[PolicySpec], plays: int = 1) -> int:
+    """Matches (or deal sets of ``plays`` matches) per chunk: about as much work as a chunk of
+    :data:`~simcards.ronda.hands.HANDS_CHUNK` greedy hands."""
+    return chunk_size(specs, max(1, int(HANDS_CHUNK / (hands_per_match(rules) * plays))))
+
+
+@dataclass(frozen=True)
+class MatchConfig:
+    """Everything the match kernel needs, as plain arrays and ints (pickled to workers)."""
+
+    kinds: np.ndarray
+    params: np.ndarray
+    rl: np.ndarray
+    ds: np.ndarray
+    dealer: int
+    max_hands: int
+
+    @classmethod
+    def build(cls, rules: RondaRules, specs: Sequence[PolicySpec],
+              dealer: int | None) -> MatchConfig:
+        kinds, params = policy_arrays(specs)
+        rl, ds = rules.arrays.args()
+        return cls(kinds, params, rl, ds, -1 if dealer is None else int(dealer),
+                   max_hands(rules))
+
+
+def matches_chunk(state: np.ndarray, size: int, cfg: MatchConfig) -> dict[str, np.ndarray]:
+    """One chunk of Monte Carlo matches (runs in a worker)."""
+    from simcards.ronda.matches import named_match_stats, simulate_matches
+
+    return named_match_stats(simulate_matches(state, size, cfg.dealer, cfg.kinds, cfg.params,
+                                              cfg.rl, cfg.ds, cfg.max_hands))
+
+
+def json_number(x: float) -> float | None:
+    """A float for JSON: a bound the data cannot give (``nan``) is null."""
+    return None if math.isnan(x) else float(x)
+
+
+def ci_pair(e: Estimate) -> list[float | None]:
+    return [json_number(e.low), json_number(e.high)]
+
+
+@dataclass(frozen=True)
+class MatchesResult:
+    """Merged match statistics (:data:`~simcards.ronda.matches.MATCH_STAT_NAMES`), summarised
+    by :mod:`simcards.ronda.summaries`."""
+
+    matches: int
+    max_hands: int
+    stats: Stats
+
+    def to_dict(self) -> dict[str, object]:
+        s = self.stats
+        wins = summaries.win_rates(s)
+        first = summaries.proportion(int(s["first_side_wins"][0]), self.matches)
+        advantage = summaries.first_player_advantage(s)
+        length = summaries.match_length(s, [q / 100 for q in QUANTILES])
+        scores = summaries.mean_scores(s)
+        per_hand = summaries.points_per_hand(s)
+        return {
+            "win_rate": [w.value for w in wins],
+            "win_ci": [ci_pair(w) for w in wins],
+            "unfinished": length["unfinished"],
+            "first_player_win_rate": first.value,
+            "first_player_win_ci": ci_pair(first),
+            "first_player_advantage": advantage.value,
+            "first_player_advantage_ci": ci_pair(advantage),
+            "hands_mean": length["mean"].value,
+            "hands_ci": ci_pair(length["mean"]),
+            "hands_sd": length["sd"],
+            "hands_quantiles": {f"{q}%": length["quantiles"][q / 100] for q in QUANTILES},
+            "score_mean": [e.value for e in scores],
+            "score_ci": [ci_pair(e) for e in scores],
+            "points_per_hand": per_hand.sum(axis=1).tolist(),
+            "points_by_source": {name: per_hand[:, codes.SOURCES.index(name)].tolist()
+                                 for name in SOURCES},
+            "hands_played": int(s["hand_count"][0]),
+            "violations": int(s["violations"][0]),
+        }
+
+
+def simulate(rules: RondaRules, specs: Sequence[PolicySpec], matches: int, *,
+             dealer: int | None = None, seed: int = 0, workers: int | None = None,
+             progress: bool = False, **batch: object) -> MatchesResult:
+    """Monte Carlo matches; bit-identical for a given seed whatever ``workers`` or executor."""
+    cfg = MatchConfig.build(rules, specs, dealer)
+    stats = run_batch(matches_chunk, cfg, seed=seed, total=matches,
+                      chunk_size=match_chunk_size(rules, specs), stream=STREAM, workers=workers,
+                      progress=progress, label="Ronda matches", **batch)
+    return MatchesResult(matches, cfg.max_hands, stats)

@@ -1,0 +1,41 @@
+"""Cluster warm-ups: each compiles (or loads from cache) one Ronda kernel on a tiny batch.
+
+Named in the game's registration, so a dask worker runs them once when it joins, before any
+chunk, and no chunk pays for compilation.
+"""
+
+from __future__ import annotations
+
+
+def warm_ronda_hands() -> None:
+    """Compile or load the Ronda hand kernel: two players, default rules, a few hands."""
+    from simcards.core.rng import chunk_state
+    from simcards.ronda.hands import HandConfig, hands_chunk
+    from simcards.ronda.policies import KINDS
+    from simcards.ronda.rules import RondaRules
+
+    cfg = HandConfig.build(RondaRules.make(), [KINDS.parse("greedy")] * 2, None)
+    hands_chunk(chunk_state(0, 0), 8, cfg)
+
+
+def warm_ronda_matches() -> None:
+    """Compile or load the Ronda match kernel: two players, default rules, a few matches."""
+    from simcards.core.rng import chunk_state
+    from simcards.ronda.matchplay import MatchConfig, matches_chunk
+    from simcards.ronda.policies import KINDS
+    from simcards.ronda.rules import RondaRules
+
+    cfg = MatchConfig.build(RondaRules.make(), [KINDS.parse("greedy")] * 2, None)
+    matches_chunk(chunk_state(0, 0), 4, cfg)
+
+
+def warm_ronda_duplicate() -> None:
+    """Compile or load the Ronda duplicate kernel (the compare command): a few deal sets."""
+    from simcards.core.rng import chunk_state
+    from simcards.ronda.compare import DuplicateConfig, duplicate_chunk
+    from simcards.ronda.policies import KINDS
+    from simcards.ronda.rules import RondaRules
+
+    greedy = KINDS.parse("greedy")
+    cfg = DuplicateConfig.build(RondaRules.make(), greedy, greedy, None)
+    duplicate_chunk(chunk_state(0, 0), 2, cfg)
