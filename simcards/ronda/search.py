@@ -240,15 +240,15 @@ def _values(rl, ws, f):
 
 
 @njit(cache=True)
-def _play(card, rl, ws, sw):
+def _play(card, rl, ws, log, play_pts):
     """One play in a searched position (not inlined: one compiled copy of the rules)."""
-    apply_play(card, rl, ws, sw[W_LOG], sw[W_PLAY_PTS], False)
+    apply_play(card, rl, ws, log, play_pts, False)
 
 
 @njit(cache=True)
-def _deal(rl, ds, ws, sw):
+def _deal(rl, ds, ws, deck, deal_log):
     """The next deal of a searched position, from the sample's deck."""
-    deal_next(sw[W_DECK], rl, ds, ws, sw[W_DEAL_LOG], False)
+    deal_next(deck, rl, ds, ws, deal_log, False)
 
 
 @njit(cache=True)
@@ -259,9 +259,9 @@ def _finish(rl, ws, f):
 
 
 @njit(cache=True, inline="always")
-def _setup(sw, lv, rl):
-    """Level ``lv``'s mover and his candidates: the first card of each value he holds."""
-    ws = _level(sw, lv)
+def _setup(sw, lv, ws, rl):
+    """Level ``lv``'s mover (``ws`` is its position) and his candidates: the first card of each
+    value he holds."""
     p = ws[0][S_TURN]
     hc = ws[1]
     cards = sw[W_CARDS]
@@ -289,8 +289,8 @@ def _offer(sw, lv, f, ns):
         sw[W_HAS][lv] = 1
 
 
-@njit(cache=True)
-def _leaf(sw, lv, rl, f):
+@njit(cache=True, inline="always")
+def _leaf(sw, lv, ws, rl, f):
     """The last searched play from level ``lv`` (one that does not end the hand), chosen and
     scored without being made, as greedy scores a card: the mover's best card by V(own side)
     of that play (first in card order on a tie); the final values after it into ``f``.
@@ -299,7 +299,6 @@ def _leaf(sw, lv, rl, f):
     Derba or re-hit and Missa points (X6/X7, M1) and the cards captured or put on the pile; the
     pile's previous owner loses its cards on a re-hit and, under ``tiers``, the previous hit's
     points. X5a only moves a pile from its owner's count to the same side's captured cards."""
-    ws = _level(sw, lv)
     st = ws[0]
     tab = ws[3]
     teams = rl[R_TEAMS]
@@ -361,17 +360,21 @@ def _leaf(sw, lv, rl, f):
 
 
 @njit(cache=True)
-def max_n(base, plays_left, rl, ds, sw):
+def max_n(base, ws, plays_left, rl, ds, sw):
     """Max-n (Q4, Q7) from the position at level ``base``, which follows a play: each of the
     next ``plays_left`` plays (or up to the end of the hand) is the card that maximises its
     mover's side's V from his play to the horizon, knowing every holding of the position; ties
     by card order. The end of the hand (X5c, U1, S1) is included when reached. Writes the final
-    values of the line played into ``sw[W_F]``. Iterative over the stacked levels."""
+    values of the line played into ``sw[W_F]``. Iterative over the stacked levels; ``ws`` is
+    the position at ``base``."""
     n = rl[R_PLAYERS]
     ns = rl[R_SIDES]
     plays = rl[R_PLAYS]
     f = sw[W_F]
-    ws = _level(sw, base)
+    deck = sw[W_DECK]
+    deal_log = sw[W_DEAL_LOG]
+    log = sw[W_LOG]
+    play_pts = sw[W_PLAY_PTS]
     st = ws[0]
     if st[S_PLAYS] == plays:
         _finish(rl, ws, f)
@@ -380,9 +383,10 @@ def max_n(base, plays_left, rl, ds, sw):
         _values(rl, ws, f)
         return
     if st[S_HELD] == 0:
-        _deal(rl, ds, ws, sw)
+        _deal(rl, ds, ws, deck, deal_log)
     top = base
-    _setup(sw, top, rl)
+    cur = ws
+    _setup(sw, top, cur, rl)
     cards = sw[W_CARDS]
     nc = sw[W_NC]
     idx = sw[W_IDX]
@@ -390,17 +394,16 @@ def max_n(base, plays_left, rl, ds, sw):
     while True:
         if idx[top] == 0 and top + 1 - base == plays_left and \
                 sw[W_ST][top, S_PLAYS] + 1 < plays:
-            _leaf(sw, top, rl, f)  # the horizon's plays: scored without being made
+            _leaf(sw, top, cur, rl, f)  # the horizon's plays: scored without being made
             idx[top] = nc[top]
             for t in range(ns):
                 best[top, t] = f[t]
         if idx[top] < nc[top]:
             c = cards[top, idx[top]]
             idx[top] += 1
-            wa = _level(sw, top)
             wb = _level(sw, top + 1)
-            _copy(wa, wb, n, ns)
-            _play(c, rl, wb, sw)
+            _copy(cur, wb, n, ns)
+            apply_play(c, rl, wb, log, play_pts, False)  # inlined: calls cost more than plays
             stb = wb[0]
             if stb[S_PLAYS] == plays:
                 _finish(rl, wb, f)
@@ -408,9 +411,10 @@ def max_n(base, plays_left, rl, ds, sw):
                 _values(rl, wb, f)
             else:
                 if stb[S_HELD] == 0:
-                    _deal(rl, ds, wb, sw)
+                    _deal(rl, ds, wb, deck, deal_log)
                 top += 1
-                _setup(sw, top, rl)
+                cur = wb
+                _setup(sw, top, cur, rl)
                 continue
             _offer(sw, top, f, ns)
         else:
@@ -419,21 +423,25 @@ def max_n(base, plays_left, rl, ds, sw):
             if top == base:
                 return
             top -= 1
+            cur = ws if top == base else _level(sw, top)
             _offer(sw, top, f, ns)
 
 
 @njit(cache=True)
-def rollout(lv, rl, ds, sw):
-    """Q5: from the position at level ``lv`` every player plays ``greedy`` (Q3, from his own
+def rollout(ws, rl, ds, sw):
+    """Q5: from the searched position ``ws`` every player plays ``greedy`` (Q3, from his own
     view of that position) to the end of the hand; final values into ``sw[W_F]``."""
-    ws = _level(sw, lv)
     st = ws[0]
+    deck = sw[W_DECK]
+    deal_log = sw[W_DEAL_LOG]
+    log = sw[W_LOG]
+    play_pts = sw[W_PLAY_PTS]
     plays = rl[R_PLAYS]
     while st[S_PLAYS] < plays:
         if st[S_HELD] == 0:
-            _deal(rl, ds, ws, sw)
+            _deal(rl, ds, ws, deck, deal_log)
         q = st[S_TURN]
-        _play(greedy_card(q, rl, ds, ws), rl, ws, sw)
+        apply_play(greedy_card(q, rl, ds, ws), rl, ws, log, play_pts, False)  # inlined
     _finish(rl, ws, sw[W_F])
 
 
@@ -512,7 +520,7 @@ def _block_fits(p, rl, ws, un, cnt):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def draw_sample(p, need, rl, ws, sw, pst, nu):
     """Q1: a consistent sample into ``sw[W_UN][:nu]``: the other hands as blocks in seat order
     (each at its size), then the stock top first. Fisher-Yates from the seat's own stream
@@ -548,7 +556,7 @@ def draw_sample(p, need, rl, ws, sw, pst, nu):
     return hands
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _place(p, hands, rl, ws0, sw, nu):
     """Put the sample of ``sw[W_UN]`` into the position at level 0: the other holdings (sorted
     by card order) and the stock at the undealt positions of the deck."""
@@ -703,8 +711,8 @@ def _solve_last_deal(p, rl, ds, ws, sw, nc):
                         count += 1
                         for j in range(nc):
                             _copy(w0, w1, n, ns)
-                            _play(cand[j], rl, w1, sw)
-                            max_n(1, N_CARDS, rl, ds, sw)
+                            _play(cand[j], rl, w1, sw[W_LOG], sw[W_PLAY_PTS])
+                            max_n(1, w1, N_CARDS, rl, ds, sw)
                             totals[j] += f[s]
                 if k < 2 or m1 == 0:
                     break
@@ -767,6 +775,9 @@ def search_card(p, kind, param, rl, ds, ws, sw, pst):
             samples = param
             need = nu
         f = sw[W_F]
+        log = sw[W_LOG]
+        play_pts = sw[W_PLAY_PTS]
+        plays = rl[R_PLAYS]
         recording = sw[W_REC_INFO][0] > 0
         for k in range(samples):
             hands = draw_sample(p, need, rl, ws, sw, pst, nu)
@@ -775,11 +786,16 @@ def search_card(p, kind, param, rl, ds, ws, sw, pst):
                 _record(p, kind, hands, rl, ws, sw, nu, k == 0)
             for j in range(nc):
                 _copy(w0, w1, n, ns)
-                _play(cand[j], rl, w1, sw)
+                apply_play(cand[j], rl, w1, log, play_pts, False)  # inlined
                 if kind == POLICY_LOOKAHEAD:
-                    max_n(1, param, rl, ds, sw)
+                    st1 = w1[0]
+                    if param == 1 and st1[S_HELD] > 0 and st1[S_PLAYS] + 1 < plays:
+                        _setup(sw, 1, w1, rl)  # lookahead:1 within a deal: the reply alone
+                        _leaf(sw, 1, w1, rl, f)
+                    else:
+                        max_n(1, w1, param, rl, ds, sw)
                 else:
-                    rollout(1, rl, ds, sw)
+                    rollout(w1, rl, ds, sw)
                 totals[j] += f[s]
     best = -1
     best_v = 0
