@@ -9,6 +9,18 @@ import pytest
 from simcards.core.store import RunStore
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _kernels_compiled_once() -> None:
+    """Compile (or load) every registered game's kernels once, here, before any test starts
+    worker processes or a cluster: the workers then load them from numba's disk cache instead
+    of each compiling the same kernels at the same time, which on a fresh checkout costs
+    minutes per process."""
+    from simcards.core.registry import all_warmups, resolve
+
+    for ref in all_warmups():
+        resolve(ref)()
+
+
 @pytest.fixture(autouse=True)
 def _isolated_store(tmp_path, monkeypatch):
     monkeypatch.setenv("SIMCARDS_STORE", str(tmp_path / "runs"))

@@ -42,7 +42,7 @@ CHALLENGER = "lookahead:1"
 
 def _sizes(quick: bool) -> tuple[int, int, int]:
     """(hands per table, matches per table and target, deal sets per option)."""
-    return (2_000, 500, 8) if quick else (200_000, 40_000, 3_000)
+    return (2_000, 500, 8) if quick else (50_000, 10_000, 600)
 
 
 def build(root: Path, *, seed: int, workers: int | None, progress: bool = True,

@@ -55,8 +55,8 @@ def deal_sets(pairing: Pairing, quick: bool) -> int:
         return 8
     two = pairing.rules.players == 2
     if "rollout" in pairing.a + pairing.b:
-        return 1_000 if two else 120
-    return 4_000 if two else 800
+        return 300 if two else 60
+    return 1_000 if two else 300
 
 
 def pairings() -> list[Pairing]:
