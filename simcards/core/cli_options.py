@@ -87,6 +87,18 @@ def emit_json(payload: dict[str, Any]) -> None:
     sys.stdout.flush()
 
 
+def rule_integer(name: str, value: object) -> int:
+    """A rule switch's integer: an int, or a string of digits (as a command line gives it);
+    a one-line error naming the switch otherwise. Games' ``Rules.make`` share it."""
+    if isinstance(value, bool):
+        raise UsageError(f"{name}={value!r} must be an integer")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value)
+    raise UsageError(f"{name}={value!r} must be an integer")
+
+
 def parse_int_list(text: str, what: str) -> list[int]:
     """``"5,5,4"`` -> ``[5, 5, 4]``, naming the bad item on error."""
     out = []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from simcards.core.cli_options import rule_integer
 from simcards.core.errors import UsageError
 
 PLAYERS = (2, 3, 4, 5)
@@ -22,17 +23,6 @@ NEVER_OPENED = 100
 """G5: the score of a player who has not opened when the round ends."""
 STALL_TURNS = 1000
 """T9: a round reaching this many turns is stopped and scored as it stands."""
-
-
-def _integer(name: str, value: object) -> int:
-    """An int, or a string of digits (as a command line gives it)."""
-    if isinstance(value, bool):
-        raise UsageError(f"{name}={value!r} must be an integer")
-    if isinstance(value, int):
-        return value
-    if isinstance(value, str) and value.strip().isdigit():
-        return int(value)
-    raise UsageError(f"{name}={value!r} must be an integer")
 
 
 @dataclass(frozen=True)
@@ -62,16 +52,16 @@ class RomiRules:
         ace_low_value: int | str = 1,
     ) -> RomiRules:
         """Validated constructor: a one-line :class:`UsageError` for any bad value."""
-        n = _integer("players", players)
+        n = rule_integer("players", players)
         if n not in PLAYERS:
             raise UsageError(f"players={n}: Römi is for 2 to 5 players (D2)")
-        r = _integer("rounds", rounds)
+        r = rule_integer("rounds", rounds)
         if r < 1:
             raise UsageError(f"rounds={r} must be an integer >= 1 (D5)")
-        o = _integer("open_min", open_min)
+        o = rule_integer("open_min", open_min)
         if o < 1:
             raise UsageError(f"open_min={o} must be an integer >= 1 (O1)")
-        a = _integer("ace_low_value", ace_low_value)
+        a = rule_integer("ace_low_value", ace_low_value)
         if not 1 <= a <= 10:
             raise UsageError(f"ace_low_value={a} must be an integer from 1 to 10 (M6)")
         return cls(players=n, rounds=r, open_min=o, ace_low_value=a)

@@ -7,6 +7,7 @@ from functools import cached_property
 
 import numpy as np
 
+from simcards.core.cli_options import rule_integer
 from simcards.core.errors import UsageError
 from simcards.ronda import codes
 
@@ -29,17 +30,6 @@ def _choice(name: str, value: object, table: dict[str, int]) -> str:
     if not isinstance(value, str) or value not in table:
         raise UsageError(f"unknown {name}={value!r}; expected one of {'|'.join(table)}")
     return value
-
-
-def _integer(name: str, value: object) -> int:
-    """An int, or a string of digits (as a command line gives it)."""
-    if isinstance(value, bool):
-        raise UsageError(f"{name}={value!r} must be an integer")
-    if isinstance(value, int):
-        return value
-    if isinstance(value, str) and value.strip().isdigit():
-        return int(value)
-    raise UsageError(f"{name}={value!r} must be an integer")
 
 
 @dataclass(frozen=True)
@@ -90,7 +80,7 @@ class RondaRules:
         hands_to_win: int | str = 1,
     ) -> RondaRules:
         """Validated constructor: a one-line :class:`UsageError` for any bad value."""
-        n = _integer("players", players)
+        n = rule_integer("players", players)
         if n not in DEAL_SIZES:
             raise UsageError(f"players={n}: Ronda is for 2, 3 or 4 players (D2)")
         teams = _choice("teams", teams, TEAMS_CODE)
@@ -99,12 +89,12 @@ class RondaRules:
         derba_chain = _choice("derba_chain", derba_chain, CHAIN_CODE)
         announce = _choice("announce", announce, ANNOUNCE_CODE)
         announce_conflict = _choice("announce_conflict", announce_conflict, CONFLICT_CODE)
-        t = _integer("target", target)
+        t = rule_integer("target", target)
         if t not in TARGETS:
             raise UsageError(f"target={t}: expected one of 11|21|41 (S4)")
         target_check = _choice("target_check", target_check, TARGET_CHECK_CODE)
         mode = _choice("mode", mode, MODE_CODE)
-        h = _integer("hands_to_win", hands_to_win)
+        h = rule_integer("hands_to_win", hands_to_win)
         if h < 1:
             raise UsageError(f"hands_to_win={h} must be an integer >= 1 (C3)")
         if mode == "points" and h != 1:
