@@ -2,19 +2,44 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 from simcards.core.store import RunStore
 
 
+def _compile(ref: str) -> None:
+    """Compile (or load) one warm-up's kernels in a fresh interpreter."""
+    code = f"from simcards.core.registry import resolve; resolve({ref!r})()"
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Compile every registered game's kernels into numba's disk cache before any test runs,
+    the warm-ups spread over the machine's cores: on a fresh checkout compilation is most of
+    the suite's time, and one interpreter compiles on one core only. Test workers (``-n``)
+    and the processes tests start then load the kernels from the cache instead of each
+    compiling the same ones at the same time. Skipped in the workers themselves (their
+    controller has done it) and when tests are only collected."""
+    if hasattr(config, "workerinput") or config.option.collectonly:
+        return
+    from simcards.core.registry import all_warmups
+
+    refs = list(all_warmups())
+    jobs = max(1, min(len(refs), os.cpu_count() or 1))
+    with ThreadPoolExecutor(jobs) as pool:
+        list(pool.map(_compile, refs))
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _kernels_compiled_once() -> None:
-    """Compile (or load) every registered game's kernels once, here, before any test starts
-    worker processes or a cluster: the workers then load them from numba's disk cache instead
-    of each compiling the same kernels at the same time, which on a fresh checkout costs
-    minutes per process."""
+    """Load every registered game's kernels in this process (compiled by ``pytest_configure``)
+    before any test starts worker processes or a cluster."""
     from simcards.core.registry import all_warmups, resolve
 
     for ref in all_warmups():

@@ -24,6 +24,18 @@ def test_report_quick_writes_every_page_with_its_command(tmp_path, capsys) -> No
                 target = line.split("(")[1].rstrip(")")
                 assert (ronco / target).exists(), target
     assert "best_threshold.md" in (tmp_path / "README.md").read_text()
+    ronda = tmp_path / "ronda"
+    for name in ("policies_round_robin.png", "points_by_source.png", "match_length.png",
+                 "first_player_advantage.png", "options.png"):
+        assert (ronda / name).stat().st_size > 10_000, name
+    for page in ("policies.md", "game.md"):
+        text = (ronda / page).read_text()
+        assert "simcards report --only" in text
+        assert "```\nsimcards ronda" in text
+        for line in text.splitlines():
+            if line.startswith("!["):
+                assert (ronda / line.split("(")[1].rstrip(")")).exists(), line
+    assert "ronda/policies.md" in (tmp_path / "README.md").read_text()
     # the command a page gives reproduces its numbers exactly
     import json
 

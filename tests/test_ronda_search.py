@@ -8,7 +8,7 @@
 - Q7: the kernel's card in the last deal has the brute-force maximum value (a plain full
   enumeration of the remaining plays with the reference engine).
 - Q1: the samples are uniform over the assignments consistent with the announcements (chi-square
-  against an exact enumeration).
+  against an exact enumeration), also with four players when several announced a Tringla.
 - I3: swapping hidden cards (between two other hands, between a hand and the stock) changes
   neither the choice nor the samples drawn.
 
@@ -341,6 +341,61 @@ def test_q1_samples_are_uniform_over_the_consistent_assignments() -> None:
     chi2 = sum((tops.get(c, 0) - k * p) ** 2 / (k * p) for c, p in p_top.items() if p > 0)
     dof = sum(1 for p in p_top.values() if p > 0) - 1
     assert chi2 < dof + 5 * math.sqrt(2 * dof), (chi2, dof)
+
+
+def _rare_four_player_position(seed: int):
+    """Four players, two rounds of the first deal played: at least two other players announced a
+    Tringla, so that a plain rejection sampler would almost never draw a consistent sample."""
+    rules = RondaRules.make(players=4)
+    rng = random.Random(seed)
+    while True:
+        deck = list(range(40))
+        rng.shuffle(deck)
+        dealer = rng.randrange(4)
+        ws, state = _position(rules, deck, dealer, [-1] * 8)
+        p = state.current_player()
+        tringlas = {a.player for a in state.announcements
+                    if a.deal == 0 and a.kind == "tringla" and a.player != p}
+        if len(tringlas) >= 2 and len({c // 4 for c in state.hands[p]}) > 1:
+            return rules, ws, state
+
+
+def test_q1_four_player_samples_are_uniform_when_several_players_announced() -> None:
+    """Q1 with three other hands and two or more Tringlas announced: every sample is consistent
+    and each other hand follows its exact marginal law over the consistent assignments (plain
+    enumeration), so the exact sampler neither rejects forever nor favours any assignment."""
+    rules, ws, state = _rare_four_player_position(11)
+    p = state.current_player()
+    obs = state.observation(p)
+    others = [q for q in range(4) if q != p]
+    assignments = _assignments(state)
+    total = len(assignments)
+    assert total > 1
+    # The chance that independent uniform hands happen to fit: a rejection sampler's yield.
+    free = math.prod(math.comb(len(ref.unseen_cards(obs)) - 2 * i, 2) for i in range(3))
+    assert total / free < 1e-3
+    k = 40_000
+    _, hands, _ = _search(rules, ws, f"rollout:{k}", seed=7, rec_cap=k)
+    assert len(hands) == k
+    consistent = {tuple(tuple(sorted(a[q])) for q in others) for a in assignments}
+    for q in others:
+        exact: dict[tuple[int, ...], int] = {}
+        for a in assignments:
+            h = tuple(sorted(a[q]))
+            exact[h] = exact.get(h, 0) + 1
+        counts: dict[tuple[int, ...], int] = {}
+        for i in range(k):
+            h = tuple(_cards(hands[i, q]))
+            counts[h] = counts.get(h, 0) + 1
+        assert set(counts) <= set(exact)
+        # Pearson's chi-square against the exact marginal; mean plus 5 standard deviations.
+        chi2 = sum((counts.get(h, 0) - k * n / total) ** 2 / (k * n / total)
+                   for h, n in exact.items())
+        dof = len(exact) - 1
+        if dof > 0:
+            assert chi2 < dof + 5 * math.sqrt(2 * dof), (q, chi2, dof)
+    for i in range(k):
+        assert tuple(tuple(_cards(hands[i, q])) for q in others) in consistent
 
 
 # ---------------------------------------------------------------- I3: isolation

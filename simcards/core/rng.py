@@ -53,6 +53,19 @@ def randbelow(s, n):
     return np.int64(m >> uint64(32))
 
 
+@njit(cache=True)
+def randbelow_wide(s, n):
+    """Uniform integer in [0, n) for 1 <= n < 2**63, without bias: 64 random bits are kept
+    when they fall at or above 2**64 mod n, so the kept range is a whole number of copies of
+    [0, n). For the counts of combinatorial samplers, which pass 2**32."""
+    nn = uint64(n)
+    t = (uint64(0) - nn) % nn
+    x = next_u64(s)
+    while x < t:
+        x = next_u64(s)
+    return np.int64(x % nn)
+
+
 @njit(cache=True, inline="always")
 def uniform(s):
     """Uniform float in [0, 1) with 53 random bits."""

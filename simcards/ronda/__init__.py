@@ -29,10 +29,10 @@ GAME = Game(
     name="ronda",
     help="Ronda, the Spanish-deck capture game.",
     cli="simcards.ronda.cli:app",
-    # The report studies in simcards/ronda/reports/ (ronda-policies, ronda-game) join
-    # `make report` once the consistent sampler (search.draw_sample) no longer fails on some
-    # 4-player positions; until then they are built by hand with their `build` functions.
-    studies={},
+    studies={
+        "ronda-policies": "simcards.ronda.reports.policies:build",
+        "ronda-game": "simcards.ronda.reports.game:build",
+    },
     warmups=(
         "simcards.ronda.warmups:warm_ronda_hands",
         "simcards.ronda.warmups:warm_ronda_matches",

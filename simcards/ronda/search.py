@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcards.core.rng import randbelow
+from simcards.core.rng import randbelow, randbelow_wide
 from simcards.ronda.codes import (
     ACT_CAPTURE,
     ACT_LAY,
@@ -85,9 +85,6 @@ LOOKAHEAD_SAMPLES = 32
 LEVELS = MAX_DEPTH + 2
 """Stacked positions: the sampled position, the candidate's, and one per searched play (Q7's
 last deal needs at most 8 plays, which ``MAX_DEPTH + 2`` covers)."""
-MAX_TRIES = 50_000_000
-"""Q1: rejected draws after which a decision gives up (a true position is always consistent,
-so reaching this means a broken workspace)."""
 
 # Slots of the search workspace.
 W_ST = 0  # (LEVELS, S_SIZE): the stacked positions, one array of the workspace each
@@ -123,6 +120,14 @@ W_REC_INFO = 29  # capacity in samples (0: recording off), decisions, samples, c
 W_REC_META = 30  # per recorded decision: hand, play, seat, first sample, samples, kind
 W_REC_HANDS = 31  # per recorded sample: each seat's hand as a bit mask (0 for the searcher)
 W_REC_STOCK = 32  # per recorded sample: the stock, top first, -1 after its end
+W_WAYS = 33  # (N_VALUES + 1, RADIX**3): Q1's counts of consistent completions (_count_ways)
+W_LIM = 34  # (2, 3, N_VALUES): least and most unseen cards of each value per other hand
+W_VC = 35  # (4,): scratch: the unseen cards of one value
+
+RADIX = MAX_HAND + 1
+"""A hand holds 0..MAX_HAND cards: the counting states of :func:`_count_ways` write the other
+hands' room in this radix."""
+FACT = np.array([1, 1, 2, 6, 24], np.int64)
 
 REC_HAND = 0
 REC_PLAY = 1
@@ -176,6 +181,9 @@ def new_search_workspace(rl, rec_cap):
         np.zeros((cap, 6), np.int64),
         np.zeros((cap, n), np.int64),
         np.full((cap, N_CARDS), -1, np.int64),
+        np.zeros((N_VALUES + 1, RADIX**3), np.int64),
+        np.zeros((2, 3, N_VALUES), np.int64),
+        np.zeros(4, np.int64),
     )
 
 
@@ -501,32 +509,160 @@ def _fits(q, cnt, ws):
 
 
 @njit(cache=True)
-def _block_fits(p, rl, ws, un, cnt):
-    """Q1: the other hands as blocks of ``un`` (seat order, each at its size) all fit their
-    announcements."""
-    n = rl[R_PLAYERS]
-    hn = ws[2]
-    pos = 0
-    for q in range(n):
+def _limits(p, rl, ws, lim):
+    """Q1/A2: for each other hand (seat order, index ``i``) and value ``v``, the least and most
+    unseen cards of ``v`` it can hold now (``lim[0, i, v]``, ``lim[1, i, v]``) for its holding
+    as dealt (held plus played since the deal) to give exactly its announcements: 2 of a
+    Ronda's value, 3 or 4 of a Tringla's, at most 1 of any other. Absent hands get 0..0."""
+    ann = ws[7]
+    dplay = ws[12]
+    i = 0
+    for q in range(rl[R_PLAYERS]):
         if q == p:
             continue
         for v in range(N_VALUES):
-            cnt[v] = 0
-        for i in range(pos, pos + hn[q]):
-            cnt[un[i] >> 2] += 1
-        pos += hn[q]
-        if not _fits(q, cnt, ws):
-            return False
-    return True
+            played = dplay[q, v]
+            a = ann[q, v] + played
+            if a == 2:
+                lim[0, i, v] = 2 - played
+                lim[1, i, v] = 2 - played
+            elif a == 3:
+                lim[0, i, v] = max(0, 3 - played)
+                lim[1, i, v] = 4
+            else:
+                lim[0, i, v] = 0
+                lim[1, i, v] = 1 - played
+        i += 1
+    while i < 3:
+        for v in range(N_VALUES):
+            lim[0, i, v] = 0
+            lim[1, i, v] = 0
+        i += 1
 
 
 @njit(cache=True, inline="always")
-def draw_sample(p, need, rl, ws, sw, pst, nu):
+def _radices(p, rl, ws):
+    """The other hands' sizes plus one (seat order; 1 for absent hands): the counting radices."""
+    hn = ws[2]
+    r0 = 1
+    r1 = 1
+    r2 = 1
+    i = 0
+    for q in range(rl[R_PLAYERS]):
+        if q != p:
+            if i == 0:
+                r0 = hn[q] + 1
+            elif i == 1:
+                r1 = hn[q] + 1
+            else:
+                r2 = hn[q] + 1
+            i += 1
+    return r0, r1, r2
+
+
+@njit(cache=True)
+def _count_ways(p, rl, ws, sw, u):
+    """Q1: ``ways[v, s]``, the number of ways to give the unseen cards of values ``v`` .. 9 to
+    the other hands, each within its limits (:func:`_limits`), so that the hands' remaining
+    room (state ``s``, mixed radix) is filled exactly; the rest goes to the stock. Counted once
+    per decision; :func:`draw_sample` walks the table to draw a consistent sample exactly
+    uniformly. The counts stay below C(32,4)·C(28,4)·C(24,4) < 2**43 (unordered hands).
+    Returns the state of the hands' full sizes."""
+    ways = sw[W_WAYS]
+    lim = sw[W_LIM]
+    _limits(p, rl, ws, lim)
+    r0, r1, r2 = _radices(p, rl, ws)
+    nst = r0 * r1 * r2
+    for s in range(nst):
+        ways[N_VALUES, s] = 0
+    ways[N_VALUES, 0] = 1
+    for v in range(N_VALUES - 1, -1, -1):
+        uv = _popcount((u >> (4 * v)) & 15)
+        for s in range(nst):
+            c0 = s % r0
+            c1 = (s // r0) % r1
+            c2 = s // (r0 * r1)
+            tot = 0
+            for k0 in range(lim[0, 0, v], min(lim[1, 0, v], c0, uv) + 1):
+                for k1 in range(lim[0, 1, v], min(lim[1, 1, v], c1, uv - k0) + 1):
+                    for k2 in range(lim[0, 2, v], min(lim[1, 2, v], c2, uv - k0 - k1) + 1):
+                        m = FACT[uv] // (FACT[k0] * FACT[k1] * FACT[k2] * FACT[uv - k0 - k1 - k2])
+                        tot += m * ways[v + 1, s - k0 - k1 * r0 - k2 * r0 * r1]
+            ways[v, s] = tot
+    return nst - 1
+
+
+@njit(cache=True)
+def _draw_constrained(p, rl, ws, sw, pst, u, full):
+    """Q1 at an announcing deal: the other hands' blocks of ``sw[W_UN]`` drawn exactly
+    uniformly among the consistent ones. Value by value, the split of its unseen cards between
+    the hands and the stock is drawn with probability proportional to its number of
+    completions (:func:`_count_ways`), then which cards go where by a shuffle of that value's
+    cards. The stock's cards follow the hands, for the caller to shuffle."""
+    un = sw[W_UN]
+    ways = sw[W_WAYS]
+    lim = sw[W_LIM]
+    vc = sw[W_VC]
+    r0, r1, r2 = _radices(p, rl, ws)
+    f0 = 0
+    f1 = r0 - 1
+    f2 = f1 + r1 - 1
+    sp = f2 + r2 - 1
+    s = full
+    if ways[0, s] == 0:
+        raise ValueError("no consistent sample exists (Q1): the workspace is broken")
+    for v in range(N_VALUES):
+        uv = 0
+        for j in range(4):
+            if (u >> (4 * v + j)) & 1:
+                vc[uv] = 4 * v + j
+                uv += 1
+        c0 = s % r0
+        c1 = (s // r0) % r1
+        c2 = s // (r0 * r1)
+        r = randbelow_wide(pst, ways[v, s])
+        pick0 = -1
+        pick1 = 0
+        pick2 = 0
+        for k0 in range(lim[0, 0, v], min(lim[1, 0, v], c0, uv) + 1):
+            for k1 in range(lim[0, 1, v], min(lim[1, 1, v], c1, uv - k0) + 1):
+                for k2 in range(lim[0, 2, v], min(lim[1, 2, v], c2, uv - k0 - k1) + 1):
+                    if pick0 < 0:
+                        m = FACT[uv] // (FACT[k0] * FACT[k1] * FACT[k2] * FACT[uv - k0 - k1 - k2])
+                        r -= m * ways[v + 1, s - k0 - k1 * r0 - k2 * r0 * r1]
+                        if r < 0:
+                            pick0 = k0
+                            pick1 = k1
+                            pick2 = k2
+        for j in range(uv - 1):
+            x = j + randbelow(pst, uv - j)
+            t = vc[j]
+            vc[j] = vc[x]
+            vc[x] = t
+        for j in range(uv):
+            if j < pick0:
+                un[f0] = vc[j]
+                f0 += 1
+            elif j < pick0 + pick1:
+                un[f1] = vc[j]
+                f1 += 1
+            elif j < pick0 + pick1 + pick2:
+                un[f2] = vc[j]
+                f2 += 1
+            else:
+                un[sp] = vc[j]
+                sp += 1
+        s -= pick0 + pick1 * r0 + pick2 * r0 * r1
+
+
+@njit(cache=True, inline="always")
+def draw_sample(p, need, rl, ws, sw, pst, u, nu, full):
     """Q1: a consistent sample into ``sw[W_UN][:nu]``: the other hands as blocks in seat order
-    (each at its size), then the stock top first. Fisher-Yates from the seat's own stream
-    ``pst``; at an announcing deal the hands' part is redrawn until every other hand fits its
-    holder's announcements (rejection: exact, every consistent assignment equally likely). Only
-    the first ``need`` positions are drawn (hands, then as much of the stock as the search can
+    (each at its size), then the stock top first, drawn from the seat's own stream ``pst``.
+    Every consistent sample is equally likely. At an announcing deal (``full >= 0``, the
+    counting state of :func:`_count_ways`) the hands come from :func:`_draw_constrained`;
+    otherwise nothing constrains them and a Fisher-Yates shuffle deals them. Only the first
+    ``need`` positions are shuffled (hands, then as much of the stock as the search can
     reach); the rest stays in its previous order, which no search reads."""
     un = sw[W_UN]
     hn = ws[2]
@@ -535,19 +671,14 @@ def draw_sample(p, need, rl, ws, sw, pst, nu):
     for q in range(n):
         if q != p:
             hands += hn[q]
-    check = announcing_deal(rl, ws[0])
-    tries = 0
-    while True:
+    if full >= 0:
+        _draw_constrained(p, rl, ws, sw, pst, u, full)
+    else:
         for j in range(min(hands, nu - 1)):
             r = j + randbelow(pst, nu - j)
             x = un[j]
             un[j] = un[r]
             un[r] = x
-        if not check or _block_fits(p, rl, ws, un, sw[W_CNT]):
-            break
-        tries += 1
-        if tries >= MAX_TRIES:
-            raise ValueError("no consistent sample found (Q1)")
     for j in range(hands, min(need, nu - 1)):
         r = j + randbelow(pst, nu - j)
         x = un[j]
@@ -779,8 +910,9 @@ def search_card(p, kind, param, rl, ds, ws, sw, pst):
         play_pts = sw[W_PLAY_PTS]
         plays = rl[R_PLAYS]
         recording = sw[W_REC_INFO][0] > 0
+        full = _count_ways(p, rl, ws, sw, u) if announcing_deal(rl, st) else -1
         for k in range(samples):
-            hands = draw_sample(p, need, rl, ws, sw, pst, nu)
+            hands = draw_sample(p, need, rl, ws, sw, pst, u, nu, full)
             _place(p, hands, rl, w0, sw, nu)
             if recording:
                 _record(p, kind, hands, rl, ws, sw, nu, k == 0)

@@ -22,7 +22,6 @@ from simcards.ronda.policies import KINDS
 from simcards.ronda.rules import RondaRules
 
 STUDY = "ronda-game"
-STREAM = "ronda.report.game"
 TABLES = (("2 players", {"players": 2}), ("3 players", {"players": 3}),
           ("4 players", {"players": 4}), ("teams (2 v 2)", {"players": 4, "teams": "on"}))
 TARGETS = (11, 21, 41)
@@ -57,27 +56,25 @@ def build(root: Path, *, seed: int, workers: int | None, progress: bool = True,
         rules = RondaRules.make(**options)
         specs = [greedy] * rules.players
         batches.append(Batch(hands.hands_chunk, hands.HandConfig.build(rules, specs, None),
-                             seed, n_hands, hands.chunk_size(specs), f"{STREAM}.hands.{table}"))
+                             seed, n_hands, hands.chunk_size(specs), hands.STREAM))
         keys.append(("hands", table, None))
         for target in TARGETS:
             r = RondaRules.make(**options, target=target)
             batches.append(Batch(matchplay.matches_chunk,
                                  matchplay.MatchConfig.build(r, specs, None), seed, n_matches,
-                                 matchplay.match_chunk_size(r, specs),
-                                 f"{STREAM}.matches.{table}.{target}"))
+                                 matchplay.match_chunk_size(r, specs), matchplay.STREAM))
             keys.append(("matches", table, target))
     for name, options in OPTIONS:
         rules = RondaRules.make(players=2, **options)
         batches.append(Batch(compare.duplicate_chunk,
                              compare.DuplicateConfig.build(rules, challenger, greedy, None),
                              seed, n_sets, compare.chunk_for(rules, challenger, greedy),
-                             f"{STREAM}.options.{name}"))
+                             compare.STREAM))
         keys.append(("options", name, None))
         specs = [greedy, greedy]
         batches.append(Batch(matchplay.matches_chunk,
                              matchplay.MatchConfig.build(rules, specs, None), seed, n_matches,
-                             matchplay.match_chunk_size(rules, specs),
-                             f"{STREAM}.option-matches.{name}"))
+                             matchplay.match_chunk_size(rules, specs), matchplay.STREAM))
         keys.append(("option-matches", name, None))
     stats = run_batches(batches, workers=workers, executor=executor, progress=progress,
                         label="Ronda game report",
@@ -334,6 +331,16 @@ def _page(path: Path, sources: pd.DataFrame, lengths: pd.DataFrame, options: pd.
             f"{_ci(r.points_diff, r.points_diff_lo, r.points_diff_hi, 2, True)} | "
             f"{r.greedy_hands_mean:.2f} | "
             f"{_ci(r.greedy_first_adv, r.greedy_first_adv_lo, r.greedy_first_adv_hi, 3, True)} |")
-    lines += ["", "Data: `points_by_source.csv`, `match_length.csv`, `options.csv`."]
+    lines += ["", "Data: `points_by_source.csv`, `match_length.csv`, `options.csv`.", "",
+              "## Reproducing a number", "",
+              "Each row is one run of a command with the same seed, which gives its numbers "
+              "exactly; for example the two-player points, the two-player match lengths to 21 "
+              "and the `derba_chain=tiers` comparison:", "", "```",
+              f"simcards ronda hands --players 2 --policies greedy,greedy --hands {n_hands} "
+              f"--seed {seed} --json",
+              f"simcards ronda matches --players 2 --policies greedy,greedy --target 21 "
+              f"--matches {n_matches} --seed {seed} --json",
+              f"simcards ronda compare {CHALLENGER} {GREEDY} --players 2 --derba-chain tiers "
+              f"--deals {n_sets} --seed {seed} --json", "```"]
     path.write_text("\n".join(lines) + page_footer(STUDY, seed, quick))
 

@@ -29,7 +29,6 @@ POLICIES = ("random", "greedy", "lookahead:1", "rollout:32")
 TABLES = (("2 players", {"players": 2}), ("3 players", {"players": 3}),
           ("4 players", {"players": 4}), ("teams (2 v 2)", {"players": 4, "teams": "on"}))
 STUDY = "ronda-policies"
-STREAM = "ronda.report.policies"
 
 
 @dataclass(frozen=True)
@@ -77,8 +76,7 @@ def build(root: Path, *, seed: int, workers: int | None, progress: bool = True,
         a, b = KINDS.parse(job.a), KINDS.parse(job.b)
         cfg = compare.DuplicateConfig.build(job.rules, a, b, None)
         batches.append(Batch(compare.duplicate_chunk, cfg, seed, deal_sets(job, quick),
-                             compare.chunk_for(job.rules, a, b),
-                             f"{STREAM}.{job.table}.{job.label}"))
+                             compare.chunk_for(job.rules, a, b), compare.STREAM))
     stats = run_batches(batches, workers=workers, executor=executor, progress=progress,
                         label="Ronda policies report",
                         store=batch_set_store(store, "ronda", "report-policies"))
@@ -193,6 +191,12 @@ def _answer(df: pd.DataFrame) -> list[str]:
     return lines
 
 
+def cli_flags(options: dict) -> str:
+    """The command-line flags of a table's rule options (``{"players": 4, "teams": "on"}``
+    gives ``--players 4 --teams on``)."""
+    return " ".join(f"--{k.replace('_', '-')} {v}" for k, v in options.items())
+
+
 def _page(path: Path, df: pd.DataFrame, fig: str, *, seed: int, quick: bool) -> None:
     lines = ["# Ronda: which capture policy to use", "", *quick_banner(quick)]
     lines += _answer(df)
@@ -228,5 +232,15 @@ def _page(path: Path, df: pd.DataFrame, fig: str, *, seed: int, quick: bool) -> 
     unfinished = int(df.unfinished.sum())
     lines += ["", f"Broken invariants over every hand played: {bad}. Matches stopped "
               f"unfinished: {unfinished}.", "",
-              "Data: `policies_round_robin.csv`."]
+              "Data: `policies_round_robin.csv`.", "",
+              "## Reproducing a number", "",
+              "Every pairing is one `simcards ronda compare` run with the same seed, so the "
+              "command gives the row's numbers exactly (its `win_rate_a`, `win_rate_diff`, "
+              "`points_diff`); for example the two-player and the team rows of "
+              "`lookahead:1` against `greedy`:", "", "```"]
+    for table, options in (TABLES[0], TABLES[3]):
+        row = df[(df.table == table) & (df.a == "lookahead:1") & (df.b == "greedy")].iloc[0]
+        lines.append(f"simcards ronda compare lookahead:1 greedy {cli_flags(options)} "
+                     f"--deals {int(row.deal_sets)} --seed {seed} --json")
+    lines += ["```"]
     path.write_text("\n".join(lines) + page_footer(STUDY, seed, quick))
