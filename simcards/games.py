@@ -7,4 +7,5 @@ changes (see :mod:`simcards.core.registry`).
 GAMES: tuple[str, ...] = (
     "simcards.ronco",
     "simcards.ronda",
+    "simcards.romi",
 )

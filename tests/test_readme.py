@@ -55,6 +55,16 @@ def test_readme_lists_every_json_key_of_every_ronda_command() -> None:
         assert command in README, command
 
 
+def test_readme_lists_every_json_key_of_the_romi_melds_command() -> None:
+    from simcards.romi.cli import melds_report
+
+    out = melds_report(hand="Ah 2h 3h X 9s")
+    keys = _nested_keys(out) | set(out["hands"][0])
+    missing = sorted(k for k in keys if f"`{k}`" not in README)
+    assert not missing, missing
+    assert "simcards romi melds" in README
+
+
 def test_readme_documents_count_maxima_seed_range_and_suffixes() -> None:
     for text in ("at most 1e12", "at most 1e10", "at most 1e9", "0 .. 2**63-1", "`k` = 1,000",
                  "`--hands` at most 1e10", "`--matches` and `--deals` at most 1e9",

@@ -911,11 +911,33 @@ def search_card(p, kind, param, rl, ds, ws, sw, pst):
         plays = rl[R_PLAYS]
         recording = sw[W_REC_INFO][0] > 0
         full = _count_ways(p, rl, ws, sw, u) if announcing_deal(rl, st) else -1
+        # lookahead:1 with the deal going on after the reply: the reply alone is searched, and
+        # the candidate's play does not depend on the sample (it touches only the searcher's
+        # hand, the table and the pile), so each candidate is played once, at the top levels
+        # of the stack, and each sample only gives the replier his hand there.
+        reply_only = kind == POLICY_LOOKAHEAD and param == 1 and st[S_HELD] > 1 and \
+            st[S_PLAYS] + 2 < plays
+        if reply_only:
+            for j in range(nc):
+                wj = _level(sw, LEVELS - 1 - j)
+                _copy(w0, wj, n, ns)
+                apply_play(cand[j], rl, wj, log, play_pts, False)  # inlined
         for k in range(samples):
             hands = draw_sample(p, need, rl, ws, sw, pst, u, nu, full)
             _place(p, hands, rl, w0, sw, nu)
             if recording:
                 _record(p, kind, hands, rl, ws, sw, nu, k == 0)
+            if reply_only:
+                q = (p + 1) % n
+                for j in range(nc):
+                    lv = LEVELS - 1 - j
+                    wj = _level(sw, lv)
+                    for i in range(w0[2][q]):
+                        wj[1][q, i] = w0[1][q, i]
+                    _setup(sw, lv, wj, rl)
+                    _leaf(sw, lv, wj, rl, f)
+                    totals[j] += f[s]
+                continue
             for j in range(nc):
                 _copy(w0, w1, n, ns)
                 apply_play(cand[j], rl, w1, log, play_pts, False)  # inlined

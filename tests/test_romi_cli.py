@@ -1,0 +1,101 @@
+"""``simcards romi melds``: the solver's answers (V1-V4 of ``seeds/romi.md``) through the command
+line, for one hand and for a file of hands in order, and one line with exit status 2 for every
+kind of bad input (D1)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from simcards.core.cli import main
+from simcards.romi import cards as C
+from simcards.romi import melds as M
+
+MELDS = ["romi", "melds", "--json"]
+
+
+def _json(capsys, argv: list[str]) -> dict:
+    assert main(argv) == 0, capsys.readouterr().err
+    return json.loads(capsys.readouterr().out)
+
+
+def _laid_value(texts: list[str], ace_low: int) -> int:
+    """M6 of a lay-down given as the command prints it (``X=7h`` for a joker)."""
+    total = 0
+    for text in texts:
+        cards = text.split()
+        kinds = [C.kind(C.parse_hand(c[2:] if c.startswith("X=") else c)[0]) for c in cards]
+        ranks = [k % 13 + 1 for k in kinds]
+        is_set = len(set(ranks)) == 1
+        low_run = not is_set and 1 in ranks and 2 in ranks
+        for r in ranks:
+            total += ace_low if (r == 1 and low_run) else (10 if r == 1 or r > 10 else r)
+    return total
+
+
+def test_v1_v4_worked_example_e6_through_the_command(capsys) -> None:
+    out = _json(capsys, [*MELDS, "--hand", "Ah 2h 3h 4h 7c 7d 7s X 9s"])
+    assert out["command"] == "melds" and out["rules"] == {"ace_low_value": 1}
+    (row,) = out["hands"]
+    assert (row["best_value"], row["min_penalty"], row["can_go_out"]) == (38, 9, True)
+    assert sorted(row["melds"]) == ["7s 7d 7c X=7h", "Ah 2h 3h 4h"]
+    assert _laid_value(row["melds"], 1) == 38
+
+
+def test_m6_ace_low_value_changes_best_value(capsys) -> None:
+    out = _json(capsys, [*MELDS, "--hand", "Ah 2h 3h", "--ace-low-value", "10"])
+    assert out["hands"][0]["best_value"] == 15  # 10 + 2 + 3
+    assert out["rules"] == {"ace_low_value": 10}
+
+
+def test_file_of_hands_answers_every_hand_in_order(tmp_path, capsys) -> None:
+    """300 random hands of 1-16 cards (duplicates and jokers included) in a file: the command's
+    numbers equal the solver's, hand by hand and in order, and every printed lay-down is made
+    of the hand's cards and is worth best_value."""
+    rng = random.Random(4)
+    deck = list(range(C.N_CARDS))
+    hands = []
+    for _ in range(300):
+        hands.append(rng.sample(deck, rng.randint(1, 16)))
+    path = tmp_path / "hands.txt"
+    path.write_text("# hands\n\n" + "\n".join(C.format_hand(h) for h in hands) + "\n")
+    out = _json(capsys, [*MELDS, "--file", str(path)])
+    assert len(out["hands"]) == len(hands)
+    for h, row in zip(hands, out["hands"], strict=True):
+        a = M.solve(h)
+        assert (row["best_value"], row["min_penalty"], row["can_go_out"]) == \
+            (a.best_value, a.min_penalty, a.can_go_out)
+        assert sorted(C.parse_hand(row["hand"])) == sorted(C.parse_hand(C.format_hand(h)))
+        laid = [c if not c.startswith("X=") else "X" for m in row["melds"] for c in m.split()]
+        pool = [C.kind(c) for c in h]
+        for c in C.parse_hand(" ".join(laid)):
+            pool.remove(C.kind(c))  # raises if the lay-down uses a card the hand lacks
+        assert _laid_value(row["melds"], 1) == row["best_value"]
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["--hand", "Ah 2h 1h"], "1h"),
+    (["--hand", "Ah Ah Ah"], "more than two"),
+    (["--hand", "X X X X X"], "joker"),
+    (["--hand", " ".join(["2s"] * 2 + ["3s"] * 2 + ["4s"] * 2 + ["5s"] * 2 + ["6s"] * 2
+                         + ["7s"] * 2 + ["8s"] * 2 + ["9s"] * 2 + ["Ts"])], "at most 16"),
+    ([], "exactly one of --hand and --file"),
+    (["--hand", "Ah", "--file", "x.txt"], "exactly one of --hand and --file"),
+    (["--file", "no/such/file.txt"], "no such file"),
+    (["--hand", "Ah 2h 3h", "--ace-low-value", "11"], "ace_low_value"),
+])
+def test_bad_input_is_one_line_and_exit_2(capsys, argv, fragment) -> None:
+    assert main(["romi", "melds", *argv]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "Traceback" not in err
+    assert fragment in err
+
+
+def test_bad_line_in_a_file_names_the_line(tmp_path, capsys) -> None:
+    path = tmp_path / "hands.txt"
+    path.write_text("Ah 2h 3h\n7c 7d Zz\n")
+    assert main(["romi", "melds", "--file", str(path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "line 2" in err and "\n" not in err
