@@ -525,6 +525,21 @@ def test_T8_reshuffle_through_the_shuffler():
     assert accounted(st) == list(range(108))
 
 
+def test_T8_replayed_reshuffles():
+    st = position({0: "2c 6d Kh", 1: "Kd Qs"}, discards="2s 3d 4h 5s")
+    st.hands[1] += st.stock
+    st.stock = []
+    st.shuffler = R.ReplayShuffler([ids("3d 4h 2s")])
+    st.apply(DrawStock())
+    assert st.hands[0][-1] == card("3d") and st.stock == ids("4h 2s")
+    st = position({0: "2c 6d Kh", 1: "Kd Qs"}, discards="2s 3d 4h 5s")
+    st.hands[1] += st.stock
+    st.stock = []
+    st.shuffler = R.ReplayShuffler([ids("3d 4h 5s")])
+    with pytest.raises(UsageError, match="T8"):
+        st.apply(DrawStock())
+
+
 def test_T8_stop_when_the_pile_held_one_card():
     st = position({0: "2c 6d Kh", 1: "Kd Qs 9h"}, discards="5s", opened=(1,))
     st.stock = []
@@ -751,6 +766,45 @@ def _check_round_end(st: R.RoundState) -> None:
             assert st.scores()[p] == R.penalty(st.hands[p])
     assert st.returns() == [-s for s in st.scores()]
     assert st.stalled == (st.went_out == -1)
+
+
+class _PlainSearch(R._Search):
+    """The turn search without its shortcut: every move sequence explored."""
+
+    def hopeless(self, hand, table) -> bool:
+        return False
+
+
+def test_T4_T5_search_shortcut_changes_no_answer():
+    """The "can he still" search cuts hopeless states short (``_could_ever_place``); on the
+    draw-phase questions of random play (hands of up to 8 cards after the draw) it answers as
+    the plain search does."""
+    rng = random.Random(99)
+    asked = {"T4": 0, "T5": 0, "yes": 0}
+    for r in range(25):
+        n = 2 + r % 4
+        deck = list(range(108))
+        rng.shuffle(deck)
+        st = R.RoundState(RomiRules.make(players=n), rng.randrange(n), deck,
+                          random.Random(r).shuffle)
+        while not st.is_over():
+            p = st.player
+            if st.phase == R.DRAW and len(st.hands[p]) <= 7:
+                table = tuple(st.table)
+                extra = []
+                if st.discards and st.has_drawn[p]:
+                    extra.append(("T4", st.discards[-1], st._can_take_discard()))
+                if st.cut is not None:
+                    extra.append(("T5", st.cut, st._can_take_cut()))
+                for question, c, answer in extra:
+                    hand = tuple(sorted([*st.hands[p], c]))
+                    plain = _PlainSearch(st.rules, st._may_open(),
+                                         c if question == "T4" else None, question == "T5")
+                    assert plain.can_finish(hand, table, st.opened[p], frozenset()) == answer
+                    asked[question] += 1
+                    asked["yes"] += answer
+            st.apply(rng.choice(st.legal_actions()))
+    assert asked["T4"] > 50 and asked["T5"] > 50 and asked["yes"] > 0
 
 
 def test_random_legal_play_keeps_the_invariants():

@@ -70,6 +70,26 @@ Shuffler = Callable[[list[int]], None]
 """Reorders a list in place (``random.Random(seed).shuffle``). T8 hands it the discard pile
 under its top card, bottom first; what it leaves in the list is the new stock, top first."""
 
+class ReplayShuffler:
+    """A shuffler that hands out recorded stock orders one after the other (T8): each call
+    checks that the next order holds exactly the pile's cards and writes it into the list (top
+    first), so a round can be replayed with another engine's reshuffles."""
+
+    def __init__(self, orders: Sequence[Sequence[int]]) -> None:
+        self.orders = [[int(c) for c in o] for o in orders]
+        self.used = 0
+
+    def __call__(self, pile: list[int]) -> None:
+        if self.used >= len(self.orders):
+            raise UsageError(f"T8: reshuffle {self.used + 1} was not recorded")
+        order = self.orders[self.used]
+        if sorted(order) != sorted(pile):
+            raise UsageError(f"T8: recorded reshuffle {self.used + 1} does not hold the "
+                             "discard pile's cards")
+        pile[:] = order
+        self.used += 1
+
+
 # ---------------------------------------------------------------- cards and values (M6, M7)
 
 
@@ -586,16 +606,19 @@ class RoundState:
         self.opened_this_turn = False  # G3
         self.touched_others = False  # G3: Add to another's meld, or a Swap
         self._cache: dict = {}
+        """Answers that hold until the next move: the legal moves, the T4 and T5 questions."""
+        self._searches: dict[tuple[int | None, bool], _Search] = {}
+        """The turn's searches (their memos hold for the whole turn)."""
 
     def _may_open(self) -> bool:
         """O2: not on the player's very first turn."""
         return self.turns_played[self.player] >= 1
 
     def _search(self, must_place: int | None, go_out: bool) -> _Search:
-        key = ("search", must_place, go_out)
-        if key not in self._cache:
-            self._cache[key] = _Search(self.rules, self._may_open(), must_place, go_out)
-        return self._cache[key]
+        key = (must_place, go_out)
+        if key not in self._searches:
+            self._searches[key] = _Search(self.rules, self._may_open(), must_place, go_out)
+        return self._searches[key]
 
     def _finishable(self, hand: tuple[int, ...], table: tuple[Meld, ...], opened: bool,
                     freed: frozenset[int]) -> bool:
@@ -623,7 +646,7 @@ class RoundState:
             return False
         if not self.has_drawn[self.player]:
             return True
-        key = ("T4", len(self.discards))
+        key = "T4"
         if key not in self._cache:
             top = self.discards[-1]
             hand = tuple(sorted([*self.hands[self.player], top]))
@@ -895,8 +918,7 @@ class RoundState:
             self.phase = DRAW
             self._new_turn_state()
             return
-        self._cache = {k: v for k, v in self._cache.items() if k[0] == "search"} \
-            if isinstance(action, Open | Lay | Add | Swap) else {}
+        self._cache = {}
 
     def _after_draw(self, card: int) -> None:
         self.has_drawn[self.player] = True
@@ -978,6 +1000,7 @@ class RoundState:
         other._scores = list(self._scores)
         other.freed = set(self.freed)
         other._cache = {}
+        other._searches = {}
         try:
             other.shuffler = copy.deepcopy(self.shuffler)
         except Exception:  # a shuffler that cannot be copied is shared
