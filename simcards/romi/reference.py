@@ -708,7 +708,7 @@ class RoundState:
     def _discard_problem(self, card: int) -> str | None:
         hand = self.hands[self.player]
         if card not in hand:
-            return f"T7: {C.card_text(card)} is not in the hand of player {self.player}"
+            return f"T7: card {card!r} is not in the hand of player {self.player}"
         if self.freed.intersection(hand):
             return "J3: a joker taken from the table must be laid again before the discard"
         if self.must_place is not None and self.must_place in hand:
