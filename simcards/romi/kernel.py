@@ -222,3 +222,139 @@ def record_rounds(state: np.ndarray, n_rounds: int, rl: np.ndarray, kinds: np.nd
     dealers, seeds = _chances(state, n_rounds, n, dealer)
     return [record_from_seed(int(seeds[r]), int(dealers[r]), rl, kinds, params)
             for r in range(n_rounds)]
+
+
+# ---------------------------------------------------------------- positions (tests, analysis)
+
+
+def put_meld(ws: tuple, m: int, owner: int, cards: Sequence[int],
+             stands_for: int = NO_JOKER) -> None:
+    """Write table meld m of a workspace from its canonical cards (M5; a run low to high with
+    the joker at its place, a set by suit with the joker last) and the kind its joker stands
+    for (needed for a run's joker; a set's joker follows its real suits). Three or four cards
+    of one rank are a set (M3). ``UsageError`` for cards that are no meld."""
+    tm, tc = ws[8], ws[9]
+    real = [int(c) for c in cards if c < E.JOKER0]
+    jokers = [int(c) for c in cards if c >= E.JOKER0]
+    if len(jokers) > 1 or len(real) < 2 or len(cards) < 3:
+        raise UsageError(f"table meld {list(cards)} is no meld (M1-M4)")
+    tm[m, :] = 0
+    tc[m, :] = -1
+    tm[m, E.TM_OWNER] = owner
+    tm[m, E.TM_JID] = jokers[0] if jokers else -1
+    ranks = {c % 13 for c in real}
+    suits = [(c % 52) // 13 for c in real]
+    if len(ranks) == 1 and len(set(suits)) == len(real) and len(cards) <= 4:
+        tm[m, E.TM_RUN] = 0
+        tm[m, E.TM_RANK] = real[0] % 13 + 1
+        for c, s in zip(real, suits, strict=True):
+            tc[m, s] = c
+            tm[m, E.TM_MASK] |= 1 << s
+        return
+    if len(set(suits)) != 1:
+        raise UsageError(f"table meld {list(cards)} is no meld (M1-M4)")
+    first = next(i for i, c in enumerate(cards) if c < E.JOKER0)
+    r = cards[first] % 13 + 1
+    place = (1 if first == 0 else 14) if r == 1 else r
+    lo = place - first
+    hi = lo + len(cards) - 1
+    if lo < 1 or hi > 14 or hi - lo > 12:
+        raise UsageError(f"table meld {list(cards)} is no run (M2)")
+    tm[m, E.TM_RUN] = 1
+    tm[m, E.TM_SUIT] = suits[0]
+    tm[m, E.TM_LO] = lo
+    tm[m, E.TM_HI] = hi
+    for i, c in enumerate(cards):
+        p = lo + i
+        if c >= E.JOKER0:
+            tm[m, E.TM_JP] = p
+            if stands_for != NO_JOKER and stands_for != E.pos_kind(suits[0], p):
+                raise UsageError(f"table meld {list(cards)}: the joker is at a different place")
+        elif E.pos_kind(suits[0], p) != c % 52:
+            raise UsageError(f"table meld {list(cards)} is no run (M2)")
+        else:
+            tc[m, p] = c
+
+
+def position(rules: RomiRules, hands: Sequence[Sequence[int]], *, dealer: int = 0,
+             to_move: int | None = None, table: Sequence[tuple[int, Sequence[int], int]] = (),
+             pile: Sequence[int] = (), stock: Sequence[int] = (), cut: int = -1,
+             opened: Sequence[bool] | None = None, drawn: Sequence[bool] | None = None,
+             played: Sequence[int] | None = None, turns: int = 1) -> tuple:
+    """A workspace holding a position built by hand: hands, table melds ``(owner, cards,
+    stands_for)``, discard pile (bottom first), stock (top first), cut card, flags. By default
+    every player has opened nothing, drawn once and played one turn, and the player after the
+    dealer is to move."""
+    n = rules.players
+    ws = E.new_workspace(n)
+    st, hand, hn, op, dr, pl, stk, pil = ws[:8]
+    st[E.S_DEALER] = dealer
+    st[E.S_TURN] = (dealer + 1) % n if to_move is None else to_move
+    st[E.S_TURNS] = turns
+    st[E.S_OUT] = -1
+    for p in range(n):
+        hand[p, :] = -1
+        hand[p, :len(hands[p])] = hands[p]
+        hn[p] = len(hands[p])
+        op[p] = int(opened[p]) if opened is not None else 0
+        dr[p] = int(drawn[p]) if drawn is not None else 1
+        pl[p] = played[p] if played is not None else 1
+    stk[:len(stock)] = stock
+    st[E.S_POS] = 0
+    st[E.S_END] = len(stock)
+    pil[:len(pile)] = pile
+    st[E.S_PN] = len(pile)
+    st[E.S_CUT] = cut
+    for m, (owner, cards, stands) in enumerate(table):
+        put_meld(ws, m, owner, cards, stands)
+    st[E.S_NM] = len(table)
+    return ws
+
+
+@njit(cache=True)
+def _one_turn(rl, kinds, params, ws, seed):
+    sv = E.new_solver()
+    ps = E.new_scratch()
+    rs = np.zeros(4, np.uint64)
+    seed_state(rs, seed)
+    log = np.zeros((E.MAX_PLAN + 1, E.MW), np.int64)
+    shuf = np.zeros(E.N_CARDS, np.int64)
+    shuf_len = np.zeros(1, np.int64)
+    info = np.zeros(3, np.int64)
+    status = E.play_turn(rl, kinds, params, ws, sv, ps, rs, log, shuf, shuf_len, info)
+    return status, log[:info[2]].copy(), shuf[:info[0]].copy()
+
+
+def play_one_turn(ws: tuple, rl: np.ndarray, kinds: np.ndarray, params: np.ndarray,
+                  seed: int = 0) -> tuple[int, list[Action], tuple[int, ...]]:
+    """Play the turn of the player to move in ``ws`` (changed in place; the turn counter and the
+    player to move are not advanced). Returns (status: 0 on, 1 went out, 2 stopped by T8; the
+    turn's actions; the new stock order if T8 reshuffled)."""
+    status, log, shuf = _one_turn(rl, kinds, params, ws, np.uint64(seed))
+    return int(status), decode_moves(log), tuple(int(c) for c in shuf)
+
+
+@njit(cache=True)
+def _prefix(seed, dealer, rl, kinds, params, turns):
+    n = rl[E.R_PLAYERS]
+    ws = E.new_workspace(n)
+    sv = E.new_solver()
+    ps = E.new_scratch()
+    rs = np.zeros(4, np.uint64)
+    seed_state(rs, seed)
+    deck = np.zeros(E.N_CARDS, np.int64)
+    E.shuffle_deck(rs, deck)
+    log = np.zeros((0, E.MW), np.int64)
+    shuf = np.zeros(0, np.int64)
+    shuf_len = np.zeros(0, np.int64)
+    info = np.zeros(3, np.int64)
+    E.play_round(deck, dealer, rl, kinds, params, ws, sv, ps, rs, log, shuf, shuf_len, info,
+                 turns)
+    return ws
+
+
+def play_prefix(seed: int, dealer: int, rl: np.ndarray, kinds: np.ndarray, params: np.ndarray,
+                turns: int) -> tuple:
+    """The workspace after the first ``turns`` turns of the round of that seed and dealer (the
+    round may have ended earlier: ``ws[0][engine.S_OUT]``)."""
+    return _prefix(np.uint64(seed), dealer, rl, kinds, params, turns)
