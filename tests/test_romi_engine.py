@@ -16,6 +16,8 @@ Three kinds of checks:
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 
@@ -47,7 +49,6 @@ from simcards.romi.kernel import (
 from simcards.romi.melds import solve
 from simcards.romi.policies import KINDS
 from simcards.romi.rules import RomiRules
-from simcards.romi.table import TableMeld
 
 # ---------------------------------------------------------------- helpers
 
@@ -93,31 +94,40 @@ def meld_value(meld: Meld, ace_low: int = 1) -> int:
                for p in range(lo, lo + len(meld.cards)))
 
 
-def meld_text(meld: Meld) -> str:
-    return " ".join(("X=" + C.kind_text(meld.stands_for)) if c >= 104 and
-                    meld.stands_for != NO_JOKER else C.card_text(c) for c in meld.cards)
-
-
 def check_canonical(meld: Meld) -> None:
-    """M1-M4 by ``table.TableMeld`` and the canonical order of the common conventions."""
-    tmeld = TableMeld.parse(meld_text(meld))
-    if tmeld.is_run:
-        places = list(range(tmeld.lo, tmeld.hi + 1))
-        assert len(places) == len(meld.cards)
-        for p, c in zip(places, meld.cards, strict=True):
-            if c >= 104:
-                assert p == tmeld.joker
-                assert meld.stands_for == tmeld.suit * 13 + (p - 1) % 13
-            else:
-                assert c % 52 == tmeld.suit * 13 + (p - 1) % 13
-    else:
-        real = [c for c in meld.cards if c < 104]
-        suits = [(c % 52) // 13 for c in real]
+    """M1-M4 written again from the rules, and the canonical form of the common conventions
+    (a run low to high with the joker at its place, a set by suit with the joker last, a set's
+    joker standing for its first missing suit)."""
+    cards = list(meld.cards)
+    real = [c for c in cards if c < 104]
+    assert len(cards) >= 3 and len(real) >= 2 and len(cards) - len(real) <= 1, "M4"
+    ranks = {c % 13 for c in real}
+    suits = [(c % 52) // 13 for c in real]
+    if len(ranks) == 1:  # M1, M3: cards of one rank are a set
+        assert len(set(suits)) == len(real) and len(cards) <= 4, "M1"
         assert suits == sorted(suits)
-        if len(real) < len(meld.cards):
-            assert meld.cards[-1] >= 104
+        if len(real) < len(cards):
+            assert cards[-1] >= 104
             missing = [s for s in range(4) if s not in suits]
-            assert meld.stands_for == missing[0] * 13 + tmeld.rank - 1
+            assert meld.stands_for == missing[0] * 13 + real[0] % 13
+        else:
+            assert meld.stands_for == NO_JOKER
+        return
+    assert len(set(suits)) == 1, "M2: one suit"
+    s = suits[0]
+    first = next(i for i, c in enumerate(cards) if c < 104)
+    r = cards[first] % 13 + 1
+    lo = ((1 if first == 0 else 14) if r == 1 else r) - first
+    hi = lo + len(cards) - 1
+    assert lo >= 1 and hi <= 14 and hi - lo <= 12, "M2: no wrap, one As"
+    for i, c in enumerate(cards):
+        k = s * 13 + (lo + i - 1) % 13
+        if c >= 104:
+            assert meld.stands_for == k
+        else:
+            assert c % 52 == k, "M2: consecutive"
+    if len(real) == len(cards):
+        assert meld.stands_for == NO_JOKER
 
 
 def penalty(cards) -> int:
@@ -135,6 +145,9 @@ def scores_of(ws, rules: RomiRules) -> list[int]:
     E.score_round(rl, ws, out)
     return [int(x) for x in out]
 
+
+ROUNDS = int(os.environ.get("ROMI_ENGINE_ROUNDS", "150"))
+"""Rounds replayed per player count (``ROMI_ENGINE_ROUNDS`` for more)."""
 
 R2 = RomiRules.make(players=2)
 R3 = RomiRules.make(players=3)
@@ -347,7 +360,7 @@ def test_D1_G4_G5_every_round_replayed_accounted_valid_and_scored(n: int) -> Non
     rules = RomiRules.make(players=n)
     policies = POLICY_MIXES[n]
     rl, kinds, params = engine_args(rules, policies)
-    recs = record_rounds(chunk_state(2026, n), 25, rl, kinds, params)
+    recs = record_rounds(chunk_state(2026, n), ROUNDS, rl, kinds, params)
     for rec in recs:
         tr = Tracker(rec, rules, policies)
         tr.run()
@@ -707,3 +720,30 @@ def test_I3_hidden_cards_do_not_change_decisions(n: int) -> None:
                 assert draw[1][:1] == base[1][:1]
             checked += 1
     assert checked >= 20
+
+
+# ---------------------------------------------------------------- games (D5, G6)
+
+
+def test_D5_G6_games_add_rounds_with_the_deal_moving_left() -> None:
+    """simulate_games against its rounds played one by one from the same stream: the first
+    dealer drawn per game, the deal moving one seat left each round, totals added, the lowest
+    total winning, equal lowest totals sharing the win."""
+    from simcards.core.rng import next_u64
+
+    rules = RomiRules.make(players=3, rounds=4)
+    policies = ["greedy", "threshold:60", "rummy:2"]
+    rl, kinds, params = engine_args(rules, policies)
+    totals, winners = E.simulate_games(chunk_state(11, 0), 5, rl, kinds, params)
+    state = chunk_state(11, 0)
+    for g in range(5):
+        d0 = int(randbelow(state, 3))
+        expect = [0, 0, 0]
+        for r in range(4):
+            seed = int(next_u64(state))
+            rec = record_from_seed(seed, (d0 + r) % 3, rl, kinds, params)
+            assert rec.dealer == (d0 + r) % 3
+            expect = [a + b for a, b in zip(expect, rec.scores, strict=True)]
+        assert list(totals[g]) == expect
+        low = min(expect)
+        assert list(winners[g]) == [int(t == low) for t in expect]
