@@ -316,6 +316,10 @@ class Tracker:
             assert must in placed, "T4: a later draw from the discard pile is melded"
         if isinstance(first, DrawCut):
             assert not hand, "T5: the cut card only to go out"
+        if not hand:
+            own = all(not isinstance(a, Swap) for a in actions) and all(
+                self.table[a.target][0] == p for a in actions if isinstance(a, Add))
+            assert self.rec.romi == (opened_now and own), "G3"
         self.check_policy(p, spec, was_open, opened_now, after_draw, sizes_before, t)
         self.played[p] += 1
 
@@ -355,10 +359,15 @@ POLICY_MIXES = {
 }
 
 
-@pytest.mark.parametrize("n", [2, 3, 4, 5])
-def test_D1_G4_G5_every_round_replayed_accounted_valid_and_scored(n: int) -> None:
-    rules = RomiRules.make(players=n)
-    policies = POLICY_MIXES[n]
+@pytest.mark.parametrize("n, open_min, ace_low", [(2, 51, 1), (3, 51, 1), (4, 51, 1),
+                                                   (5, 51, 1), (3, 30, 10), (4, 80, 5)])
+def test_D1_G4_G5_every_round_replayed_accounted_valid_and_scored(n: int, open_min: int,
+                                                                   ace_low: int) -> None:
+    """Every round replayed from its record (D4, T1-T9, O1-O3, J1-J3, G1-G5, Q2-Q4), also with
+    other values of the rule switches open_min (O1) and ace_low_value (M6)."""
+    rules = RomiRules.make(players=n, open_min=open_min, ace_low_value=ace_low)
+    policies = [p if not p.startswith("threshold") else f"threshold:{max(open_min, 60)}"
+                for p in POLICY_MIXES[n]]
     rl, kinds, params = engine_args(rules, policies)
     recs = record_rounds(chunk_state(2026, n), ROUNDS, rl, kinds, params)
     for rec in recs:
