@@ -11,7 +11,7 @@ table, discard pile, stock, cut card) for checks.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from numba import njit
@@ -81,6 +81,8 @@ def record_round(seed, dealer, rl, kinds, params, max_turns):
                  max_turns)
     if info[2] > LOG_CAP:
         raise ValueError("record_round: move log overflow")
+    if info[1] != ws[0][E.S_SHUF]:
+        raise ValueError("record_round: reshuffle record overflow")
     scores = np.zeros(n, np.int64)
     E.score_round(rl, ws, scores)
     return (deck, log[:info[2]].copy(), shuf[:info[0]].copy(), shuf_len[:info[1]].copy(),
@@ -137,6 +139,10 @@ class RoundRecord:
     """Top first."""
     cut: int
     """The cut card, -1 once taken."""
+    rows: np.ndarray = field(compare=False, repr=False, default_factory=lambda: np.zeros(
+        (0, E.MW), np.int64))
+    """The moves as the engine's integer rows (``engine.MV_*``), which :func:`decode_moves`
+    turns into ``moves``."""
 
 
 def _meld(cards: np.ndarray, k: int, stands: int) -> Meld:
@@ -209,6 +215,7 @@ def record_from_seed(seed: int, dealer: int, rl: np.ndarray, kinds: np.ndarray,
         pile=tuple(int(c) for c in pile[:st[E.S_PN]]),
         stock=tuple(int(c) for c in stock[st[E.S_POS]:st[E.S_END]]),
         cut=int(st[E.S_CUT]),
+        rows=log,
     )
 
 
@@ -334,27 +341,8 @@ def play_one_turn(ws: tuple, rl: np.ndarray, kinds: np.ndarray, params: np.ndarr
     return int(status), decode_moves(log), tuple(int(c) for c in shuf)
 
 
-@njit(cache=True)
-def _prefix(seed, dealer, rl, kinds, params, turns):
-    n = rl[E.R_PLAYERS]
-    ws = E.new_workspace(n)
-    sv = E.new_solver()
-    ps = E.new_scratch()
-    rs = np.zeros(4, np.uint64)
-    seed_state(rs, seed)
-    deck = np.zeros(E.N_CARDS, np.int64)
-    E.shuffle_deck(rs, deck)
-    log = np.zeros((0, E.MW), np.int64)
-    shuf = np.zeros(0, np.int64)
-    shuf_len = np.zeros(0, np.int64)
-    info = np.zeros(3, np.int64)
-    E.play_round(deck, dealer, rl, kinds, params, ws, sv, ps, rs, log, shuf, shuf_len, info,
-                 turns)
-    return ws
-
-
 def play_prefix(seed: int, dealer: int, rl: np.ndarray, kinds: np.ndarray, params: np.ndarray,
                 turns: int) -> tuple:
     """The workspace after the first ``turns`` turns of the round of that seed and dealer (the
     round may have ended earlier: ``ws[0][engine.S_OUT]``)."""
-    return _prefix(np.uint64(seed), dealer, rl, kinds, params, turns)
+    return record_round(np.uint64(seed), dealer, rl, kinds, params, turns)[5]
