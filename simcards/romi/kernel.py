@@ -151,13 +151,31 @@ def _meld(cards: np.ndarray, k: int, stands: int) -> Meld:
 
 def decode_moves(rows: np.ndarray) -> list[Action]:
     """Move rows (``engine.MV_*``) as actions; consecutive ``MV_OPEN`` rows are one ``Open``."""
+    return _decode(rows)[0]
+
+
+def _decode(rows: np.ndarray) -> tuple[list[Action], list[int]]:
+    """The actions, and the table number each engine meld has in them (``index[e]``).
+
+    An ``Open`` lists its melds sorted by their card tuples (the canonical form both engines
+    share), so the table numbers of an opening's melds follow that order, whatever order the
+    engine laid them in; later ``Add`` and ``Swap`` targets are renumbered to match."""
     out: list[Action] = []
     opening: list[Meld] = []
+    index: list[int] = []
+
+    def close_opening() -> None:
+        base = len(index)
+        order = sorted(range(len(opening)), key=lambda j: opening[j].cards)
+        rank = {j: r for r, j in enumerate(order)}
+        index.extend(base + rank[j] for j in range(len(opening)))
+        out.append(Open(tuple(opening[j] for j in order)))
+        opening.clear()
+
     for row in np.asarray(rows):
         code = int(row[E.MV_CODE])
         if code != E.MV_OPEN and opening:
-            out.append(Open(tuple(opening)))
-            opening = []
+            close_opening()
         if code == E.MV_DRAW_STOCK:
             out.append(DrawStock())
         elif code == E.MV_DRAW_DISCARD:
@@ -169,20 +187,21 @@ def decode_moves(rows: np.ndarray) -> list[Action]:
             if code == E.MV_OPEN:
                 opening.append(meld)
             else:
+                index.append(len(index))
                 out.append(Lay(meld))
         elif code == E.MV_ADD:
             s = int(row[E.MV_STANDS])
-            out.append(Add(int(row[E.MV_TARGET]), int(row[E.MV_CARD]),
+            out.append(Add(index[int(row[E.MV_TARGET])], int(row[E.MV_CARD]),
                            NO_JOKER if s < 0 else s))
         elif code == E.MV_SWAP:
-            out.append(Swap(int(row[E.MV_TARGET]), int(row[E.MV_CARD])))
+            out.append(Swap(index[int(row[E.MV_TARGET])], int(row[E.MV_CARD])))
         elif code == E.MV_DISCARD:
             out.append(Discard(int(row[E.MV_CARD])))
         else:
             raise ValueError(f"unknown move code {code}")
     if opening:
-        out.append(Open(tuple(opening)))
-    return out
+        close_opening()
+    return out, index
 
 
 def record_from_seed(seed: int, dealer: int, rl: np.ndarray, kinds: np.ndarray,
@@ -198,11 +217,15 @@ def record_from_seed(seed: int, dealer: int, rl: np.ndarray, kinds: np.ndarray,
         orders.append(tuple(int(c) for c in shuf[at:at + m]))
         at += int(m)
     owners, cards, counts, stands = _table(ws)
+    moves, index = _decode(log)
+    table: list[tuple[int, Meld]] = [(0, Meld(()))] * len(owners)
+    for m in range(len(owners)):
+        table[index[m]] = (int(owners[m]), _meld(cards[m], int(counts[m]), int(stands[m])))
     return RoundRecord(
         deck=tuple(int(c) for c in deck),
         dealer=int(dealer),
         stock_orders=tuple(orders),
-        moves=tuple(decode_moves(log)),
+        moves=tuple(moves),
         scores=tuple(int(s) for s in scores),
         went_out=int(st[E.S_OUT]),
         romi=bool(st[E.S_ROMI]),
@@ -210,8 +233,7 @@ def record_from_seed(seed: int, dealer: int, rl: np.ndarray, kinds: np.ndarray,
         turns=int(st[E.S_TURNS]),
         stalled=bool(st[E.S_STALLED]),
         hands=tuple(tuple(int(c) for c in hand[p, :hn[p]]) for p in range(n)),
-        table=tuple((int(owners[m]), _meld(cards[m], int(counts[m]), int(stands[m])))
-                    for m in range(len(owners))),
+        table=tuple(table),
         pile=tuple(int(c) for c in pile[:st[E.S_PN]]),
         stock=tuple(int(c) for c in stock[st[E.S_POS]:st[E.S_END]]),
         cut=int(st[E.S_CUT]),
