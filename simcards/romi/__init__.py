@@ -1,5 +1,6 @@
 """Römi húngaro: the two-deck rummy with jokers (rules in seeds/romi.md): cards, rules, the
-exact meld solver and its command (``simcards romi melds``)."""
+exact meld solver, the numba engine and its policies, the reference engine, and the commands
+``simcards romi melds``, ``rounds`` and ``games``."""
 
 from simcards.core.registry import Game
 
@@ -7,4 +8,6 @@ GAME = Game(
     name="romi",
     help="Römi húngaro, the two-deck rummy with jokers.",
     cli="simcards.romi.cli:app",
+    warmups=("simcards.romi.warmups:warm_romi_rounds",),
+    policy_kinds="simcards.romi.policies:KINDS",
 )

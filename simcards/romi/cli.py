@@ -1,8 +1,9 @@
-"""``simcards romi ...`` commands. ``melds``: the exact meld solver's answers (V1-V4 of
-``seeds/romi.md``) for one hand or a file of hands.
+"""``simcards romi ...`` commands: ``melds``, the exact meld solver's answers (V1-V4 of
+``seeds/romi.md``) for one hand or a file of hands; ``rounds`` and ``games``, Monte Carlo rounds
+and games under chosen policies.
 
-The command only reads its flags, calls :func:`melds_report` (which checks them and computes)
-and prints; the same function serves Python callers.
+The commands only read their flags, call :func:`melds_report` or :mod:`simcards.romi.api`
+(which check them and compute) and print; the same functions serve Python callers.
 """
 
 from __future__ import annotations
@@ -15,7 +16,15 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from simcards.core.cli_options import JsonOpt, emit_json
+from simcards.core.cli_options import (
+    DEFAULT_SEED,
+    JsonOpt,
+    SchedulerOpt,
+    SeedOpt,
+    StoreOpt,
+    WorkersOpt,
+    emit_json,
+)
 from simcards.core.errors import UsageError
 from simcards.romi import cards as C
 from simcards.romi import melds as M
@@ -103,3 +112,103 @@ def melds(hand: HandOpt = None, file: FileOpt = None, ace_low_value: AceLowOpt =
         table.add_row(r["hand"], str(r["best_value"]), str(r["min_penalty"]),
                       "yes" if r["can_go_out"] else "no", " | ".join(r["melds"]) or "-")
     Console().print(table)
+
+
+_COUNTS = "k = 1,000, M = 1,000,000"
+PlayersOpt = Annotated[int, typer.Option("--players", help="Players: 2 to 5 (rule D2).")]
+PoliciesOpt = Annotated[str | None, typer.Option(
+    "--policies", help="One policy per player in seat order, e.g. greedy,rummy:4,threshold:70,"
+    "greedy, or one for all (default greedy). greedy (Q2), rummy:K (Q3), threshold:X (Q4).")]
+OpenMinOpt = Annotated[int, typer.Option("--open-min", help="Least value of an opening "
+                                         "(rule O1).")]
+
+
+def _ci(x: float, ci: list, digits: int) -> str:
+    if ci[0] is None:
+        return f"{x:.{digits}f}"
+    return f"{x:.{digits}f} [{ci[0]:.{digits}f}, {ci[1]:.{digits}f}]"
+
+
+def _print(out: dict[str, Any]) -> None:
+    title = (f"Römi {out['command']}: {out['players']} players, "
+             f"{out[out['command']]:,} {out['command']}, seed {out['seed']}")
+    table = Table(title=title)
+    cols = ["player", "policy", "score/round [95% CI]", "went out", "-20", "never opened"]
+    if out["command"] == "games":
+        cols[2:2] = ["P(win) [95% CI]", "score/game [95% CI]"]
+    for col in cols:
+        table.add_column(col)
+    for p in range(out["players"]):
+        row = [str(p), out["policies"][p]]
+        if out["command"] == "games":
+            row += [_ci(out["win_rate"][p], out["win_ci"][p], 4),
+                    _ci(out["game_score_mean"][p], out["game_score_ci"][p], 1)]
+        row += [_ci(out["score_mean"][p], out["score_ci"][p], 2),
+                f"{out['go_out_rate'][p]:.4f}", f"{out['rummy_rate'][p]:.4f}",
+                f"{out['never_opened_rate'][p]:.4f}"]
+        table.add_row(*row)
+    console = Console()
+    console.print(table)
+    q = out["turns_quantiles"]
+    console.print(f"turns per round: mean {_ci(out['turns_mean'], out['turns_ci'], 2)}, "
+                  "quantiles " + ", ".join(f"{k} {v}" for k, v in q.items())
+                  + f"\nstalled rounds (T9): {out['stalled_rate']:.5f}\n(95% intervals)")
+
+
+@app.command()
+def rounds(
+    players: PlayersOpt = 4,
+    policies: PoliciesOpt = None,
+    open_min: OpenMinOpt = 51,
+    ace_low_value: AceLowOpt = 1,
+    n_rounds: Annotated[str, typer.Option(
+        "--rounds", help=f"Rounds to simulate: 10000, 1e4 or 10k ({_COUNTS}); at most 1e9.")
+    ] = "10k",
+    dealer: Annotated[int | None, typer.Option(
+        "--dealer", help="The dealer's seat (default: drawn for every round, rule D3).")] = None,
+    seed: SeedOpt = DEFAULT_SEED,
+    workers: WorkersOpt = None,
+    scheduler: SchedulerOpt = None,
+    store: StoreOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Single rounds: score by player, going out, Römi (-20), never opened, round length."""
+    from simcards.romi import api
+
+    out = api.rounds(players=players, policies=policies, open_min=open_min,
+                     ace_low_value=ace_low_value, rounds=n_rounds, dealer=dealer, seed=seed,
+                     workers=workers, scheduler=scheduler, store=store, progress=not as_json)
+    if as_json:
+        emit_json(out)
+        return
+    _print(out)
+
+
+@app.command()
+def games(
+    players: PlayersOpt = 4,
+    policies: PoliciesOpt = None,
+    open_min: OpenMinOpt = 51,
+    ace_low_value: AceLowOpt = 1,
+    rounds_per_game: Annotated[int, typer.Option(
+        "--rounds", help="Rounds in a game (rules D5, G6).")] = 7,
+    n_games: Annotated[str, typer.Option(
+        "--games", help=f"Games to simulate: 2000, 2e3 or 2k ({_COUNTS}); at most 1e8.")
+    ] = "2k",
+    seed: SeedOpt = DEFAULT_SEED,
+    workers: WorkersOpt = None,
+    scheduler: SchedulerOpt = None,
+    store: StoreOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Whole games: win rate by player (shared wins split), game and round scores."""
+    from simcards.romi import api
+
+    out = api.games(players=players, policies=policies, open_min=open_min,
+                    ace_low_value=ace_low_value, rounds=rounds_per_game, games=n_games,
+                    seed=seed, workers=workers, scheduler=scheduler, store=store,
+                    progress=not as_json)
+    if as_json:
+        emit_json(out)
+        return
+    _print(out)

@@ -1,0 +1,65 @@
+"""Throughput and round statistics of Römi's numba engine with greedy players (Q2), on one core.
+
+Usage: python scripts/bench_romi.py [--rounds N] [--players 2,3,4,5] [--seed N] [--json]
+
+For each player count, ``--rounds`` rounds (20,000 by default) of greedy players are played by
+``simulate_rounds`` (default rules: open_min 51, ace_low_value 1; dealer drawn each round) in
+one process and one thread. Compile time is excluded (a few rounds are played first); the rate
+is rounds per CPU second of this process, so other work on a shared machine does not distort
+it. Reported per player count: rounds per second, mean turns per round (T9's counter), the
+share of rounds someone went out (G1), of Römis (-20, G3), of players never opened at the end
+(G5, per player and round) and of stalled rounds (T8, T9).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+from simcards.core.rng import chunk_state
+from simcards.romi import engine as E
+from simcards.romi.kernel import engine_args
+from simcards.romi.rules import RomiRules
+
+
+def bench(players: int, rounds: int, seed: int) -> dict[str, float]:
+    rl, kinds, params = engine_args(RomiRules.make(players=players), ["greedy"] * players)
+    E.simulate_rounds(chunk_state(seed, 10_000 + players), 3, rl, kinds, params)  # compile
+    t0 = time.process_time()
+    scores, went_out, romi, never, turns, stalled, _ = E.simulate_rounds(
+        chunk_state(seed, players), rounds, rl, kinds, params)
+    dt = time.process_time() - t0
+    return {
+        "players": players,
+        "rounds": rounds,
+        "rounds_per_second": round(rounds / dt, 1),
+        "mean_turns": round(float(turns.mean()), 2),
+        "go_out_rate": round(float((went_out >= 0).mean()), 4),
+        "romi_rate": round(float(romi.mean()), 4),
+        "never_opened_rate": round(float(never.mean()), 4),
+        "stalled_rate": round(float(stalled.mean()), 4),
+        "mean_score": round(float(scores.mean()), 2),
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rounds", type=int, default=20_000)
+    ap.add_argument("--players", default="2,3,4,5")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--json", action="store_true")
+    a = ap.parse_args()
+    for n in (int(x) for x in a.players.split(",")):
+        r = bench(n, a.rounds, a.seed)
+        if a.json:
+            print(json.dumps(r))
+        else:
+            print(f"{n} greedy players: {r['rounds_per_second']:,.0f} rounds/s on one core; "
+                  f"{r['mean_turns']:.1f} turns a round, went out {r['go_out_rate']:.1%}, "
+                  f"Römi (-20) {r['romi_rate']:.2%}, never opened {r['never_opened_rate']:.1%}"
+                  f" of players, stalled {r['stalled_rate']:.2%} ({a.rounds:,} rounds)")
+
+
+if __name__ == "__main__":
+    main()

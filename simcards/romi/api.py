@@ -1,0 +1,147 @@
+"""Römi's Python API: ``simcards romi rounds`` and ``simcards romi games`` as functions.
+
+::
+
+    import simcards.romi.api as romi
+
+    romi.rounds(players=4, policies="greedy,rummy:4,threshold:70,greedy", rounds="20k")
+
+Keyword arguments are named after the commands' flags, with the same defaults, checks and seed;
+the answer is the command's JSON object as a dict. Bad arguments raise
+:class:`~simcards.core.errors.UsageError` naming the flag before anything is computed. Runs are
+kept in the run store and may run on a dask cluster (``store``, ``scheduler``) as the commands'.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pandas as pd
+
+from simcards.core.cli_options import DEFAULT_SEED, check_seed, parse_count, rule_integer
+from simcards.core.errors import UsageError
+from simcards.core.policyspec import PolicySpec
+from simcards.core.runner import check_workers, run_batch
+from simcards.core.spawnsafe import main_not_reimported
+from simcards.romi import rounds as R
+from simcards.romi.kernel import rules_array
+from simcards.romi.policies import KINDS, policy_arrays
+from simcards.romi.rules import RomiRules
+
+MAX_ROUNDS = 10**9
+"""The most rounds one ``rounds`` run may simulate."""
+MAX_GAMES = 10**8
+"""The most games one ``games`` run may simulate."""
+
+
+def seat_policies(rules: RomiRules, policies: str | Sequence[str | PolicySpec] | None
+                  ) -> list[PolicySpec]:
+    """Q6: one policy per seat from ``--policies`` (one entry for every seat, or one per seat
+    in seat order; default ``greedy``), each checked against the rules (Q4's X >= open_min)."""
+    bound = {"open_min": rules.open_min}
+    if policies is None:
+        return [KINDS.parse("greedy", bound)] * rules.players
+    items = [s.strip() for s in policies.split(",") if s.strip()] \
+        if isinstance(policies, str) else list(policies)
+    if not items:
+        raise UsageError("--policies is empty")
+    try:
+        specs = [KINDS.check(s, bound) if isinstance(s, PolicySpec) else KINDS.parse(str(s), bound)
+                 for s in items]
+    except UsageError as exc:
+        raise UsageError(f"--policies: {exc}") from None
+    if len(specs) == 1:
+        return specs * rules.players
+    if len(specs) != rules.players:
+        raise UsageError(f"--policies needs 1 or {rules.players} entries (one per player), got "
+                         f"{len(specs)}")
+    return specs
+
+
+def _config(rules: RomiRules, specs: Sequence[PolicySpec], dealer: int | None) -> R.RoundConfig:
+    kinds, params = policy_arrays(specs, rules)
+    return R.RoundConfig(rules_array(rules), kinds, params, rules.players, rules.rounds,
+                         -1 if dealer is None else dealer)
+
+
+def _dealer(dealer: int | None, players: int) -> int | None:
+    if dealer is None:
+        return None
+    d = rule_integer("--dealer", dealer)
+    if not 0 <= d < players:
+        raise UsageError(f"--dealer must be a seat 0..{players - 1}, got {d}")
+    return d
+
+
+def _frame(out: dict[str, Any]) -> pd.DataFrame:
+    keys = [k for k, v in out.items() if isinstance(v, list) and len(v) == out["players"]
+            and not isinstance(v[0], list)]
+    frame = pd.DataFrame({"player": range(out["players"]), "policy": out["policies"]})
+    for k in keys:
+        if k != "policies":
+            frame[k] = out[k]
+    return frame
+
+
+def _run(command: str, players: int, policies, open_min, ace_low_value, rounds_per_game,
+         count: int | str, dealer, seed: int, workers, scheduler, store, progress
+         ) -> dict[str, Any]:
+    from simcards.core.montecarlo import batch_run
+
+    rules = RomiRules.make(players=players, rounds=rounds_per_game, open_min=open_min,
+                           ace_low_value=ace_low_value)
+    specs = seat_policies(rules, policies)
+    dealer = _dealer(dealer, rules.players) if command == "rounds" else None
+    total = parse_count(count, f"--{command}", MAX_ROUNDS if command == "rounds" else MAX_GAMES)
+    check_seed(seed)
+    cap, workers = workers, check_workers(workers)
+    summary = {"players": rules.players, "open_min": rules.open_min,
+               "ace_low_value": rules.ace_low_value}
+    if command == "games":
+        summary["rounds"] = rules.rounds
+    header: dict[str, Any] = {"game": "romi", "command": command, "players": rules.players,
+                              "rules": summary, "policies": [s.text() for s in specs]}
+    if command == "rounds":
+        header["dealer"] = dealer
+    chunk = R.ROUNDS_CHUNK if command == "rounds" else R.GAMES_CHUNK
+    fn = R.rounds_chunk if command == "rounds" else R.games_chunk
+    stream = R.STREAM_ROUNDS if command == "rounds" else R.STREAM_GAMES
+    manifest = {**header, "seed": seed, command: total, "chunk_size": chunk}
+    cfg = _config(rules, specs, dealer)
+    label = f"Römi {command}"
+    with main_not_reimported(), batch_run(scheduler, cap, store, manifest, not progress) as run:
+        stats = run_batch(fn, cfg, seed=seed, total=total, chunk_size=chunk, stream=stream,
+                          workers=workers, progress=progress, label=label, **run.options())
+    out = {**header, "seed": seed, command: total}
+    if command == "games":
+        out.update(R.summarise_games(stats))
+    out.update(R.summarise_rounds(stats))
+    out["rounds_played"] = int(stats["rounds"][0])
+    out.update(run.cluster_json())
+    if run.store is not None:
+        run.store.finish(_frame(out), {k: out[k] for k in ("score_mean", command)})
+    return out
+
+
+def rounds(*, players: int = 4, policies: str | Sequence[str] | None = None,
+           open_min: int | str = 51, ace_low_value: int | str = 1, rounds: int | str = "10k",
+           dealer: int | None = None, seed: int = DEFAULT_SEED, workers: int | None = None,
+           scheduler: str | None = None, store: str | None = None,
+           progress: bool = False) -> dict[str, Any]:
+    """Monte Carlo single rounds (``simcards romi rounds``): score by player, going out, Römi
+    (-20) finishes, never opened, round length and stalls. ``dealer`` fixes the dealer
+    (default: drawn for every round, D3)."""
+    return _run("rounds", players, policies, open_min, ace_low_value, 7, rounds, dealer, seed,
+                workers, scheduler, store, progress)
+
+
+def games(*, players: int = 4, policies: str | Sequence[str] | None = None,
+          open_min: int | str = 51, ace_low_value: int | str = 1, rounds: int | str = 7,
+          games: int | str = "2k", seed: int = DEFAULT_SEED, workers: int | None = None,
+          scheduler: str | None = None, store: str | None = None,
+          progress: bool = False) -> dict[str, Any]:
+    """Monte Carlo games of ``rounds`` rounds (``simcards romi games``, D5, G6): game score and
+    win rate by player (shared wins split), and every per-round figure of :func:`rounds`."""
+    return _run("games", players, policies, open_min, ace_low_value, rounds, games, None, seed,
+                workers, scheduler, store, progress)

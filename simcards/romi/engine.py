@@ -1,0 +1,1163 @@
+"""Römi rounds in numba (D, T, O, J, G of ``seeds/romi.md``) and the policies of Q2-Q4.
+
+The state of a round is a handful of int64 arrays, the *workspace* (:func:`new_workspace`):
+the scalars ``st`` (slots ``S_*``), each player's hand as card ids (``hand[p, :hn[p]]``), the
+opened, has-drawn and turns-played flags per player, the stock (``stock[pos:end]``, top first),
+the discard pile (``pile[:pn]``, bottom first) and the table melds (``tm[m]``: owner, kind,
+suit or rank, places, joker; ``tc[m]``: the real card at each place of a run, 1 .. 14, or of
+each suit of a set, -1 where none). Card ids are those of :mod:`simcards.romi.cards`.
+
+A turn is planned by the seat's policy from its observation only (I3): its own hand, the table,
+the top of the discard pile, the cut card, every player's card count and opened flag, and its
+own first-draw and turn flags. The policy functions (:func:`choose_draw`, :func:`plan_turn`)
+take exactly those arrays, never the workspace, and work on scratch copies; the engine then
+copies the planned hand and table back and records the moves (rows ``MV_*``, decoded into the
+:mod:`simcards.romi.actions` vocabulary by :mod:`simcards.romi.kernel`).
+
+The meld questions are answered by the exact solver of :mod:`simcards.romi.melds`, with one
+search workspace reused for every hand (a stamp per question instead of a new table).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simcards.core.rng import next_u64, randbelow, seed_state
+from simcards.romi.melds import (
+    _VBITS,
+    _VMASK,
+    F_JOKER,
+    F_KINDS,
+    F_LO,
+    F_NREAL,
+    F_PEN,
+    F_RUN,
+    F_VALUE,
+    MAX_DEPTH,
+    MAX_OPTIONS,
+    N_FRAME,
+    ROW,
+    TABLE,
+    _options,
+    _prepare,
+    _search,
+    _solve_counts,
+    _useful,
+)
+from simcards.romi.policies import POLICY_RUMMY, POLICY_THRESHOLD
+
+N_CARDS = 108
+JOKER0 = 104
+JOKER_KIND = 52
+HW = 20
+"""Width of a hand row (a hand holds at most 16 cards, D4 plus one draw)."""
+MAX_MELDS = 40
+"""More than the 36 melds 108 cards can make."""
+STALL_TURNS = 1000
+"""T9."""
+GO_OUT = -10
+ROMI = -20
+NEVER_OPENED = 100
+
+# Rules array (:func:`simcards.romi.kernel.rules_array`).
+R_PLAYERS, R_ROUNDS, R_OPEN_MIN, R_ACE_LOW = 0, 1, 2, 3
+R_SIZE = 4
+
+# Scalars of the workspace's ``st``.
+S_DEALER = 0
+S_TURN = 1  # player to move
+S_TURNS = 2  # turns played (T9)
+S_POS = 3  # stock[pos:end] is the stock, top first
+S_END = 4
+S_PN = 5  # cards in the discard pile
+S_CUT = 6  # the cut card (D3), -1 once taken
+S_NM = 7  # melds on the table
+S_OUT = 8  # player who went out, -1
+S_ROMI = 9  # 1 when he went out for -20 (G3)
+S_STALLED = 10  # 1 when the round was stopped (T8, T9)
+S_SHUF = 11  # reshuffles (T8)
+S_SIZE = 12
+
+# Table meld fields (``tm[m]``).
+TM_OWNER = 0
+TM_RUN = 1  # 1 run, 0 set
+TM_SUIT = 2  # run: its suit
+TM_RANK = 3  # set: its rank 1 .. 13
+TM_LO = 4  # run: lowest place (1 = As below the 2)
+TM_HI = 5  # run: highest place (14 = As above the King)
+TM_JP = 6  # run: the joker's place, 0 none
+TM_JID = 7  # the joker's card id, -1 none
+TM_MASK = 8  # set: bit mask of its real suits
+TM_SIZE = 9
+TC_SIZE = 15
+
+# Move rows (records and plans).
+MV_P, MV_CODE, MV_TARGET, MV_CARD, MV_STANDS, MV_N, MV_C0 = 0, 1, 2, 3, 4, 5, 6
+MW = MV_C0 + 14
+MV_DRAW_STOCK, MV_DRAW_DISCARD, MV_DRAW_CUT = 0, 1, 2
+MV_OPEN = 3  # one row per meld of the opening; consecutive rows form one Open
+MV_LAY, MV_ADD, MV_SWAP, MV_DISCARD = 4, 5, 6, 7
+MAX_PLAN = 96
+"""Moves of one turn: at most 16 cards placed, each a row, plus swaps and their joker adds."""
+
+
+def _pen_order() -> np.ndarray:
+    """Kinds 0 .. 52 by decreasing penalty (M7), then card order (Q1)."""
+    def pen(k: int) -> int:
+        if k == JOKER_KIND:
+            return 20
+        r = k % 13 + 1
+        return 10 if r == 1 or r > 10 else r
+
+    def order(k: int) -> int:
+        return 52 if k == JOKER_KIND else (k % 13) * 4 + k // 13
+
+    return np.array(sorted(range(53), key=lambda k: (-pen(k), order(k))), np.int64)
+
+
+PEN_ORDER = _pen_order()
+
+
+# ---------------------------------------------------------------- cards
+
+
+@njit(cache=True, inline="always")
+def kind_of(c):
+    return JOKER_KIND if c >= JOKER0 else c % 52
+
+
+@njit(cache=True, inline="always")
+def kind_pen(k):
+    """M7: numbers face value, figures and As 10, a joker 20."""
+    if k == JOKER_KIND:
+        return 20
+    r = k % 13 + 1
+    if r == 1 or r > 10:
+        return 10
+    return r
+
+
+@njit(cache=True, inline="always")
+def kind_order(k):
+    """Q1's card order: rank As .. K, then suit s h d c; jokers last."""
+    if k == JOKER_KIND:
+        return 52
+    return (k % 13) * 4 + k // 13
+
+
+@njit(cache=True, inline="always")
+def pos_kind(s, p):
+    """The kind at place p (1 .. 14) of a run of suit s."""
+    return s * 13 + (p - 1) % 13
+
+
+@njit(cache=True, inline="always")
+def popcount4(mask):
+    return (mask & 1) + (mask >> 1 & 1) + (mask >> 2 & 1) + (mask >> 3 & 1)
+
+
+@njit(cache=True)
+def fill_counts(hand, n, counts):
+    """The hand's kind counts into ``counts`` (int64[52]); returns its jokers."""
+    for k in range(52):
+        counts[k] = 0
+    jk = 0
+    for i in range(n):
+        c = hand[i]
+        if c >= JOKER0:
+            jk += 1
+        else:
+            counts[c % 52] += 1
+    return jk
+
+
+@njit(cache=True)
+def find_kind(hand, n, k, must, avoid):
+    """Index of a card of kind k in the hand: ``must`` if it is of that kind, never ``avoid``;
+    otherwise the first in hand order. -1 when none."""
+    idx = -1
+    for i in range(n):
+        c = hand[i]
+        if c == avoid or kind_of(c) != k:
+            continue
+        if c == must:
+            return i
+        if idx < 0:
+            idx = i
+    return idx
+
+
+@njit(cache=True, inline="always")
+def remove_at(hand, n, i):
+    """Remove hand[i], keeping the order of the rest; returns the new count."""
+    for j in range(i, n - 1):
+        hand[j] = hand[j + 1]
+    hand[n - 1] = -1
+    return n - 1
+
+
+# ---------------------------------------------------------------- solver
+
+
+@njit(cache=True)
+def new_solver():
+    """The meld solver's search arrays, kept for a whole batch; ``info[0]`` the stamp of the
+    last question (each question gets a new one, so the memo is never cleared), ``rows`` the
+    melds of the last lay-down."""
+    w = np.zeros(53, np.int64)
+    stamp = np.zeros(TABLE, np.int32)
+    memo = np.empty(TABLE, np.int64)
+    buf = np.empty((MAX_DEPTH, MAX_OPTIONS, ROW), np.int64)
+    fr = np.empty((MAX_DEPTH, N_FRAME), np.int64)
+    tmp = np.zeros(52, np.int64)
+    info = np.zeros(2, np.int64)
+    rows = np.zeros((16, ROW), np.int64)
+    return w, stamp, memo, buf, fr, tmp, info, rows
+
+
+@njit(cache=True, inline="always")
+def _stamp(sv):
+    info = sv[6]
+    info[0] += 1
+    if info[0] >= 2_000_000_000:
+        sv[1][:] = 0
+        info[0] = 1
+    return info[0]
+
+
+@njit(cache=True)
+def solve_counts(counts, jk, ace_low, sv):
+    """V1-V3 of a hand given as kind counts and jokers: (best_value, min_penalty, can_go_out
+    as 0/1). ``counts`` is left unchanged."""
+    tmp = sv[5]
+    for k in range(52):
+        tmp[k] = counts[k]
+    cur = _stamp(sv)
+    return _solve_counts(tmp, jk, ace_low, sv[0], sv[1], sv[2], cur, sv[3], sv[4])
+
+
+@njit(cache=True)
+def laydown(counts, jk, ace_low, sv, by_penalty):
+    """One lay-down of the hand reaching best_value (V4) or, with ``by_penalty``, min_penalty
+    (V2): its melds as solver rows in ``sv[7][:n]``; returns n. Melds are chosen pivot by pivot
+    as in :func:`simcards.romi.melds._best_laydown`: the pivot's copies all left when that still
+    reaches the target, else the first option (sets, then runs, in the solver's order) that
+    does."""
+    w, stamp, memo, buf, fr, tmp, _, rows = sv
+    for k in range(52):
+        tmp[k] = counts[k]
+    cur = _stamp(sv)
+    _, key = _prepare(tmp, jk, w)
+    shift = _VBITS if by_penalty else 0
+    n_chosen = 0
+    start = 0
+    while True:
+        k = start
+        while k < 52 and tmp[k] == 0:
+            k += 1
+        if k == 52:
+            break
+        target = (_search(tmp, jk, k, key, 1, ace_low, w, stamp, memo, cur, buf, fr)
+                  >> shift) & _VMASK
+        c = tmp[k]
+        tmp[k] = 0
+        res = _search(tmp, jk, k + 1, key - c * w[k], 1, ace_low, w, stamp, memo, cur, buf, fr)
+        if (res >> shift) & _VMASK == target:
+            key -= c * w[k]
+            start = k + 1
+            continue
+        tmp[k] = c
+        n = _options(tmp, jk, k, ace_low, buf, 0)
+        found = False
+        for i in range(n):
+            row = buf[0, i]
+            nreal = row[F_NREAL]
+            joker = row[F_JOKER]
+            key2 = key - joker * w[52]
+            for t in range(nreal):
+                tmp[row[F_KINDS + t]] -= 1
+                key2 -= w[row[F_KINDS + t]]
+            res = _search(tmp, jk - joker, k, key2, 1, ace_low, w, stamp, memo, cur, buf, fr)
+            gain = row[F_PEN] if by_penalty else row[F_VALUE]
+            if ((res >> shift) & _VMASK) + gain == target:
+                rows[n_chosen, :] = row
+                n_chosen += 1
+                key = key2
+                jk -= joker
+                start = k
+                found = True
+                break
+            for t in range(nreal):
+                tmp[row[F_KINDS + t]] += 1
+        if not found:
+            raise ValueError("lay-down: no option reaches the solver's value")
+    return n_chosen
+
+
+# ---------------------------------------------------------------- table melds
+
+
+@njit(cache=True)
+def lay_row(row, hand, n, must, avoid, tm, tc, m, owner):
+    """Lay the solver meld ``row`` from the hand as table meld m (M5): its cards leave the
+    hand (``must`` first where it fits, never ``avoid``). Returns the hand's new count."""
+    nreal = row[F_NREAL]
+    joker = row[F_JOKER]
+    for j in range(TC_SIZE):
+        tc[m, j] = -1
+    tm[m, TM_OWNER] = owner
+    tm[m, TM_JP] = 0
+    tm[m, TM_JID] = -1
+    tm[m, TM_MASK] = 0
+    if row[F_RUN]:
+        s = row[F_KINDS] // 13
+        lo = row[F_LO]
+        hi = lo + nreal + joker - 1
+        tm[m, TM_RUN] = 1
+        tm[m, TM_SUIT] = s
+        tm[m, TM_RANK] = 0
+        tm[m, TM_LO] = lo
+        tm[m, TM_HI] = hi
+        t = 0
+        for p in range(lo, hi + 1):
+            if t < nreal and row[F_KINDS + t] == pos_kind(s, p):
+                i = find_kind(hand, n, row[F_KINDS + t], must, avoid)
+                if i < 0:
+                    raise ValueError("lay: card not in hand")
+                tc[m, p] = hand[i]
+                n = remove_at(hand, n, i)
+                t += 1
+            else:
+                i = find_kind(hand, n, JOKER_KIND, must, avoid)
+                if i < 0:
+                    raise ValueError("lay: joker not in hand")
+                tm[m, TM_JP] = p
+                tm[m, TM_JID] = hand[i]
+                n = remove_at(hand, n, i)
+    else:
+        tm[m, TM_RUN] = 0
+        tm[m, TM_SUIT] = 0
+        tm[m, TM_RANK] = row[F_KINDS] % 13 + 1
+        tm[m, TM_LO] = 0
+        tm[m, TM_HI] = 0
+        mask = 0
+        for t in range(nreal):
+            k = row[F_KINDS + t]
+            i = find_kind(hand, n, k, must, avoid)
+            if i < 0:
+                raise ValueError("lay: card not in hand")
+            tc[m, k // 13] = hand[i]
+            mask |= 1 << (k // 13)
+            n = remove_at(hand, n, i)
+        tm[m, TM_MASK] = mask
+        if joker:
+            i = find_kind(hand, n, JOKER_KIND, must, avoid)
+            if i < 0:
+                raise ValueError("lay: joker not in hand")
+            tm[m, TM_JID] = hand[i]
+            n = remove_at(hand, n, i)
+    return n
+
+
+@njit(cache=True)
+def set_stands(tm, m):
+    """A set's joker stands for the first suit, in suit order, missing among its real cards."""
+    mask = tm[m, TM_MASK]
+    for s in range(4):
+        if not (mask >> s & 1):
+            return s * 13 + tm[m, TM_RANK] - 1
+    return -1
+
+
+@njit(cache=True)
+def meld_cards(tm, tc, m, out):
+    """Table meld m in canonical form: its card ids into ``out`` (a run low to high with the
+    joker at its place; a set by suit, the joker last). Returns (count, kind the joker stands
+    for or -1)."""
+    n = 0
+    stands = -1
+    if tm[m, TM_RUN]:
+        for p in range(tm[m, TM_LO], tm[m, TM_HI] + 1):
+            if p == tm[m, TM_JP]:
+                out[n] = tm[m, TM_JID]
+                stands = pos_kind(tm[m, TM_SUIT], p)
+            else:
+                out[n] = tc[m, p]
+            n += 1
+    else:
+        for s in range(4):
+            if tm[m, TM_MASK] >> s & 1:
+                out[n] = tc[m, s]
+                n += 1
+        if tm[m, TM_JID] >= 0:
+            out[n] = tm[m, TM_JID]
+            n += 1
+            stands = set_stands(tm, m)
+    return n, stands
+
+
+@njit(cache=True)
+def add_place(tm, m, card):
+    """Where ``card`` can be added to table meld m (T6, M1-M4): a run's place (a joker at the
+    high end when it fits there, else the low end), a set's suit (0 for a joker), -1 if it
+    cannot."""
+    run = tm[m, TM_RUN]
+    if card >= JOKER0:
+        if tm[m, TM_JID] >= 0:
+            return -1
+        if run:
+            lo = tm[m, TM_LO]
+            hi = tm[m, TM_HI]
+            if hi - lo >= 12:
+                return -1
+            if hi < 14:
+                return hi + 1
+            if lo > 1:
+                return lo - 1
+            return -1
+        if popcount4(tm[m, TM_MASK]) >= 4:
+            return -1
+        return 0
+    k = card % 52
+    r = k % 13 + 1
+    s = k // 13
+    if run:
+        if s != tm[m, TM_SUIT]:
+            return -1
+        lo = tm[m, TM_LO]
+        hi = tm[m, TM_HI]
+        if hi - lo >= 12:
+            return -1
+        if r == 1:
+            if lo == 2:
+                return 1
+            if hi == 13:
+                return 14
+            return -1
+        if r == hi + 1 or r == lo - 1:
+            return r
+        return -1
+    if r != tm[m, TM_RANK] or tm[m, TM_MASK] >> s & 1:
+        return -1
+    size = popcount4(tm[m, TM_MASK]) + (1 if tm[m, TM_JID] >= 0 else 0)
+    if size >= 4:
+        return -1
+    return s
+
+
+@njit(cache=True)
+def apply_add(tm, tc, m, card, place):
+    """Add ``card`` at ``place`` (from :func:`add_place`); returns the kind a joker stands for
+    at a run's end (the ``Add`` record's ``stands_for``), else -1."""
+    if tm[m, TM_RUN]:
+        if place < tm[m, TM_LO]:
+            tm[m, TM_LO] = place
+        if place > tm[m, TM_HI]:
+            tm[m, TM_HI] = place
+        if card >= JOKER0:
+            tm[m, TM_JP] = place
+            tm[m, TM_JID] = card
+            return pos_kind(tm[m, TM_SUIT], place)
+        tc[m, place] = card
+        return -1
+    if card >= JOKER0:
+        tm[m, TM_JID] = card
+        return -1
+    tc[m, place] = card
+    tm[m, TM_MASK] |= 1 << place
+    return -1
+
+
+@njit(cache=True)
+def swap_kind(tm, m):
+    """J1, J2: the kind that takes the place of meld m's joker, -1 when it cannot be taken (no
+    joker, or a set with fewer than three real suits)."""
+    if tm[m, TM_JID] < 0:
+        return -1
+    if tm[m, TM_RUN]:
+        return pos_kind(tm[m, TM_SUIT], tm[m, TM_JP])
+    if popcount4(tm[m, TM_MASK]) != 3:
+        return -1
+    return set_stands(tm, m)
+
+
+@njit(cache=True)
+def apply_swap(tm, tc, m, card):
+    """J1: ``card`` takes the joker's place in meld m; returns the freed joker's id."""
+    j = tm[m, TM_JID]
+    if tm[m, TM_RUN]:
+        tc[m, tm[m, TM_JP]] = card
+        tm[m, TM_JP] = 0
+    else:
+        s = (card % 52) // 13
+        tc[m, s] = card
+        tm[m, TM_MASK] |= 1 << s
+    tm[m, TM_JID] = -1
+    return j
+
+
+# ---------------------------------------------------------------- policies (Q1-Q4)
+
+
+@njit(cache=True)
+def discard_index(hand, n, must, ace_low, sv, cnt):
+    """Q2's discard: the card whose removal leaves the lowest min_penalty (V2) for the rest of
+    the hand, ties by the higher penalty (M7), then card order (Q1); of two copies the one
+    that is not ``must`` (a card drawn from the discard pile, T4), else the first in hand.
+
+    A card in no meld of the hand leaves exactly min_penalty minus its own penalty, and no
+    removal leaves less than that bound, so only cards that could beat the best so far are
+    solved."""
+    jk = fill_counts(hand, n, cnt)
+    _, mp0, _ = solve_counts(cnt, jk, ace_low, sv)
+    best_m = 1 << 30
+    best_pen = -1
+    best_ord = 99
+    best_k = -1
+    for t in range(53):
+        k = PEN_ORDER[t]
+        have = jk if k == JOKER_KIND else cnt[k]
+        if have == 0:
+            continue
+        pk = kind_pen(k)
+        lb = mp0 - pk
+        if lb > best_m:
+            continue
+        if k < 52 and not _useful(cnt, jk, k):
+            m = lb
+        elif k == JOKER_KIND:
+            m = solve_counts(cnt, jk - 1, ace_low, sv)[1]
+        else:
+            cnt[k] -= 1
+            m = solve_counts(cnt, jk, ace_low, sv)[1]
+            cnt[k] += 1
+        o = kind_order(k)
+        if m < best_m or (m == best_m and (pk > best_pen or (pk == best_pen and o < best_ord))):
+            best_m = m
+            best_pen = pk
+            best_ord = o
+            best_k = k
+    i = find_kind(hand, n, best_k, -1, must)
+    if i < 0:
+        i = find_kind(hand, n, best_k, -1, -1)
+    return i
+
+
+@njit(cache=True, inline="always")
+def _row(mv, nmv, p, code, target, card, stands):
+    r = mv[nmv]
+    r[MV_P] = p
+    r[MV_CODE] = code
+    r[MV_TARGET] = target
+    r[MV_CARD] = card
+    r[MV_STANDS] = stands
+    r[MV_N] = 0
+    return nmv + 1
+
+
+@njit(cache=True)
+def _meld_row(mv, nmv, p, code, tm, tc, m):
+    """A move row laying table meld m (``Open`` part or ``Lay``), cards in canonical form."""
+    r = mv[nmv]
+    r[MV_P] = p
+    r[MV_CODE] = code
+    r[MV_TARGET] = m
+    r[MV_CARD] = -1
+    k, stands = meld_cards(tm, tc, m, r[MV_C0:])
+    r[MV_N] = k
+    r[MV_STANDS] = stands
+    return nmv + 1
+
+
+@njit(cache=True)
+def _sort_hand(hand, n, must):
+    """Hand in card order (Q1), ``must`` first among equal kinds, then by id."""
+    for i in range(1, n):
+        c = hand[i]
+        kc = kind_order(kind_of(c)) * 1000 + (0 if c == must else 1) * 500 + c
+        j = i - 1
+        while j >= 0:
+            d = hand[j]
+            kd = kind_order(kind_of(d)) * 1000 + (0 if d == must else 1) * 500 + d
+            if kd <= kc:
+                break
+            hand[j + 1] = d
+            j -= 1
+        hand[j + 1] = c
+
+
+@njit(cache=True)
+def _meld_more(ph, n, must, ptm, ptc, nm, me, ace_low, sv, ps, nmv):
+    """Q2's melding once opened (T6, J1-J3), on the plan's copies: keep aside the card the
+    discard rule would throw now; lay the min_penalty lay-down (V2) of the rest as new melds;
+    then, while two cards or more are held, add the first card in card order that fits a table
+    meld (the first meld in table order; a joker at a run's high end first), and when none fits
+    swap the first table joker (table order) whose card the hand holds, provided the freed
+    joker can be added at once to a table meld (the first that takes it). Returns (moves, hand
+    count, melds)."""
+    mv = ps[3]
+    cnt = ps[4]
+    if n >= 2:
+        di = discard_index(ph, n, must, ace_low, sv, cnt)
+        avoid = ph[di]
+        jk = fill_counts(ph, n, cnt)
+        ka = kind_of(avoid)
+        if ka == JOKER_KIND:
+            jk -= 1
+        else:
+            cnt[ka] -= 1
+        nr = laydown(cnt, jk, ace_low, sv, True)
+        rows = sv[7]
+        for r in range(nr):
+            n = lay_row(rows[r], ph, n, must, avoid, ptm, ptc, nm, me)
+            nmv = _meld_row(mv, nmv, me, MV_LAY, ptm, ptc, nm)
+            nm += 1
+    changed = True
+    while changed and n >= 2:
+        changed = False
+        _sort_hand(ph, n, must)
+        for i in range(n):
+            c = ph[i]
+            for m in range(nm):
+                pl = add_place(ptm, m, c)
+                if pl >= 0:
+                    stands = apply_add(ptm, ptc, m, c, pl)
+                    nmv = _row(mv, nmv, me, MV_ADD, m, c, stands)
+                    n = remove_at(ph, n, i)
+                    changed = True
+                    break
+            if changed:
+                break
+        if changed:
+            continue
+        for m in range(nm):
+            need = swap_kind(ptm, m)
+            if need < 0:
+                continue
+            i = find_kind(ph, n, need, must, -1)
+            if i < 0:
+                continue
+            c = ph[i]
+            save_m = ptm[m].copy()
+            save_c = ptc[m].copy()
+            j = apply_swap(ptm, ptc, m, c)
+            m2 = -1
+            pl = -1
+            for mm in range(nm):
+                pl = add_place(ptm, mm, j)
+                if pl >= 0:
+                    m2 = mm
+                    break
+            if m2 < 0:
+                ptm[m, :] = save_m
+                ptc[m, :] = save_c
+                continue
+            nmv = _row(mv, nmv, me, MV_SWAP, m, c, -1)
+            stands = apply_add(ptm, ptc, m2, j, pl)
+            nmv = _row(mv, nmv, me, MV_ADD, m2, j, stands)
+            n = remove_at(ph, n, i)
+            changed = True
+            break
+    return nmv, n, nm
+
+
+@njit(cache=True)
+def plan_turn(hand, n, must, opened, may_open, x, hold, tm, tc, nm, me, ace_low, sv, ps):
+    """The melding and the discard of a turn under Q2-Q4, planned on copies (``ps``: hand,
+    table, moves) from the player's observation only (I3): his hand after the draw, the card he
+    must meld (``must``, T4, or -1), whether he has opened, whether O2 lets him open now, his
+    opening threshold ``x`` (Q2: open_min, Q4: X) and ``hold`` (Q3 before an opponent is down
+    to K cards: open only to go out).
+
+    Opening (O1): greedy and threshold open when some card c can be kept aside with
+    best_value (V1) of the other cards >= x; the c kept is the one leaving the lowest
+    min_penalty, ties by the higher penalty, then card order; the opening is the V4 lay-down
+    of the hand without c. Holding (Q3): it opens only when some c leaves the rest fully laid
+    (min_penalty 0) by a min_penalty lay-down worth x or more, c tried by decreasing penalty,
+    then card order; it then discards c and goes out. After opening the turn goes on as
+    :func:`_meld_more`; the discard is Q2's (:func:`discard_index`).
+
+    Returns (moves, opened after, hand count, melds, went out)."""
+    ph, ptm, ptc, mv, cnt = ps[0], ps[1], ps[2], ps[3], ps[4]
+    for i in range(n):
+        ph[i] = hand[i]
+    for m in range(nm):
+        for j in range(TM_SIZE):
+            ptm[m, j] = tm[m, j]
+        for j in range(TC_SIZE):
+            ptc[m, j] = tc[m, j]
+    nmv = 0
+    if not opened and may_open:
+        jk = fill_counts(ph, n, cnt)
+        bv0, _, go0 = solve_counts(cnt, jk, ace_low, sv)
+        keep = -1
+        nr = 0
+        if hold:
+            if go0 and bv0 >= x:
+                for t in range(53):
+                    k = PEN_ORDER[t]
+                    if k == JOKER_KIND:
+                        if jk == 0:
+                            continue
+                        jk -= 1
+                    else:
+                        if cnt[k] == 0:
+                            continue
+                        cnt[k] -= 1
+                    if solve_counts(cnt, jk, ace_low, sv)[1] == 0:
+                        nr = laydown(cnt, jk, ace_low, sv, True)
+                        value = 0
+                        for r in range(nr):
+                            value += sv[7][r, F_VALUE]
+                        if value >= x:
+                            keep = k
+                    if k == JOKER_KIND:
+                        jk += 1
+                    else:
+                        cnt[k] += 1
+                    if keep >= 0:
+                        break
+        elif bv0 >= x:
+            best_m = 1 << 30
+            best_pen = -1
+            best_ord = 99
+            for k in range(53):
+                if k == JOKER_KIND:
+                    if jk == 0:
+                        continue
+                    bv, mp, _ = solve_counts(cnt, jk - 1, ace_low, sv)
+                else:
+                    if cnt[k] == 0:
+                        continue
+                    cnt[k] -= 1
+                    bv, mp, _ = solve_counts(cnt, jk, ace_low, sv)
+                    cnt[k] += 1
+                if bv < x:
+                    continue
+                pk = kind_pen(k)
+                o = kind_order(k)
+                if mp < best_m or (mp == best_m and (pk > best_pen or (pk == best_pen
+                                                                        and o < best_ord))):
+                    best_m = mp
+                    best_pen = pk
+                    best_ord = o
+                    keep = k
+            if keep >= 0:
+                if keep == JOKER_KIND:
+                    nr = laydown(cnt, jk - 1, ace_low, sv, False)
+                else:
+                    cnt[keep] -= 1
+                    nr = laydown(cnt, jk, ace_low, sv, False)
+                    cnt[keep] += 1
+        if keep >= 0:
+            i = find_kind(ph, n, keep, -1, must)
+            if i < 0:
+                i = find_kind(ph, n, keep, -1, -1)
+            avoid = ph[i]
+            rows = sv[7]
+            for r in range(nr):
+                n = lay_row(rows[r], ph, n, must, avoid, ptm, ptc, nm, me)
+                nmv = _meld_row(mv, nmv, me, MV_OPEN, ptm, ptc, nm)
+                nm += 1
+            opened = True
+    if opened:
+        nmv, n, nm = _meld_more(ph, n, must, ptm, ptc, nm, me, ace_low, sv, ps, nmv)
+    i = 0 if n == 1 else discard_index(ph, n, must, ace_low, sv, cnt)
+    nmv = _row(mv, nmv, me, MV_DISCARD, -1, ph[i], -1)
+    n = remove_at(ph, n, i)
+    return nmv, opened, n, nm, n == 0
+
+
+@njit(cache=True)
+def _placeable(hand, n, tm, nm, cnt, jk, c):
+    """A necessary condition for the card c of the hand to be melded this turn: a joker, in a
+    meld of the hand, or of the suit of a table run or the rank of a table set."""
+    if c >= JOKER0:
+        return True
+    k = c % 52
+    if _useful(cnt, jk, k):
+        return True
+    for m in range(nm):
+        if tm[m, TM_RUN]:
+            if tm[m, TM_SUIT] == k // 13:
+                return True
+        elif tm[m, TM_RANK] == k % 13 + 1:
+            return True
+    return False
+
+
+@njit(cache=True)
+def choose_draw(hand, n, opened, may_open, first_draw, x, hold, top, cut, tm, tc, nm, me,
+                ace_low, sv, ps):
+    """Q2's draw (T2-T5) from the observation: the cut card when the turn planned with it goes
+    out (T5); the top discard at a first draw when it raises best_value (T3), at a later draw
+    when the turn planned with it melds it (T4); else the stock. Returns ``MV_DRAW_*``."""
+    h2 = ps[5]
+    cnt = ps[6]
+    for i in range(n):
+        h2[i] = hand[i]
+    if cut >= 0 and (opened or may_open):
+        h2[n] = cut
+        jk = fill_counts(h2, n + 1, cnt)
+        left = 0
+        for i in range(n + 1):
+            if not _placeable(h2, n + 1, tm, nm, cnt, jk, h2[i]):
+                left += 1
+        if left <= 1:
+            out = plan_turn(h2, n + 1, -1, opened, may_open, x, hold, tm, tc, nm, me, ace_low,
+                            sv, ps)
+            if out[4]:
+                return MV_DRAW_CUT
+    if top >= 0:
+        h2[n] = top
+        jk = fill_counts(h2, n + 1, cnt)
+        if first_draw:
+            b1 = solve_counts(cnt, jk, ace_low, sv)[0]
+            jk0 = fill_counts(hand, n, cnt)
+            b0 = solve_counts(cnt, jk0, ace_low, sv)[0]
+            if b1 > b0:
+                return MV_DRAW_DISCARD
+        elif (opened or may_open) and _placeable(h2, n + 1, tm, nm, cnt, jk, top):
+            out = plan_turn(h2, n + 1, top, opened, may_open, x, hold, tm, tc, nm, me,
+                            ace_low, sv, ps)
+            mv = ps[3]
+            placed = mv[out[0] - 1, MV_CARD] != top
+            ph = ps[0]
+            for i in range(out[2]):
+                if ph[i] == top:
+                    placed = False
+            if placed:
+                return MV_DRAW_DISCARD
+    return MV_DRAW_STOCK
+
+
+# ---------------------------------------------------------------- the round
+
+
+@njit(cache=True)
+def new_workspace(n):
+    """The arrays a round is played in (module docstring); reused round after round."""
+    st = np.zeros(S_SIZE, np.int64)
+    hand = np.full((n, HW), -1, np.int64)
+    hn = np.zeros(n, np.int64)
+    opened = np.zeros(n, np.int64)
+    drawn = np.zeros(n, np.int64)
+    played = np.zeros(n, np.int64)
+    stock = np.zeros(N_CARDS, np.int64)
+    pile = np.zeros(N_CARDS, np.int64)
+    tm = np.zeros((MAX_MELDS, TM_SIZE), np.int64)
+    tc = np.full((MAX_MELDS, TC_SIZE), -1, np.int64)
+    return st, hand, hn, opened, drawn, played, stock, pile, tm, tc
+
+
+@njit(cache=True)
+def new_scratch():
+    """A policy's scratch: plan hand, plan table, plan moves, kind counts, hand plus a card,
+    kind counts."""
+    ph = np.full(HW, -1, np.int64)
+    ptm = np.zeros((MAX_MELDS, TM_SIZE), np.int64)
+    ptc = np.full((MAX_MELDS, TC_SIZE), -1, np.int64)
+    mv = np.zeros((MAX_PLAN, MW), np.int64)
+    cnt = np.zeros(52, np.int64)
+    h2 = np.full(HW, -1, np.int64)
+    cnt2 = np.zeros(52, np.int64)
+    return ph, ptm, ptc, mv, cnt, h2, cnt2
+
+
+@njit(cache=True)
+def shuffle_deck(rs, deck):
+    """D3/D4: ``deck`` becomes a uniform permutation of 0 .. 107 (Fisher-Yates from the top:
+    for j = 0 .. 106, swap deck[j] with deck[j + randbelow(108 - j)], starting from 0 .. 107)."""
+    for j in range(N_CARDS):
+        deck[j] = j
+    for j in range(N_CARDS - 1):
+        r = j + randbelow(rs, N_CARDS - j)
+        x = deck[j]
+        deck[j] = deck[r]
+        deck[r] = x
+
+
+@njit(cache=True)
+def start_round(deck, dealer, rl, ws):
+    """D3, D4: the deal from ``deck`` (top first): 15 cards to the starter (dealer + 1), then
+    14 to each next player in play order, the stock the rest but the last card, which is the
+    cut card."""
+    st, hand, hn, opened, drawn, played, stock = ws[:7]
+    n = rl[R_PLAYERS]
+    for j in range(S_SIZE):
+        st[j] = 0
+    st[S_DEALER] = dealer
+    starter = (dealer + 1) % n
+    st[S_TURN] = starter
+    pos = 0
+    for i in range(n):
+        p = (starter + i) % n
+        size = 15 if i == 0 else 14
+        for j in range(HW):
+            hand[p, j] = -1
+        for j in range(size):
+            hand[p, j] = deck[pos + j]
+        hn[p] = size
+        pos += size
+        opened[p] = 0
+        drawn[p] = 0
+        played[p] = 0
+    m = N_CARDS - 1 - pos
+    for j in range(m):
+        stock[j] = deck[pos + j]
+    st[S_POS] = 0
+    st[S_END] = m
+    st[S_CUT] = deck[N_CARDS - 1]
+    st[S_PN] = 0
+    st[S_NM] = 0
+    st[S_OUT] = -1
+
+
+@njit(cache=True)
+def reshuffle(ws, rs, shuf, shuf_len, info):
+    """T8: the discard pile but its top card becomes the stock, shuffled by Fisher-Yates over
+    the pile read bottom first (for j = 0 .. m-2, swap j with j + randbelow(m - j)); the new
+    stock's top is the first card after the shuffle. Records the order in ``shuf`` (flat) and
+    its length in ``shuf_len`` when they have room (``info``: cards and reshuffles written).
+    Returns False when the pile held one card or none (the round stops)."""
+    st, stock, pile = ws[0], ws[6], ws[7]
+    pn = st[S_PN]
+    if pn <= 1:
+        return False
+    m = pn - 1
+    for j in range(m):
+        stock[j] = pile[j]
+    pile[0] = pile[pn - 1]
+    st[S_PN] = 1
+    for j in range(m - 1):
+        r = j + randbelow(rs, m - j)
+        x = stock[j]
+        stock[j] = stock[r]
+        stock[r] = x
+    st[S_POS] = 0
+    st[S_END] = m
+    st[S_SHUF] += 1
+    if info[1] < shuf_len.shape[0] and info[0] + m <= shuf.shape[0]:
+        for j in range(m):
+            shuf[info[0] + j] = stock[j]
+        shuf_len[info[1]] = m
+        info[0] += m
+        info[1] += 1
+    return True
+
+
+@njit(cache=True)
+def play_turn(rl, kinds, params, ws, sv, ps, rs, log, shuf, shuf_len, info):
+    """One turn of the player to move (T1-T7), recorded in ``log`` from row ``info[2]`` when it
+    has room. Returns 0 to go on, 1 when he went out (G1), 2 when the round stops (T8)."""
+    st, hand, hn, opened, drawn, played, stock, pile, tm, tc = ws
+    n = rl[R_PLAYERS]
+    ace_low = rl[R_ACE_LOW]
+    p = st[S_TURN]
+    x = rl[R_OPEN_MIN]
+    if kinds[p] == POLICY_THRESHOLD:
+        x = params[p]
+    hold = False
+    if kinds[p] == POLICY_RUMMY:
+        hold = True
+        for q in range(n):
+            if q != p and hn[q] <= params[p]:
+                hold = False
+    nm = st[S_NM]
+    li = info[2]
+    cap = log.shape[0]
+    must = -1
+    if st[S_TURNS] == 0:
+        # D4: the starter's first turn is his discard.
+        res = plan_turn(hand[p], hn[p], -1, False, False, x, False, tm, tc, nm, p, ace_low, sv,
+                        ps)
+    else:
+        top = pile[st[S_PN] - 1] if st[S_PN] > 0 else -1
+        choice = choose_draw(hand[p], hn[p], opened[p] == 1, played[p] >= 1, drawn[p] == 0, x,
+                             hold, top, st[S_CUT], tm, tc, nm, p, ace_low, sv, ps)
+        if choice == MV_DRAW_STOCK:
+            if st[S_POS] == st[S_END] and not reshuffle(ws, rs, shuf, shuf_len, info):
+                return 2
+            c = stock[st[S_POS]]
+            st[S_POS] += 1
+        elif choice == MV_DRAW_DISCARD:
+            c = top
+            st[S_PN] -= 1
+            if drawn[p]:
+                must = c
+        else:
+            c = st[S_CUT]
+            st[S_CUT] = -1
+        hand[p, hn[p]] = c
+        hn[p] += 1
+        drawn[p] = 1
+        if li < cap:
+            _row(log, li, p, choice, -1, -1, -1)
+        li += 1
+        res = plan_turn(hand[p], hn[p], must, opened[p] == 1, played[p] >= 1, x, hold, tm, tc,
+                        nm, p, ace_low, sv, ps)
+    nmv, op, nh, nm2, out = res
+    ph, ptm, ptc, mv = ps[0], ps[1], ps[2], ps[3]
+    romi = out and opened[p] == 0
+    for i in range(nmv):
+        code = mv[i, MV_CODE]
+        if code == MV_SWAP or (code == MV_ADD and tm[mv[i, MV_TARGET], TM_OWNER] != p
+                               and mv[i, MV_TARGET] < nm):
+            romi = False
+        if li < cap:
+            log[li, :] = mv[i]
+        li += 1
+    info[2] = li
+    for j in range(HW):
+        hand[p, j] = ph[j] if j < nh else -1
+    hn[p] = nh
+    for m in range(nm2):
+        for j in range(TM_SIZE):
+            tm[m, j] = ptm[m, j]
+        for j in range(TC_SIZE):
+            tc[m, j] = ptc[m, j]
+    st[S_NM] = nm2
+    opened[p] = 1 if op else 0
+    pile[st[S_PN]] = mv[nmv - 1, MV_CARD]
+    st[S_PN] += 1
+    played[p] += 1
+    if out:
+        st[S_OUT] = p
+        st[S_ROMI] = 1 if romi else 0
+        return 1
+    return 0
+
+
+@njit(cache=True)
+def score_round(rl, ws, scores):
+    """G2-G5: -10 or -20 for the player out, 100 for a player never opened, else the penalty
+    (M7) of the cards in hand."""
+    st, hand, hn, opened = ws[0], ws[1], ws[2], ws[3]
+    for p in range(rl[R_PLAYERS]):
+        if p == st[S_OUT]:
+            scores[p] = ROMI if st[S_ROMI] else GO_OUT
+        elif not opened[p]:
+            scores[p] = NEVER_OPENED
+        else:
+            s = 0
+            for i in range(hn[p]):
+                s += kind_pen(kind_of(hand[p, i]))
+            scores[p] = s
+
+
+@njit(cache=True)
+def play_round(deck, dealer, rl, kinds, params, ws, sv, ps, rs, log, shuf, shuf_len, info,
+               max_turns):
+    """A whole round from ``deck`` and ``dealer`` (or its first ``max_turns`` turns), the
+    reshuffles drawn from ``rs``. Ends when a player goes out (G1), at T8's stop or at T9's
+    1,000 turns (stalled)."""
+    st = ws[0]
+    n = rl[R_PLAYERS]
+    start_round(deck, dealer, rl, ws)
+    info[:] = 0
+    while st[S_TURNS] < max_turns:
+        if st[S_TURNS] >= STALL_TURNS:
+            st[S_STALLED] = 1
+            break
+        status = play_turn(rl, kinds, params, ws, sv, ps, rs, log, shuf, shuf_len, info)
+        if status == 2:
+            st[S_STALLED] = 1
+            break
+        st[S_TURNS] += 1
+        if status == 1:
+            break
+        st[S_TURN] = (st[S_TURN] + 1) % n
+
+
+@njit(cache=True)
+def round_chance(state, n, dealer):
+    """The chance of one round from the batch stream: its dealer (``randbelow(players)`` when
+    ``dealer < 0``) and the seed of the round's own stream (one 64-bit word), in that order."""
+    if dealer < 0:
+        dealer = randbelow(state, n)
+    return dealer, next_u64(state)
+
+
+@njit(cache=True)
+def simulate_rounds(state, n_rounds, rl, kinds, params, dealer=-1):
+    """Monte Carlo rounds. Per round, from the batch stream ``state``: the dealer (drawn when
+    ``dealer < 0``) and a seed; from the round's own stream (``seed_state(seed)``): the deck
+    (:func:`shuffle_deck`), then every T8 reshuffle. Returns per-round arrays: (scores [r, n],
+    went_out [r] (-1 none), romi [r], never_opened [r, n], turns [r], stalled [r], dealers
+    [r])."""
+    n = rl[R_PLAYERS]
+    ws = new_workspace(n)
+    sv = new_solver()
+    ps = new_scratch()
+    rs = np.zeros(4, np.uint64)
+    deck = np.zeros(N_CARDS, np.int64)
+    log = np.zeros((0, MW), np.int64)
+    shuf = np.zeros(0, np.int64)
+    shuf_len = np.zeros(0, np.int64)
+    info = np.zeros(3, np.int64)
+    scores = np.zeros((n_rounds, n), np.int64)
+    went_out = np.full(n_rounds, -1, np.int64)
+    romi = np.zeros(n_rounds, np.int64)
+    never = np.zeros((n_rounds, n), np.int64)
+    turns = np.zeros(n_rounds, np.int64)
+    stalled = np.zeros(n_rounds, np.int64)
+    dealers = np.zeros(n_rounds, np.int64)
+    st = ws[0]
+    opened = ws[3]
+    for r in range(n_rounds):
+        d, seed = round_chance(state, n, dealer)
+        seed_state(rs, seed)
+        shuffle_deck(rs, deck)
+        play_round(deck, d, rl, kinds, params, ws, sv, ps, rs, log, shuf, shuf_len, info,
+                   STALL_TURNS + 1)
+        score_round(rl, ws, scores[r])
+        went_out[r] = st[S_OUT]
+        romi[r] = st[S_ROMI]
+        for p in range(n):
+            never[r, p] = 1 - opened[p]
+        turns[r] = st[S_TURNS]
+        stalled[r] = st[S_STALLED]
+        dealers[r] = d
+    return scores, went_out, romi, never, turns, stalled, dealers
+
+
+@njit(cache=True)
+def simulate_games(state, n_games, rl, kinds, params):
+    """Monte Carlo games of ``rl[R_ROUNDS]`` rounds (D5, G6). Per game, from ``state``: the
+    first dealer (``randbelow(players)``), then one seed per round (each round's own stream,
+    as in :func:`simulate_rounds`); the deal moves one seat to the left each round. Returns
+    (totals [g, n], winners [g, n]: 1 for every player with the lowest total, shared wins
+    included)."""
+    n = rl[R_PLAYERS]
+    ws = new_workspace(n)
+    sv = new_solver()
+    ps = new_scratch()
+    rs = np.zeros(4, np.uint64)
+    deck = np.zeros(N_CARDS, np.int64)
+    log = np.zeros((0, MW), np.int64)
+    shuf = np.zeros(0, np.int64)
+    shuf_len = np.zeros(0, np.int64)
+    info = np.zeros(3, np.int64)
+    scores = np.zeros(n, np.int64)
+    totals = np.zeros((n_games, n), np.int64)
+    winners = np.zeros((n_games, n), np.int64)
+    for g in range(n_games):
+        d0 = randbelow(state, n)
+        for r in range(rl[R_ROUNDS]):
+            d = (d0 + r) % n
+            seed = next_u64(state)
+            seed_state(rs, seed)
+            shuffle_deck(rs, deck)
+            play_round(deck, d, rl, kinds, params, ws, sv, ps, rs, log, shuf, shuf_len, info,
+                       STALL_TURNS + 1)
+            score_round(rl, ws, scores)
+            for p in range(n):
+                totals[g, p] += scores[p]
+        low = totals[g, 0]
+        for p in range(1, n):
+            if totals[g, p] < low:
+                low = totals[g, p]
+        for p in range(n):
+            winners[g, p] = 1 if totals[g, p] == low else 0
+    return totals, winners

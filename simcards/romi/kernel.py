@@ -1,0 +1,370 @@
+"""Römi rounds as records for the reference engine, and the Python side of the numba engine.
+
+:func:`record_rounds` plays the rounds :func:`simcards.romi.engine.simulate_rounds` would play
+from the same stream (the same dealers, decks and reshuffles) and returns, per round, what a
+replay needs: the deck (top first), the dealer, every new stock order of T8 (top first, in the
+order they were drawn) and the flat list of moves in the :mod:`simcards.romi.actions`
+vocabulary (melds in canonical form), with the round's results and its final state (hands,
+table, discard pile, stock, cut card) for checks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from numba import njit
+
+from simcards.core.errors import UsageError
+from simcards.core.policyspec import PolicySpec
+from simcards.core.rng import seed_state
+from simcards.romi import engine as E
+from simcards.romi.actions import (
+    NO_JOKER,
+    Action,
+    Add,
+    Discard,
+    DrawCut,
+    DrawDiscard,
+    DrawStock,
+    Lay,
+    Meld,
+    Open,
+    Swap,
+)
+from simcards.romi.policies import policy_arrays
+from simcards.romi.rules import RomiRules
+
+LOG_CAP = 4000
+"""Move rows of one round: at most 1,000 draws and 1,000 discards (T9) plus one row per card
+laid, added or swapped (each real card reaches the table once, a joker at most once per swap)."""
+SHUF_CAP = 1200
+"""Cards of all of a round's new stocks: every card of a new stock is drawn before the next
+reshuffle, so they are at most the 1,000 turns' draws plus the last stock."""
+
+
+def rules_array(rules: RomiRules) -> np.ndarray:
+    """The engine's form of the rules (``engine.R_*``)."""
+    rl = np.zeros(E.R_SIZE, np.int64)
+    rl[E.R_PLAYERS] = rules.players
+    rl[E.R_ROUNDS] = rules.rounds
+    rl[E.R_OPEN_MIN] = rules.open_min
+    rl[E.R_ACE_LOW] = rules.ace_low_value
+    return rl
+
+
+def engine_args(rules: RomiRules, policies: Sequence[PolicySpec | str]
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(rl, kinds, params)`` for the engine's kernels, validated (``UsageError``)."""
+    kinds, params = policy_arrays(policies, rules)
+    return rules_array(rules), kinds, params
+
+
+@njit(cache=True)
+def record_round(seed, dealer, rl, kinds, params, max_turns):
+    """One round from the seed of its own stream (deck, then reshuffles) with every move
+    logged. Returns (deck, log rows, reshuffle cards, reshuffle lengths, scores, workspace)."""
+    n = rl[E.R_PLAYERS]
+    ws = E.new_workspace(n)
+    sv = E.new_solver()
+    ps = E.new_scratch()
+    rs = np.zeros(4, np.uint64)
+    seed_state(rs, seed)
+    deck = np.zeros(E.N_CARDS, np.int64)
+    E.shuffle_deck(rs, deck)
+    log = np.zeros((LOG_CAP, E.MW), np.int64)
+    shuf = np.zeros(SHUF_CAP, np.int64)
+    shuf_len = np.zeros(E.STALL_TURNS + 1, np.int64)
+    info = np.zeros(3, np.int64)
+    E.play_round(deck, dealer, rl, kinds, params, ws, sv, ps, rs, log, shuf, shuf_len, info,
+                 max_turns)
+    if info[2] > LOG_CAP:
+        raise ValueError("record_round: move log overflow")
+    if info[1] != ws[0][E.S_SHUF]:
+        raise ValueError("record_round: reshuffle record overflow")
+    scores = np.zeros(n, np.int64)
+    E.score_round(rl, ws, scores)
+    return (deck, log[:info[2]].copy(), shuf[:info[0]].copy(), shuf_len[:info[1]].copy(),
+            scores, ws)
+
+
+@njit(cache=True)
+def _chances(state, n_rounds, n, dealer):
+    dealers = np.zeros(n_rounds, np.int64)
+    seeds = np.zeros(n_rounds, np.uint64)
+    for r in range(n_rounds):
+        d, s = E.round_chance(state, n, dealer)
+        dealers[r] = d
+        seeds[r] = s
+    return dealers, seeds
+
+
+@njit(cache=True)
+def _table(ws):
+    """Final table in canonical form: (owners, cards [m, 14] padded -1, counts, stands)."""
+    st, tm, tc = ws[0], ws[8], ws[9]
+    nm = st[E.S_NM]
+    owners = np.zeros(nm, np.int64)
+    cards = np.full((nm, 14), -1, np.int64)
+    counts = np.zeros(nm, np.int64)
+    stands = np.zeros(nm, np.int64)
+    for m in range(nm):
+        owners[m] = tm[m, E.TM_OWNER]
+        counts[m], stands[m] = E.meld_cards(tm, tc, m, cards[m])
+    return owners, cards, counts, stands
+
+
+@dataclass(frozen=True)
+class RoundRecord:
+    """One round as played: what a replay needs (``deck``, ``dealer``, ``stock_orders``,
+    ``moves``), its results, and its final state."""
+
+    deck: tuple[int, ...]
+    dealer: int
+    stock_orders: tuple[tuple[int, ...], ...]
+    moves: tuple[Action, ...]
+    scores: tuple[int, ...]
+    went_out: int
+    romi: bool
+    never_opened: tuple[bool, ...]
+    turns: int
+    stalled: bool
+    hands: tuple[tuple[int, ...], ...]
+    table: tuple[tuple[int, Meld], ...]
+    """(owner, meld) in table order."""
+    pile: tuple[int, ...]
+    """Bottom first."""
+    stock: tuple[int, ...]
+    """Top first."""
+    cut: int
+    """The cut card, -1 once taken."""
+    rows: np.ndarray = field(compare=False, repr=False, default_factory=lambda: np.zeros(
+        (0, E.MW), np.int64))
+    """The moves as the engine's integer rows (``engine.MV_*``), which :func:`decode_moves`
+    turns into ``moves``."""
+
+
+def _meld(cards: np.ndarray, k: int, stands: int) -> Meld:
+    return Meld(tuple(int(c) for c in cards[:k]), NO_JOKER if stands < 0 else int(stands))
+
+
+def decode_moves(rows: np.ndarray) -> list[Action]:
+    """Move rows (``engine.MV_*``) as actions; consecutive ``MV_OPEN`` rows are one ``Open``."""
+    return _decode(rows)[0]
+
+
+def _decode(rows: np.ndarray) -> tuple[list[Action], list[int]]:
+    """The actions, and the table number each engine meld has in them (``index[e]``).
+
+    An ``Open`` lists its melds sorted by their card tuples (the canonical form both engines
+    share), so the table numbers of an opening's melds follow that order, whatever order the
+    engine laid them in; later ``Add`` and ``Swap`` targets are renumbered to match."""
+    out: list[Action] = []
+    opening: list[Meld] = []
+    index: list[int] = []
+
+    def close_opening() -> None:
+        base = len(index)
+        order = sorted(range(len(opening)), key=lambda j: opening[j].cards)
+        rank = {j: r for r, j in enumerate(order)}
+        index.extend(base + rank[j] for j in range(len(opening)))
+        out.append(Open(tuple(opening[j] for j in order)))
+        opening.clear()
+
+    for row in np.asarray(rows):
+        code = int(row[E.MV_CODE])
+        if code != E.MV_OPEN and opening:
+            close_opening()
+        if code == E.MV_DRAW_STOCK:
+            out.append(DrawStock())
+        elif code == E.MV_DRAW_DISCARD:
+            out.append(DrawDiscard())
+        elif code == E.MV_DRAW_CUT:
+            out.append(DrawCut())
+        elif code in (E.MV_OPEN, E.MV_LAY):
+            meld = _meld(row[E.MV_C0:], int(row[E.MV_N]), int(row[E.MV_STANDS]))
+            if code == E.MV_OPEN:
+                opening.append(meld)
+            else:
+                index.append(len(index))
+                out.append(Lay(meld))
+        elif code == E.MV_ADD:
+            s = int(row[E.MV_STANDS])
+            out.append(Add(index[int(row[E.MV_TARGET])], int(row[E.MV_CARD]),
+                           NO_JOKER if s < 0 else s))
+        elif code == E.MV_SWAP:
+            out.append(Swap(index[int(row[E.MV_TARGET])], int(row[E.MV_CARD])))
+        elif code == E.MV_DISCARD:
+            out.append(Discard(int(row[E.MV_CARD])))
+        else:
+            raise ValueError(f"unknown move code {code}")
+    if opening:
+        close_opening()
+    return out, index
+
+
+def record_from_seed(seed: int, dealer: int, rl: np.ndarray, kinds: np.ndarray,
+                     params: np.ndarray, max_turns: int = E.STALL_TURNS + 1) -> RoundRecord:
+    """One round from its own stream's seed (or its first ``max_turns`` turns)."""
+    deck, log, shuf, shuf_len, scores, ws = record_round(np.uint64(seed), dealer, rl, kinds,
+                                                         params, max_turns)
+    st, hand, hn, opened, _, _, stock, pile = ws[:8]
+    n = int(rl[E.R_PLAYERS])
+    orders = []
+    at = 0
+    for m in shuf_len:
+        orders.append(tuple(int(c) for c in shuf[at:at + m]))
+        at += int(m)
+    owners, cards, counts, stands = _table(ws)
+    moves, index = _decode(log)
+    table: list[tuple[int, Meld]] = [(0, Meld(()))] * len(owners)
+    for m in range(len(owners)):
+        table[index[m]] = (int(owners[m]), _meld(cards[m], int(counts[m]), int(stands[m])))
+    return RoundRecord(
+        deck=tuple(int(c) for c in deck),
+        dealer=int(dealer),
+        stock_orders=tuple(orders),
+        moves=tuple(moves),
+        scores=tuple(int(s) for s in scores),
+        went_out=int(st[E.S_OUT]),
+        romi=bool(st[E.S_ROMI]),
+        never_opened=tuple(not bool(opened[p]) for p in range(n)),
+        turns=int(st[E.S_TURNS]),
+        stalled=bool(st[E.S_STALLED]),
+        hands=tuple(tuple(int(c) for c in hand[p, :hn[p]]) for p in range(n)),
+        table=tuple(table),
+        pile=tuple(int(c) for c in pile[:st[E.S_PN]]),
+        stock=tuple(int(c) for c in stock[st[E.S_POS]:st[E.S_END]]),
+        cut=int(st[E.S_CUT]),
+        rows=log,
+    )
+
+
+def record_rounds(state: np.ndarray, n_rounds: int, rl: np.ndarray, kinds: np.ndarray,
+                  params: np.ndarray, dealer: int = -1) -> list[RoundRecord]:
+    """The rounds :func:`simcards.romi.engine.simulate_rounds` plays from ``state`` (advanced
+    the same way), each with its deck, dealer, new stock orders and moves."""
+    if n_rounds < 0:
+        raise UsageError(f"n_rounds={n_rounds} must be >= 0")
+    n = int(rl[E.R_PLAYERS])
+    dealers, seeds = _chances(state, n_rounds, n, dealer)
+    return [record_from_seed(int(seeds[r]), int(dealers[r]), rl, kinds, params)
+            for r in range(n_rounds)]
+
+
+# ---------------------------------------------------------------- positions (tests, analysis)
+
+
+def put_meld(ws: tuple, m: int, owner: int, cards: Sequence[int],
+             stands_for: int = NO_JOKER) -> None:
+    """Write table meld m of a workspace from its canonical cards (M5; a run low to high with
+    the joker at its place, a set by suit with the joker last) and the kind its joker stands
+    for (needed for a run's joker; a set's joker follows its real suits). Three or four cards
+    of one rank are a set (M3). ``UsageError`` for cards that are no meld."""
+    tm, tc = ws[8], ws[9]
+    real = [int(c) for c in cards if c < E.JOKER0]
+    jokers = [int(c) for c in cards if c >= E.JOKER0]
+    if len(jokers) > 1 or len(real) < 2 or len(cards) < 3:
+        raise UsageError(f"table meld {list(cards)} is no meld (M1-M4)")
+    tm[m, :] = 0
+    tc[m, :] = -1
+    tm[m, E.TM_OWNER] = owner
+    tm[m, E.TM_JID] = jokers[0] if jokers else -1
+    ranks = {c % 13 for c in real}
+    suits = [(c % 52) // 13 for c in real]
+    if len(ranks) == 1 and len(set(suits)) == len(real) and len(cards) <= 4:
+        tm[m, E.TM_RUN] = 0
+        tm[m, E.TM_RANK] = real[0] % 13 + 1
+        for c, s in zip(real, suits, strict=True):
+            tc[m, s] = c
+            tm[m, E.TM_MASK] |= 1 << s
+        return
+    if len(set(suits)) != 1:
+        raise UsageError(f"table meld {list(cards)} is no meld (M1-M4)")
+    first = next(i for i, c in enumerate(cards) if c < E.JOKER0)
+    r = cards[first] % 13 + 1
+    place = (1 if first == 0 else 14) if r == 1 else r
+    lo = place - first
+    hi = lo + len(cards) - 1
+    if lo < 1 or hi > 14 or hi - lo > 12:
+        raise UsageError(f"table meld {list(cards)} is no run (M2)")
+    tm[m, E.TM_RUN] = 1
+    tm[m, E.TM_SUIT] = suits[0]
+    tm[m, E.TM_LO] = lo
+    tm[m, E.TM_HI] = hi
+    for i, c in enumerate(cards):
+        p = lo + i
+        if c >= E.JOKER0:
+            tm[m, E.TM_JP] = p
+            if stands_for != NO_JOKER and stands_for != E.pos_kind(suits[0], p):
+                raise UsageError(f"table meld {list(cards)}: the joker is at a different place")
+        elif E.pos_kind(suits[0], p) != c % 52:
+            raise UsageError(f"table meld {list(cards)} is no run (M2)")
+        else:
+            tc[m, p] = c
+
+
+def position(rules: RomiRules, hands: Sequence[Sequence[int]], *, dealer: int = 0,
+             to_move: int | None = None, table: Sequence[tuple[int, Sequence[int], int]] = (),
+             pile: Sequence[int] = (), stock: Sequence[int] = (), cut: int = -1,
+             opened: Sequence[bool] | None = None, drawn: Sequence[bool] | None = None,
+             played: Sequence[int] | None = None, turns: int = 1) -> tuple:
+    """A workspace holding a position built by hand: hands, table melds ``(owner, cards,
+    stands_for)``, discard pile (bottom first), stock (top first), cut card, flags. By default
+    every player has opened nothing, drawn once and played one turn, and the player after the
+    dealer is to move."""
+    n = rules.players
+    ws = E.new_workspace(n)
+    st, hand, hn, op, dr, pl, stk, pil = ws[:8]
+    st[E.S_DEALER] = dealer
+    st[E.S_TURN] = (dealer + 1) % n if to_move is None else to_move
+    st[E.S_TURNS] = turns
+    st[E.S_OUT] = -1
+    for p in range(n):
+        hand[p, :] = -1
+        hand[p, :len(hands[p])] = hands[p]
+        hn[p] = len(hands[p])
+        op[p] = int(opened[p]) if opened is not None else 0
+        dr[p] = int(drawn[p]) if drawn is not None else 1
+        pl[p] = played[p] if played is not None else 1
+    stk[:len(stock)] = stock
+    st[E.S_POS] = 0
+    st[E.S_END] = len(stock)
+    pil[:len(pile)] = pile
+    st[E.S_PN] = len(pile)
+    st[E.S_CUT] = cut
+    for m, (owner, cards, stands) in enumerate(table):
+        put_meld(ws, m, owner, cards, stands)
+    st[E.S_NM] = len(table)
+    return ws
+
+
+@njit(cache=True)
+def _one_turn(rl, kinds, params, ws, seed):
+    sv = E.new_solver()
+    ps = E.new_scratch()
+    rs = np.zeros(4, np.uint64)
+    seed_state(rs, seed)
+    log = np.zeros((E.MAX_PLAN + 1, E.MW), np.int64)
+    shuf = np.zeros(E.N_CARDS, np.int64)
+    shuf_len = np.zeros(1, np.int64)
+    info = np.zeros(3, np.int64)
+    status = E.play_turn(rl, kinds, params, ws, sv, ps, rs, log, shuf, shuf_len, info)
+    return status, log[:info[2]].copy(), shuf[:info[0]].copy()
+
+
+def play_one_turn(ws: tuple, rl: np.ndarray, kinds: np.ndarray, params: np.ndarray,
+                  seed: int = 0) -> tuple[int, list[Action], tuple[int, ...]]:
+    """Play the turn of the player to move in ``ws`` (changed in place; the turn counter and the
+    player to move are not advanced). Returns (status: 0 on, 1 went out, 2 stopped by T8; the
+    turn's actions; the new stock order if T8 reshuffled)."""
+    status, log, shuf = _one_turn(rl, kinds, params, ws, np.uint64(seed))
+    return int(status), decode_moves(log), tuple(int(c) for c in shuf)
+
+
+def play_prefix(seed: int, dealer: int, rl: np.ndarray, kinds: np.ndarray, params: np.ndarray,
+                turns: int) -> tuple:
+    """The workspace after the first ``turns`` turns of the round of that seed and dealer (the
+    round may have ended earlier: ``ws[0][engine.S_OUT]``)."""
+    return record_round(np.uint64(seed), dealer, rl, kinds, params, turns)[5]
