@@ -55,14 +55,19 @@ def test_readme_lists_every_json_key_of_every_ronda_command() -> None:
         assert command in README, command
 
 
-def test_readme_lists_every_json_key_of_the_romi_melds_command() -> None:
+def test_readme_lists_every_json_key_of_every_romi_command() -> None:
+    from simcards.romi import api
     from simcards.romi.cli import melds_report
 
     out = melds_report(hand="Ah 2h 3h X 9s")
     keys = _nested_keys(out) | set(out["hands"][0])
+    common = {"workers": 1, "store": "none"}
+    keys |= _nested_keys(api.rounds(players=2, rounds=4, **common))
+    keys |= _nested_keys(api.games(players=2, rounds=1, games=2, **common))
     missing = sorted(k for k in keys if f"`{k}`" not in README)
     assert not missing, missing
-    assert "simcards romi melds" in README
+    for command in ("simcards romi melds", "simcards romi rounds", "simcards romi games"):
+        assert command in README, command
 
 
 def test_readme_documents_count_maxima_seed_range_and_suffixes() -> None:
