@@ -154,28 +154,30 @@ def decode_moves(rows: np.ndarray) -> list[Action]:
     return _decode(rows)[0]
 
 
-def _decode(rows: np.ndarray) -> tuple[list[Action], list[int]]:
-    """The actions, and the table number each engine meld has in them (``index[e]``).
+def _decode(rows: np.ndarray) -> tuple[list[Action], dict[int, int]]:
+    """The actions, and the table number each engine meld laid in them has in the actions
+    (``index[e]``; melds on the table before the rows keep their numbers).
 
     An ``Open`` lists its melds sorted by their card tuples (the canonical form both engines
     share), so the table numbers of an opening's melds follow that order, whatever order the
     engine laid them in; later ``Add`` and ``Swap`` targets are renumbered to match."""
     out: list[Action] = []
-    opening: list[Meld] = []
-    index: list[int] = []
+    opening: list[tuple[int, Meld]] = []
+    index: dict[int, int] = {}
 
     def close_opening() -> None:
-        base = len(index)
-        order = sorted(range(len(opening)), key=lambda j: opening[j].cards)
-        rank = {j: r for r, j in enumerate(order)}
-        index.extend(base + rank[j] for j in range(len(opening)))
-        out.append(Open(tuple(opening[j] for j in order)))
+        base = min(m for m, _ in opening)
+        ordered = sorted(opening, key=lambda em: em[1].cards)
+        for r, (m, _) in enumerate(ordered):
+            index[m] = base + r
+        out.append(Open(tuple(meld for _, meld in ordered)))
         opening.clear()
 
     for row in np.asarray(rows):
         code = int(row[E.MV_CODE])
         if code != E.MV_OPEN and opening:
             close_opening()
+        target = int(row[E.MV_TARGET])
         if code == E.MV_DRAW_STOCK:
             out.append(DrawStock())
         elif code == E.MV_DRAW_DISCARD:
@@ -185,16 +187,16 @@ def _decode(rows: np.ndarray) -> tuple[list[Action], list[int]]:
         elif code in (E.MV_OPEN, E.MV_LAY):
             meld = _meld(row[E.MV_C0:], int(row[E.MV_N]), int(row[E.MV_STANDS]))
             if code == E.MV_OPEN:
-                opening.append(meld)
+                opening.append((target, meld))
             else:
-                index.append(len(index))
+                index[target] = target
                 out.append(Lay(meld))
         elif code == E.MV_ADD:
             s = int(row[E.MV_STANDS])
-            out.append(Add(index[int(row[E.MV_TARGET])], int(row[E.MV_CARD]),
+            out.append(Add(index.get(target, target), int(row[E.MV_CARD]),
                            NO_JOKER if s < 0 else s))
         elif code == E.MV_SWAP:
-            out.append(Swap(index[int(row[E.MV_TARGET])], int(row[E.MV_CARD])))
+            out.append(Swap(index.get(target, target), int(row[E.MV_CARD])))
         elif code == E.MV_DISCARD:
             out.append(Discard(int(row[E.MV_CARD])))
         else:
@@ -220,7 +222,8 @@ def record_from_seed(seed: int, dealer: int, rl: np.ndarray, kinds: np.ndarray,
     moves, index = _decode(log)
     table: list[tuple[int, Meld]] = [(0, Meld(()))] * len(owners)
     for m in range(len(owners)):
-        table[index[m]] = (int(owners[m]), _meld(cards[m], int(counts[m]), int(stands[m])))
+        table[index.get(m, m)] = (int(owners[m]),
+                                  _meld(cards[m], int(counts[m]), int(stands[m])))
     return RoundRecord(
         deck=tuple(int(c) for c in deck),
         dealer=int(dealer),
