@@ -577,6 +577,16 @@ def test_V5_table_melds_are_checked(meld: str, message: str) -> None:
         TableMeld.parse(meld)
 
 
+@pytest.mark.parametrize(("meld", "lo", "hi", "joker"), [
+    ("3h 4h 5h 6h 7h 8h 9h Th Jh Qh X=Kh Ah", 3, 14, 13),  # the As above the King
+    ("Ah X 3h", 1, 3, 2),  # the As below the 2
+    ("Qh Kh X=Ah", 12, 14, 14),
+])
+def test_M2_M4_table_runs_read_the_as_low_or_high_whichever_fits(meld, lo, hi, joker) -> None:
+    m = TableMeld.parse(meld)
+    assert (m.is_run, m.lo, m.hi, m.joker) == (True, lo, hi, joker)
+
+
 def test_V5_hand_and_table_share_the_deck() -> None:
     with pytest.raises(UsageError, match="more than two"):
         solve_with_table("7c 7c", ["7c 7d 7h"])

@@ -98,9 +98,10 @@ class TableMeld:
             if stand is not None and (stand % 13 + 1 != r or stand // 13 in suits):
                 raise UsageError(f"table meld {text!r}: the joker must stand for a missing suit")
             return cls(is_run=False, rank=r, suits=frozenset(suits), has_joker=jokers == 1)
+        problem = f"table meld {text!r} is no meld (M1-M4)"
         if len(suits) == 1 and len(ranks) == len(real):
             s = suits.pop()
-            for ace in (1, 14):
+            for ace in (1, 14):  # an As below the 2, then above the King: the first that fits
                 places = sorted(ace if k % 13 == 0 else k % 13 + 1 for k in real)
                 span = places[-1] - places[0] + 1
                 if jokers == 0 and span == size:
@@ -111,26 +112,28 @@ class TableMeld:
                 if span == size and len(holes) == 1:
                     q = holes[0]
                     if stand is not None and stand != _kind_at(s, q):
-                        raise UsageError(f"table meld {text!r}: the joker's place is "
-                                         f"{C.kind_text(_kind_at(s, q))}")
+                        problem = (f"table meld {text!r}: the joker's place is "
+                                   f"{C.kind_text(_kind_at(s, q))}")
+                        continue
                     return cls(is_run=True, suit=s, lo=places[0], hi=places[-1], joker=q)
                 if span == size - 1 and not holes:
                     ends = [p for p in (places[0] - 1, places[-1] + 1) if 1 <= p <= 14
                             and not (p == 14 and places[0] == 1)
                             and not (p == 1 and places[-1] == 14)]
-                    if stand is None:
+                    want = stand
+                    if want is None:
                         if len(ends) == 1:
-                            stand = _kind_at(s, ends[0])
+                            want = _kind_at(s, ends[0])
                         else:
                             raise UsageError(f"table meld {text!r}: say which card the end "
                                              "joker stands for (X=..)")
                     for q in ends:
-                        if _kind_at(s, q) == stand:
+                        if _kind_at(s, q) == want:
                             return cls(is_run=True, suit=s, lo=min(q, places[0]),
                                        hi=max(q, places[-1]), joker=q)
-                    raise UsageError(f"table meld {text!r}: the joker cannot stand for "
-                                     f"{C.kind_text(stand)}")
-        raise UsageError(f"table meld {text!r} is no meld (M1-M4)")
+                    problem = (f"table meld {text!r}: the joker cannot stand for "
+                               f"{C.kind_text(want)}")
+        raise UsageError(problem)
 
     def kinds(self) -> list[int]:
         """Kinds of its real cards."""
