@@ -18,9 +18,10 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -q -n auto --dist loadfile
 
 # The same tests with every cross-check at full size (Ronda's engines on 10,000 hands per
-# configuration, Römi's solver on 15,300 hands).
+# configuration, Römi's solver on 15,300 hands, Römi's engines on 10 times the rounds).
 test-full: $(STAMP)
-	RONDA_FULL_AGREEMENT=1 ROMI_FULL_MELDS=1 $(BIN)/python -m pytest -q -n auto --dist loadfile
+	RONDA_FULL_AGREEMENT=1 ROMI_FULL_MELDS=1 ROMI_FULL_AGREEMENT=1 ROMI_ENGINE_ROUNDS=2000 \
+		$(BIN)/python -m pytest -q -n auto --dist loadfile
 
 report: $(STAMP)
 	$(BIN)/simcards report

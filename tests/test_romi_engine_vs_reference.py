@@ -6,7 +6,7 @@ legal there (``is_legal``, and on a sample of decisions also a member of ``legal
 and the round must end as the engine says: who went out, Römi (G3), never opened (G5), the
 stall (T9), the turn count, every score, and the final hands, table, discard pile and stock.
 The configurations cover 2 to 5 players, every policy kind and non-default ``open_min`` and
-``ace_low_value``. ``RONDA``-style full runs: ``ROMI_FULL_AGREEMENT=1`` plays 10 times more.
+``ace_low_value``. ``ROMI_FULL_AGREEMENT=1`` (``make test-full``) replays 10 times as many rounds.
 """
 
 from __future__ import annotations
