@@ -59,10 +59,11 @@ def randbelow_wide(s, n):
     when they fall at or above 2**64 mod n, so the kept range is a whole number of copies of
     [0, n). For the counts of combinatorial samplers, which pass 2**32."""
     nn = uint64(n)
-    t = (uint64(0) - nn) % nn
     x = next_u64(s)
-    while x < t:
-        x = next_u64(s)
+    if x < nn:  # the threshold is below n, so a word at or above n is kept without it
+        t = (uint64(0) - nn) % nn
+        while x < t:
+            x = next_u64(s)
     return np.int64(x % nn)
 
 

@@ -6,20 +6,32 @@ facts and its own hand (40 minus its hand, the table, the pile in play and every
 captured cards), the other hands' sizes, and the current deal's announcements with the cards
 each player has played since that deal (the workspace's ``ann`` and ``dplay``). The caller's
 workspace holds every hand and the deck order; nothing here reads another player's holding
-nor the stock.
+nor the stock: :func:`compact.from_workspace` copies only the seat's view, and each sample
+(Q1) or assignment (Q7) fills in the other holdings and the stock.
 
-Positions are searched on copies of the hand's workspace stacked by depth in the search
-workspace (:func:`new_search_workspace`): level 0 is the observed position completed by a
-sample (Q1) or an assignment (Q7), level 1 the position after a candidate card, and so on, so a
-decision allocates nothing. Plays are made by the engine's own primitives (one copy of the
-rules). Values are kept per side as the *final value* F(t) = 100 * (2 P(t) - sum of P) + K(t),
-P the points without announcements, K the captured cards with an open pile counted for its last
-hitter's side: Q1's V(t) of a stretch is F(t) at its end minus F(t) at its start, so every
-comparison of V made from one position is a comparison of F.
+Positions are searched as compact positions (:mod:`simcards.ronda.compact`, the engine's rules
+on 36 integers) stacked by depth in the search workspace (:func:`new_search_workspace`): level 0
+is the observed position completed by a sample or an assignment, level 1 the position after a
+candidate card, and so on, so a decision allocates nothing. Values are kept per side as the
+*final value* F(t) = 100 * (2 P(t) - sum of P) + K(t), P the points without announcements, K
+the captured cards with an open pile counted for its last hitter's side: Q1's V(t) of a stretch
+is F(t) at its end minus F(t) at its start, so every comparison of V made from one position is a
+comparison of F.
 
 Cards of one value are interchangeable in play (suits never matter, D1), so each mover tries
-only the first card of each value in his hand: the others give the same values and would lose
-every tie on card order anyway.
+only one card of each value: the others give the same values and would lose every tie on card
+order anyway.
+
+Two exact shortcuts keep the searches fast without changing a single decision:
+
+- *Alpha-beta* (:func:`max_n`). With two sides, a search that reaches the end of the hand is a
+  constant-sum game (F(0) + F(1) = 40 once every card is captured), so max-n is minimax, and
+  alpha-beta pruning returns the same value at the root while skipping lines that cannot
+  change it. Ties inside the tree do not matter: tying children carry the same values.
+- *The reply table* (:func:`search_card`). For ``lookahead:1`` within a deal, the candidate's
+  play does not depend on the sample and the reply depends only on which values the replier
+  holds, so each candidate's reply to each value is scored once per decision and each sample
+  only looks up the best of the replier's values.
 """
 
 from __future__ import annotations
@@ -28,6 +40,7 @@ import numpy as np
 from numba import njit
 
 from simcards.core.rng import randbelow, randbelow_wide
+from simcards.ronda import compact
 from simcards.ronda.codes import (
     ACT_CAPTURE,
     ACT_LAY,
@@ -36,8 +49,6 @@ from simcards.ronda.codes import (
     CHAIN_FLAT,
     MAX_HAND,
     MODE_POINTS,
-    N_FIELDS,
-    N_SOURCES,
     POLICY_LOOKAHEAD,
     R_ANNOUNCE,
     R_CHAIN,
@@ -47,33 +58,31 @@ from simcards.ronda.codes import (
     R_PLAYS,
     R_SIDES,
     R_TEAMS,
-    SRC_CARDS,
-    SRC_DERBA,
-    SRC_LAST_CARD,
-    SRC_MISSA,
+)
+from simcards.ronda.compact import (
+    C_HAND,
+    C_HELD,
+    C_PH,
+    C_PLAYS,
+    C_PN,
+    C_SIZE,
+    C_TURN,
+    hand_values,
+    popcount,
 )
 from simcards.ronda.engine import (
     COMB,
     FULL,
-    MAX_HOLD,
     N_CARDS,
     N_VALUES,
     S_DEAL,
     S_HELD,
-    S_PILE_HITTER,
     S_PILE_MASK,
-    S_PILE_N,
     S_PLAYS,
     S_PUBLIC,
-    S_SIZE,
     S_STOCK,
     S_TABLE_MASK,
-    S_TURN,
-    apply_play,
     balance,
-    deal_next,
-    finish_hand,
-    greedy_card,
     resolve,
     side_of,
     tier,
@@ -85,49 +94,61 @@ LOOKAHEAD_SAMPLES = 32
 LEVELS = MAX_DEPTH + 2
 """Stacked positions: the sampled position, the candidate's, and one per searched play (Q7's
 last deal needs at most 8 plays, which ``MAX_DEPTH + 2`` covers)."""
+UNBOUNDED = 1 << 40
+"""Beyond any final value: the open window of an alpha-beta search."""
 
 # Slots of the search workspace.
-W_ST = 0  # (LEVELS, S_SIZE): the stacked positions, one array of the workspace each
-W_HC = 1
-W_HN = 2
-W_TAB = 3
-W_CAPM = 4
-W_CAPN = 5
-W_PTS = 6
-W_ANN = 7
-W_PUBV = 8
-W_DPLAY = 9
-W_DP = 10  # scratch of the engine
-W_HELD = 11
-W_ANNBUF = 12
-W_DECK = 13  # the sample's deck: its stock at the positions the hand has not dealt yet
-W_UN = 14  # the unseen cards, permuted in place by the samples
-W_CARDS = 15  # (LEVELS, MAX_HAND): each level's mover's candidates (first card of each value)
-W_NC = 16
-W_IDX = 17
-W_BEST = 18  # (LEVELS, sides): final values of each level's best child so far
-W_HAS = 19
-W_MOVER = 20  # each level's mover's side
-W_F = 21  # (sides,): final values returned by a search
-W_TOTALS = 22  # (MAX_HAND,): the root candidates' summed values
-W_CAND = 23
-W_OWN = 24  # cards of the candidate's value in the root holding
-W_DEAL_LOG = 25  # unused logs of the engine's primitives
-W_LOG = 26
-W_PLAY_PTS = 27
-W_CNT = 28  # (N_VALUES,): scratch of the consistency check
-W_REC_INFO = 29  # capacity in samples (0: recording off), decisions, samples, current hand
-W_REC_META = 30  # per recorded decision: hand, play, seat, first sample, samples, kind
-W_REC_HANDS = 31  # per recorded sample: each seat's hand as a bit mask (0 for the searcher)
-W_REC_STOCK = 32  # per recorded sample: the stock, top first, -1 after its end
-W_WAYS = 33  # (N_VALUES + 1, RADIX**3): Q1's counts of consistent completions (_count_ways)
-W_LIM = 34  # (2, 3, N_VALUES): least and most unseen cards of each value per other hand
-W_VC = 35  # (4,): scratch: the unseen cards of one value
+W_ST = 0  # (LEVELS, C_SIZE): the stacked compact positions
+W_ORD = 1  # (LEVELS, N_VALUES): each level's mover's values in the order they are tried
+W_BEST = 2  # (LEVELS, sides): max-n's best final values at each level so far
+W_KEY = 3  # (LEVELS, N_VALUES): the ordering's scores
+W_F = 4  # (sides,): final values returned by a search
+W_HELD = 5  # (4,): scratch of greedy
+W_DECK = 6  # the sample's deck: its stock at the positions the hand has not dealt yet
+W_UN = 7  # the unseen cards, permuted in place by the samples
+W_PUB = 8  # (C_SIZE,): the seat's view of the position, the other holdings empty
+W_TOTALS = 9  # (MAX_HAND,): the root candidates' summed values
+W_CAND = 10
+W_OWN = 11  # cards of the candidate's value in the root holding
+W_RSC = 12  # (MAX_HAND, N_VALUES): lookahead:1's reply table: the reply's score ...
+W_RF = 13  # ... and the searcher's final value after it
+W_CNT = 14  # (N_VALUES,): scratch of the consistency check
+W_REC_INFO = 15  # capacity in samples (0: recording off), decisions, samples, current hand
+W_REC_META = 16  # per recorded decision: hand, play, seat, first sample, samples, kind
+W_REC_HANDS = 17  # per recorded sample: each seat's hand as a bit mask (0 for the searcher)
+W_REC_STOCK = 18  # per recorded sample: the stock, top first, -1 after its end
+W_WAYS = 19  # (N_VALUES + 1, RADIX**3): Q1's counts of consistent completions (_count_ways)
+W_LIM = 20  # (2, 3, N_VALUES): least and most unseen cards of each value per other hand
+W_VC = 21  # (4,): scratch: the unseen cards of one value
+W_LVL = 22  # (LEVELS, L_SIZE): each level's scalars (columns ``L_*``)
+
+# Columns of the search workspace's per-level scalars (``W_LVL``).
+L_NORD = 0  # the mover's values to try at this level
+L_IDX = 1  # the next one
+L_LO = 2  # alpha-beta's window on F(0)
+L_HI = 3
+L_BEST = 4  # alpha-beta: the best F(0) so far; max-n: 1 once a child was kept
+L_MAXI = 5  # alpha-beta: 1 when the mover's side is side 0 (he maximises F(0))
+L_SIZE = 6
 
 RADIX = MAX_HAND + 1
 """A hand holds 0..MAX_HAND cards: the counting states of :func:`_count_ways` write the other
 hands' room in this radix."""
-FACT = np.array([1, 1, 2, 6, 24], np.int64)
+
+
+def _multinomials() -> np.ndarray:
+    """``[n, a, b, c]``: the ways to split n cards into groups of a, b, c and the rest."""
+    fact = [1, 1, 2, 6, 24]
+    out = np.zeros((5, 5, 5, 5), np.int64)
+    for n in range(5):
+        for a in range(n + 1):
+            for b in range(n + 1 - a):
+                for c in range(n + 1 - a - b):
+                    out[n, a, b, c] = fact[n] // (fact[a] * fact[b] * fact[c] * fact[n - a - b - c])
+    return out
+
+
+MULTINOMIAL = _multinomials()
 
 REC_HAND = 0
 REC_PLAY = 1
@@ -148,34 +169,20 @@ def new_search_workspace(rl, rec_cap):
     info = np.zeros(4, np.int64)
     info[0] = rec_cap
     return (
-        np.zeros((LEVELS, S_SIZE), np.int64),
-        np.zeros((LEVELS, n, MAX_HOLD), np.int64),
-        np.zeros((LEVELS, n), np.int64),
-        np.full((LEVELS, N_VALUES), -1, np.int64),
-        np.zeros((LEVELS, ns), np.int64),
-        np.zeros((LEVELS, ns), np.int64),
-        np.zeros((LEVELS, ns, N_SOURCES), np.int64),
-        np.zeros((LEVELS, n, N_VALUES), np.int64),
+        np.zeros((LEVELS, C_SIZE), np.int64),
         np.zeros((LEVELS, N_VALUES), np.int64),
-        np.zeros((LEVELS, n, N_VALUES), np.int64),
-        np.zeros((ns, N_SOURCES), np.int64),
-        np.zeros(ns, np.int64),
-        np.zeros((2 * n, 3), np.int64),
-        np.zeros(N_CARDS, np.int64),
-        np.zeros(N_CARDS, np.int64),
-        np.zeros((LEVELS, MAX_HAND), np.int64),
-        np.zeros(LEVELS, np.int64),
-        np.zeros(LEVELS, np.int64),
         np.zeros((LEVELS, ns), np.int64),
-        np.zeros(LEVELS, np.int64),
-        np.zeros(LEVELS, np.int64),
-        np.zeros(ns, np.int64),
+        np.zeros((LEVELS, N_VALUES), np.int64),
+        np.zeros(max(ns, 2), np.int64),
+        np.zeros(4, np.int64),
+        np.zeros(N_CARDS, np.int64),
+        np.zeros(N_CARDS, np.int64),
+        np.zeros(C_SIZE, np.int64),
         np.zeros(MAX_HAND, np.int64),
         np.zeros(MAX_HAND, np.int64),
         np.zeros(MAX_HAND, np.int64),
-        np.zeros((1, ns, N_SOURCES), np.int64),
-        np.zeros((1, N_FIELDS), np.int64),
-        np.zeros((1, ns, N_SOURCES), np.int64),
+        np.zeros((MAX_HAND, N_VALUES), np.int64),
+        np.zeros((MAX_HAND, N_VALUES), np.int64),
         np.zeros(N_VALUES, np.int64),
         info,
         np.zeros((cap, 6), np.int64),
@@ -184,162 +191,65 @@ def new_search_workspace(rl, rec_cap):
         np.zeros((N_VALUES + 1, RADIX**3), np.int64),
         np.zeros((2, 3, N_VALUES), np.int64),
         np.zeros(4, np.int64),
+        np.zeros((LEVELS, L_SIZE), np.int64),
     )
 
 
-# ---------------------------------------------------------------- stacked positions
+# ---------------------------------------------------------------- searching positions
 
 
 @njit(cache=True, inline="always")
-def _level(sw, lv):
-    """The position at stack level ``lv``, as a workspace tuple (engine order)."""
-    return (sw[W_ST][lv], sw[W_HC][lv], sw[W_HN][lv], sw[W_TAB][lv], sw[W_CAPM][lv],
-            sw[W_CAPN][lv], sw[W_PTS][lv], sw[W_ANN][lv], sw[W_PUBV][lv], sw[W_DP],
-            sw[W_HELD], sw[W_ANNBUF], sw[W_DPLAY][lv])
+def _reply_score(v, x, rl):
+    """The horizon's score of a card of value ``v`` for the player to move in ``x``: V(own
+    side) of that single play as greedy scores it (never the hand's last play here), and the
+    parts of it the final values need: ``(score, action, taken, hit, missa)``."""
+    teams = rl[R_TEAMS]
+    p = x[C_TURN]
+    s = side_of(p, teams)
+    hitter = x[C_PH]
+    hs = side_of(hitter, teams) if hitter >= 0 else -1
+    action, k, hit, _chain_closed, missa, _last = compact.resolve(v, x, rl[R_PLAYS])
+    if action == ACT_REHIT:
+        dk = 1 if hs == s else x[C_PN] + 1
+    elif action == ACT_LAY:
+        dk = 0
+    else:
+        dk = k + 1
+    return 100 * balance(action, hit, missa, False, v, s, hs, rl) + dk, action, k, hit, missa
 
 
 @njit(cache=True, inline="always")
-def _copy_public(a, b, n, ns):
-    """Copy every public part of position ``a`` into ``b``: all but the holdings' cards."""
-    sa = a[0]
-    sb = b[0]
-    for i in range(S_SIZE):
-        sb[i] = sa[i]
-    for q in range(n):
-        b[2][q] = a[2][q]
-        for v in range(N_VALUES):
-            b[7][q, v] = a[7][q, v]
-            b[12][q, v] = a[12][q, v]
-    for v in range(N_VALUES):
-        b[3][v] = a[3][v]
-        b[8][v] = a[8][v]
-    for t in range(ns):
-        b[4][t] = a[4][t]
-        b[5][t] = a[5][t]
-        for src in range(N_SOURCES):
-            b[6][t, src] = a[6][t, src]
-
-
-@njit(cache=True, inline="always")
-def _copy(a, b, n, ns):
-    """Copy position ``a`` into ``b`` (both searched positions: their holdings are samples)."""
-    _copy_public(a, b, n, ns)
-    for q in range(n):
-        for i in range(a[2][q]):
-            b[1][q, i] = a[1][q, i]
-
-
-@njit(cache=True, inline="always")
-def _values(rl, ws, f):
-    """The final values F(t) of every side in position ``ws`` (module docstring)."""
-    st = ws[0]
-    capn = ws[5]
-    pts = ws[6]
-    ns = rl[R_SIDES]
-    total = 0
-    for t in range(ns):
-        x = pts[t, SRC_DERBA] + pts[t, SRC_MISSA] + pts[t, SRC_LAST_CARD] + pts[t, SRC_CARDS]
-        f[t] = x
-        total += x
-    for t in range(ns):
-        f[t] = 100 * (2 * f[t] - total) + capn[t]
-    if st[S_PILE_N] > 0:
-        f[side_of(st[S_PILE_HITTER], rl[R_TEAMS])] += st[S_PILE_N]
-
-
-@njit(cache=True)
-def _play(card, rl, ws, log, play_pts):
-    """One play in a searched position (not inlined: one compiled copy of the rules)."""
-    apply_play(card, rl, ws, log, play_pts, False)
-
-
-@njit(cache=True)
-def _deal(rl, ds, ws, deck, deal_log):
-    """The next deal of a searched position, from the sample's deck."""
-    deal_next(deck, rl, ds, ws, deal_log, False)
-
-
-@njit(cache=True)
-def _finish(rl, ws, f):
-    """The end of the hand in a searched position, then its final values into ``f``."""
-    finish_hand(rl, ws)
-    _values(rl, ws, f)
-
-
-@njit(cache=True, inline="always")
-def _setup(sw, lv, ws, rl):
-    """Level ``lv``'s mover (``ws`` is its position) and his candidates: the first card of each
-    value he holds."""
-    p = ws[0][S_TURN]
-    hc = ws[1]
-    cards = sw[W_CARDS]
-    nc = 0
-    for i in range(ws[2][p]):
-        c = hc[p, i]
-        if nc == 0 or (cards[lv, nc - 1] >> 2) != (c >> 2):
-            cards[lv, nc] = c
-            nc += 1
-    sw[W_NC][lv] = nc
-    sw[W_IDX][lv] = 0
-    sw[W_HAS][lv] = 0
-    sw[W_MOVER][lv] = side_of(p, rl[R_TEAMS])
-
-
-@njit(cache=True, inline="always")
-def _offer(sw, lv, f, ns):
-    """A child of level ``lv`` ends in final values ``f``: kept if strictly better for the
-    mover (so the first in card order wins a tie)."""
-    best = sw[W_BEST]
-    s = sw[W_MOVER][lv]
-    if sw[W_HAS][lv] == 0 or f[s] > best[lv, s]:
-        for t in range(ns):
-            best[lv, t] = f[t]
-        sw[W_HAS][lv] = 1
-
-
-@njit(cache=True, inline="always")
-def _leaf(sw, lv, ws, rl, f):
-    """The last searched play from level ``lv`` (one that does not end the hand), chosen and
-    scored without being made, as greedy scores a card: the mover's best card by V(own side)
-    of that play (first in card order on a tie); the final values after it into ``f``.
+def _horizon(x, rl, vm, f):
+    """The last searched play from ``x`` (one that does not end the hand), chosen and scored
+    without being made: the mover's best value in ``vm`` by :func:`_reply_score` (first in card
+    order on a tie); the final values after it into ``f``.
 
     F changes by 100 * (2 dP(t) - sum of dP) + dK(t) per side t: the mover's side gains the
     Derba or re-hit and Missa points (X6/X7, M1) and the cards captured or put on the pile; the
     pile's previous owner loses its cards on a re-hit and, under ``tiers``, the previous hit's
     points. X5a only moves a pile from its owner's count to the same side's captured cards."""
-    st = ws[0]
-    tab = ws[3]
     teams = rl[R_TEAMS]
     ns = rl[R_SIDES]
-    plays = rl[R_PLAYS]
-    p = st[S_TURN]
+    p = x[C_TURN]
     s = side_of(p, teams)
-    hitter = st[S_PILE_HITTER]
+    hitter = x[C_PH]
     hs = side_of(hitter, teams) if hitter >= 0 else -1
-    pile_n = st[S_PILE_N]
-    cards = sw[W_CARDS]
+    pile_n = x[C_PN]
     b_score = 0
     b_action = -1
     b_k = 0
     b_hit = 0
     b_missa = False
-    for i in range(sw[W_NC][lv]):
-        c = cards[lv, i]
-        action, k, hit, _chain_closed, missa, _last = resolve(c, st, tab, plays)
-        if action == ACT_REHIT:
-            dk = 1 if hs == s else pile_n + 1
-        elif action == ACT_LAY:
-            dk = 0
-        else:
-            dk = k + 1
-        score = 100 * balance(action, hit, missa, False, c >> 2, s, hs, rl) + dk
-        if b_action < 0 or score > b_score:
-            b_score = score
-            b_action = action
-            b_k = k
-            b_hit = hit
-            b_missa = missa
-    _values(rl, ws, f)
+    for v in range(N_VALUES):
+        if (vm >> v) & 1:
+            score, action, k, hit, missa = _reply_score(v, x, rl)
+            if b_action < 0 or score > b_score:
+                b_score = score
+                b_action = action
+                b_k = k
+                b_hit = hit
+                b_missa = missa
+    compact.values(x, rl, f)
     if rl[R_MODE] == MODE_POINTS:
         own = 0
         prev = 0
@@ -367,102 +277,176 @@ def _leaf(sw, lv, ws, rl, f):
         f[s] += b_k + 1
 
 
+@njit(cache=True, inline="always")
+def _order(x, rl, row, key):
+    """The mover's values in ``x`` into ``row``, best immediate score first
+    (:func:`_reply_score`; ties by card order): good moves first make alpha-beta's cuts early.
+    Returns how many."""
+    vm = hand_values(x, x[C_TURN])
+    m = 0
+    for v in range(N_VALUES):
+        if (vm >> v) & 1:
+            sc = _reply_score(v, x, rl)[0]
+            i = m
+            while i > 0 and key[i - 1] < sc:
+                key[i] = key[i - 1]
+                row[i] = row[i - 1]
+                i -= 1
+            key[i] = sc
+            row[i] = v
+            m += 1
+    return m
+
+
+@njit(cache=True, inline="always")
+def _ab_enter(stack, d, rl, order, key, lvl, lo, hi):
+    """Alpha-beta's level ``d`` starts in the window ``(lo, hi)``, its values ordered."""
+    lvl[d, L_NORD] = _order(stack[d], rl, order[d], key[d])
+    lvl[d, L_IDX] = 0
+    lvl[d, L_LO] = lo
+    lvl[d, L_HI] = hi
+    maxi = side_of(stack[d, C_TURN], rl[R_TEAMS]) == 0
+    lvl[d, L_MAXI] = maxi
+    lvl[d, L_BEST] = -UNBOUNDED if maxi else UNBOUNDED
+
+
 @njit(cache=True)
-def max_n(base, ws, plays_left, rl, ds, sw):
+def _alphabeta(stack, base, rl, ds, deck, order, key, lvl, f, lo, hi):
+    """F(0) at the end of the hand from ``stack[base]`` (two sides, a mover to play), by
+    fail-soft alpha-beta in the window ``(lo, hi)``: side 0's movers maximise it, side 1's
+    minimise it. Exact inside the window; at or below ``lo`` (at or above ``hi``) it is only a
+    bound. Iterative over the stacked levels (numba cannot cache recursive functions)."""
+    plays = rl[R_PLAYS]
+    d = base
+    _ab_enter(stack, d, rl, order, key, lvl, lo, hi)
+    while True:
+        if lvl[d, L_IDX] < lvl[d, L_NORD]:
+            v = order[d, lvl[d, L_IDX]]
+            lvl[d, L_IDX] += 1
+            child = stack[d + 1]
+            compact.copy(stack[d], child)
+            compact.play(v, child, rl)
+            if child[C_PLAYS] == plays:
+                compact.finish(child, rl, f)
+                val = f[0]
+            else:
+                if child[C_HELD] == 0:
+                    compact.deal(child, rl, ds, deck)
+                _ab_enter(stack, d + 1, rl, order, key, lvl, lvl[d, L_LO], lvl[d, L_HI])
+                d += 1
+                continue
+        else:
+            val = lvl[d, L_BEST]
+            if d == base:
+                return val
+            d -= 1
+        if lvl[d, L_MAXI]:
+            if val > lvl[d, L_BEST]:
+                lvl[d, L_BEST] = val
+                if val > lvl[d, L_LO]:
+                    lvl[d, L_LO] = val
+        elif val < lvl[d, L_BEST]:
+            lvl[d, L_BEST] = val
+            if val < lvl[d, L_HI]:
+                lvl[d, L_HI] = val
+        if lvl[d, L_LO] >= lvl[d, L_HI]:
+            lvl[d, L_IDX] = lvl[d, L_NORD]  # the cut: no other child can change the value above
+
+
+@njit(cache=True, inline="always")
+def _mn_enter(stack, d, order, lvl):
+    """Max-n's level ``d`` starts: its mover's values in card order, no child kept yet."""
+    vm = hand_values(stack[d], stack[d, C_TURN])
+    m = 0
+    for v in range(N_VALUES):
+        if (vm >> v) & 1:
+            order[d, m] = v
+            m += 1
+    lvl[d, L_NORD] = m
+    lvl[d, L_IDX] = 0
+    lvl[d, L_BEST] = 0
+
+
+@njit(cache=True)
+def _max_n(stack, base, plays_left, rl, ds, deck, order, lvl, best, f):
+    """Max-n from ``stack[base]`` (a mover to play) over the next ``plays_left`` plays: each
+    mover plays the value that maximises his side's final value, the first in card order on a
+    tie; the final values of the line into ``f``. The horizon's play is scored without being
+    made (:func:`_horizon`) unless it ends the hand. Iterative over the stacked levels."""
+    plays = rl[R_PLAYS]
+    ns = rl[R_SIDES]
+    teams = rl[R_TEAMS]
+    d = base
+    _mn_enter(stack, d, order, lvl)
+    while True:
+        if lvl[d, L_BEST] == 0 and d + 1 - base == plays_left and \
+                stack[d, C_PLAYS] + 1 < plays:
+            x = stack[d]
+            _horizon(x, rl, hand_values(x, x[C_TURN]), f)  # scored, not made
+            lvl[d, L_IDX] = lvl[d, L_NORD]
+            for t in range(ns):
+                best[d, t] = f[t]
+            lvl[d, L_BEST] = 1
+        if lvl[d, L_IDX] < lvl[d, L_NORD]:
+            v = order[d, lvl[d, L_IDX]]
+            lvl[d, L_IDX] += 1
+            child = stack[d + 1]
+            compact.copy(stack[d], child)
+            compact.play(v, child, rl)
+            if child[C_PLAYS] == plays:
+                compact.finish(child, rl, f)
+            elif d + 1 - base == plays_left:
+                compact.values(child, rl, f)
+            else:
+                if child[C_HELD] == 0:
+                    compact.deal(child, rl, ds, deck)
+                d += 1
+                _mn_enter(stack, d, order, lvl)
+                continue
+        else:
+            for t in range(ns):
+                f[t] = best[d, t]
+            if d == base:
+                return
+            d -= 1
+        s = side_of(stack[d, C_TURN], teams)
+        if lvl[d, L_BEST] == 0 or f[s] > best[d, s]:
+            for t in range(ns):
+                best[d, t] = f[t]
+            lvl[d, L_BEST] = 1
+
+
+@njit(cache=True, inline="always")
+def max_n(base, plays_left, rl, ds, sw, lo, hi):
     """Max-n (Q4, Q7) from the position at level ``base``, which follows a play: each of the
     next ``plays_left`` plays (or up to the end of the hand) is the card that maximises its
     mover's side's V from his play to the horizon, knowing every holding of the position; ties
     by card order. The end of the hand (X5c, U1, S1) is included when reached. Writes the final
-    values of the line played into ``sw[W_F]``. Iterative over the stacked levels; ``ws`` is
-    the position at ``base``."""
-    n = rl[R_PLAYERS]
-    ns = rl[R_SIDES]
+    values of the line played into ``sw[W_F]``. With two sides and the search reaching the end
+    of the hand it is computed by alpha-beta (module docstring), which gives the same values
+    inside the window ``(lo, hi)`` on F(0); the full window gives them exactly."""
     plays = rl[R_PLAYS]
     f = sw[W_F]
     deck = sw[W_DECK]
-    deal_log = sw[W_DEAL_LOG]
-    log = sw[W_LOG]
-    play_pts = sw[W_PLAY_PTS]
-    st = ws[0]
-    if st[S_PLAYS] == plays:
-        _finish(rl, ws, f)
+    stack = sw[W_ST]
+    x = stack[base]
+    if x[C_PLAYS] == plays:
+        compact.finish(x, rl, f)
         return
     if plays_left == 0:
-        _values(rl, ws, f)
+        compact.values(x, rl, f)
         return
-    if st[S_HELD] == 0:
-        _deal(rl, ds, ws, deck, deal_log)
-    top = base
-    cur = ws
-    _setup(sw, top, cur, rl)
-    cards = sw[W_CARDS]
-    nc = sw[W_NC]
-    idx = sw[W_IDX]
-    best = sw[W_BEST]
-    while True:
-        if idx[top] == 0 and top + 1 - base == plays_left and \
-                sw[W_ST][top, S_PLAYS] + 1 < plays:
-            _leaf(sw, top, cur, rl, f)  # the horizon's plays: scored without being made
-            idx[top] = nc[top]
-            for t in range(ns):
-                best[top, t] = f[t]
-        if idx[top] < nc[top]:
-            c = cards[top, idx[top]]
-            idx[top] += 1
-            wb = _level(sw, top + 1)
-            _copy(cur, wb, n, ns)
-            apply_play(c, rl, wb, log, play_pts, False)  # inlined: calls cost more than plays
-            stb = wb[0]
-            if stb[S_PLAYS] == plays:
-                _finish(rl, wb, f)
-            elif top + 1 - base == plays_left:
-                _values(rl, wb, f)
-            else:
-                if stb[S_HELD] == 0:
-                    _deal(rl, ds, wb, deck, deal_log)
-                top += 1
-                cur = wb
-                _setup(sw, top, cur, rl)
-                continue
-            _offer(sw, top, f, ns)
-        else:
-            for t in range(ns):
-                f[t] = best[top, t]
-            if top == base:
-                return
-            top -= 1
-            cur = ws if top == base else _level(sw, top)
-            _offer(sw, top, f, ns)
-
-
-@njit(cache=True)
-def rollout(ws, rl, ds, sw):
-    """Q5: from the searched position ``ws`` every player plays ``greedy`` (Q3, from his own
-    view of that position) to the end of the hand; final values into ``sw[W_F]``."""
-    st = ws[0]
-    deck = sw[W_DECK]
-    deal_log = sw[W_DEAL_LOG]
-    log = sw[W_LOG]
-    play_pts = sw[W_PLAY_PTS]
-    plays = rl[R_PLAYS]
-    while st[S_PLAYS] < plays:
-        if st[S_HELD] == 0:
-            _deal(rl, ds, ws, deck, deal_log)
-        q = st[S_TURN]
-        apply_play(greedy_card(q, rl, ds, ws), rl, ws, log, play_pts, False)  # inlined
-    _finish(rl, ws, sw[W_F])
+    if x[C_HELD] == 0:
+        compact.deal(x, rl, ds, deck)
+    if rl[R_SIDES] == 2 and x[C_PLAYS] + plays_left >= plays:
+        f[0] = _alphabeta(stack, base, rl, ds, deck, sw[W_ORD], sw[W_KEY], sw[W_LVL], f, lo,
+                          hi)
+        f[1] = N_CARDS - f[0]
+    else:
+        _max_n(stack, base, plays_left, rl, ds, deck, sw[W_ORD], sw[W_LVL], sw[W_BEST], f)
 
 
 # ---------------------------------------------------------------- what the seat may know
-
-
-@njit(cache=True, inline="always")
-def _popcount(m):
-    c = 0
-    while m:
-        m &= m - 1
-        c += 1
-    return c
 
 
 @njit(cache=True)
@@ -560,14 +544,33 @@ def _radices(p, rl, ws):
     return r0, r1, r2
 
 
+@njit(cache=True, inline="always")
+def _splits(ways, lim, v, uv, c0, c1, c2, r0, r1, r):
+    """Q1's splits of the ``uv`` unseen cards of value ``v`` between the other hands (each
+    within its limits and its room ``c0``, ``c1``, ``c2``) and the stock, in one fixed order,
+    each weighted by its ways to split the cards (a multinomial) times the completions of the
+    values above it (``ways[v + 1]``). Returns ``(total, k0, k1, k2)``: with ``r = -1`` the
+    total weight of every split (``k0 = -1``); with ``0 <= r`` below that total, the first split
+    at which the running total passes ``r``, which draws a split in proportion to its weight."""
+    s = c0 + c1 * r0 + c2 * r0 * r1
+    tot = 0
+    for k0 in range(lim[0, 0, v], min(lim[1, 0, v], c0, uv) + 1):
+        for k1 in range(lim[0, 1, v], min(lim[1, 1, v], c1, uv - k0) + 1):
+            for k2 in range(lim[0, 2, v], min(lim[1, 2, v], c2, uv - k0 - k1) + 1):
+                tot += MULTINOMIAL[uv, k0, k1, k2] * ways[v + 1, s - k0 - k1 * r0 - k2 * r0 * r1]
+                if r >= 0 and tot > r:
+                    return tot, k0, k1, k2
+    return tot, -1, 0, 0
+
+
 @njit(cache=True)
 def _count_ways(p, rl, ws, sw, u):
     """Q1: ``ways[v, s]``, the number of ways to give the unseen cards of values ``v`` .. 9 to
     the other hands, each within its limits (:func:`_limits`), so that the hands' remaining
-    room (state ``s``, mixed radix) is filled exactly; the rest goes to the stock. Counted once
-    per decision; :func:`draw_sample` walks the table to draw a consistent sample exactly
-    uniformly. The counts stay below C(32,4)·C(28,4)·C(24,4) < 2**43 (unordered hands).
-    Returns the state of the hands' full sizes."""
+    room (state ``s = c0 + c1 r0 + c2 r0 r1``, mixed radix) is filled exactly; the rest goes to
+    the stock. Counted once per decision; :func:`draw_sample` walks the table to draw a
+    consistent sample exactly uniformly. The counts stay below C(32,4)·C(28,4)·C(24,4) < 2**43
+    (unordered hands). Returns the state of the hands' full sizes."""
     ways = sw[W_WAYS]
     lim = sw[W_LIM]
     _limits(p, rl, ws, lim)
@@ -577,27 +580,22 @@ def _count_ways(p, rl, ws, sw, u):
         ways[N_VALUES, s] = 0
     ways[N_VALUES, 0] = 1
     for v in range(N_VALUES - 1, -1, -1):
-        uv = _popcount((u >> (4 * v)) & 15)
-        for s in range(nst):
-            c0 = s % r0
-            c1 = (s // r0) % r1
-            c2 = s // (r0 * r1)
-            tot = 0
-            for k0 in range(lim[0, 0, v], min(lim[1, 0, v], c0, uv) + 1):
-                for k1 in range(lim[0, 1, v], min(lim[1, 1, v], c1, uv - k0) + 1):
-                    for k2 in range(lim[0, 2, v], min(lim[1, 2, v], c2, uv - k0 - k1) + 1):
-                        m = FACT[uv] // (FACT[k0] * FACT[k1] * FACT[k2] * FACT[uv - k0 - k1 - k2])
-                        tot += m * ways[v + 1, s - k0 - k1 * r0 - k2 * r0 * r1]
-            ways[v, s] = tot
+        uv = popcount((u >> (4 * v)) & 15)
+        s = 0
+        for c2 in range(r2):
+            for c1 in range(r1):
+                for c0 in range(r0):
+                    ways[v, s] = _splits(ways, lim, v, uv, c0, c1, c2, r0, r1, -1)[0]
+                    s += 1
     return nst - 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _draw_constrained(p, rl, ws, sw, pst, u, full):
     """Q1 at an announcing deal: the other hands' blocks of ``sw[W_UN]`` drawn exactly
     uniformly among the consistent ones. Value by value, the split of its unseen cards between
     the hands and the stock is drawn with probability proportional to its number of
-    completions (:func:`_count_ways`), then which cards go where by a shuffle of that value's
+    completions (:func:`_splits`), then which cards go where by a shuffle of that value's
     cards. The stock's cards follow the hands, for the caller to shuffle."""
     un = sw[W_UN]
     ways = sw[W_WAYS]
@@ -608,32 +606,20 @@ def _draw_constrained(p, rl, ws, sw, pst, u, full):
     f1 = r0 - 1
     f2 = f1 + r1 - 1
     sp = f2 + r2 - 1
-    s = full
-    if ways[0, s] == 0:
+    if ways[0, full] == 0:
         raise ValueError("no consistent sample exists (Q1): the workspace is broken")
+    c0 = r0 - 1  # the hands' room left: their full sizes (the state ``full``)
+    c1 = r1 - 1
+    c2 = r2 - 1
+    s = full
     for v in range(N_VALUES):
         uv = 0
         for j in range(4):
             if (u >> (4 * v + j)) & 1:
                 vc[uv] = 4 * v + j
                 uv += 1
-        c0 = s % r0
-        c1 = (s // r0) % r1
-        c2 = s // (r0 * r1)
         r = randbelow_wide(pst, ways[v, s])
-        pick0 = -1
-        pick1 = 0
-        pick2 = 0
-        for k0 in range(lim[0, 0, v], min(lim[1, 0, v], c0, uv) + 1):
-            for k1 in range(lim[0, 1, v], min(lim[1, 1, v], c1, uv - k0) + 1):
-                for k2 in range(lim[0, 2, v], min(lim[1, 2, v], c2, uv - k0 - k1) + 1):
-                    if pick0 < 0:
-                        m = FACT[uv] // (FACT[k0] * FACT[k1] * FACT[k2] * FACT[uv - k0 - k1 - k2])
-                        r -= m * ways[v + 1, s - k0 - k1 * r0 - k2 * r0 * r1]
-                        if r < 0:
-                            pick0 = k0
-                            pick1 = k1
-                            pick2 = k2
+        _tot, pick0, pick1, pick2 = _splits(ways, lim, v, uv, c0, c1, c2, r0, r1, r)
         for j in range(uv - 1):
             x = j + randbelow(pst, uv - j)
             t = vc[j]
@@ -652,6 +638,9 @@ def _draw_constrained(p, rl, ws, sw, pst, u, full):
             else:
                 un[sp] = vc[j]
                 sp += 1
+        c0 -= pick0
+        c1 -= pick1
+        c2 -= pick2
         s -= pick0 + pick1 * r0 + pick2 * r0 * r1
 
 
@@ -685,33 +674,6 @@ def draw_sample(p, need, rl, ws, sw, pst, u, nu, full):
         un[j] = un[r]
         un[r] = x
     return hands
-
-
-@njit(cache=True, inline="always")
-def _place(p, hands, rl, ws0, sw, nu):
-    """Put the sample of ``sw[W_UN]`` into the position at level 0: the other holdings (sorted
-    by card order) and the stock at the undealt positions of the deck."""
-    n = rl[R_PLAYERS]
-    un = sw[W_UN]
-    hc = ws0[1]
-    hn = ws0[2]
-    pos = 0
-    for q in range(n):
-        if q == p:
-            continue
-        m = hn[q]
-        for i in range(m):
-            c = un[pos + i]
-            j = i
-            while j > 0 and hc[q, j - 1] > c:
-                hc[q, j] = hc[q, j - 1]
-                j -= 1
-            hc[q, j] = c
-        pos += m
-    deck = sw[W_DECK]
-    s0 = ws0[0][S_STOCK]
-    for i in range(nu - hands):
-        deck[s0 + i] = un[hands + i]
 
 
 @njit(cache=True)
@@ -753,7 +715,7 @@ def _record(p, kind, hands, rl, ws, sw, nu, new_decision):
 # ---------------------------------------------------------------- the decision
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _keep(p, c, own, rl, ds, ws):
     """Q1's Derba risk of ``c`` as greedy ranks it (:func:`engine.greedy_card`): the integer
     C(U-u, h) over the decision's common denominator C(U, h); higher keeps mean lower risk."""
@@ -788,19 +750,57 @@ def _stock_reach(plays_after, rl, ds, st):
 
 
 @njit(cache=True)
+def _solve_one(s, nc, rl, ds, sw):
+    """Q7 with two players: the one assignment at level 0 is the whole truth, so each
+    candidate's total is its exact value. The candidates are tried best immediate score first;
+    after the first, each is searched only for whether it reaches the best so far (a window
+    just below it): one that cannot gets a bound below the best as its total, which loses to
+    the best exactly as its true value would, and one that can gets its exact value."""
+    cand = sw[W_CAND]
+    totals = sw[W_TOTALS]
+    key = sw[W_KEY][0]
+    f = sw[W_F]
+    x0 = sw[W_ST][0]
+    x1 = sw[W_ST][1]
+    order = sw[W_ORD][0]
+    for j in range(nc):
+        sc = _reply_score(cand[j] >> 2, x0, rl)[0]
+        i = j
+        while i > 0 and key[i - 1] < sc:
+            key[i] = key[i - 1]
+            order[i] = order[i - 1]
+            i -= 1
+        key[i] = sc
+        order[i] = j
+    best = 0
+    for i in range(nc):
+        j = order[i]
+        lo = -UNBOUNDED
+        hi = UNBOUNDED
+        if i > 0:
+            if s == 0:
+                lo = best - 1
+            else:
+                hi = N_CARDS - best + 1
+        compact.copy(x0, x1)
+        compact.play(cand[j] >> 2, x1, rl)
+        max_n(1, N_CARDS, rl, ds, sw, lo, hi)
+        totals[j] += f[s]
+        if i == 0 or f[s] > best:
+            best = f[s]
+
+
+@njit(cache=True)
 def _solve_last_deal(p, rl, ds, ws, sw, nc):
     """Q7: every consistent assignment of the unseen cards to the other holdings (the stock is
     empty), each counted once; for each, each candidate followed by max-n to the end of the
     hand. Adds the candidates' final values to ``sw[W_TOTALS]``; returns the assignments."""
     n = rl[R_PLAYERS]
-    ns = rl[R_SIDES]
     s = side_of(p, rl[R_TEAMS])
     hn = ws[2]
-    w0 = _level(sw, 0)
-    w1 = _level(sw, 1)
-    _copy_public(ws, w0, n, ns)
-    for i in range(hn[p]):
-        w0[1][p, i] = ws[1][p, i]
+    x0 = sw[W_ST][0]
+    x1 = sw[W_ST][1]
+    compact.copy(sw[W_PUB], x0)
     o0 = (p + 1) % n  # the other seats, in play order from p
     o1 = (p + 2) % n
     o2 = (p + 3) % n
@@ -816,11 +816,11 @@ def _solve_last_deal(p, rl, ds, ws, sw, nc):
     h1 = hn[o1] if k > 1 else 0
     m0 = u
     while True:  # the first other holding: every subset of the unseen cards of its size
-        if _popcount(m0) == h0:
+        if popcount(m0) == h0:
             r0 = u & ~m0
             m1 = r0
             while True:  # the second: subsets of the rest (the third takes what is left)
-                if k < 2 or _popcount(m1) == h1:
+                if k < 2 or popcount(m1) == h1:
                     if k < 2:
                         m1 = 0
                     m2 = r0 & ~m1
@@ -828,23 +828,22 @@ def _solve_last_deal(p, rl, ds, ws, sw, nc):
                     for i in range(k):
                         mq = m0 if i == 0 else (m1 if i == 1 else m2)
                         q = o0 if i == 0 else (o1 if i == 1 else o2)
-                        j = 0
-                        for v in range(N_VALUES):
-                            cnt[v] = 0
-                        for c in range(N_CARDS):
-                            if (mq >> c) & 1:
-                                w0[1][q, j] = c
-                                cnt[c >> 2] += 1
-                                j += 1
-                        if check and not _fits(q, cnt, ws):
-                            ok = False
+                        x0[C_HAND + q] = mq
+                        if check:
+                            for v in range(N_VALUES):
+                                cnt[v] = popcount((mq >> (4 * v)) & 15)
+                            if not _fits(q, cnt, ws):
+                                ok = False
                     if ok:
                         count += 1
-                        for j in range(nc):
-                            _copy(w0, w1, n, ns)
-                            _play(cand[j], rl, w1, sw[W_LOG], sw[W_PLAY_PTS])
-                            max_n(1, w1, N_CARDS, rl, ds, sw)
-                            totals[j] += f[s]
+                        if k == 1:
+                            _solve_one(s, nc, rl, ds, sw)
+                        else:
+                            for j in range(nc):
+                                compact.copy(x0, x1)
+                                compact.play(cand[j] >> 2, x1, rl)
+                                max_n(1, N_CARDS, rl, ds, sw, -UNBOUNDED, UNBOUNDED)
+                                totals[j] += f[s]
                 if k < 2 or m1 == 0:
                     break
                 m1 = (m1 - 1) & r0
@@ -852,6 +851,51 @@ def _solve_last_deal(p, rl, ds, ws, sw, nc):
             break
         m0 = (m0 - 1) & u
     return count
+
+
+@njit(cache=True, inline="always")
+def _place(p, hands, need, rl, ws, sw):
+    """Complete the seat's view with the sample of ``sw[W_UN]`` at level 0: the other holdings
+    from their blocks, and the stock the search can reach at the undealt positions of the
+    deck."""
+    n = rl[R_PLAYERS]
+    un = sw[W_UN]
+    hn = ws[2]
+    x0 = sw[W_ST][0]
+    compact.copy(sw[W_PUB], x0)
+    pos = 0
+    for q in range(n):
+        if q == p:
+            continue
+        m = np.int64(0)
+        for i in range(pos, pos + hn[q]):
+            m |= np.int64(1) << un[i]
+        x0[C_HAND + q] = m
+        pos += hn[q]
+    deck = sw[W_DECK]
+    s0 = ws[0][S_STOCK]
+    for i in range(need - hands):
+        deck[s0 + i] = un[hands + i]
+
+
+@njit(cache=True)
+def _reply_table(p, nc, rl, sw):
+    """``lookahead:1`` within a deal: each candidate is played once on the seat's view, and
+    the next player's reply with each value is scored (:func:`_reply_score`) with the
+    searcher's final value after it (:func:`_horizon`), into ``sw[W_RSC]`` and ``sw[W_RF]``."""
+    s = side_of(p, rl[R_TEAMS])
+    cand = sw[W_CAND]
+    rsc = sw[W_RSC]
+    rf = sw[W_RF]
+    f = sw[W_F]
+    x1 = sw[W_ST][1]
+    for j in range(nc):
+        compact.copy(sw[W_PUB], x1)
+        compact.play(cand[j] >> 2, x1, rl)
+        for v in range(N_VALUES):
+            rsc[j, v] = _reply_score(v, x1, rl)[0]
+            _horizon(x1, rl, 1 << v, f)
+            rf[j, v] = f[s]
 
 
 @njit(cache=True)
@@ -862,7 +906,6 @@ def search_card(p, kind, param, rl, ds, ws, sw, pst):
     is scored on the same samples, so sums compare as means); ties by Derba risk (as greedy
     ranks it), then card order."""
     n = rl[R_PLAYERS]
-    ns = rl[R_SIDES]
     st = ws[0]
     hc = ws[1]
     hn = ws[2]
@@ -882,6 +925,7 @@ def search_card(p, kind, param, rl, ds, ws, sw, pst):
             nc += 1
     if nc == 1:
         return cand[0]  # one value: nothing to search
+    compact.from_workspace(ws, rl, p, sw[W_PUB])
     stock_left = N_CARDS - st[S_STOCK]
     if stock_left == 0:
         _solve_last_deal(p, rl, ds, ws, sw, nc)
@@ -894,11 +938,6 @@ def search_card(p, kind, param, rl, ds, ws, sw, pst):
             if (u >> c) & 1:
                 un[nu] = c
                 nu += 1
-        w0 = _level(sw, 0)
-        w1 = _level(sw, 1)
-        _copy_public(ws, w0, n, ns)
-        for i in range(hn[p]):
-            w0[1][p, i] = hc[p, i]
         if kind == POLICY_LOOKAHEAD:
             samples = LOOKAHEAD_SAMPLES
             need = nu - stock_left + _stock_reach(param + 1, rl, ds, st)
@@ -906,50 +945,49 @@ def search_card(p, kind, param, rl, ds, ws, sw, pst):
             samples = param
             need = nu
         f = sw[W_F]
-        log = sw[W_LOG]
-        play_pts = sw[W_PLAY_PTS]
+        held = sw[W_HELD]
+        deck = sw[W_DECK]
+        x0 = sw[W_ST][0]
+        x1 = sw[W_ST][1]
         plays = rl[R_PLAYS]
         recording = sw[W_REC_INFO][0] > 0
         full = _count_ways(p, rl, ws, sw, u) if announcing_deal(rl, st) else -1
-        # lookahead:1 with the deal going on after the reply: the reply alone is searched, and
-        # the candidate's play does not depend on the sample (it touches only the searcher's
-        # hand, the table and the pile), so each candidate is played once, at the top levels
-        # of the stack, and each sample only gives the replier his hand there.
+        # lookahead:1 with the deal going on after the reply: the reply table (module
+        # docstring); each sample only tells which values the replier holds.
         reply_only = kind == POLICY_LOOKAHEAD and param == 1 and st[S_HELD] > 1 and \
             st[S_PLAYS] + 2 < plays
+        q = (p + 1) % n
+        q_at = 0  # where the replier's block starts in a sample
+        for r in range(q):
+            if r != p:
+                q_at += hn[r]
         if reply_only:
-            for j in range(nc):
-                wj = _level(sw, LEVELS - 1 - j)
-                _copy(w0, wj, n, ns)
-                apply_play(cand[j], rl, wj, log, play_pts, False)  # inlined
+            _reply_table(p, nc, rl, sw)
+        rsc = sw[W_RSC]
+        rf = sw[W_RF]
         for k in range(samples):
             hands = draw_sample(p, need, rl, ws, sw, pst, u, nu, full)
-            _place(p, hands, rl, w0, sw, nu)
             if recording:
                 _record(p, kind, hands, rl, ws, sw, nu, k == 0)
             if reply_only:
-                q = (p + 1) % n
+                vm = 0
+                for i in range(q_at, q_at + hn[q]):
+                    vm |= 1 << (un[i] >> 2)
                 for j in range(nc):
-                    lv = LEVELS - 1 - j
-                    wj = _level(sw, lv)
-                    for i in range(w0[2][q]):
-                        wj[1][q, i] = w0[1][q, i]
-                    _setup(sw, lv, wj, rl)
-                    _leaf(sw, lv, wj, rl, f)
-                    totals[j] += f[s]
+                    bv = -1
+                    for v in range(N_VALUES):
+                        if (vm >> v) & 1 and (bv < 0 or rsc[j, v] > rsc[j, bv]):
+                            bv = v
+                    totals[j] += rf[j, bv]
                 continue
+            _place(p, hands, need, rl, ws, sw)
             for j in range(nc):
-                _copy(w0, w1, n, ns)
-                apply_play(cand[j], rl, w1, log, play_pts, False)  # inlined
+                compact.copy(x0, x1)
+                compact.play(cand[j] >> 2, x1, rl)
                 if kind == POLICY_LOOKAHEAD:
-                    st1 = w1[0]
-                    if param == 1 and st1[S_HELD] > 0 and st1[S_PLAYS] + 1 < plays:
-                        _setup(sw, 1, w1, rl)  # lookahead:1 within a deal: the reply alone
-                        _leaf(sw, 1, w1, rl, f)
-                    else:
-                        max_n(1, w1, param, rl, ds, sw)
+                    max_n(1, param, rl, ds, sw, -UNBOUNDED, UNBOUNDED)
                 else:
-                    rollout(w1, rl, ds, sw)
+                    compact.greedy_to_end(x1, rl, ds, deck, held, f)
                 totals[j] += f[s]
     best = -1
     best_v = 0

@@ -1,0 +1,137 @@
+"""The compact positions of the searching policies play by the engine's rules (Q1, Q3, and the
+play, deal and end-of-hand rules P, X, M1, L, A1, U1, S1 of ``seeds/ronda.md``).
+
+Whole hands are played twice side by side, on the hand's workspace (:mod:`simcards.ronda.engine`)
+and on a compact position (:mod:`simcards.ronda.compact`), in every table configuration and
+option value that changes play. Each play is greedy's (Q3) or a random value, the same in both;
+after every play and deal the compact position must equal the one read from the workspace, slot
+for slot, greedy must pick the same value on both, and the hand must end in the same final
+values.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from simcards.ronda import compact as C
+from simcards.ronda import engine as E
+from simcards.ronda.codes import (
+    ACT_DERBA,
+    ACT_REHIT,
+    MAX_DEALS,
+    N_FIELDS,
+    N_SOURCES,
+    R_PLAYERS,
+    R_PLAYS,
+    R_SIDES,
+    R_TEAMS,
+    SRC_CARDS,
+    SRC_DERBA,
+    SRC_LAST_CARD,
+    SRC_MISSA,
+)
+from simcards.ronda.rules import RondaRules
+
+OPTIONS = [
+    {"players": 2},
+    {"players": 2, "derba_chain": "tiers", "announce": "every_deal"},
+    {"players": 2, "mode": "classic"},
+    {"players": 3},
+    {"players": 3, "derba_chain": "tiers", "announce": "every_deal"},
+    {"players": 4},
+    {"players": 4, "teams": "on", "derba_chain": "tiers"},
+    {"players": 4, "teams": "on", "announce": "every_deal", "mode": "classic"},
+]
+
+
+def _final_values(ws, rl) -> np.ndarray:
+    """Q1's final values F(t) of the workspace position: 100 x (2 P(t) - sum of P) + captured
+    cards, announcements left out, an open pile counted for its last hitter's side."""
+    st, capn, pts = ws[0], ws[5], ws[6]
+    p = pts[:, SRC_DERBA] + pts[:, SRC_MISSA] + pts[:, SRC_LAST_CARD] + pts[:, SRC_CARDS]
+    f = 100 * (2 * p - p.sum()) + capn
+    if st[E.S_PILE_N] > 0:
+        f[E.side_of(st[E.S_PILE_HITTER], rl[R_TEAMS])] += st[E.S_PILE_N]
+    return f
+
+
+def _compact(ws, rl) -> np.ndarray:
+    x = np.zeros(C.C_SIZE, np.int64)
+    C.from_workspace(ws, rl, -1, x)
+    return x
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=lambda o: "-".join(f"{v}" for v in o.values()))
+def test_q3_compact_positions_play_every_rule_as_the_engine(options: dict) -> None:
+    rules = RondaRules.make(**options)
+    rl, ds = rules.arrays.args()
+    n, ns, plays = int(rl[R_PLAYERS]), int(rl[R_SIDES]), int(rl[R_PLAYS])
+    rng = random.Random(20261130 + n)
+    ws = E.new_workspace(rl)
+    log = np.zeros((1, N_FIELDS), np.int64)
+    play_pts = np.zeros((1, ns, N_SOURCES), np.int64)
+    deal_log = np.zeros((MAX_DEALS, ns, N_SOURCES), np.int64)
+    held = np.zeros(4, np.int64)
+    f_compact = np.zeros(ns, np.int64)
+    derbas = rehits = 0
+    for hand in range(60):
+        deck = np.array(rng.sample(range(40), 40), np.int64)
+        E.start_hand(deck, hand % n, rl, ds, ws, deal_log, False)
+        x = _compact(ws, rl)
+        greedy_share = rng.choice([0.0, 0.5, 1.0])
+        while ws[0][E.S_PLAYS] < plays:
+            if ws[0][E.S_HELD] == 0:
+                E.deal_next(deck, rl, ds, ws, deal_log, False)
+                C.deal(x, rl, ds, deck)
+                np.testing.assert_array_equal(x, _compact(ws, rl))
+            p = int(ws[0][E.S_TURN])
+            card = int(E.greedy_card(p, rl, ds, ws))
+            assert C.greedy(x, rl, ds, held) == card >> 2
+            if rng.random() >= greedy_share:  # a random value, its lowest card
+                hand_cards = [int(c) for c in ws[1][p, : ws[2][p]]]
+                v = rng.choice(sorted({c >> 2 for c in hand_cards}))
+                card = min(c for c in hand_cards if c >> 2 == v)
+            action, _missa = E.apply_play(card, rl, ws, log, play_pts, False)
+            derbas += action == ACT_DERBA
+            rehits += action == ACT_REHIT
+            C.play(card >> 2, x, rl)
+            np.testing.assert_array_equal(x, _compact(ws, rl))
+        E.finish_hand(rl, ws)
+        f_engine = _final_values(ws, rl)
+        C.finish(x, rl, f_compact)
+        np.testing.assert_array_equal(f_compact, f_engine)
+    assert derbas > 0 and rehits > 0  # the piles in play were exercised
+
+
+@pytest.mark.parametrize("options", OPTIONS[:1] + OPTIONS[3:4] + OPTIONS[6:7],
+                         ids=["2p", "3p", "4t"])
+def test_q5_compact_playout_ends_where_the_engine_greedy_playout_ends(options: dict) -> None:
+    rules = RondaRules.make(**options)
+    rl, ds = rules.arrays.args()
+    n, ns, plays = int(rl[R_PLAYERS]), int(rl[R_SIDES]), int(rl[R_PLAYS])
+    rng = random.Random(7 + n)
+    ws = E.new_workspace(rl)
+    log = np.zeros((1, N_FIELDS), np.int64)
+    play_pts = np.zeros((1, ns, N_SOURCES), np.int64)
+    deal_log = np.zeros((MAX_DEALS, ns, N_SOURCES), np.int64)
+    held = np.zeros(4, np.int64)
+    f_compact = np.zeros(ns, np.int64)
+    for hand in range(40):
+        deck = np.array(rng.sample(range(40), 40), np.int64)
+        E.start_hand(deck, hand % n, rl, ds, ws, deal_log, False)
+        stop = rng.randrange(plays)
+        x = None
+        while ws[0][E.S_PLAYS] < plays:
+            if ws[0][E.S_HELD] == 0:
+                E.deal_next(deck, rl, ds, ws, deal_log, False)
+            if ws[0][E.S_PLAYS] == stop:
+                x = _compact(ws, rl)
+            p = int(ws[0][E.S_TURN])
+            E.apply_play(E.greedy_card(p, rl, ds, ws), rl, ws, log, play_pts, False)
+        E.finish_hand(rl, ws)
+        f_engine = _final_values(ws, rl)
+        C.greedy_to_end(x, rl, ds, deck, held, f_compact)
+        np.testing.assert_array_equal(f_compact, f_engine)
