@@ -64,9 +64,12 @@ def test_readme_lists_every_json_key_of_every_romi_command() -> None:
     common = {"workers": 1, "store": "none"}
     keys |= _nested_keys(api.rounds(players=2, rounds=4, **common))
     keys |= _nested_keys(api.games(players=2, rounds=1, games=2, **common))
+    keys |= _nested_keys(api.compare("rummy:4", "greedy", players=2, rounds=1, deals=2,
+                                     **common))
     missing = sorted(k for k in keys if f"`{k}`" not in README)
     assert not missing, missing
-    for command in ("simcards romi melds", "simcards romi rounds", "simcards romi games"):
+    for command in ("simcards romi melds", "simcards romi rounds", "simcards romi games",
+                    "simcards romi compare"):
         assert command in README, command
 
 

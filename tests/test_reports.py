@@ -4,6 +4,7 @@ states the command that made it."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from simcards.core.cli import main
 
@@ -36,6 +37,20 @@ def test_report_quick_writes_every_page_with_its_command(tmp_path, capsys) -> No
             if line.startswith("!["):
                 assert (ronda / line.split("(")[1].rstrip(")")).exists(), line
     assert "ronda/policies.md" in (tmp_path / "README.md").read_text()
+    romi = tmp_path / "romi"
+    for name in ("tournament.png", "rummy_sweep.png", "threshold_sweep.png",
+                 "round_length.png", "round_endings.png"):
+        assert (romi / name).stat().st_size > 10_000, name
+    for page in ("policies.md", "rounds.md"):
+        text = (romi / page).read_text()
+        assert "simcards report --only romi-" in text
+        assert "```\nsimcards romi" in text
+        assert text.index("## ") == text.index("## The answer" if page == "policies.md"
+                                               else "## In short")  # the answer comes first
+        for line in text.splitlines():
+            if line.startswith("!["):
+                assert (romi / line.split("(")[1].rstrip(")")).exists(), line
+    assert "romi/policies.md" in (tmp_path / "README.md").read_text()
     # the command a page gives reproduces its numbers exactly
     import json
 
@@ -48,6 +63,14 @@ def test_report_quick_writes_every_page_with_its_command(tmp_path, capsys) -> No
     csv = pd.read_csv(ronco / "rounds_by_threshold.csv")
     rows = csv[(csv.players == 5) & (csv.threshold == 5)].sort_values("position")
     assert rows.p_lose.tolist() == cli
+    # the Römi page's compare command reproduces its row (quick mode: 2 deal sets)
+    command = next(line for line in (romi / "policies.md").read_text().splitlines()
+                   if line.startswith("simcards romi compare rummy:4"))
+    assert main([*command.split()[1:], "--workers", "1", "--store", "none"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    row = pd.read_csv(romi / "policy_compare.csv").query("players == 4 and a == 'rummy:4'")
+    assert row.score_diff.iloc[0] == pytest.approx(out["score_diff"]["mean"], rel=1e-12)
+    assert row.win_a.iloc[0] == pytest.approx(out["win_rate"]["a"]["mean"], rel=1e-12)
 
 
 def test_report_csv_files_parse_as_plain_numbers(tmp_path) -> None:

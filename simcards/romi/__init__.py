@@ -1,6 +1,6 @@
 """Römi húngaro: the two-deck rummy with jokers (rules in seeds/romi.md): cards, rules, the
-exact meld solver, the numba engine and its policies, the reference engine, and the commands
-``simcards romi melds``, ``rounds`` and ``games``."""
+exact meld solver, the numba engine and its policies, the reference engine, the commands
+``simcards romi melds``, ``rounds``, ``games`` and ``compare``, and the report studies."""
 
 from simcards.core.registry import Game
 
@@ -8,6 +8,10 @@ GAME = Game(
     name="romi",
     help="Römi húngaro, the two-deck rummy with jokers.",
     cli="simcards.romi.cli:app",
+    studies={
+        "romi-policies": "simcards.romi.reports.policies:build",
+        "romi-rounds": "simcards.romi.reports.rounds:build",
+    },
     warmups=("simcards.romi.warmups:warm_romi_rounds",),
     policy_kinds="simcards.romi.policies:KINDS",
 )

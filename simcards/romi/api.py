@@ -1,10 +1,11 @@
-"""Römi's Python API: ``simcards romi rounds`` and ``simcards romi games`` as functions.
+"""Römi's Python API: ``simcards romi rounds``, ``games`` and ``compare`` as functions.
 
 ::
 
     import simcards.romi.api as romi
 
     romi.rounds(players=4, policies="greedy,rummy:4,threshold:70,greedy", rounds="20k")
+    romi.compare("rummy:4", "greedy", players=4, deals="2k")["score_diff"]
 
 Keyword arguments are named after the commands' flags, with the same defaults, checks and seed;
 the answer is the command's JSON object as a dict. Bad arguments raise
@@ -24,6 +25,7 @@ from simcards.core.errors import UsageError
 from simcards.core.policyspec import PolicySpec
 from simcards.core.runner import check_workers, run_batch
 from simcards.core.spawnsafe import main_not_reimported
+from simcards.romi import compare as RC
 from simcards.romi import rounds as R
 from simcards.romi.kernel import rules_array
 from simcards.romi.policies import KINDS, policy_arrays
@@ -33,6 +35,8 @@ MAX_ROUNDS = 10**9
 """The most rounds one ``rounds`` run may simulate."""
 MAX_GAMES = 10**8
 """The most games one ``games`` run may simulate."""
+MAX_DEALS = 10**8
+"""The most deal sets one ``compare`` run may play (each is one game per seat rotation)."""
 
 
 def seat_policies(rules: RomiRules, policies: str | Sequence[str | PolicySpec] | None
@@ -145,3 +149,82 @@ def games(*, players: int = 4, policies: str | Sequence[str] | None = None,
     win rate by player (shared wins split), and every per-round figure of :func:`rounds`."""
     return _run("games", players, policies, open_min, ace_low_value, rounds, games, None, seed,
                 workers, scheduler, store, progress)
+
+
+def compare_policy(spec: str | PolicySpec, flag: str, rules: RomiRules) -> PolicySpec:
+    """One policy for ``compare`` (Q2-Q4), checked against the rules (Q4's X >= open_min); a
+    list of seats is refused: A and B each take every seat the rotation gives them."""
+    if isinstance(spec, str) and "," in spec:
+        raise UsageError(f"{flag} must be one policy (it takes every seat the rotation gives "
+                         f"it), got {spec.strip()!r}")
+    bound = {"open_min": rules.open_min}
+    try:
+        return KINDS.check(spec, bound) if isinstance(spec, PolicySpec) \
+            else KINDS.parse(str(spec), bound)
+    except UsageError as exc:
+        raise UsageError(f"{flag}: {exc}") from None
+
+
+def compare(a: str | PolicySpec, b: str | PolicySpec, *, players: int = 4,
+            open_min: int | str = 51, ace_low_value: int | str = 1, rounds: int | str = 7,
+            deals: int | str = "1k", dealer: int | None = None, seed: int = DEFAULT_SEED,
+            workers: int | None = None, scheduler: str | None = None, store: str | None = None,
+            progress: bool = False) -> dict[str, Any]:
+    """Policy A against policy B on the same deals with the seats rotated (``simcards romi
+    compare A B``, :mod:`simcards.romi.compare`): every deal set is one game of ``rounds``
+    rounds played on the same decks and dealers once with A in each seat and B in all the
+    others. ``score_diff`` (A minus B, points per round; negative: A concedes fewer points, A
+    is better) and ``win_rate_diff`` are paired over deal sets. ``dealer`` fixes the first
+    dealer of every set (default: drawn for each set)."""
+    from simcards.core.montecarlo import batch_run
+
+    rules = RomiRules.make(players=players, rounds=rounds, open_min=open_min,
+                           ace_low_value=ace_low_value)
+    spec_a = compare_policy(a, "policy A", rules)
+    spec_b = compare_policy(b, "policy B", rules)
+    dealer = _dealer(dealer, rules.players)
+    total = parse_count(deals, "--deals", MAX_DEALS)
+    check_seed(seed)
+    cap, workers = workers, check_workers(workers)
+    header: dict[str, Any] = {
+        "game": "romi", "command": "compare", "players": rules.players,
+        "rules": {"players": rules.players, "open_min": rules.open_min,
+                  "ace_low_value": rules.ace_low_value, "rounds": rules.rounds},
+        "a": spec_a.text(), "b": spec_b.text(), "dealer": dealer}
+    size = RC.chunk_size(rules.players, rules.rounds)
+    manifest = {**header, "seed": seed, "deals": total, "chunk_size": size}
+    cfg = config_for(rules, spec_a, spec_b, dealer)
+    with main_not_reimported(), batch_run(scheduler, cap, store, manifest, not progress) as run:
+        stats = run_batch(RC.compare_chunk, cfg, seed=seed, total=total, chunk_size=size,
+                          stream=RC.STREAM, workers=workers, progress=progress,
+                          label="Römi deal sets", **run.options())
+    out = {**header, "seed": seed, "deal_sets": total,
+           **RC.summarise(stats, rules.players, rules.rounds), **run.cluster_json()}
+    if run.store is not None:
+        run.store.finish(compare_frame(out), {k: out[k] for k in (
+            "score_diff", "win_rate_diff", "deal_sets")})
+    return out
+
+
+def config_for(rules: RomiRules, a: PolicySpec, b: PolicySpec, dealer: int | None
+               ) -> RC.CompareConfig:
+    """The compare chunks' configuration for A and B under ``rules`` (also used by the report
+    studies, so that their batches are the command's)."""
+    kinds, params = policy_arrays([a, b] + [b] * (rules.players - 2), rules)
+    return RC.build_config(rules_array(rules), int(kinds[0]), int(params[0]), int(kinds[1]),
+                          int(params[1]), rules.players, rules.rounds, dealer)
+
+
+def compare_frame(out: dict[str, Any]) -> pd.DataFrame:
+    """One row per policy: its mean score per round and game win rate with their intervals;
+    the paired differences (A minus B) in the first row, their opposites in the second."""
+    rows = []
+    for side, sign in (("a", 1), ("b", -1)):
+        score, win = out["score_mean"][side], out["win_rate"][side]
+        rows.append({"policy": out[side], "score_mean": score["mean"],
+                     "score_ci_low": score["ci"][0], "score_ci_high": score["ci"][1],
+                     "win_rate": win["mean"], "win_ci_low": win["ci"][0],
+                     "win_ci_high": win["ci"][1],
+                     "score_diff": sign * out["score_diff"]["mean"],
+                     "win_rate_diff": sign * out["win_rate_diff"]["mean"]})
+    return pd.DataFrame(rows)

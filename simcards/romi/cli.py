@@ -1,6 +1,7 @@
 """``simcards romi ...`` commands: ``melds``, the exact meld solver's answers (V1-V4 of
 ``seeds/romi.md``) for one hand or a file of hands; ``rounds`` and ``games``, Monte Carlo rounds
-and games under chosen policies.
+and games under chosen policies; ``compare``, two policies on the same deals with the seats
+rotated.
 
 The commands only read their flags, call :func:`melds_report` or :mod:`simcards.romi.api`
 (which check them and compute) and print; the same functions serve Python callers.
@@ -212,3 +213,70 @@ def games(
         emit_json(out)
         return
     _print(out)
+
+
+def _mean_ci(d: dict[str, Any], digits: int, signed: bool = False) -> str:
+    s = "+" if signed else ""
+    lo, hi = d["ci"]
+    if lo is None:
+        return f"{d['mean']:{s}.{digits}f}"
+    return f"{d['mean']:{s}.{digits}f} [{lo:{s}.{digits}f}, {hi:{s}.{digits}f}]"
+
+
+def _print_compare(out: dict[str, Any]) -> None:
+    n = out["players"]
+    table = Table(title=f"Römi compare: {out['a']} (A) v {out['b']} (B), {n} players, "
+                        f"{out['deal_sets']:,} deal sets of {out['rules']['rounds']} rounds, "
+                        f"seed {out['seed']}")
+    for col in ("policy", "score/round [95% CI]", f"P(win) per seat [95% CI] (fair 1/{n})",
+                "went out", "-20", "never opened"):
+        table.add_column(col)
+    for side in ("a", "b"):
+        table.add_row(f"{side.upper()}: {out[side]}", _mean_ci(out["score_mean"][side], 2),
+                      _mean_ci(out["win_rate"][side], 4), f"{out['go_out_rate'][side]:.4f}",
+                      f"{out['rummy_rate'][side]:.4f}", f"{out['never_opened_rate'][side]:.4f}")
+    console = Console()
+    console.print(table)
+    console.print(f"A minus B, paired over deal sets: score per round "
+                  f"{_mean_ci(out['score_diff'], 3, True)} (negative: A concedes fewer points, "
+                  f"A is better); game win rate {_mean_ci(out['win_rate_diff'], 4, True)}\n"
+                  f"{out['rounds_played']:,} rounds played, stalled (T9) "
+                  f"{out['stalled_rate']:.5f} (95% intervals)")
+
+
+@app.command()
+def compare(
+    policy_a: Annotated[str, typer.Argument(
+        metavar="A", help="Policy A: greedy (Q2), rummy:K (Q3) or threshold:X (Q4).")],
+    policy_b: Annotated[str, typer.Argument(metavar="B", help="Policy B, e.g. greedy.")],
+    players: PlayersOpt = 4,
+    open_min: OpenMinOpt = 51,
+    ace_low_value: AceLowOpt = 1,
+    rounds_per_game: Annotated[int, typer.Option(
+        "--rounds", help="Rounds in a game, the length of a deal set (rules D5, G6).")] = 7,
+    n_deals: Annotated[str, typer.Option(
+        "--deals", help=f"Deal sets, each one game per seat rotation of A (A in one seat, B in "
+        f"the others), all on the same decks: 1000, 1e3 or 1k ({_COUNTS}); at most 1e8.")
+    ] = "1k",
+    dealer: Annotated[int | None, typer.Option(
+        "--dealer", help="The first dealer's seat in every deal set (default: drawn for every "
+        "set, rule D3).")] = None,
+    seed: SeedOpt = DEFAULT_SEED,
+    workers: WorkersOpt = None,
+    scheduler: SchedulerOpt = None,
+    store: StoreOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Policy A against policy B on the same deals, seats rotated: paired differences A minus B
+    in score per round (NEGATIVE means A concedes fewer points: A is better) and in game win
+    rate, with 95% intervals."""
+    from simcards.romi import api
+
+    out = api.compare(policy_a, policy_b, players=players, open_min=open_min,
+                      ace_low_value=ace_low_value, rounds=rounds_per_game, deals=n_deals,
+                      dealer=dealer, seed=seed, workers=workers, scheduler=scheduler,
+                      store=store, progress=not as_json)
+    if as_json:
+        emit_json(out)
+        return
+    _print_compare(out)

@@ -1,0 +1,422 @@
+"""Report: which Römi policy to play, whether waiting for a one-turn Römi pays, and what opening
+threshold is best.
+
+Every policy is measured against a field of ``greedy`` players (Q2) with
+:mod:`simcards.romi.compare`: the same decks and dealers with the policy in each seat in turn,
+so that the luck of the deal cancels from the paired differences. A mixed-table games run
+(``simcards romi games``) shows the policies against one another at one table. Default rules
+(``open_min`` 51, ``ace_low_value`` 1), games of 7 rounds.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from simcards.core.policyspec import PolicySpec
+from simcards.core.reports.common import out_dir, page_footer, quick_banner, save_figure
+from simcards.core.runner import Batch, run_batches
+from simcards.core.store import batch_set_store
+from simcards.romi import api
+from simcards.romi import compare as RC
+from simcards.romi import rounds as R
+from simcards.romi.kernel import rules_array
+from simcards.romi.policies import KINDS, policy_arrays
+from simcards.romi.rules import PLAYERS, RomiRules
+
+STUDY = "romi-policies"
+BASE = "greedy"
+"""The field every policy is measured against (Q2)."""
+PREFERRED = {"rummy": "rummy:4", "threshold": "threshold:70"}
+"""The tournament's entry for a policy kind; a kind not named here enters with its default
+parameters, so every kind the registry has plays."""
+SWEEP_PLAYERS = 4
+RUMMY_K = (0, 2, 4, 6, 8, 10, 14)
+THRESHOLD_X = (51, 60, 70, 80, 90, 100, 120)
+
+
+def field() -> list[str]:
+    """The tournament's policies: ``greedy`` first, then one entry per other registered kind."""
+    out = [BASE]
+    for name in KINDS.names:
+        if name != BASE:
+            default = KINDS.parse(name, {"open_min": RomiRules().open_min}).text()
+            out.append(PREFERRED.get(name, default))
+    return out
+
+
+def mixed_seats(players: int) -> list[str]:
+    """The mixed table's seats: the field in turn from ``greedy`` (from the second entry at a
+    table too small for the whole field, whose pairings with greedy the compares give)."""
+    f = field()
+    off = max(0, len(f) - players)
+    return [f[off + i % (len(f) - off)] for i in range(players)]
+
+
+def sizes(quick: bool) -> tuple[int, int]:
+    """(deal sets per comparison, games per mixed table). A deal set of 4 players is 28
+    rounds, about 50 ms on one core; the 20 comparisons cost about 1 s of one core per deal
+    set together, so 300 sets and 1,000 games keep the study near 5 minutes on two workers."""
+    return (2, 4) if quick else (300, 1_000)
+
+
+@dataclass(frozen=True)
+class Job:
+    """One paired comparison: ``a`` against the greedy field at ``players``."""
+
+    players: int
+    a: str
+
+
+def jobs() -> list[Job]:
+    """Every comparison, once: the tournament at 2-5 players and the two sweeps at 4."""
+    out: list[Job] = []
+    for n in PLAYERS:
+        out += [Job(n, a) for a in field() if a != BASE]
+    out += [Job(SWEEP_PLAYERS, f"rummy:{k}") for k in RUMMY_K]
+    out += [Job(SWEEP_PLAYERS, f"threshold:{x}") for x in THRESHOLD_X]
+    return list(dict.fromkeys(out))
+
+
+def _spec(text: str, rules: RomiRules) -> PolicySpec:
+    return KINDS.parse(text, {"open_min": rules.open_min})
+
+
+def compare_batch(job: Job, seed: int, deal_sets: int) -> Batch:
+    """The batch ``simcards romi compare A greedy --players n --deals N --seed S`` runs."""
+    rules = RomiRules.make(players=job.players)
+    cfg = api.config_for(rules, _spec(job.a, rules), _spec(BASE, rules), None)
+    return Batch(RC.compare_chunk, cfg, seed, deal_sets, RC.chunk_size(rules.players,
+                                                                       rules.rounds), RC.STREAM)
+
+
+def games_batch(players: int, seed: int, games: int) -> Batch:
+    """The batch ``simcards romi games --players n --policies ... --games G --seed S`` runs."""
+    rules = RomiRules.make(players=players)
+    kinds, params = policy_arrays([_spec(s, rules) for s in mixed_seats(players)], rules)
+    cfg = R.RoundConfig(rules_array(rules), kinds, params, rules.players, rules.rounds, -1)
+    return Batch(R.games_chunk, cfg, seed, games, R.GAMES_CHUNK, R.STREAM_GAMES)
+
+
+def build(root: Path, *, seed: int, workers: int | None, progress: bool = True,
+          quick: bool = False, executor: Executor | None = None,
+          store: Path | None = None) -> Path:
+    deal_sets, games = sizes(quick)
+    todo = jobs()
+    batches = [compare_batch(j, seed, deal_sets) for j in todo]
+    batches += [games_batch(n, seed, games) for n in PLAYERS]
+    stats = run_batches(batches, workers=workers, executor=executor, progress=progress,
+                        label="Römi policies report",
+                        store=batch_set_store(store, "romi", "report-policies"))
+    rows = []
+    for job, s in zip(todo, stats, strict=False):
+        out = RC.summarise(s, job.players, RomiRules().rounds)
+        rows.append(_row(job, deal_sets, out))
+    df = pd.DataFrame(rows)
+    mixed = _mixed(stats[len(todo):], games)
+    out = out_dir(root, "romi")
+    df.to_csv(out / "policy_compare.csv", index=False)
+    mixed.to_csv(out / "mixed_tables.csv", index=False)
+    figs = {"tournament": _tournament_figure(df, out / "tournament.png"),
+            "rummy": _sweep_figure(_sweep(df, "rummy"), "K", "rummy:K against greedy: is "
+                                   "waiting for a one-turn Römi worth it? (4 players)",
+                                   out / "rummy_sweep.png"),
+            "threshold": _sweep_figure(_sweep(df, "threshold"), "X", "threshold:X against "
+                                       "greedy: the opening threshold (4 players)",
+                                       out / "threshold_sweep.png")}
+    page = out / "policies.md"
+    _page(page, df, mixed, figs, seed=seed, quick=quick, deal_sets=deal_sets, games=games)
+    return page
+
+
+def _row(job: Job, deal_sets: int, out: dict) -> dict[str, object]:
+    row: dict[str, object] = {"players": job.players, "a": job.a, "b": BASE,
+                              "deal_sets": deal_sets}
+    for key, stem in (("score_diff", "score_diff"), ("win_rate_diff", "win_diff")):
+        row[stem] = out[key]["mean"]
+        row[f"{stem}_lo"], row[f"{stem}_hi"] = out[key]["ci"]
+    for side in ("a", "b"):
+        for key, stem in (("score_mean", "score"), ("win_rate", "win")):
+            d = out[key][side]
+            row[f"{stem}_{side}"] = d["mean"]
+            row[f"{stem}_{side}_lo"], row[f"{stem}_{side}_hi"] = d["ci"]
+        for key in ("go_out_rate", "rummy_rate", "never_opened_rate"):
+            row[f"{key}_{side}"] = out[key][side]
+    row["stalled_rate"] = out["stalled_rate"]
+    row["turns_mean"] = out["turns_mean"]
+    return row
+
+
+def _mixed(stats: list[dict], games: int) -> pd.DataFrame:
+    rows = []
+    for n, s in zip(PLAYERS, stats, strict=True):
+        g = R.summarise_games(s)
+        r = R.summarise_rounds(s)
+        for p, policy in enumerate(mixed_seats(n)):
+            rows.append({"players": n, "seat": p, "policy": policy, "games": games,
+                         "score": r["score_mean"][p], "score_lo": r["score_ci"][p][0],
+                         "score_hi": r["score_ci"][p][1], "win": g["win_rate"][p],
+                         "win_lo": g["win_ci"][p][0], "win_hi": g["win_ci"][p][1],
+                         "rummy_rate": r["rummy_rate"][p],
+                         "never_opened_rate": r["never_opened_rate"][p]})
+    return pd.DataFrame(rows)
+
+
+def _sweep(df: pd.DataFrame, kind: str) -> pd.DataFrame:
+    """The sweep's rows at 4 players, by parameter value."""
+    values = RUMMY_K if kind == "rummy" else THRESHOLD_X
+    sub = df[df.players == SWEEP_PLAYERS].set_index("a")
+    out = sub.loc[[f"{kind}:{v}" for v in values]].reset_index()
+    out.insert(0, "value", list(values))
+    return out
+
+
+# ---------------------------------------------------------------- figures
+
+
+def _errorbar(ax, x, d: pd.DataFrame, stem: str, **kw) -> None:
+    ax.errorbar(x, d[stem], yerr=[d[stem] - d[f"{stem}_lo"], d[f"{stem}_hi"] - d[stem]],
+                marker="o", capsize=3, **kw)
+
+
+def _tournament_figure(df: pd.DataFrame, path: Path) -> str:
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(13, 5), layout="constrained")
+    for k, a in enumerate(p for p in field() if p != BASE):
+        sub = df[df.a == a].sort_values("players")
+        x = sub.players.to_numpy() + (k - 0.5) * 0.08
+        _errorbar(axes[0], x, sub, "score_diff", label=a)
+        _errorbar(axes[1], x, sub, "win_diff", label=a)
+    for ax, label in zip(axes, ("score per round, policy minus greedy (lower is better)",
+                                "game win rate per seat, policy minus greedy"), strict=True):
+        ax.axhline(0, color="black", lw=1)
+        ax.set_xticks(PLAYERS)
+        ax.set_xlabel("players")
+        ax.set_ylabel(label)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
+    fig.suptitle("Römi: each policy against a greedy field, paired over the same deals "
+                 "(95% CI)")
+    return save_figure(fig, path)
+
+
+def _sweep_figure(sw: pd.DataFrame, name: str, title: str, path: Path) -> str:
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(13, 5), layout="constrained")
+    _errorbar(axes[0], sw.value, sw, "score_diff", color="tab:blue")
+    _errorbar(axes[1], sw.value, sw, "win_diff", color="tab:orange")
+    for ax, label in zip(axes, ("score per round, minus greedy's (lower is better)",
+                                "game win rate per seat, minus greedy's"), strict=True):
+        ax.axhline(0, color="black", lw=1)
+        ax.set_xticks(sw.value)
+        ax.set_xlabel(name)
+        ax.set_ylabel(label)
+        ax.grid(alpha=0.3)
+    fig.suptitle(title + ", 95% CI")
+    return save_figure(fig, path)
+
+
+# ---------------------------------------------------------------- page
+
+
+def _ci(row: pd.Series, stem: str, digits: int = 2, signed: bool = True) -> str:
+    s = "+" if signed else ""
+    v, lo, hi = row[stem], row[f"{stem}_lo"], row[f"{stem}_hi"]
+    if pd.isna(lo):
+        return f"{v:{s}.{digits}f}"
+    return f"{v:{s}.{digits}f} [{lo:{s}.{digits}f}, {hi:{s}.{digits}f}]"
+
+
+def verdict(row: pd.Series) -> str:
+    """How the row's policy stands against greedy in points (lower is better)."""
+    if row.score_diff_hi < 0:
+        return "beats"
+    if row.score_diff_lo > 0:
+        return "loses to"
+    return "cannot be told apart from"
+
+
+def best_and_tied(sw: pd.DataFrame) -> tuple[pd.Series, list[int]]:
+    """The sweep's best value (lowest score difference) and every value whose interval
+    overlaps the best's (the best included)."""
+    best = sw.loc[sw.score_diff.idxmin()]
+    tied = [int(r.value) for _, r in sw.iterrows()
+            if r.score_diff_lo <= best.score_diff_hi and r.score_diff_hi >= best.score_diff_lo]
+    return best, tied
+
+
+def _listing(values: list) -> str:
+    """``2``, ``2 and 3``, ``2, 3 and 5``."""
+    words = [str(v) for v in values]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _set(values) -> str:
+    """``{0, 2, 4}``."""
+    return "{" + ", ".join(str(int(v)) for v in values) + "}"
+
+
+def best_at(df: pd.DataFrame, players: int) -> pd.Series | None:
+    """The comparison at ``players`` that concedes the fewest points against greedy by an
+    interval below zero, or None when none does (greedy is then the answer)."""
+    better = df[(df.players == players) & (df.score_diff_hi < 0)]
+    return None if better.empty else better.loc[better.score_diff.idxmin()]
+
+
+def _ci_text(r: pd.Series, stem: str, digits: int) -> str:
+    return (f"{r[stem]:+.{digits}f} [{r[f'{stem}_lo']:+.{digits}f}, "
+            f"{r[f'{stem}_hi']:+.{digits}f}]")
+
+
+def _wait_sentence(rummy: pd.DataFrame) -> str:
+    """Q3's sweep in words: which K beat greedy, which lose to it, which cannot be told apart."""
+    wins = rummy[rummy.score_diff_hi < 0]
+    worse = rummy[rummy.score_diff_lo > 0]
+    same = rummy[(rummy.score_diff_hi >= 0) & (rummy.score_diff_lo <= 0)]
+    if len(wins):
+        best = wins.loc[wins.score_diff.idxmin()]
+        text = (f"yes for K in {_set(wins.value)}: the best, "
+                f"`rummy:{int(best.value)}`, concedes {_ci_text(best, 'score_diff', 2)} points "
+                "per round against greedy")
+    else:
+        text = "no: no `rummy:K` concedes fewer points per round than greedy"
+    if len(worse):
+        text += (f"; K in {_set(worse.value)} concede more, from "
+                 f"{worse.score_diff.min():+.2f} to {worse.score_diff.max():+.2f} points per "
+                 "round")
+    if len(same):
+        text += (f"; K in {_set(same.value)} cannot be told apart "
+                 "from greedy (the larger K, the sooner it stops waiting and plays as greedy)")
+    return text
+
+
+def _answer(df: pd.DataFrame) -> list[str]:
+    best = {n: best_at(df[df.a.isin(field()) | (df.players == SWEEP_PLAYERS)], n)
+            for n in PLAYERS}
+    greedy_ns = [n for n in PLAYERS if best[n] is None]
+    lines = ["## The answer", ""]
+    head = []
+    if greedy_ns:
+        head.append(f"**Play `greedy`, opening as soon as you can, at {_listing(greedy_ns)} "
+                    "players**: no other policy measured there concedes fewer points per round "
+                    "by an interval that excludes zero.")
+    for n in PLAYERS:
+        r = best[n]
+        if r is not None:
+            head.append(f"**At {n} players play `{r.a}`**: it concedes "
+                        f"{_ci_text(r, 'score_diff', 2)} points per round against a greedy "
+                        f"field and its game win rate per seat differs from greedy's by "
+                        f"{_ci_text(r, 'win_diff', 3)}.")
+    lines += [" ".join(head), "",
+              "Against a field of greedy players, on the same deals (score: points conceded "
+              "per round, the policy's minus greedy's, so negative is better; win rate: per "
+              "seat, the policy's minus greedy's; 95% intervals over deal sets):", ""]
+    for n in PLAYERS:
+        parts = []
+        for _, r in df[(df.players == n) & df.a.isin(field())].iterrows():
+            parts.append(f"`{r.a}` {verdict(r)} greedy (score {r.score_diff:+.2f}, win rate "
+                         f"{r.win_diff:+.3f})")
+        lines.append(f"- {n} players: " + "; ".join(parts) + ".")
+    lines.append(f"- Is waiting for a one-turn Römi (-20) worth it? At {SWEEP_PLAYERS} players, "
+                 f"{_wait_sentence(_sweep(df, 'rummy'))}.")
+    thr = _sweep(df, "threshold")
+    top, tied = best_and_tied(thr)
+    worse = thr[thr.score_diff_lo > top.score_diff_hi]
+    lines.append(f"- The best opening threshold at {SWEEP_PLAYERS} players is X = "
+                 f"{int(top.value)} ({_ci_text(top, 'score_diff', 2)} points per round against "
+                 f"greedy); not separated from it: X in {_set(tied)}"
+                 + (f"; every X in {_set(worse.value)} concedes more "
+                    f"(up to {worse.score_diff.max():+.2f} points per round)" if len(worse)
+                    else "")
+                 + ". `threshold:51` is greedy itself (`open_min` 51), so its difference is "
+                 "exactly 0.")
+    lines.append("")
+    return lines
+
+
+def _compare_table(rows: pd.DataFrame, first: str) -> list[str]:
+    lines = [f"| {first} | score/round, minus greedy | win rate per seat, minus greedy | "
+             "score/round | greedy's score/round | win rate per seat | went out | -20 | "
+             "never opened |", "|---" * 9 + "|"]
+    for _, r in rows.iterrows():
+        label = r["label"]
+        lines.append(f"| {label} | {_ci(r, 'score_diff')} | {_ci(r, 'win_diff', 3)} | "
+                     f"{_ci(r, 'score_a', 2, False)} | {_ci(r, 'score_b', 2, False)} | "
+                     f"{_ci(r, 'win_a', 3, False)} | {r.go_out_rate_a:.3f} | "
+                     f"{r.rummy_rate_a:.3f} | {r.never_opened_rate_a:.3f} |")
+    return lines
+
+
+def _page(path: Path, df: pd.DataFrame, mixed: pd.DataFrame, figs: dict[str, str], *,
+          seed: int, quick: bool, deal_sets: int, games: int) -> None:
+    lines = ["# Römi: which policy to play", "", *quick_banner(quick)]
+    lines += _answer(df)
+    policies = [p for p in field() if p != BASE]
+    lines += [
+        "## How it is measured", "",
+        f"Policies (rules Q2-Q4 of `seeds/romi.md`): {', '.join(f'`{p}`' for p in field())}; "
+        f"the sweeps add `rummy:K` for K in {{{', '.join(map(str, RUMMY_K))}}} and "
+        f"`threshold:X` for X in {{{', '.join(map(str, THRESHOLD_X))}}}. Each is compared with "
+        f"greedy by `simcards romi compare POLICY greedy`: {deal_sets:,} deal sets, each one "
+        "7-round game played on the same decks and dealers once per seat, the policy in that "
+        "seat and greedy in all the others. Scores are points against a player (lower is "
+        "better): a negative score difference means the policy concedes fewer points than "
+        "greedy. The win rate is per seat (a fair share is 1/players; shared wins split). "
+        "Intervals are 95%, normal, over deal sets.", "",
+        f"Seed {seed}; default rules (`open_min` 51, `ace_low_value` 1), 7 rounds a game.", "",
+        "## The tournament", "", f"![tournament]({figs['tournament']})", ""]
+    for n in PLAYERS:
+        rows = df[(df.players == n) & df.a.isin(policies)].copy()
+        rows["label"] = [f"`{a}`" for a in rows.a]
+        lines += [f"### {n} players", "", *_compare_table(rows, "policy"), ""]
+        sub = mixed[mixed.players == n]
+        lines += [f"Mixed table, {games:,} games (`simcards romi games`), seats "
+                  f"{', '.join(f'`{p}`' for p in sub.policy)}:", "",
+                  "| seat | policy | score/round | win rate | -20 | never opened |",
+                  "|---|---|---|---|---|---|"]
+        for _, r in sub.iterrows():
+            lines.append(f"| {r.seat} | `{r.policy}` | {_ci(r, 'score', 2, False)} | "
+                         f"{_ci(r, 'win', 3, False)} | {r.rummy_rate:.3f} | "
+                         f"{r.never_opened_rate:.3f} |")
+        lines.append("")
+    rummy = _sweep(df, "rummy")
+    rummy["label"] = [f"K = {int(v)}" for v in rummy.value]
+    lines += ["## Is waiting for a one-turn Römi worth it?", "",
+              f"![rummy sweep]({figs['rummy']})", "",
+              "`rummy:K` (Q3) holds its cards to open and go out in one turn for -20 while "
+              "every opponent holds more than K cards, then plays as greedy; `rummy:0` never "
+              "stops waiting. 4 players, against a greedy field:", "",
+              *_compare_table(rummy, "K"), ""]
+    thr = _sweep(df, "threshold")
+    best, tied = best_and_tied(thr)
+    thr["label"] = [f"X = {int(v)}" + (" (best)" if int(v) == int(best.value) else "")
+                    for v in thr.value]
+    lines += ["## What opening threshold is best?", "",
+              f"![threshold sweep]({figs['threshold']})", "",
+              "`threshold:X` (Q4) plays as greedy but opens only with X points or more. 4 "
+              "players, against a greedy field. Best: the lowest score difference, X = "
+              f"{int(best.value)}; intervals overlapping the best's: X in "
+              f"{{{', '.join(str(v) for v in tied)}}}.", "",
+              *_compare_table(thr, "X"), ""]
+    stalled = float(df.stalled_rate.max())
+    lines += [f"Largest share of stalled rounds (T9) in any comparison: {stalled:.5f}.", "",
+              "Data: `policy_compare.csv` (one row per comparison), `mixed_tables.csv`.", "",
+              "## Reproducing a number", "",
+              "Every comparison is one `simcards romi compare` run with the same seed, and "
+              "every mixed table one `simcards romi games` run, so these commands give the "
+              "rows' numbers exactly (`score_diff`, `win_rate_diff`, `score_mean`, "
+              "`win_rate`); for example the 4-player `rummy:4` row, the best threshold and "
+              "the 4-player mixed table:", "", "```",
+              f"simcards romi compare rummy:4 greedy --players 4 --deals {deal_sets} "
+              f"--seed {seed} --json",
+              f"simcards romi compare threshold:{int(best.value)} greedy --players 4 --deals "
+              f"{deal_sets} --seed {seed} --json",
+              f"simcards romi games --players 4 --policies {','.join(mixed_seats(4))} "
+              f"--games {games} --seed {seed} --json", "```"]
+    path.write_text("\n".join(lines) + page_footer(STUDY, seed, quick))
+
