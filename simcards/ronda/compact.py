@@ -6,10 +6,10 @@ candidate and decision, and the exact last deal (Q7) walks thousands of position
 On the hand's workspace (:mod:`simcards.ronda.engine`: a dozen arrays, the holdings as sorted
 card lists, the points by source) each such play costs a few hundred nanoseconds, most of it
 copying and bookkeeping that a search never reads. Here a position is 36 integers: holdings as
-bit masks, the table as a mask of values (P4 allows one card per value), the pile in play, and
-per side only the captured count and the points that enter the final values (Q1: announcements
-are left out, so they are not kept). Copying a position is one short loop, and a play touches a
-handful of slots.
+counts of each value packed four bits a value, the table as a mask of values (P4 allows one
+card per value), the pile in play, and per side only the captured count and the points that
+enter the final values (Q1: announcements are left out, so they are not kept). Copying a
+position is one short loop, and a play touches a handful of slots.
 
 The rules are the engine's: :func:`resolve` follows :func:`engine.resolve`, :func:`play`
 follows :func:`engine.apply_play` and :func:`engine.credits`, :func:`deal` follows
@@ -19,9 +19,9 @@ engine's own :func:`engine.balance`. ``tests/test_ronda_compact.py`` holds them 
 positions of real hands in every configuration, greedy played to the end here and on the
 workspace chooses the same value at every play and ends in the same final values.
 
-Cards of one value are interchangeable in play (D1), so plays are named by value; a play takes
-the holding's lowest card of that value. The deck is the caller's array of card ids, dealt from
-``p[C_STOCK]`` on.
+Cards of one value are interchangeable in play (D1), so plays are named by value and holdings
+keep only how many cards of each value they hold. The deck is the caller's array of card ids,
+dealt from ``x[C_STOCK]`` on.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simcards.core.bits import lowest_bit, popcount
 from simcards.ronda.codes import (
     ACT_CAPTURE,
     ACT_DERBA,
@@ -92,7 +93,7 @@ C_PUBLIC = 12  # cards everyone has seen
 C_FIRST = 13  # D3: the player after the dealer
 C_HELD = 14  # cards in all holdings
 C_PUBV = 15  # public cards of each value, four bits per value
-C_HAND = 16  # 16..19: each player's holding as a card bit mask
+C_HAND = 16  # 16..19: each player's holding: its count of value v in bits 4v .. 4v+3
 C_HN = 20  # 20..23: each holding's size
 C_ANN = 24  # 24..27: per player, announced cards of each value left unplayed (four bits each)
 C_CAPN = 28  # 28..31: cards captured by each side
@@ -100,15 +101,28 @@ C_PTS = 32  # 32..35: points by side, announcements left out (Q1)
 C_SIZE = 36
 
 NIBBLE = 15
+LOW_NIBBLE_BITS = 0x1111111111  # bit 4v of each value v
 
 
 @njit(cache=True, inline="always")
-def popcount(m):
-    c = 0
-    while m:
-        m &= m - 1
-        c += 1
-    return c
+def _next(p, n):
+    """The player after ``p`` (no division in the hot loops)."""
+    return p + 1 if p + 1 < n else 0
+
+
+@njit(cache=True, inline="always")
+def held_nibbles(h):
+    """Bit 4v set for each value v a packed holding ``h`` holds (counts are 0..4)."""
+    return (h | (h >> 1) | (h >> 2)) & LOW_NIBBLE_BITS
+
+
+@njit(cache=True, inline="always")
+def packed_counts(mask):
+    """A card bit mask as packed counts of each value."""
+    h = np.int64(0)
+    for v in range(N_VALUES):
+        h |= popcount((mask >> (4 * v)) & NIBBLE) << (4 * v)
+    return h
 
 
 @njit(cache=True)
@@ -153,10 +167,10 @@ def from_workspace(ws, rl, p, out):
     for q in range(n):
         out[C_HN + q] = hn[q]
         if p < 0 or q == p:
-            m = 0
+            h = np.int64(0)
             for i in range(hn[q]):
-                m |= np.int64(1) << hc[q, i]
-            out[C_HAND + q] = m
+                h += np.int64(1) << (4 * (hc[q, i] >> 2))
+            out[C_HAND + q] = h
         a = 0
         for v in range(N_VALUES):
             if ann[q, v] > 0:
@@ -177,11 +191,11 @@ def copy(a, b):
 @njit(cache=True, inline="always")
 def hand_values(x, q):
     """The values in player ``q``'s holding, as a bit mask of values."""
-    h = x[C_HAND + q]
+    nz = held_nibbles(x[C_HAND + q])
     m = 0
-    for v in range(N_VALUES):
-        if (h >> (4 * v)) & NIBBLE:
-            m |= 1 << v
+    while nz:
+        m |= 1 << (lowest_bit(nz) >> 2)
+        nz &= nz - 1
     return m
 
 
@@ -197,11 +211,7 @@ def resolve(v, x, plays):
         hit = x[C_PVC]
         chain_closed = x[C_PVC] == 3
     elif (x[C_TV] >> v) & 1:
-        tv = x[C_TV]
-        w = v
-        while w <= REY and (tv >> w) & 1:
-            k += 1
-            w += 1
+        k = lowest_bit(~(x[C_TV] >> v))  # P2: the run of values on the table from v up
         action = ACT_DERBA if x[C_LAID] == v else ACT_CAPTURE
         if action == ACT_DERBA:
             hit = 1
@@ -223,13 +233,12 @@ def _close_pile(x, side):
 
 @njit(cache=True, inline="always")
 def play(v, x, rl):
-    """The player to move plays his lowest card of value ``v`` (P1 .. L5, as
+    """The player to move plays a card of value ``v`` (P1 .. L5, as
     :func:`engine.apply_play`; points as :func:`engine.credits`, announcements aside)."""
     teams = rl[R_TEAMS]
     p = x[C_TURN]
     s = side_of(p, teams)
-    nib = (x[C_HAND + p] >> (4 * v)) & NIBBLE
-    x[C_HAND + p] &= ~((nib & -nib) << (4 * v))
+    x[C_HAND + p] -= np.int64(1) << (4 * v)
     x[C_HN + p] -= 1
     x[C_HELD] -= 1
     action, k, hit, chain_closed, missa, last = resolve(v, x, rl[R_PLAYS])
@@ -283,7 +292,7 @@ def play(v, x, rl):
                     if t != s:
                         x[C_PTS + t] += 10
     x[C_PLAYS] += 1
-    x[C_TURN] = (p + 1) % rl[R_PLAYERS]
+    x[C_TURN] = _next(p, rl[R_PLAYERS])
 
 
 @njit(cache=True, inline="always")
@@ -295,12 +304,16 @@ def deal(x, rl, ds, deck):
     d = x[C_DEAL]
     size = ds[d]
     first = x[C_FIRST]
+    at = x[C_STOCK]
     for _ in range(size):
-        for i in range(n):
-            q = (first + i) % n
-            x[C_HAND + q] |= np.int64(1) << deck[x[C_STOCK]]
-            x[C_STOCK] += 1
-            x[C_HN + q] += 1
+        q = first
+        for _i in range(n):
+            x[C_HAND + q] += np.int64(1) << (4 * (deck[at] >> 2))
+            at += 1
+            q = _next(q, n)
+    for q in range(n):
+        x[C_HN + q] += size
+    x[C_STOCK] = at
     x[C_HELD] += size * n
     x[C_TURN] = first
     announcing = rl[R_MODE] == MODE_POINTS and (d == 0 or rl[R_ANNOUNCE] == ANNOUNCE_EVERY_DEAL)
@@ -309,7 +322,7 @@ def deal(x, rl, ds, deck):
         if announcing:
             h = x[C_HAND + q]
             for v in range(N_VALUES):
-                k = popcount((h >> (4 * v)) & NIBBLE)
+                k = (h >> (4 * v)) & NIBBLE
                 if k >= 2:
                     a |= (2 if k == 2 else 3) << (4 * v)
         x[C_ANN + q] = a
@@ -328,7 +341,7 @@ def greedy(x, rl, ds, held):
     pile_n = x[C_PN]
     hitter = x[C_PH]
     hs = side_of(hitter, teams) if hitter >= 0 else -1
-    nxt = (p + 1) % rl[R_PLAYERS]
+    nxt = _next(p, rl[R_PLAYERS])
     big_u = N_CARDS - x[C_PUBLIC] - x[C_HN + p]
     h = x[C_HN + nxt]
     if h == 0:
@@ -340,10 +353,10 @@ def greedy(x, rl, ds, held):
     best = -1
     best_v = 0
     best_keep = 0
-    for v in range(N_VALUES):
-        nib = (hand >> (4 * v)) & NIBBLE
-        if nib == 0:
-            continue
+    nz = held_nibbles(hand)
+    while nz:
+        v = lowest_bit(nz) >> 2
+        nz &= nz - 1
         action, k, hit, chain_closed, missa, last = resolve(v, x, plays)
         bal = balance(action, hit, missa, last, v, s, hs, rl)
         if action == ACT_REHIT:
@@ -381,7 +394,7 @@ def greedy(x, rl, ds, held):
         elif (ann >> (4 * v)) & NIBBLE:
             keep = 0
         else:
-            own = popcount(nib)
+            own = (hand >> (4 * v)) & NIBBLE
             keep = COMB[big_u - (4 - ((pubv >> (4 * v)) & NIBBLE) - own), h]
         if best < 0 or value > best_v or keep > best_keep:
             best = v

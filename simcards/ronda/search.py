@@ -39,6 +39,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simcards.core.bits import popcount
 from simcards.core.rng import randbelow, randbelow_wide
 from simcards.ronda import compact
 from simcards.ronda.codes import (
@@ -68,7 +69,6 @@ from simcards.ronda.compact import (
     C_SIZE,
     C_TURN,
     hand_values,
-    popcount,
 )
 from simcards.ronda.engine import (
     COMB,
@@ -828,7 +828,7 @@ def _solve_last_deal(p, rl, ds, ws, sw, nc):
                     for i in range(k):
                         mq = m0 if i == 0 else (m1 if i == 1 else m2)
                         q = o0 if i == 0 else (o1 if i == 1 else o2)
-                        x0[C_HAND + q] = mq
+                        x0[C_HAND + q] = compact.packed_counts(mq)
                         if check:
                             for v in range(N_VALUES):
                                 cnt[v] = popcount((mq >> (4 * v)) & 15)
@@ -867,10 +867,10 @@ def _place(p, hands, need, rl, ws, sw):
     for q in range(n):
         if q == p:
             continue
-        m = np.int64(0)
+        h = np.int64(0)
         for i in range(pos, pos + hn[q]):
-            m |= np.int64(1) << un[i]
-        x0[C_HAND + q] = m
+            h += np.int64(1) << (4 * (un[i] >> 2))
+        x0[C_HAND + q] = h
         pos += hn[q]
     deck = sw[W_DECK]
     s0 = ws[0][S_STOCK]
