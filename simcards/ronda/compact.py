@@ -341,19 +341,21 @@ def greedy(x, rl, ds, held):
     pile_n = x[C_PN]
     hitter = x[C_PH]
     hs = side_of(hitter, teams) if hitter >= 0 else -1
+    hand = x[C_HAND + p]
+    nz = held_nibbles(hand)
+    if nz & (nz - 1) == 0:
+        return lowest_bit(nz) >> 2  # one value held: nothing to weigh
     nxt = _next(p, rl[R_PLAYERS])
     big_u = N_CARDS - x[C_PUBLIC] - x[C_HN + p]
     h = x[C_HN + nxt]
     if h == 0:
         h = ds[x[C_DEAL] + 1]
     safe = COMB[big_u, h]
-    hand = x[C_HAND + p]
     ann = x[C_ANN + nxt]
     pubv = x[C_PUBV]
     best = -1
     best_v = 0
     best_keep = 0
-    nz = held_nibbles(hand)
     while nz:
         v = lowest_bit(nz) >> 2
         nz &= nz - 1
