@@ -20,13 +20,17 @@ def _compile(ref: str) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Compile every registered game's kernels into numba's disk cache before any test runs,
-    the warm-ups spread over the machine's cores: on a fresh checkout compilation is most of
-    the suite's time, and one interpreter compiles on one core only. Test workers (``-n``)
-    and the processes tests start then load the kernels from the cache instead of each
-    compiling the same ones at the same time. Skipped in the workers themselves (their
-    controller has done it) and when tests are only collected."""
+    """For a parallel run (``-n``, as ``make test`` runs the suite), compile every registered
+    game's kernels into numba's disk cache before any test runs, the warm-ups spread over the
+    machine's cores: on a fresh checkout compilation is most of the suite's time, and one
+    interpreter compiles on one core only. Test workers and the processes tests start then load
+    the kernels from the cache instead of each compiling the same ones at the same time.
+    Skipped in the workers themselves (their controller has done it), when tests are only
+    collected, and in a plain run (one file while editing), which loads only the kernels of the
+    games it tests (:func:`_kernels_compiled_once`)."""
     if hasattr(config, "workerinput") or config.option.collectonly:
+        return
+    if not getattr(config.option, "numprocesses", None):
         return
     from simcards.core.registry import all_warmups
 
@@ -36,14 +40,31 @@ def pytest_configure(config: pytest.Config) -> None:
         list(pool.map(_compile, refs))
 
 
-@pytest.fixture(scope="session", autouse=True)
-def _kernels_compiled_once() -> None:
-    """Load every registered game's kernels in this process (compiled by ``pytest_configure``)
-    before any test starts worker processes or a cluster."""
-    from simcards.core.registry import all_warmups, resolve
+def _games_tested(items: list[pytest.Item], names: set[str]) -> set[str]:
+    """The games whose kernels the selected tests need: a test file named for one game
+    (``test_ronda_search.py``, ``test_cli_ronco_flags.py``) needs that game's; any other file
+    (the CLI, the cluster, the reports) may touch every game."""
+    out: set[str] = set()
+    for item in items:
+        words = set(item.path.stem.split("_"))
+        mine = words & names
+        if len(mine) != 1:
+            return names
+        out |= mine
+    return out
 
-    for ref in all_warmups():
-        resolve(ref)()
+
+@pytest.fixture(scope="session", autouse=True)
+def _kernels_compiled_once(request: pytest.FixtureRequest) -> None:
+    """Load the tested games' kernels in this process (compiled by ``pytest_configure`` in a
+    parallel run) before any test starts worker processes or a cluster."""
+    from simcards.core.registry import games, resolve
+
+    wanted = _games_tested(request.session.items, {g.name for g in games()})
+    for game in games():
+        if game.name in wanted:
+            for ref in game.warmups:
+                resolve(ref)()
 
 
 @pytest.fixture(autouse=True)

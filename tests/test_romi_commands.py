@@ -94,3 +94,28 @@ def test_bad_input_is_one_line_and_exit_2(capsys, argv, fragment) -> None:
     err = capsys.readouterr().err.strip()
     assert "\n" not in err and "Traceback" not in err
     assert fragment in err
+
+
+@pytest.mark.parametrize("command, size, total", [
+    ("rounds", R.ROUNDS_CHUNK, "--rounds"), ("games", R.GAMES_CHUNK, "--games")])
+def test_an_interrupted_run_resumes_to_the_uninterrupted_json(tmp_path, capsys,
+                                                              interrupt_after_chunks,
+                                                              command, size, total) -> None:
+    """Ctrl-C after two finished chunks keeps them (exit 130); the same command resumes from
+    them and prints exactly the JSON of a run never interrupted."""
+    args = ["romi", command, "--players", "2", total, str(3 * size), "--seed", "4", "--json",
+            "--workers", "1"]
+    if command == "games":
+        args += ["--rounds", "2"]
+    assert main([*args, "--store", "none"]) == 0
+    expected = json.loads(capsys.readouterr().out)
+    store = tmp_path / "store"
+    interrupt_after_chunks(2)
+    assert main([*args, "--store", str(store)]) == 130
+    assert "2 finished chunks kept" in capsys.readouterr().err
+    interrupt_after_chunks(None)
+    assert main([*args, "--store", str(store)]) == 0
+    assert json.loads(capsys.readouterr().out) == expected
+    (run,) = list(store.iterdir())
+    manifest = json.loads((run / "manifest.json").read_text())
+    assert (manifest["chunks_resumed"], manifest["chunks_computed"]) == (2, 1)
