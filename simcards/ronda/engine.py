@@ -443,6 +443,9 @@ def greedy_card(p, rl, ds, ws):
     st = ws[0]
     hc = ws[1]
     hn = ws[2]
+    m = hn[p]
+    if (hc[p, 0] >> 2) == (hc[p, m - 1] >> 2):
+        return hc[p, 0]  # one value held (the holding is sorted): nothing to weigh
     tab = ws[3]
     capn = ws[5]
     ann = ws[7]
@@ -464,7 +467,6 @@ def greedy_card(p, rl, ds, ws):
     best = -1
     best_v = 0
     best_keep = 0
-    m = hn[p]
     i = 0
     while i < m:
         c = hc[p, i]
