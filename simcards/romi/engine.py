@@ -301,7 +301,7 @@ def sub_begin(counts, jk, sv):
     return key, cur
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def sub_search(jk, key, cur, ace_low, sv):
     """The packed search answer (best value, penalty laid) for the cards in ``tmp`` and jk
     jokers under :func:`sub_begin`'s weights and stamp."""
@@ -903,14 +903,32 @@ def _placeable(hand, n, tm, nm, cnt, jk, c):
     return False
 
 
+@njit(cache=True, inline="always")
+def _keep_plan(kept, out):
+    """Keep the answer of the plan a draw was chosen by; its moves stay in the scratch."""
+    kept[0] = out[0]
+    kept[1] = 1 if out[1] else 0
+    kept[2] = out[2]
+    kept[3] = out[3]
+    kept[4] = 1 if out[4] else 0
+    kept[5] = 1
+
+
 @njit(cache=True)
 def choose_draw(hand, n, opened, may_open, first_draw, x, hold, top, cut, tm, tc, nm, me,
                 ace_low, sv, ps):
     """Q2's draw (T2-T5) from the observation: the cut card when the turn planned with it goes
     out (T5); the top discard at a first draw when it raises best_value (T3), at a later draw
-    when the turn planned with it melds it (T4); else the stock. Returns ``MV_DRAW_*``."""
+    when the turn planned with it melds it (T4); else the stock. Returns ``MV_DRAW_*``.
+
+    When the cut card or the discard is chosen, the turn planned with it is exactly the turn
+    the player then plays (same hand, same card to meld, same table), so its plan is left in
+    the scratch and marked in ``ps[7]`` for :func:`play_turn` to play without planning it
+    again."""
     h2 = ps[5]
     cnt = ps[6]
+    kept = ps[7]
+    kept[5] = 0
     for i in range(n):
         h2[i] = hand[i]
     if cut >= 0 and (opened or may_open):
@@ -924,6 +942,7 @@ def choose_draw(hand, n, opened, may_open, first_draw, x, hold, top, cut, tm, tc
             out = plan_turn(h2, n + 1, -1, opened, may_open, x, hold, tm, tc, nm, me, ace_low,
                             sv, ps)
             if out[4]:
+                _keep_plan(kept, out)
                 return MV_DRAW_CUT
     if top >= 0:
         h2[n] = top
@@ -944,6 +963,7 @@ def choose_draw(hand, n, opened, may_open, first_draw, x, hold, top, cut, tm, tc
                 if ph[i] == top:
                     placed = False
             if placed:
+                _keep_plan(kept, out)
                 return MV_DRAW_DISCARD
     return MV_DRAW_STOCK
 
@@ -970,7 +990,7 @@ def new_workspace(n):
 @njit(cache=True)
 def new_scratch():
     """A policy's scratch: plan hand, plan table, plan moves, kind counts, hand plus a card,
-    kind counts."""
+    kind counts, and the answer of the plan the draw was chosen by (:func:`choose_draw`)."""
     ph = np.full(HW, -1, np.int64)
     ptm = np.zeros((MAX_MELDS, TM_SIZE), np.int64)
     ptc = np.full((MAX_MELDS, TC_SIZE), -1, np.int64)
@@ -978,7 +998,8 @@ def new_scratch():
     cnt = np.zeros(52, np.int64)
     h2 = np.full(HW, -1, np.int64)
     cnt2 = np.zeros(52, np.int64)
-    return ph, ptm, ptc, mv, cnt, h2, cnt2
+    kept = np.zeros(6, np.int64)
+    return ph, ptm, ptc, mv, cnt, h2, cnt2, kept
 
 
 @njit(cache=True)
@@ -1111,8 +1132,12 @@ def play_turn(rl, kinds, params, ws, sv, ps, rs, log, shuf, shuf_len, info):
         if li < cap:
             _row(log, li, p, choice, -1, -1, -1)
         li += 1
-        res = plan_turn(hand[p], hn[p], must, opened[p] == 1, played[p] >= 1, x, hold, tm, tc,
-                        nm, p, ace_low, sv, ps)
+        kept = ps[7]
+        if choice != MV_DRAW_STOCK and kept[5] == 1:
+            res = (kept[0], kept[1] == 1, kept[2], kept[3], kept[4] == 1)
+        else:
+            res = plan_turn(hand[p], hn[p], must, opened[p] == 1, played[p] >= 1, x, hold, tm,
+                            tc, nm, p, ace_low, sv, ps)
     nmv, op, nh, nm2, out = res
     ph, ptm, ptc, mv = ps[0], ps[1], ps[2], ps[3]
     romi = out and opened[p] == 0
