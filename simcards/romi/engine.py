@@ -98,6 +98,8 @@ MW = MV_C0 + 14
 MV_DRAW_STOCK, MV_DRAW_DISCARD, MV_DRAW_CUT = 0, 1, 2
 MV_OPEN = 3  # one row per meld of the opening; consecutive rows form one Open
 MV_LAY, MV_ADD, MV_SWAP, MV_DISCARD = 4, 5, 6, 7
+CACHE = 1 << 14
+"""Entries of the solver's answer cache (:func:`solve_counts`)."""
 MAX_PLAN = 96
 """Moves of one turn: at most 16 cards placed, each a row, plus swaps and their joker adds."""
 
@@ -204,7 +206,9 @@ def remove_at(hand, n, i):
 def new_solver():
     """The meld solver's search arrays, kept for a whole batch; ``info[0]`` the stamp of the
     last question (each question gets a new one, so the memo is never cleared), ``rows`` the
-    melds of the last lay-down."""
+    melds of the last lay-down; then the answer cache of :func:`solve_counts` (keys, packed
+    answers, and its hits and misses in ``stats``) and that of :func:`discard_index` (keys,
+    kinds thrown)."""
     w = np.zeros(53, np.int64)
     stamp = np.zeros(TABLE, np.int32)
     memo = np.empty(TABLE, np.int64)
@@ -213,7 +217,12 @@ def new_solver():
     tmp = np.zeros(52, np.int64)
     info = np.zeros(2, np.int64)
     rows = np.zeros((16, ROW), np.int64)
-    return w, stamp, memo, buf, fr, tmp, info, rows
+    ckey = np.full((CACHE, 2), -1, np.int64)
+    cval = np.zeros(CACHE, np.int64)
+    stats = np.zeros(2, np.int64)
+    dkey = np.full((CACHE, 2), -1, np.int64)
+    dval = np.zeros(CACHE, np.int64)
+    return w, stamp, memo, buf, fr, tmp, info, rows, ckey, cval, stats, dkey, dval
 
 
 @njit(cache=True, inline="always")
@@ -226,15 +235,77 @@ def _stamp(sv):
     return info[0]
 
 
+@njit(cache=True, inline="always")
+def hand_key(counts, jk, ace_low):
+    """The hand as two non-negative words: 2 bits per kind count (0 .. 2), kinds 0 .. 25 in
+    the first, 26 .. 51 in the second with the jokers (3 bits) and ``ace_low`` (4 bits)."""
+    a = 0
+    b = 0
+    for k in range(26):
+        a |= counts[k] << (2 * k)
+        b |= counts[k + 26] << (2 * k)
+    b |= (jk << 52) | (ace_low << 55)
+    return a, b
+
+
 @njit(cache=True)
 def solve_counts(counts, jk, ace_low, sv):
     """V1-V3 of a hand given as kind counts and jokers: (best_value, min_penalty, can_go_out
-    as 0/1). ``counts`` is left unchanged."""
+    as 0/1). ``counts`` is left unchanged.
+
+    A policy asks about the same hands again and again (the hand before and after a discard
+    choice, the same turn planned for the draw and then played), so answers are kept in a
+    direct-mapped table keyed by the exact hand (:func:`hand_key`): an answer is a function of
+    the hand alone, so reusing it changes nothing."""
+    a, b = hand_key(counts, jk, ace_low)
+    ckey, cval = sv[8], sv[9]
+    h = (a * 0x9E3779B97F4A7C1) ^ (b * 0x7FEB352D8A7C3B5) ^ a
+    h = (h ^ (h >> 31)) & (CACHE - 1)
+    if ckey[h, 0] == a and ckey[h, 1] == b:
+        sv[10][0] += 1
+        v = cval[h]
+        return v & _VMASK, (v >> _VBITS) & _VMASK, v >> (2 * _VBITS)
+    sv[10][1] += 1
     tmp = sv[5]
     for k in range(52):
         tmp[k] = counts[k]
     cur = _stamp(sv)
-    return _solve_counts(tmp, jk, ace_low, sv[0], sv[1], sv[2], cur, sv[3], sv[4])
+    bv, mp, go = _solve_counts(tmp, jk, ace_low, sv[0], sv[1], sv[2], cur, sv[3], sv[4])
+    ckey[h, 0] = a
+    ckey[h, 1] = b
+    cval[h] = bv | (mp << _VBITS) | (go << (2 * _VBITS))
+    return bv, mp, go
+
+
+@njit(cache=True, inline="always")
+def hand_penalty(counts, jk):
+    """M7: the penalty of the whole hand."""
+    total = 20 * jk
+    for k in range(52):
+        total += counts[k] * kind_pen(k)
+    return total
+
+
+@njit(cache=True)
+def sub_begin(counts, jk, sv):
+    """Prepare the search for sub-hands of one hand (the hand less one card): the hand is
+    copied to the solver's ``tmp`` with its cards in no meld taken out (they are in no meld of
+    any sub-hand either) and weighted by its own counts, so every sub-hand is keyed in the same
+    mixed radix and all its questions share one memo stamp (a state's answer depends only on
+    the cards still held). Returns (key of the whole hand, stamp)."""
+    tmp = sv[5]
+    for k in range(52):
+        tmp[k] = counts[k]
+    cur = _stamp(sv)
+    _, key = _prepare(tmp, jk, sv[0])
+    return key, cur
+
+
+@njit(cache=True, inline="always")
+def sub_search(jk, key, cur, ace_low, sv):
+    """The packed search answer (best value, penalty laid) for the cards in ``tmp`` and jk
+    jokers under :func:`sub_begin`'s weights and stamp."""
+    return _search(sv[5], jk, 0, key, 0, ace_low, sv[0], sv[1], sv[2], cur, sv[3], sv[4])
 
 
 @njit(cache=True)
@@ -244,7 +315,7 @@ def laydown(counts, jk, ace_low, sv, by_penalty):
     as in :func:`simcards.romi.melds._best_laydown`: the pivot's copies all left when that still
     reaches the target, else the first option (sets, then runs, in the solver's order) that
     does."""
-    w, stamp, memo, buf, fr, tmp, _, rows = sv
+    w, stamp, memo, buf, fr, tmp, _, rows = sv[:8]
     for k in range(52):
         tmp[k] = counts[k]
     cur = _stamp(sv)
@@ -510,11 +581,40 @@ def discard_index(hand, n, must, ace_low, sv, cnt):
     removal leaves less than that bound, so only cards that could beat the best so far are
     solved."""
     jk = fill_counts(hand, n, cnt)
+    a, b = hand_key(cnt, jk, ace_low)
+    ckey, cval = sv[11], sv[12]
+    h = (a * 0x9E3779B97F4A7C1) ^ (b * 0x7FEB352D8A7C3B5) ^ a
+    h = (h ^ (h >> 31)) & (CACHE - 1)
+    if ckey[h, 0] == a and ckey[h, 1] == b:
+        return _discard_pick(hand, n, must, cval[h])
+    best_k = _discard_kind(cnt, jk, ace_low, sv)
+    ckey[h, 0] = a
+    ckey[h, 1] = b
+    cval[h] = best_k
+    return _discard_pick(hand, n, must, best_k)
+
+
+@njit(cache=True, inline="always")
+def _discard_pick(hand, n, must, best_k):
+    """The copy of kind ``best_k`` to throw: not ``must`` when another is held (T4)."""
+    i = find_kind(hand, n, best_k, -1, must)
+    if i < 0:
+        i = find_kind(hand, n, best_k, -1, -1)
+    return i
+
+
+@njit(cache=True)
+def _discard_kind(cnt, jk, ace_low, sv):
+    """The kind :func:`discard_index` throws, from the hand's counts alone."""
     _, mp0, _ = solve_counts(cnt, jk, ace_low, sv)
     best_m = 1 << 30
     best_pen = -1
     best_ord = 99
     best_k = -1
+    key = -1
+    cur = 0
+    tmp = sv[5]
+    total = hand_penalty(cnt, jk)
     for t in range(53):
         k = PEN_ORDER[t]
         have = jk if k == JOKER_KIND else cnt[k]
@@ -526,22 +626,24 @@ def discard_index(hand, n, must, ace_low, sv, cnt):
             continue
         if k < 52 and not _useful(cnt, jk, k):
             m = lb
-        elif k == JOKER_KIND:
-            m = solve_counts(cnt, jk - 1, ace_low, sv)[1]
         else:
-            cnt[k] -= 1
-            m = solve_counts(cnt, jk, ace_low, sv)[1]
-            cnt[k] += 1
+            # min_penalty of the hand less k: its total less what the search lays.
+            if key < 0:
+                key, cur = sub_begin(cnt, jk, sv)
+            if k == JOKER_KIND:
+                res = sub_search(jk - 1, key - sv[0][52], cur, ace_low, sv)
+            else:
+                tmp[k] -= 1
+                res = sub_search(jk, key - sv[0][k], cur, ace_low, sv)
+                tmp[k] += 1
+            m = total - pk - ((res >> _VBITS) & _VMASK)
         o = kind_order(k)
         if m < best_m or (m == best_m and (pk > best_pen or (pk == best_pen and o < best_ord))):
             best_m = m
             best_pen = pk
             best_ord = o
             best_k = k
-    i = find_kind(hand, n, best_k, -1, must)
-    if i < 0:
-        i = find_kind(hand, n, best_k, -1, -1)
-    return i
+    return best_k
 
 
 @njit(cache=True, inline="always")
@@ -722,17 +824,31 @@ def plan_turn(hand, n, must, opened, may_open, x, hold, tm, tc, nm, me, ace_low,
             best_m = 1 << 30
             best_pen = -1
             best_ord = 99
+            # The hand less each kind, in one shared search (sub_begin); a card in no meld of
+            # the hand changes neither the value nor what is laid.
+            key, cur = sub_begin(cnt, jk, sv)
+            tmp = sv[5]
+            w = sv[0]
+            total = hand_penalty(cnt, jk)
+            res0 = -1
             for k in range(53):
                 if k == JOKER_KIND:
                     if jk == 0:
                         continue
-                    bv, mp, _ = solve_counts(cnt, jk - 1, ace_low, sv)
+                    res = sub_search(jk - 1, key - w[52], cur, ace_low, sv)
                 else:
                     if cnt[k] == 0:
                         continue
-                    cnt[k] -= 1
-                    bv, mp, _ = solve_counts(cnt, jk, ace_low, sv)
-                    cnt[k] += 1
+                    if tmp[k] == 0:
+                        if res0 < 0:
+                            res0 = sub_search(jk, key, cur, ace_low, sv)
+                        res = res0
+                    else:
+                        tmp[k] -= 1
+                        res = sub_search(jk, key - w[k], cur, ace_low, sv)
+                        tmp[k] += 1
+                bv = res & _VMASK
+                mp = total - kind_pen(k) - ((res >> _VBITS) & _VMASK)
                 if bv < x:
                     continue
                 pk = kind_pen(k)
@@ -787,14 +903,32 @@ def _placeable(hand, n, tm, nm, cnt, jk, c):
     return False
 
 
+@njit(cache=True, inline="always")
+def _keep_plan(kept, out):
+    """Keep the answer of the plan a draw was chosen by; its moves stay in the scratch."""
+    kept[0] = out[0]
+    kept[1] = 1 if out[1] else 0
+    kept[2] = out[2]
+    kept[3] = out[3]
+    kept[4] = 1 if out[4] else 0
+    kept[5] = 1
+
+
 @njit(cache=True)
 def choose_draw(hand, n, opened, may_open, first_draw, x, hold, top, cut, tm, tc, nm, me,
                 ace_low, sv, ps):
     """Q2's draw (T2-T5) from the observation: the cut card when the turn planned with it goes
     out (T5); the top discard at a first draw when it raises best_value (T3), at a later draw
-    when the turn planned with it melds it (T4); else the stock. Returns ``MV_DRAW_*``."""
+    when the turn planned with it melds it (T4); else the stock. Returns ``MV_DRAW_*``.
+
+    When the cut card or the discard is chosen, the turn planned with it is exactly the turn
+    the player then plays (same hand, same card to meld, same table), so its plan is left in
+    the scratch and marked in ``ps[7]`` for :func:`play_turn` to play without planning it
+    again."""
     h2 = ps[5]
     cnt = ps[6]
+    kept = ps[7]
+    kept[5] = 0
     for i in range(n):
         h2[i] = hand[i]
     if cut >= 0 and (opened or may_open):
@@ -808,6 +942,7 @@ def choose_draw(hand, n, opened, may_open, first_draw, x, hold, top, cut, tm, tc
             out = plan_turn(h2, n + 1, -1, opened, may_open, x, hold, tm, tc, nm, me, ace_low,
                             sv, ps)
             if out[4]:
+                _keep_plan(kept, out)
                 return MV_DRAW_CUT
     if top >= 0:
         h2[n] = top
@@ -828,6 +963,7 @@ def choose_draw(hand, n, opened, may_open, first_draw, x, hold, top, cut, tm, tc
                 if ph[i] == top:
                     placed = False
             if placed:
+                _keep_plan(kept, out)
                 return MV_DRAW_DISCARD
     return MV_DRAW_STOCK
 
@@ -854,7 +990,7 @@ def new_workspace(n):
 @njit(cache=True)
 def new_scratch():
     """A policy's scratch: plan hand, plan table, plan moves, kind counts, hand plus a card,
-    kind counts."""
+    kind counts, and the answer of the plan the draw was chosen by (:func:`choose_draw`)."""
     ph = np.full(HW, -1, np.int64)
     ptm = np.zeros((MAX_MELDS, TM_SIZE), np.int64)
     ptc = np.full((MAX_MELDS, TC_SIZE), -1, np.int64)
@@ -862,7 +998,8 @@ def new_scratch():
     cnt = np.zeros(52, np.int64)
     h2 = np.full(HW, -1, np.int64)
     cnt2 = np.zeros(52, np.int64)
-    return ph, ptm, ptc, mv, cnt, h2, cnt2
+    kept = np.zeros(6, np.int64)
+    return ph, ptm, ptc, mv, cnt, h2, cnt2, kept
 
 
 @njit(cache=True)
@@ -995,8 +1132,12 @@ def play_turn(rl, kinds, params, ws, sv, ps, rs, log, shuf, shuf_len, info):
         if li < cap:
             _row(log, li, p, choice, -1, -1, -1)
         li += 1
-        res = plan_turn(hand[p], hn[p], must, opened[p] == 1, played[p] >= 1, x, hold, tm, tc,
-                        nm, p, ace_low, sv, ps)
+        kept = ps[7]
+        if choice != MV_DRAW_STOCK and kept[5] == 1:
+            res = (kept[0], kept[1] == 1, kept[2], kept[3], kept[4] == 1)
+        else:
+            res = plan_turn(hand[p], hn[p], must, opened[p] == 1, played[p] >= 1, x, hold, tm,
+                            tc, nm, p, ace_low, sv, ps)
     nmv, op, nh, nm2, out = res
     ph, ptm, ptc, mv = ps[0], ps[1], ps[2], ps[3]
     romi = out and opened[p] == 0

@@ -330,10 +330,10 @@ def _prepare(counts, jk, w):
     """Takes out the cards in no meld (they are left in every lay-down) and sets the mixed-radix
     weights w of the rest. Returns (cards taken out, first key)."""
     out_n = 0
-    useless = np.zeros(52, np.bool_)
+    useless = 0  # a bit per kind: no allocation, this runs for every hand solved
     for k in range(52):
         if counts[k] > 0 and not _useful(counts, jk, k):
-            useless[k] = True
+            useless |= 1 << k
     radix = 1
     key = 0
     for k in range(52):
@@ -341,7 +341,7 @@ def _prepare(counts, jk, w):
         c = counts[k]
         if c == 0:
             continue
-        if useless[k]:
+        if useless >> k & 1:
             out_n += c
             counts[k] = 0
             continue
