@@ -88,7 +88,7 @@ def main() -> None:
           " one core")
     print(f"  numba kernel:     {k:>12,.0f} hands/s")
     r = None
-    if name in ("greedy", "random"):
+    if name in ("greedy", "random") and args.reference_hands > 0:
         r = reference_rate(rules, kinds, args.reference_hands)
         print(f"  reference engine: {r:>12,.1f} hands/s   (kernel is {k / r:,.0f}x faster)")
     print(json.dumps({"players": args.players, "policy": args.policy, "against": against,
