@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 Z95 = 1.959963984540054
@@ -24,3 +26,19 @@ def wilson(successes: np.ndarray | int, trials: np.ndarray | int, z: float = Z95
         low = np.where(n > 0, centre - half, 0.0)
         high = np.where(n > 0, centre + half, 1.0)
     return np.clip(low, 0.0, 1.0), np.clip(high, 0.0, 1.0)
+
+
+def mean_ci(total: float, total_sq: float, n: int) -> tuple[float, float, float]:
+    """Mean, and its 95% normal interval, of ``n`` values from their sum and sum of squares
+    (what Monte Carlo chunks add up); one value gives no interval: ``nan`` bounds."""
+    m = total / n
+    if n < 2:
+        return m, math.nan, math.nan
+    var = max(total_sq / n - m * m, 0.0) * n / (n - 1)
+    half = Z95 * math.sqrt(var / n)
+    return m, m - half, m + half
+
+
+def json_interval(lo: float, hi: float) -> list[float | None]:
+    """An interval for JSON: a bound the data cannot give (``nan``) is null."""
+    return [None if math.isnan(lo) else float(lo), None if math.isnan(hi) else float(hi)]

@@ -13,12 +13,11 @@ round), so both give the same games, and the games command also reports every pe
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
 
-from simcards.core.stats import Z95, wilson
+from simcards.core.stats import json_interval, mean_ci, wilson
 from simcards.romi.rules import STALL_TURNS
 
 ROUNDS_CHUNK = 512
@@ -113,14 +112,11 @@ def games_chunk(state: np.ndarray, size: int, cfg: RoundConfig) -> dict[str, np.
     return acc
 
 
-def mean_ci(total: float, total_sq: float, n: int) -> tuple[float, list[float | None]]:
-    """Mean and 95% normal interval of ``n`` values from their sum and sum of squares."""
-    m = total / n
-    if n < 2:
-        return m, [None, None]
-    var = max(total_sq / n - m * m, 0.0) * n / (n - 1)
-    half = Z95 * math.sqrt(var / n)
-    return m, [m - half, m + half]
+def _mean_ci(total: float, total_sq: float, n: int) -> tuple[float, list[float | None]]:
+    """Mean and 95% normal interval (JSON form) of ``n`` values from their sum and sum of
+    squares."""
+    m, lo, hi = mean_ci(total, total_sq, n)
+    return m, json_interval(lo, hi)
 
 
 def _rates(counts: np.ndarray, n: int) -> tuple[list[float], list[list[float]]]:
@@ -141,7 +137,7 @@ def _quantiles(hist: np.ndarray) -> dict[str, int]:
 def summarise_rounds(s: dict[str, np.ndarray]) -> dict[str, object]:
     """The per-round keys of both commands (by player where it applies)."""
     r = int(s["rounds"][0])
-    scores = [mean_ci(float(s["score"][p]), float(s["score_sq"][p]), r)
+    scores = [_mean_ci(float(s["score"][p]), float(s["score_sq"][p]), r)
               for p in range(s["score"].shape[0])]
     out: dict[str, object] = {
         "score_mean": [m for m, _ in scores],
@@ -154,7 +150,7 @@ def summarise_rounds(s: dict[str, np.ndarray]) -> dict[str, object]:
         out[f"{name}_ci"] = ci
     hist = s["turns_hist"]
     lengths = np.arange(hist.shape[0])
-    m, ci = mean_ci(float((hist * lengths).sum()), float((hist * lengths * lengths).sum()), r)
+    m, ci = _mean_ci(float((hist * lengths).sum()), float((hist * lengths * lengths).sum()), r)
     out["turns_mean"] = m
     out["turns_ci"] = ci
     out["turns_quantiles"] = _quantiles(hist)
@@ -168,8 +164,8 @@ def summarise_games(s: dict[str, np.ndarray]) -> dict[str, object]:
     """The game keys: total score and win rate (shared wins split) by player."""
     g = int(s["games"][0])
     n = s["total"].shape[0]
-    totals = [mean_ci(float(s["total"][p]), float(s["total_sq"][p]), g) for p in range(n)]
-    wins = [mean_ci(float(s["win_share"][p]), float(s["win_share_sq"][p]), g)
+    totals = [_mean_ci(float(s["total"][p]), float(s["total_sq"][p]), g) for p in range(n)]
+    wins = [_mean_ci(float(s["win_share"][p]), float(s["win_share_sq"][p]), g)
             for p in range(n)]
     return {
         "game_score_mean": [m for m, _ in totals],

@@ -19,7 +19,7 @@ import numpy as np
 
 from simcards.core.policyspec import PolicySpec
 from simcards.core.runner import Stats, run_batch
-from simcards.core.stats import Z95, wilson
+from simcards.core.stats import json_interval, mean_ci, wilson
 from simcards.ronda import codes
 from simcards.ronda.policies import policy_arrays
 from simcards.ronda.rules import RondaRules
@@ -92,22 +92,6 @@ def hands_chunk(state: np.ndarray, size: int, cfg: HandConfig) -> dict[str, np.n
                                       cfg.ds))
 
 
-def mean_ci(total: float, total_sq: float, n: int) -> tuple[float, float, float]:
-    """Mean, and its 95% normal interval, of ``n`` values from their sum and sum of squares
-    (one value gives no interval: ``nan`` bounds)."""
-    m = total / n
-    if n < 2:
-        return m, math.nan, math.nan
-    var = max(total_sq / n - m * m, 0.0) * n / (n - 1)
-    half = Z95 * math.sqrt(var / n)
-    return m, m - half, m + half
-
-
-def _pair(lo: float, hi: float) -> list[float | None]:
-    """An interval for JSON: a bound the data cannot give (``nan``) is null."""
-    return [None if math.isnan(lo) else float(lo), None if math.isnan(hi) else float(hi)]
-
-
 @dataclass(frozen=True)
 class HandsResult:
     """Merged hand statistics (:data:`simcards.ronda.kernel.STAT_NAMES`), summarised."""
@@ -128,7 +112,7 @@ class HandsResult:
             rows = [mean_ci(float(s["points"][t, src]), float(s["points_sq"][t, src]), n)
                     for t in range(ns)]
             by_source[name] = [r[0] for r in rows]
-            by_source_ci[name] = [_pair(r[1], r[2]) for r in rows]
+            by_source_ci[name] = [json_interval(r[1], r[2]) for r in rows]
         won = s["hands_won"]
         wlo, whi = wilson(won, n)
         ties = n - int(won.sum())
@@ -136,15 +120,15 @@ class HandsResult:
         holdings = int(s["holdings"][0])
         out: dict[str, object] = {
             "points_mean": [p[0] for p in points],
-            "points_ci": [_pair(p[1], p[2]) for p in points],
+            "points_ci": [json_interval(p[1], p[2]) for p in points],
             "points_by_source": by_source,
             "points_by_source_ci": by_source_ci,
             "cards_mean": [c[0] for c in cards],
-            "cards_ci": [_pair(c[1], c[2]) for c in cards],
+            "cards_ci": [json_interval(c[1], c[2]) for c in cards],
             "hand_win_rate": (won / n).tolist(),
-            "hand_win_ci": [_pair(a, b) for a, b in zip(wlo, whi, strict=True)],
+            "hand_win_ci": [json_interval(a, b) for a, b in zip(wlo, whi, strict=True)],
             "hand_tie_rate": ties / n,
-            "hand_tie_ci": _pair(tlo, thi),
+            "hand_tie_ci": json_interval(tlo, thi),
             "derbas_mean": (s["derbas"] / n).tolist(),
             "rehits_mean": (s["rehits"] / n).tolist(),
             "missas_mean": (s["missas"] / n).tolist(),
@@ -155,7 +139,8 @@ class HandsResult:
             per_hand = holdings / n  # D4: the same number of 4-card holdings in every hand
             m, lo, hi = mean_ci(total, sq, n)
             out[f"{name}_rate"] = m / per_hand if per_hand else 0.0
-            out[f"{name}_ci"] = _pair(lo / per_hand, hi / per_hand) if per_hand else [0.0, 0.0]
+            out[f"{name}_ci"] = (json_interval(lo / per_hand, hi / per_hand) if per_hand
+                                 else [0.0, 0.0])
         out["violations"] = int(s["violations"][0])
         return out
 
