@@ -64,18 +64,21 @@ def _compact(ws, rl) -> np.ndarray:
     return x
 
 
+def _table(options: dict) -> tuple:
+    """The rules' arrays, the player and play counts, a hand's workspace with the engine's
+    scratch, and the compact side's scratch: ``(rl, ds, n, plays, ws, log, play_pts,
+    deal_log, held, f_compact)``."""
+    rl, ds = RondaRules.make(**options).arrays.args()
+    n, ns, plays = int(rl[R_PLAYERS]), int(rl[R_SIDES]), int(rl[R_PLAYS])
+    return (rl, ds, n, plays, E.new_workspace(rl), np.zeros((1, N_FIELDS), np.int64),
+            np.zeros((1, ns, N_SOURCES), np.int64), np.zeros((MAX_DEALS, ns, N_SOURCES), np.int64),
+            np.zeros(4, np.int64), np.zeros(ns, np.int64))
+
+
 @pytest.mark.parametrize("options", OPTIONS, ids=lambda o: "-".join(f"{v}" for v in o.values()))
 def test_q3_compact_positions_play_every_rule_as_the_engine(options: dict) -> None:
-    rules = RondaRules.make(**options)
-    rl, ds = rules.arrays.args()
-    n, ns, plays = int(rl[R_PLAYERS]), int(rl[R_SIDES]), int(rl[R_PLAYS])
+    rl, ds, n, plays, ws, log, play_pts, deal_log, held, f_compact = _table(options)
     rng = random.Random(20261130 + n)
-    ws = E.new_workspace(rl)
-    log = np.zeros((1, N_FIELDS), np.int64)
-    play_pts = np.zeros((1, ns, N_SOURCES), np.int64)
-    deal_log = np.zeros((MAX_DEALS, ns, N_SOURCES), np.int64)
-    held = np.zeros(4, np.int64)
-    f_compact = np.zeros(ns, np.int64)
     derbas = rehits = 0
     for hand in range(60):
         deck = np.array(rng.sample(range(40), 40), np.int64)
@@ -109,16 +112,8 @@ def test_q3_compact_positions_play_every_rule_as_the_engine(options: dict) -> No
 @pytest.mark.parametrize("options", OPTIONS[:1] + OPTIONS[3:4] + OPTIONS[6:7],
                          ids=["2p", "3p", "4t"])
 def test_q5_compact_playout_ends_where_the_engine_greedy_playout_ends(options: dict) -> None:
-    rules = RondaRules.make(**options)
-    rl, ds = rules.arrays.args()
-    n, ns, plays = int(rl[R_PLAYERS]), int(rl[R_SIDES]), int(rl[R_PLAYS])
+    rl, ds, n, plays, ws, log, play_pts, deal_log, held, f_compact = _table(options)
     rng = random.Random(7 + n)
-    ws = E.new_workspace(rl)
-    log = np.zeros((1, N_FIELDS), np.int64)
-    play_pts = np.zeros((1, ns, N_SOURCES), np.int64)
-    deal_log = np.zeros((MAX_DEALS, ns, N_SOURCES), np.int64)
-    held = np.zeros(4, np.int64)
-    f_compact = np.zeros(ns, np.int64)
     for hand in range(40):
         deck = np.array(rng.sample(range(40), 40), np.int64)
         E.start_hand(deck, hand % n, rl, ds, ws, deal_log, False)
