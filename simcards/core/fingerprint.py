@@ -7,14 +7,19 @@ Two guarantees rest on it:
 * numba's on-disk cache checks only the source file of the function it compiles: a kernel that
   inlines a helper from another file (the random generator, a shared rule step) would be served
   compiled from the helper's old source after the helper changed. :func:`configure_numba_cache`
-  points numba's cache at a folder named by the package fingerprint, so changed sources always
-  compile afresh. It runs from ``simcards/__init__.py``, before any kernel is decorated.
+  points numba's cache at a folder named by the fingerprint of the *kernel sources*
+  (:func:`kernel_fingerprint`): every module of the package that imports numba, and every package
+  module those import, directly or not, with the packages that hold them. A compiled function
+  can only reach code and constants through those imports, so a changed kernel source always
+  compiles afresh, while an edit to a command, a report or a reference engine keeps the cache.
+  It runs from ``simcards/__init__.py``, before any kernel is decorated.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import re
 import sys
 from functools import cache
 from pathlib import Path
@@ -39,6 +44,90 @@ def package_fingerprint() -> str:
     """SHA-256 (16 hex digits) of every Python source file of the package, names included."""
     h = hashlib.sha256()
     _hash_tree(PACKAGE_ROOT, h)
+    return h.hexdigest()[:16]
+
+
+def _module_path(root: Path, name: str) -> Path | None:
+    """The source of package module ``name`` (``simcards.x.y``) under ``root``, if any."""
+    parts = name.split(".")[1:]
+    base = root.joinpath(*parts)
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
+        if path.is_file():
+            return path
+    return None
+
+
+_FROM = re.compile(r"^[ \t]*from[ \t]+([\w.]+)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)", re.M)
+_IMPORT = re.compile(r"^[ \t]*import[ \t]+([^\n]*)", re.M)
+
+
+def _imported_names(text: str) -> set[str]:
+    """Dotted names of modules (or of names in modules) that ``import`` lines of ``text`` name,
+    wherever they stand; read line by line, which is cheaper than parsing every file."""
+    names: set[str] = set()
+    for m in _FROM.finditer(text):
+        module = m.group(1)
+        names.add(module)
+        for item in m.group(2).strip("()").split(","):
+            item = item.split("#")[0].split(" as ")[0].strip()
+            if item.isidentifier():
+                names.add(f"{module}.{item}")
+    for m in _IMPORT.finditer(text):
+        for item in m.group(1).split("#")[0].split(","):
+            names.add(item.split(" as ")[0].strip())
+    return names
+
+
+def _imports_numba(text: str) -> bool:
+    return any(n.split(".")[0] == "numba" for n in _imported_names(text))
+
+
+def _package_imports(root: Path, text: str) -> set[Path]:
+    """The package's modules that ``text`` imports (``from simcards.a import b`` may name a
+    module ``b`` or a name in ``a``: both are taken when they exist), with the ``__init__.py``
+    of every package on the way."""
+    out: set[Path] = set()
+    for name in _imported_names(text):
+        parts = name.split(".")
+        if parts[0] != root.name:
+            continue
+        for i in range(1, len(parts) + 1):
+            found = _module_path(root, ".".join(parts[:i]))
+            if found is not None:
+                out.add(found)
+    return out
+
+
+def _kernel_sources(root: Path) -> list[Path]:
+    """Every module under ``root`` that imports numba, and the package modules it imports,
+    transitively, with the ``__init__.py`` of each package holding one of them."""
+    texts = {p: p.read_text("utf-8") for p in sorted(root.rglob("*.py"))
+             if "__pycache__" not in p.parts}
+    todo = [p for p, text in texts.items() if _imports_numba(text)]
+    seen: set[Path] = set()
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        todo += _package_imports(root, texts[path])
+        parent = path.parent
+        while parent != root.parent:
+            init = parent / "__init__.py"
+            if init.is_file():
+                todo.append(init)
+            parent = parent.parent
+    return sorted(seen)
+
+
+@cache
+def kernel_fingerprint() -> str:
+    """SHA-256 (16 hex digits) of the kernel sources (module docstring), names included: the
+    key of numba's cache folder."""
+    h = hashlib.sha256()
+    for path in _kernel_sources(PACKAGE_ROOT):
+        h.update(path.relative_to(PACKAGE_ROOT).as_posix().encode() + b"\0")
+        h.update(path.read_bytes() + b"\0")
     return h.hexdigest()[:16]
 
 
@@ -76,7 +165,7 @@ def cache_root() -> Path:
 
 
 def numba_cache_dir() -> Path:
-    return cache_root() / f"numba-{package_fingerprint()}"
+    return cache_root() / f"numba-{kernel_fingerprint()}"
 
 
 def configure_numba_cache() -> None:
