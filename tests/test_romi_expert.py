@@ -1,0 +1,276 @@
+"""Römi's ``expert`` discard (Q5 of ``seeds/romi.md``): the engine held to an independent oracle.
+
+``simcards.romi.expert_rule`` writes Q5's discard again from the rules page alone, in plain
+Python (unseen copies, the prospect of each card, feeding, the tie order), using only the exact
+meld solver for ``best_value`` and ``min_penalty``. Two kinds of checks:
+
+- engine rounds with expert seats among greedy, rummy and threshold seats (2 to 5 players, one
+  or two experts, non-default ``open_min`` and ``ace_low_value``) are replayed through the
+  reference engine; before every discard of an expert seat holding two cards or more, the
+  oracle, given only that seat's observation (I3), must name the kind the engine threw;
+- hand-made positions, one for each clause of Q5, whose answers are worked out by hand below.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from simcards.core.errors import UsageError
+from simcards.core.rng import chunk_state
+from simcards.romi import cards as C
+from simcards.romi import kernel as K
+from simcards.romi import reference as ref
+from simcards.romi.actions import Discard
+from simcards.romi.expert_rule import (
+    JOKER,
+    can_add,
+    expert_candidates,
+    expert_discard,
+    in_some_meld,
+    unseen_copies,
+)
+from simcards.romi.rules import RomiRules
+
+P = C.parse_hand
+DEFAULT = RomiRules.make()
+
+
+def _kind(text: str) -> int:
+    return C.kind(P(text)[0])
+
+
+# ---------------------------------------------------------------- engine rounds, replayed
+
+CONFIGS = [
+    # name, rule options, policies, rounds, least expert discards checked
+    ("2p-expert-greedy", {"players": 2}, ["expert", "greedy"], 20, 150),
+    ("3p-expert-rummy-threshold", {"players": 3}, ["rummy:3", "expert", "threshold:70"], 28,
+     150),
+    ("4p-two-experts", {"players": 4}, ["expert", "greedy", "threshold:60", "expert"], 24, 200),
+    ("5p-two-experts", {"players": 5}, ["greedy", "expert", "rummy:5", "expert", "greedy"], 30,
+     200),
+    ("4p-open30-acelow10", {"players": 4, "open_min": 30, "ace_low_value": 10},
+     ["threshold:40", "expert", "greedy", "rummy:2"], 40, 150),
+]
+"""Sized so that the whole file checks well over 1,000 expert discards in about a minute."""
+
+
+def _expert_checks(rules: RomiRules, policies: list[str], rec: K.RoundRecord
+                   ) -> tuple[int, list[str]]:
+    """Replays one recorded round through the reference engine; before each discard of an
+    expert seat with two cards or more, asks the oracle with that seat's observation only.
+    Returns the number of discards checked and a description of each disagreement."""
+    state = ref.RoundState(rules, rec.dealer, list(rec.deck),
+                           shuffler=ref.ReplayShuffler(rec.stock_orders))
+    n = rules.players
+    checked = 0
+    wrong: list[str] = []
+    for move in rec.moves:
+        p = state.current_player()
+        if isinstance(move, Discard) and policies[p] == "expert":
+            obs = state.observation(p)
+            if len(obs["hand"]) > 1:
+                table = [m["cards"] for m in obs["table"]]
+                want = expert_discard(obs["hand"], table, obs["discards"],
+                                      obs["opened"][(p + 1) % n], obs["opened"][p], rules)
+                checked += 1
+                if want != C.kind(move.card):
+                    wrong.append(_position_text(obs, table, p, n, rules, move.card))
+        state.apply(move)
+    assert state.is_over()
+    assert tuple(state.scores()) == rec.scores
+    return checked, wrong
+
+
+def _position_text(obs: dict, table: list, p: int, n: int, rules: RomiRules,
+                   thrown: int) -> str:
+    """A disagreement, with everything needed to reproduce it."""
+    cands = expert_candidates(obs["hand"], table, obs["discards"], obs["opened"][(p + 1) % n],
+                              obs["opened"][p], rules)
+    return (f"turn {obs['turn']} seat {p}: hand {C.format_hand(obs['hand'])}; table "
+            f"{[C.format_hand(m) for m in table]}; pile {C.format_hand(obs['discards'])}; "
+            f"opened {obs['opened'][p]}, next opened {obs['opened'][(p + 1) % n]}; engine threw "
+            f"{C.card_text(thrown)}, Q5 says {C.kind_text(cands[0].kind)}; "
+            + "; ".join(c.text() for c in cands))
+
+
+@pytest.mark.parametrize("name,options,policies,rounds,least", CONFIGS,
+                         ids=[c[0] for c in CONFIGS])
+def test_q5_engine_expert_discards_follow_the_rule(name, options, policies, rounds,
+                                                  least) -> None:
+    """Q5, T7, I3: every discard of an engine expert seat (two cards or more in hand) is the
+    kind the oracle names from that seat's observation: its hand, the table, the discard pile
+    and the opened flags of the seat and of the next one in play order."""
+    rules = RomiRules.make(**options)
+    rl, kinds, params = K.engine_args(rules, policies)
+    records = K.record_rounds(chunk_state(2026, 5, sum(map(ord, name))), rounds, rl, kinds,
+                              params)
+    checked = 0
+    wrong: list[str] = []
+    for rec in records:
+        c, w = _expert_checks(rules, policies, rec)
+        checked += c
+        wrong += w
+    assert not wrong, f"{len(wrong)} of {checked} expert discards differ:\n" + "\n".join(wrong)
+    assert checked >= least, checked
+
+
+# ---------------------------------------------------------------- the helpers, by definition
+
+
+def test_unseen_copies_count_hand_pile_and_table_jokers_as_jokers() -> None:
+    """Q5 unseen copies: 2 less the copies in hand, pile and table; a table joker is a joker
+    whatever card it stands for, so 6h is still 2 unseen beside ``5h X 7h``."""
+    u = unseen_copies(P("Kd 9s"), [P("5h X 7h"), P("Kd Kc X")], P("9s X"))
+    assert u[_kind("Kd")] == 0 and u[_kind("9s")] == 0
+    assert u[_kind("6h")] == 2 and u[_kind("5h")] == 1 and u[_kind("Kc")] == 1
+    assert u[JOKER] == 1
+    assert sum(u) == 108 - 2 - 6 - 2
+    with pytest.raises(UsageError):
+        unseen_copies(P("Kd"), [P("Kd Kc Ks")], P("Kd"))
+
+
+@pytest.mark.parametrize("card,meld,fits", [
+    ("4s", "5s 6s 7s", True), ("8s", "5s 6s 7s", True), ("9s", "5s 6s 7s", False),
+    ("8s", "5s 6s X", True),       # X is 7s: 8s goes above it
+    ("4s", "5s 6s X", True), ("9s", "5s 6s X", False),
+    ("4s", "X 5s 6s", False),      # X is 4s: 3s or 7s only
+    ("3s", "X 5s 6s", True),
+    ("As", "Js Qs Ks", True),      # above the King
+    ("As", "2s 3s 4s", True),      # below the 2
+    ("As", "Qs Ks X", False),      # X is the As above the King: no second As (M2)
+    ("As", "X Qs Ks", True),       # X is Js
+    ("Ks", "As 2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs", True),
+    ("As", "2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks", True),
+    ("As", "As 2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks", False),  # 13 cards: two Ases (M2)
+    ("5h", "5s 6s 7s", False),
+    ("7h", "7c 7d X", True),       # the joker's suit is recomputed (M4)
+    ("7s", "7c 7d X", True),
+    ("7c", "7c 7d X", False),      # two identical cards (M1)
+    ("7h", "7s 7d 7c X", False),   # four cards already
+    ("7h", "7s 7d 7c", True),
+    ("8h", "7s 7d 7c", False),
+])
+def test_t6_can_add_to_a_table_meld(card: str, meld: str, fits: bool) -> None:
+    """T6 with M1-M4: a run grows at either end (the joker keeps its place, M5), a set takes
+    a missing suit up to four cards."""
+    assert can_add(_kind(card), P(meld)) is fits
+
+
+@pytest.mark.parametrize("card,cards,inside", [
+    ("9s", "9s 9h 9d", True), ("9s", "9s 9h X", True), ("9s", "9s X X", False),
+    ("9s", "9s 9s 9h", False),     # two identical cards are never in one set (M1)
+    ("9s", "9s 9s 9h X", True),
+    ("5h", "4h 5h 6h", True), ("5h", "5h 7h X", True), ("5h", "5h 8h X", False),
+    ("Ah", "Ah 2h 3h", True), ("Ah", "Qh Kh Ah", True), ("Ah", "Kh Ah 2h", False),
+    ("Ah", "Kh Ah X", True),       # X as Qh
+    ("2h", "Kh Ah 2h", False),     # no wrap (M2)
+    ("Kc", "Kc 3h 9d Kd", False),
+])
+def test_m1_m4_card_in_some_meld(card: str, cards: str, inside: bool) -> None:
+    """Q5's "lies in some valid meld of the cards": a set of its rank or a run of its suit
+    through it, with at most one joker and two real cards (M1-M4)."""
+    assert in_some_meld(_kind(card), [C.kind(c) for c in P(cards)]) is inside
+
+
+# ---------------------------------------------------------------- hand-made positions
+
+JOKERS_SEEN = P("X X X X")
+"""A discard pile holding the four jokers: u(X) = 0, so that the sums below stay short."""
+
+
+def test_q5_dead_card_thrown_before_a_live_one() -> None:
+    """Q5 prospect before opening (open_min 51, nothing melds beyond three cards here).
+
+    Hand 4s 4h Kd Kc, the four jokers in the pile (u(X) = 0). H - c + d melds only when d
+    completes the other pair's set:
+    - throw Kd: rest 4s 4h Kc, melds with 4d or 4c (set of 4s, 12): prospect
+      12 * (u(4d) + u(4c)) = 12 * 4 = 48; Kc likewise;
+    - throw 4s: rest 4h Kd Kc, melds with Ks or Kh (30): prospect 30 * (u(Ks) + u(Kh)).
+    Kings live (nothing else seen): 30 * 4 = 120 > 48, a 4 goes (4s before 4h in card order).
+    Both copies of Ks and Kh in the pile (the Kings are dead): 0 < 48, a King goes, Kd
+    before Kc (equal prospect, penalty and rest; card order by suit)."""
+    hand = P("4s 4h Kd Kc")
+    assert expert_discard(hand, [], JOKERS_SEEN, False, False, DEFAULT) == _kind("4s")
+    dead = P("X X X X Ks Kh Ks Kh")
+    cands = expert_candidates(hand, [], dead, False, False, DEFAULT)
+    assert [c.kind for c in cands] == [_kind(t) for t in ("Kd", "Kc", "4s", "4h")]
+    assert [c.prospect for c in cands] == [48, 48, 0, 0]
+
+
+def test_q5_prospect_tie_before_opening_throws_the_lower_penalty() -> None:
+    """Q5 before opening, ties by the lower penalty value of c (before the lower
+    ``min_penalty`` of the rest, which would name 9s).
+
+    Hand Kc Kd 5h 9s, nothing seen: throwing 5h or 9s leaves Kc Kd plus one card, a set (30)
+    with Ks, Kh or a joker: 30 * (2 + 2 + 4) = 240 each; throwing a King leaves two single
+    cards and one card never makes a meld of them: 0. So 5h (penalty 5 < 9)."""
+    hand = P("Kc Kd 5h 9s")
+    cands = expert_candidates(hand, [], [], False, False, DEFAULT)
+    assert [(C.kind_text(c.kind), c.prospect) for c in cands] == [
+        ("5h", 240), ("9s", 240), ("Kd", 0), ("Kc", 0)]
+    assert expert_discard(hand, [], [], True, False, DEFAULT) == _kind("5h")
+
+
+def test_q5_prospect_once_opened_counts_penalties() -> None:
+    """Q5 once opened: the prospect is minus the unseen-weighted penalty the rest is left with
+    after one more card, so the same hand Kc Kd 5h 9s (empty table, empty pile, U = 104 unseen
+    cards, T = sum of u(d) * penalty(d) over all d) now throws 9s:
+    - throw 9s: rest Kc Kd 5h (25); Ks, Kh (2 each) make the set and leave 5h: m = 5; a joker
+      (4) does too: m = 5; every other d leaves 25 + penalty(d). Sum = 104 * 25 + T - 2 * 30
+      - 2 * 30 - 4 * 40 = 2,600 + T - 280 = 2,320 + T;
+    - throw 5h: rest Kc Kd 9s (29): 104 * 29 + T - 280 = 2,736 + T;
+    - throw Kd: rest Kc 5h 9s (24), nothing melds: 104 * 24 + T = 2,496 + T.
+    Highest prospect (lowest sum): 9s."""
+    hand = P("Kc Kd 5h 9s")
+    cands = expert_candidates(hand, [], [], False, True, DEFAULT)
+    t = _weighted_penalty(hand)
+    got = {C.kind_text(c.kind): c.prospect for c in cands}
+    assert got == {"9s": -(2320 + t), "5h": -(2736 + t), "Kd": -(2496 + t),
+                   "Kc": -(2496 + t)}
+    assert expert_discard(hand, [], [], False, True, DEFAULT) == _kind("9s")
+
+
+def _weighted_penalty(hand: list[int]) -> int:
+    """T = the sum over every card d of u(d) * penalty(d) (M7), for an empty table and pile."""
+    total = 0
+    for k, u in enumerate(unseen_copies(hand, [], [])):
+        if k == JOKER:
+            total += 20 * u
+        else:
+            r = k % 13 + 1
+            total += u * (10 if r == 1 or r > 10 else r)
+    return total
+
+
+def test_q5_a_card_that_feeds_is_kept_when_the_next_player_has_opened() -> None:
+    """Q5 feeding, once opened, table Ts Js Qs, hand Ks 8d 4c (nothing melds in hand).
+
+    For isolated cards every d gives the same extra term whatever c is (d fits the table, or
+    costs its own penalty), so the prospect only weighs min_penalty(H - c): throwing the
+    dearest card is best, Ks (10) before 8d (8) before 4c (4). Ks can be added to Ts Js Qs.
+    Next player not opened: nothing feeds, Ks is thrown. Next player opened: Ks feeds and goes
+    last; 8d is thrown."""
+    hand, table = P("Ks 8d 4c"), [P("Ts Js Qs")]
+    assert expert_discard(hand, table, [], False, True, DEFAULT) == _kind("Ks")
+    cands = expert_candidates(hand, table, [], True, True, DEFAULT)
+    assert [(C.kind_text(c.kind), c.feeds) for c in cands] == [
+        ("8d", False), ("4c", False), ("Ks", True)]
+
+
+def test_q5_a_joker_feeds_when_the_next_player_has_opened() -> None:
+    """Q5 feeding: a joker feeds whenever the next player has opened (it fits anywhere). Hand
+    X Kd 4c with no table, opened: the joker is the dearest single card (20), so its prospect
+    is best (as in the test above) and it goes while the next player has not opened; once he
+    has, it is kept and Kd goes."""
+    hand = P("X Kd 4c")
+    assert expert_discard(hand, [], [], False, True, DEFAULT) == JOKER
+    assert expert_discard(hand, [], [], True, True, DEFAULT) == _kind("Kd")
+
+
+def test_q5_bad_input_is_a_usage_error() -> None:
+    """One card (it simply goes out, G1), or a hand with one id twice."""
+    with pytest.raises(UsageError):
+        expert_discard(P("Kd"), [], [], False, False, DEFAULT)
+    with pytest.raises(UsageError):
+        expert_discard([5, 5, 7], [], [], False, False, DEFAULT)
