@@ -13,6 +13,8 @@ meld solver for ``best_value`` and ``min_penalty``. Two kinds of checks:
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from simcards.core.errors import UsageError
@@ -171,6 +173,44 @@ def test_m1_m4_card_in_some_meld(card: str, cards: str, inside: bool) -> None:
     """Q5's "lies in some valid meld of the cards": a set of its rank or a run of its suit
     through it, with at most one joker and two real cards (M1-M4)."""
     assert in_some_meld(_kind(card), [C.kind(c) for c in P(cards)]) is inside
+
+
+def _dense_hands(n: int, seed: int) -> list[tuple[int, ...]]:
+    """Hands of 6 to 9 cards from two suits, a band of ranks that reaches an As at one end or
+    the other, both copies and up to two jokers: melds and near-melds everywhere."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(n):
+        suits = rng.sample(range(4), 2)
+        lo = rng.choice([1, 5, 9])
+        pool = [copy * 52 + s * 13 + (r - 1) % 13 for copy in (0, 1) for s in suits
+                for r in range(lo, lo + 6)]
+        pool += [104, 105]
+        out.append(tuple(sorted(rng.sample(pool, rng.randint(6, 9)))))
+    return out
+
+
+def test_m1_m4_t6_helpers_agree_with_the_reference_engine() -> None:
+    """The two small meld questions Q5 asks, against the reference engine's own meld lists
+    (``_hand_melds``: every valid canonical meld of a hand) and additions (``_add_results``),
+    written separately from the rules: a kind lies in some meld of the hand exactly when one of
+    the listed melds holds it; a kind can be added to a listed meld laid on the table exactly
+    when the reference finds an addition for a real card of that kind."""
+    checked_in, checked_add = 0, 0
+    for hand in _dense_hands(150, 7):
+        melds = ref._hand_melds(hand)
+        kinds = [C.kind(c) for c in hand]
+        for k in set(kinds) - {JOKER}:
+            want = any(k in {C.kind(c) for c in m.cards if not C.is_joker(c)} for m in melds)
+            assert in_some_meld(k, kinds) is want, (C.format_hand(hand), C.kind_text(k))
+            checked_in += 1
+        for m in melds[:12]:
+            for k in range(52):
+                card = k if k not in m.cards else k + 52
+                want = bool(ref._add_results(m, card))
+                assert can_add(k, m.cards) is want, (m.text(), C.kind_text(k))
+                checked_add += 1
+    assert checked_in > 500 and checked_add > 10_000
 
 
 # ---------------------------------------------------------------- hand-made positions
