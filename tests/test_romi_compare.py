@@ -1,8 +1,9 @@
 """``simcards romi compare A B``: two policies on the same deals with the seats rotated (D3, D4,
 D5, G6). A policy against itself differs by exactly 0 on every deal set; each set's sums are
 those of its games replayed round by round from the documented chance; a known gap (Q3's
-``rummy:0`` never opens but to go out) is found with an interval that excludes 0; the JSON does
-not depend on ``--workers`` or on an interruption; bad input is one line and exit status 2."""
+``rummy:0`` never opens but to go out, Q5's ``expert`` beats greedy) is found with an interval
+that excludes 0; the JSON does not depend on ``--workers`` or on an interruption; bad input is
+one line and exit status 2."""
 
 from __future__ import annotations
 
@@ -107,6 +108,22 @@ def test_q3_rummy_0_concedes_more_points_than_greedy_by_an_interval_that_exclude
                                                                       30)
 
 
+def test_q5_expert_beats_greedy_in_four_player_games_by_an_interval_that_excludes_zero(
+        capsys) -> None:
+    """Q5: the expert's discard (unseen copies, prospect, no feeding) opens more often and goes
+    out sooner than greedy's at four players: fewer points per round and a higher game win
+    rate, each by a paired interval that excludes 0 (7-round games; the report measures the
+    same comparison on 300 deal sets)."""
+    out = _json(capsys, ["romi", "compare", "expert", "greedy", "--players", "4", "--deals",
+                         "40", "--json", "--workers", "1", "--store", "none"])
+    lo, hi = out["score_diff"]["ci"]
+    assert lo < out["score_diff"]["mean"] < hi < 0
+    lo, hi = out["win_rate_diff"]["ci"]
+    assert 0 < lo < out["win_rate_diff"]["mean"] < hi
+    assert out["never_opened_rate"]["a"] < out["never_opened_rate"]["b"]
+    assert out["go_out_rate"]["a"] > out["go_out_rate"]["b"]
+
+
 def test_the_same_seed_gives_the_same_json_for_any_workers(capsys) -> None:
     args = ["romi", "compare", "rummy:2", "greedy", "--players", "3", "--rounds", "2",
             "--deals", "200", "--seed", "5", "--json", "--store", "none"]
@@ -140,6 +157,7 @@ def test_an_interrupted_run_resumes_to_the_uninterrupted_json(tmp_path, capsys,
 @pytest.mark.parametrize("argv, fragment", [
     (["bogus", "greedy"], "bogus"),
     (["greedy", "rummy:99"], "rummy"),
+    (["expert:3", "greedy"], "expert"),
     (["greedy,rummy:4", "greedy"], "one policy"),
     (["greedy", "greedy", "--players", "6"], "players"),
     (["threshold:40", "greedy"], "threshold"),

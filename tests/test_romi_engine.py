@@ -352,10 +352,10 @@ class Tracker:
 
 
 POLICY_MIXES = {
-    2: ["greedy", "rummy:3"],
+    2: ["expert", "rummy:3"],
     3: ["threshold:70", "greedy", "rummy:2"],
-    4: ["greedy", "greedy", "threshold:60", "rummy:4"],
-    5: ["greedy", "rummy:3", "greedy", "threshold:80", "greedy"],
+    4: ["greedy", "expert", "threshold:60", "rummy:4"],
+    5: ["greedy", "rummy:3", "expert", "threshold:80", "greedy"],
 }
 
 

@@ -29,6 +29,9 @@ CONFIGS = [
     ("5p-greedy", {"players": 5}, ["greedy"] * 5, 20),
     ("4p-open30-acelow10", {"players": 4, "open_min": 30, "ace_low_value": 10},
      ["greedy", "threshold:40", "greedy", "rummy:2"], 20),
+    ("4p-expert", {"players": 4}, ["expert", "greedy", "expert", "rummy:4"], 30),
+    ("3p-expert-open30", {"players": 3, "open_min": 30}, ["expert", "threshold:40", "greedy"],
+     20),
 ]
 
 

@@ -119,7 +119,8 @@ _COUNTS = "k = 1,000, M = 1,000,000"
 PlayersOpt = Annotated[int, typer.Option("--players", help="Players: 2 to 5 (rule D2).")]
 PoliciesOpt = Annotated[str | None, typer.Option(
     "--policies", help="One policy per player in seat order, e.g. greedy,rummy:4,threshold:70,"
-    "greedy, or one for all (default greedy). greedy (Q2), rummy:K (Q3), threshold:X (Q4).")]
+    "expert, or one for all (default greedy). greedy (Q2), rummy:K (Q3), threshold:X (Q4), "
+    "expert (Q5).")]
 OpenMinOpt = Annotated[int, typer.Option("--open-min", help="Least value of an opening "
                                          "(rule O1).")]
 
@@ -247,7 +248,8 @@ def _print_compare(out: dict[str, Any]) -> None:
 @app.command()
 def compare(
     policy_a: Annotated[str, typer.Argument(
-        metavar="A", help="Policy A: greedy (Q2), rummy:K (Q3) or threshold:X (Q4).")],
+        metavar="A", help="Policy A: greedy (Q2), rummy:K (Q3), threshold:X (Q4) or expert "
+        "(Q5).")],
     policy_b: Annotated[str, typer.Argument(metavar="B", help="Policy B, e.g. greedy.")],
     players: PlayersOpt = 4,
     open_min: OpenMinOpt = 51,

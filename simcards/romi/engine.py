@@ -45,7 +45,7 @@ from simcards.romi.melds import (
     _solve_counts,
     _useful,
 )
-from simcards.romi.policies import POLICY_RUMMY, POLICY_THRESHOLD
+from simcards.romi.policies import POLICY_EXPERT, POLICY_RUMMY, POLICY_THRESHOLD
 
 N_CARDS = 108
 JOKER0 = 104
@@ -102,6 +102,13 @@ CACHE = 1 << 14
 """Entries of the solver's answer cache (:func:`solve_counts`)."""
 MAX_PLAN = 96
 """Moves of one turn: at most 16 cards placed, each a row, plus swaps and their joker adds."""
+
+# The expert's view (Q5), ``ps[8]``: set by :func:`play_turn` from public information only.
+X_ON = 0  # 1 when the player to move plays expert
+X_NEXT_OPEN = 1  # 1 when the next player in play order has opened
+X_PILE = 2  # X_PILE + kind: copies of each kind (52 = joker) in the discard pile
+X_SEEN = 64  # X_SEEN + kind: scratch, the copies seen outside the hand (pile and table)
+X_SIZE = 128
 
 
 def _pen_order() -> np.ndarray:
@@ -646,6 +653,101 @@ def _discard_kind(cnt, jk, ace_low, sv):
     return best_k
 
 
+@njit(cache=True)
+def _fits_table(k, tm, nm):
+    """Whether a card of kind k (0 .. 51) can be added to some table meld (T6): Q5's feeding
+    test and its opened prospect."""
+    fits = False
+    m = 0
+    while not fits and m < nm:
+        fits = add_place(tm, m, k) >= 0
+        m += 1
+    return fits
+
+
+@njit(cache=True)
+def expert_discard(hand, n, must, opened, x, tm, tc, nm, ace_low, sv, cnt, xs):
+    """Q5's discard: the index in ``hand`` of the card the expert throws, from its observation
+    only (its hand, the table ``tm``/``tc`` after its melding, the discard pile counts in
+    ``xs``, whether the next player has opened).
+
+    Every kind c held is weighed by the next card the hand could get: each kind d as often as
+    it is unseen (u(d): 2 copies, 4 jokers, less those in the hand, the discard pile and the
+    table). Before opening, the prospect of c is the sum of u(d) * min(best_value(H-c+d), x)
+    (how near one more card brings the rest to an opening); once opened, minus the sum of
+    u(d) * the penalty the rest keeps with d (min_penalty(H-c+d) when d lies in a meld of it,
+    min_penalty(H-c) when d fits a table meld, else min_penalty(H-c) plus d's penalty). A card
+    the next player could add to a table meld, once he has opened, is thrown only when every
+    card is such a card. Ties: the higher prospect, then (not opened) the lower penalty value,
+    then the lower min_penalty of the rest, then the higher penalty value, then card order.
+
+    A kind d that lies in no meld of H-c+d leaves best_value and min_penalty of H-c as they
+    are (plus d's penalty), so only the kinds in some meld are solved."""
+    jk = fill_counts(hand, n, cnt)
+    seen = xs[X_SEEN:X_SEEN + 53]
+    for k in range(53):
+        seen[k] = xs[X_PILE + k]
+    for m in range(nm):
+        for j in range(TC_SIZE):
+            if tc[m, j] >= 0:
+                seen[kind_of(tc[m, j])] += 1
+        if tm[m, TM_JID] >= 0:
+            seen[JOKER_KIND] += 1
+    for k in range(52):
+        seen[k] += cnt[k]
+    seen[JOKER_KIND] += jk
+    watch = xs[X_NEXT_OPEN] == 1
+    best_f = 2
+    best_s = -(1 << 60)
+    best_v = 1 << 30
+    best_m = 1 << 30
+    best_k = -1
+    for t in range(53):
+        k = PEN_ORDER[t]
+        if k == JOKER_KIND:
+            if jk == 0:
+                continue
+            jk -= 1
+        else:
+            if cnt[k] == 0:
+                continue
+            cnt[k] -= 1
+        feed = 1 if watch and (k == JOKER_KIND or _fits_table(k, tm, nm)) else 0
+        bv0, mp0, _ = solve_counts(cnt, jk, ace_low, sv)
+        s = 0
+        for d in range(53):
+            u = (4 if d == JOKER_KIND else 2) - seen[d]
+            if u <= 0:
+                continue
+            if d == JOKER_KIND:
+                bv1, mp1, _ = solve_counts(cnt, jk + 1, ace_low, sv)
+            else:
+                cnt[d] += 1
+                if _useful(cnt, jk, d):
+                    bv1, mp1, _ = solve_counts(cnt, jk, ace_low, sv)
+                else:
+                    bv1 = bv0
+                    mp1 = mp0 if opened and _fits_table(d, tm, nm) else mp0 + kind_pen(d)
+                cnt[d] -= 1
+            if opened:
+                s -= u * mp1
+            else:
+                s += u * min(bv1, x)
+        if k == JOKER_KIND:
+            jk += 1
+        else:
+            cnt[k] += 1
+        v = 0 if opened else kind_pen(k)
+        if feed < best_f or (feed == best_f and (s > best_s or (s == best_s and (
+                v < best_v or (v == best_v and mp0 < best_m))))):
+            best_f = feed
+            best_s = s
+            best_v = v
+            best_m = mp0
+            best_k = k
+    return _discard_pick(hand, n, must, best_k)
+
+
 @njit(cache=True, inline="always")
 def _row(mv, nmv, p, code, target, card, stands):
     r = mv[nmv]
@@ -879,7 +981,13 @@ def plan_turn(hand, n, must, opened, may_open, x, hold, tm, tc, nm, me, ace_low,
             opened = True
     if opened:
         nmv, n, nm = _meld_more(ph, n, must, ptm, ptc, nm, me, ace_low, sv, ps, nmv)
-    i = 0 if n == 1 else discard_index(ph, n, must, ace_low, sv, cnt)
+    xs = ps[8]
+    if n == 1:
+        i = 0
+    elif xs[X_ON] == 1:
+        i = expert_discard(ph, n, must, opened, x, ptm, ptc, nm, ace_low, sv, cnt, xs)
+    else:
+        i = discard_index(ph, n, must, ace_low, sv, cnt)
     nmv = _row(mv, nmv, me, MV_DISCARD, -1, ph[i], -1)
     n = remove_at(ph, n, i)
     return nmv, opened, n, nm, n == 0
@@ -954,8 +1062,11 @@ def choose_draw(hand, n, opened, may_open, first_draw, x, hold, top, cut, tm, tc
             if b1 > b0:
                 return MV_DRAW_DISCARD
         elif (opened or may_open) and _placeable(h2, n + 1, tm, nm, cnt, jk, top):
+            xs = ps[8]
+            xs[X_PILE + kind_of(top)] -= 1
             out = plan_turn(h2, n + 1, top, opened, may_open, x, hold, tm, tc, nm, me,
                             ace_low, sv, ps)
+            xs[X_PILE + kind_of(top)] += 1
             mv = ps[3]
             placed = mv[out[0] - 1, MV_CARD] != top
             ph = ps[0]
@@ -990,7 +1101,8 @@ def new_workspace(n):
 @njit(cache=True)
 def new_scratch():
     """A policy's scratch: plan hand, plan table, plan moves, kind counts, hand plus a card,
-    kind counts, and the answer of the plan the draw was chosen by (:func:`choose_draw`)."""
+    kind counts, the answer of the plan the draw was chosen by (:func:`choose_draw`), and the
+    expert's view of the discard pile (``X_*``, Q5)."""
     ph = np.full(HW, -1, np.int64)
     ptm = np.zeros((MAX_MELDS, TM_SIZE), np.int64)
     ptc = np.full((MAX_MELDS, TC_SIZE), -1, np.int64)
@@ -999,7 +1111,8 @@ def new_scratch():
     h2 = np.full(HW, -1, np.int64)
     cnt2 = np.zeros(52, np.int64)
     kept = np.zeros(6, np.int64)
-    return ph, ptm, ptc, mv, cnt, h2, cnt2, kept
+    xs = np.zeros(X_SIZE, np.int64)
+    return ph, ptm, ptc, mv, cnt, h2, cnt2, kept, xs
 
 
 @njit(cache=True)
@@ -1102,6 +1215,14 @@ def play_turn(rl, kinds, params, ws, sv, ps, rs, log, shuf, shuf_len, info):
             if q != p and hn[q] <= params[p]:
                 hold = False
     nm = st[S_NM]
+    xs = ps[8]
+    xs[X_ON] = 1 if kinds[p] == POLICY_EXPERT else 0
+    if xs[X_ON] == 1:
+        xs[X_NEXT_OPEN] = opened[(p + 1) % n]
+        for k in range(53):
+            xs[X_PILE + k] = 0
+        for i in range(st[S_PN]):
+            xs[X_PILE + kind_of(pile[i])] += 1
     li = info[2]
     cap = log.shape[0]
     must = -1
@@ -1121,6 +1242,7 @@ def play_turn(rl, kinds, params, ws, sv, ps, rs, log, shuf, shuf_len, info):
         elif choice == MV_DRAW_DISCARD:
             c = top
             st[S_PN] -= 1
+            xs[X_PILE + kind_of(c)] -= 1
             if drawn[p]:
                 must = c
         else:

@@ -1,7 +1,8 @@
 """Römi's policy kinds (Q2-Q4 of ``seeds/romi.md``), declared once as data.
 
 ``--policies`` takes one spec per seat (Q6): ``greedy``, ``rummy:K`` (play for a Römi until an
-opponent holds K cards or fewer, Q3) or ``threshold:X`` (open only with X points or more, Q4).
+opponent holds K cards or fewer, Q3), ``threshold:X`` (open only with X points or more, Q4) or
+``expert`` (greedy's draws and melds with a discard weighed over the unseen cards, Q5).
 The engine (:mod:`simcards.romi.engine`) takes a seat's policy as two integers, its kind code
 and its one parameter. ``threshold``'s X may not be below the rules' ``open_min`` (O1): that
 bound is named here and supplied by :func:`policy_arrays` from the rules.
@@ -20,6 +21,7 @@ from simcards.romi.rules import RomiRules
 POLICY_GREEDY = 0
 POLICY_RUMMY = 1
 POLICY_THRESHOLD = 2
+POLICY_EXPERT = 3
 
 MAX_THRESHOLD = 1000
 """Q4: the largest opening threshold accepted (no lay-down of 15 cards is worth more)."""
@@ -34,6 +36,9 @@ KINDS = PolicyKinds("romi", [
     PolicyKind("threshold", POLICY_THRESHOLD,
                (Param("X", int, "open_min", MAX_THRESHOLD, 70, "least value of its opening"),),
                "Q4: greedy, but opens only with X points or more"),
+    PolicyKind("expert", POLICY_EXPERT, (),
+               "Q5: greedy's draws and melds; discards by the unseen cards, never feeding the "
+               "next player"),
 ])
 """Römi's policy kinds: what ``--policies`` accepts, with ranges and defaults."""
 
