@@ -14,6 +14,9 @@ meld solver for ``best_value`` and ``min_penalty``. Two kinds of checks:
 from __future__ import annotations
 
 import random
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import cache
 
 import pytest
 
@@ -22,7 +25,7 @@ from simcards.core.rng import chunk_state
 from simcards.romi import cards as C
 from simcards.romi import kernel as K
 from simcards.romi import reference as ref
-from simcards.romi.actions import Discard
+from simcards.romi.actions import Discard, DrawStock
 from simcards.romi.expert_rule import (
     JOKER,
     can_add,
@@ -47,48 +50,70 @@ CONFIGS = [
     # name, rule options, policies, rounds, least expert discards checked
     ("2p-expert-greedy", {"players": 2}, ["expert", "greedy"], 20, 150),
     ("3p-expert-rummy-threshold", {"players": 3}, ["rummy:3", "expert", "threshold:70"], 28,
-     150),
-    ("4p-two-experts", {"players": 4}, ["expert", "greedy", "threshold:60", "expert"], 24, 200),
-    ("5p-two-experts", {"players": 5}, ["greedy", "expert", "rummy:5", "expert", "greedy"], 30,
      200),
+    ("4p-two-experts", {"players": 4}, ["expert", "greedy", "threshold:60", "expert"], 24, 250),
+    ("5p-two-experts", {"players": 5}, ["greedy", "expert", "rummy:5", "expert", "greedy"], 30,
+     250),
     ("4p-open30-acelow10", {"players": 4, "open_min": 30, "ace_low_value": 10},
-     ["threshold:40", "expert", "greedy", "rummy:2"], 40, 150),
+     ["threshold:40", "expert", "greedy", "rummy:2"], 40, 200),
 ]
-"""Sized so that the whole file checks well over 1,000 expert discards in about a minute."""
+"""Sized so that the file checks about 1,300 expert discards in under a minute."""
+
+LEVELS = ("feeding", "prospect before opening", "prospect once opened", "lower penalty",
+          "lower min_penalty of the rest", "higher penalty", "card order")
+"""Which clause of Q5's choice separates the card thrown from the next best one."""
 
 
-def _expert_checks(rules: RomiRules, policies: list[str], rec: K.RoundRecord
-                   ) -> tuple[int, list[str]]:
+def _deciding_clause(cands: list, opened: bool) -> str:
+    """Feeding when the best card without the feeding test would feed; else the first term of
+    the choice key where the best two candidates differ."""
+    if min(cands, key=lambda c: c.key[1:]).kind != cands[0].kind:
+        return LEVELS[0]
+    a, b = cands[0].key, cands[1].key
+    i = next(i for i in range(len(a)) if a[i] != b[i])
+    if i == 1:
+        return LEVELS[2] if opened else LEVELS[1]
+    return LEVELS[0] if i == 0 else LEVELS[i + 1]
+
+
+@dataclass
+class Replayed:
+    """What the replay of one configuration found."""
+
+    checked: int = 0
+    wrong: list[str] = field(default_factory=list)
+    clauses: Counter = field(default_factory=Counter)
+
+
+def _expert_checks(rules: RomiRules, policies: list[str], rec: K.RoundRecord,
+                   out: Replayed) -> None:
     """Replays one recorded round through the reference engine; before each discard of an
-    expert seat with two cards or more, asks the oracle with that seat's observation only.
-    Returns the number of discards checked and a description of each disagreement."""
+    expert seat with two cards or more, asks the oracle with that seat's observation only and
+    adds to ``out`` the check, any disagreement, and which clause decided."""
     state = ref.RoundState(rules, rec.dealer, list(rec.deck),
                            shuffler=ref.ReplayShuffler(rec.stock_orders))
     n = rules.players
-    checked = 0
-    wrong: list[str] = []
     for move in rec.moves:
         p = state.current_player()
         if isinstance(move, Discard) and policies[p] == "expert":
             obs = state.observation(p)
             if len(obs["hand"]) > 1:
                 table = [m["cards"] for m in obs["table"]]
-                want = expert_discard(obs["hand"], table, obs["discards"],
-                                      obs["opened"][(p + 1) % n], obs["opened"][p], rules)
-                checked += 1
-                if want != C.kind(move.card):
-                    wrong.append(_position_text(obs, table, p, n, rules, move.card))
+                opened, next_opened = obs["opened"][p], obs["opened"][(p + 1) % n]
+                cands = expert_candidates(obs["hand"], table, obs["discards"], next_opened,
+                                          opened, rules)
+                out.checked += 1
+                if len(cands) > 1:
+                    out.clauses[_deciding_clause(cands, opened)] += 1
+                if cands[0].kind != C.kind(move.card):
+                    out.wrong.append(_position_text(obs, table, p, n, cands, move.card))
         state.apply(move)
     assert state.is_over()
     assert tuple(state.scores()) == rec.scores
-    return checked, wrong
 
 
-def _position_text(obs: dict, table: list, p: int, n: int, rules: RomiRules,
-                   thrown: int) -> str:
+def _position_text(obs: dict, table: list, p: int, n: int, cands: list, thrown: int) -> str:
     """A disagreement, with everything needed to reproduce it."""
-    cands = expert_candidates(obs["hand"], table, obs["discards"], obs["opened"][(p + 1) % n],
-                              obs["opened"][p], rules)
     return (f"turn {obs['turn']} seat {p}: hand {C.format_hand(obs['hand'])}; table "
             f"{[C.format_hand(m) for m in table]}; pile {C.format_hand(obs['discards'])}; "
             f"opened {obs['opened'][p]}, next opened {obs['opened'][(p + 1) % n]}; engine threw "
@@ -96,25 +121,45 @@ def _position_text(obs: dict, table: list, p: int, n: int, rules: RomiRules,
             + "; ".join(c.text() for c in cands))
 
 
-@pytest.mark.parametrize("name,options,policies,rounds,least", CONFIGS,
+@cache
+def _replay(name: str) -> Replayed:
+    """Records the configuration's rounds with the engine and replays them (once per run)."""
+    _, options, policies, rounds, _ = next(c for c in CONFIGS if c[0] == name)
+    rules = RomiRules.make(**options)
+    rl, kinds, params = K.engine_args(rules, policies)
+    out = Replayed()
+    for rec in K.record_rounds(chunk_state(2026, 5, sum(map(ord, name))), rounds, rl, kinds,
+                               params):
+        _expert_checks(rules, policies, rec, out)
+    return out
+
+
+@pytest.mark.parametrize("name,least", [(c[0], c[4]) for c in CONFIGS],
                          ids=[c[0] for c in CONFIGS])
-def test_q5_engine_expert_discards_follow_the_rule(name, options, policies, rounds,
-                                                  least) -> None:
+def test_q5_engine_expert_discards_follow_the_rule(name: str, least: int) -> None:
     """Q5, T7, I3: every discard of an engine expert seat (two cards or more in hand) is the
     kind the oracle names from that seat's observation: its hand, the table, the discard pile
     and the opened flags of the seat and of the next one in play order."""
-    rules = RomiRules.make(**options)
-    rl, kinds, params = K.engine_args(rules, policies)
-    records = K.record_rounds(chunk_state(2026, 5, sum(map(ord, name))), rounds, rl, kinds,
-                              params)
-    checked = 0
-    wrong: list[str] = []
-    for rec in records:
-        c, w = _expert_checks(rules, policies, rec)
-        checked += c
-        wrong += w
-    assert not wrong, f"{len(wrong)} of {checked} expert discards differ:\n" + "\n".join(wrong)
-    assert checked >= least, checked
+    got = _replay(name)
+    assert not got.wrong, (f"{len(got.wrong)} of {got.checked} expert discards differ:\n"
+                           + "\n".join(got.wrong))
+    assert got.checked >= least, got.checked
+
+
+def test_q5_replayed_discards_reach_every_clause() -> None:
+    """The replayed discards are decided by each clause of Q5's choice, so that every clause
+    was held to the engine in play: feeding, the prospect before and after opening, the lower
+    penalty before opening and card order many times each; the lower ``min_penalty`` of the
+    rest rarely (a few times). The higher penalty value never decides in these rounds (once
+    opened, equal prospects with equal ``min_penalty`` of the rest almost always mean equal
+    penalties); the hand-made positions cover the other clauses by name."""
+    total: Counter = Counter()
+    for c in CONFIGS:
+        total += _replay(c[0]).clauses
+    assert sum(_replay(c[0]).checked for c in CONFIGS) >= 1_000
+    for clause in ("feeding", "prospect before opening", "prospect once opened",
+                   "lower penalty", "card order"):
+        assert total[clause] >= 5, (clause, dict(total))
 
 
 # ---------------------------------------------------------------- the helpers, by definition
@@ -314,3 +359,97 @@ def test_q5_bad_input_is_a_usage_error() -> None:
         expert_discard(P("Kd"), [], [], False, False, DEFAULT)
     with pytest.raises(UsageError):
         expert_discard([5, 5, 7], [], [], False, False, DEFAULT)
+
+
+# ---------------------------------------------------------------- the same positions in the engine
+
+FILLER = "2d 6c Td 3c 7h Jc 8s Qh 9h 6d Jd Qs 2c 7c 3d 8c"
+"""Cards for the hidden places (other hands, the stock under the drawn card): none of them
+melds with the positions' cards, and which of them sits where must not matter (I3)."""
+
+
+def _engine_discard(rules: RomiRules, hand: str, drawn: str, *, table: str = "",
+                    pile: str = "", opened: bool = False, next_opened: bool = False,
+                    hidden: str = FILLER) -> int:
+    """The kind the engine's expert throws in a hand-made position: seat 0 to move, holding
+    ``hand``, draws ``drawn`` from the stock (the discard pile's top card never melds and the
+    cut card is gone, so the draw is the stock's, Q2), cannot open (far below ``open_min``) or,
+    opened, has nothing to lay or add, and discards. ``table`` is one meld laid by the last seat
+    (opened); ``hidden`` fills the other hands and the stock under the drawn card. The turn
+    played must be exactly the draw and the discard."""
+    n = rules.players
+    texts = [hand, drawn, table, pile, hidden]
+    groups, at = [], 0
+    ids = P(" ".join(t for t in texts if t))
+    for t in texts:
+        k = len(P(t)) if t else 0
+        groups.append(ids[at:at + k])
+        at += k
+    h, d, tb, pl, hid = groups
+    others = [hid[i::n - 1] for i in range(n - 1)]
+    stock = d + others[0][-2:]
+    hands = [h, *[o[:-2] if i == 0 else o for i, o in enumerate(others)]]
+    flags = [opened, next_opened] + [True] * (n - 2)
+    melds = [(n - 1, tb, -1)] if tb else []
+    ws = K.position(rules, hands, dealer=n - 1, to_move=0, table=melds, pile=pl, stock=stock,
+                    opened=flags)
+    rl, kinds, params = K.engine_args(rules, ["expert"] + ["greedy"] * (n - 1))
+    status, actions, _ = K.play_one_turn(ws, rl, kinds, params)
+    assert status == 0 and len(actions) == 2, actions
+    assert actions[0] == DrawStock() and isinstance(actions[1], Discard), actions
+    return C.kind(actions[1].card)
+
+
+HIDDEN_AGAIN = " ".join(reversed(FILLER.split()))
+
+
+@pytest.mark.parametrize("hidden", [FILLER, HIDDEN_AGAIN], ids=["hidden", "hidden-exchanged"])
+def test_q5_engine_dead_card_thrown_before_a_live_one(hidden: str) -> None:
+    """The position of ``test_q5_dead_card_thrown_before_a_live_one`` in the engine (hand
+    4s 4h Kd, Kc drawn): Kings live, 4s goes; both Ks and Kh in the pile, Kd goes."""
+    r2 = RomiRules.make(players=2)
+    assert _engine_discard(r2, "4s 4h Kd", "Kc", pile="X X X X", hidden=hidden) == _kind("4s")
+    assert _engine_discard(r2, "4s 4h Kd", "Kc", pile="Ks Kh Ks Kh X X X X",
+                           hidden=hidden) == _kind("Kd")
+
+
+def test_i3_q5_engine_counts_only_seen_cards_as_seen() -> None:
+    """I3: the partners the expert cannot see do not make a card dead. Both Ks and Kh in the
+    opponent's hand instead of the pile: to the expert they are unseen (u = 2 each), so the
+    Kings are live and 4s goes, as with nothing seen; only the pile makes them dead."""
+    r2 = RomiRules.make(players=2)
+    hidden = "Ks Kh Ks Kh " + " ".join(FILLER.split()[:10])
+    assert _engine_discard(r2, "4s 4h Kd", "Kc", pile="X X X X", hidden=hidden) == _kind("4s")
+    assert expert_discard(P("4s 4h Kd Kc"), [], JOKERS_SEEN, False, False,
+                          DEFAULT) == _kind("4s")
+
+
+@pytest.mark.parametrize("hidden", [FILLER, HIDDEN_AGAIN], ids=["hidden", "hidden-exchanged"])
+def test_q5_engine_prospect_before_and_after_opening(hidden: str) -> None:
+    """Hand Kc Kd 5h, 9s drawn: before opening 5h (equal prospect 240 with 9s, lower
+    penalty); once opened 9s (``test_q5_prospect_once_opened_counts_penalties``). Greedy's
+    discard rule (Q1) would throw a King in both."""
+    r2 = RomiRules.make(players=2)
+    assert _engine_discard(r2, "Kc Kd 5h", "9s", hidden=hidden) == _kind("5h")
+    assert _engine_discard(r2, "Kc Kd 5h", "9s", opened=True, hidden=hidden) == _kind("9s")
+
+
+@pytest.mark.parametrize("hidden", [FILLER, HIDDEN_AGAIN], ids=["hidden", "hidden-exchanged"])
+def test_q5_engine_feeding(hidden: str) -> None:
+    """Feeding in play. Once opened, greedy's melding (Q2 step 2) adds every card that fits
+    the table before the discard, so a card that feeds the next player through the table is
+    held only by an expert who has not opened: 3 players, table 2s 3s 4s (seat 2's), hand
+    9d Kc, 5s drawn. No d makes a meld of two of these cards, so every prospect is 0 and the
+    lower penalty names 5s; when seat 1 has opened 5s feeds and 9d goes. A joker feeds
+    without any table: opened, hand X Kd, 4c drawn (``test_q5_a_joker_feeds...``): X goes
+    while the next player has not opened, Kd once he has."""
+    r3 = RomiRules.make(players=3)
+    for next_opened, want in ((False, "5s"), (True, "9d")):
+        assert _engine_discard(r3, "9d Kc", "5s", table="2s 3s 4s", next_opened=next_opened,
+                               hidden=hidden) == _kind(want)
+        assert expert_discard(P("9d Kc 5s"), [P("2s 3s 4s")], [], next_opened, False,
+                              r3) == _kind(want)
+    r2 = RomiRules.make(players=2)
+    assert _engine_discard(r2, "X Kd", "4c", opened=True, hidden=hidden) == JOKER
+    assert _engine_discard(r2, "X Kd", "4c", opened=True, next_opened=True,
+                           hidden=hidden) == _kind("Kd")
