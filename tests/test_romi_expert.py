@@ -328,6 +328,28 @@ def _weighted_penalty(hand: list[int]) -> int:
     return total
 
 
+def test_q5_once_opened_equal_prospects_throw_the_higher_penalty() -> None:
+    """Q5's last clauses once opened. Hand 5h 6h 7h 8h, the other 5h and 8h in the pile
+    (u = 0), table 4s 4d 4c and 9s 9d 9c (seat 2's), next player not opened. Throwing 5h or
+    8h leaves a run (min_penalty 0); m(d) differs from the plain penalty of d only for:
+    - throw 5h (rest 6h 7h 8h): 9h and X extend the run (0); 4h lies in no meld of
+      4h 6h 7h 8h but fits 4s 4d 4c (0); 6h and 7h lie in the run (their own penalty);
+    - throw 8h (rest 5h 6h 7h): 4h and X extend it (0); 9h fits 9s 9d 9c (0); 6h, 7h as above.
+    So both sums are equal: equal prospect, equal min_penalty of the rest, and the higher
+    penalty value throws 8h. Without the two sets, 4h (for 5h) and 9h (for 8h) cost their
+    penalty, 2 * 4 = 8 against 2 * 9 = 18: throwing 5h has the better prospect (by 10).
+    Throwing 6h or 7h leaves 19 or 20 in hand: far worse."""
+    ids = P("5h 6h 7h 8h 4s 4d 4c 9s 9d 9c 5h 8h")
+    hand, table, pile = ids[:4], [ids[4:7], ids[7:10]], ids[10:]
+    cands = expert_candidates(hand, table, pile, False, True, DEFAULT)
+    assert [C.kind_text(c.kind) for c in cands] == ["8h", "5h", "7h", "6h"]
+    assert cands[0].prospect == cands[1].prospect
+    assert cands[0].rest_penalty == cands[1].rest_penalty == 0
+    cands = expert_candidates(hand, [], pile, False, True, DEFAULT)
+    assert [C.kind_text(c.kind) for c in cands[:2]] == ["5h", "8h"]
+    assert cands[0].prospect - cands[1].prospect == 10
+
+
 def test_q5_a_card_that_feeds_is_kept_when_the_next_player_has_opened() -> None:
     """Q5 feeding, once opened, table Ts Js Qs, hand Ks 8d 4c (nothing melds in hand).
 
