@@ -8,7 +8,10 @@ meld solver for ``best_value`` and ``min_penalty``. Two kinds of checks:
   or two experts, non-default ``open_min`` and ``ace_low_value``) are replayed through the
   reference engine; before every discard of an expert seat holding two cards or more, the
   oracle, given only that seat's observation (I3), must name the kind the engine threw;
-- hand-made positions, one for each clause of Q5, whose answers are worked out by hand below.
+- hand-made positions, one for each clause of Q5, whose answers are worked out by hand below;
+  those that can arise in play are also played by the engine (one turn from a built position:
+  draw from the stock, discard), twice with the hidden cards (other hands, the stock under
+  the drawn card) exchanged, which must not change the discard (I3).
 """
 
 from __future__ import annotations
