@@ -542,6 +542,17 @@ def test_T6_adds_to_table_runs_and_sets() -> None:
     assert status == 0 and ws[2][0] == 1  # 6h kept or Ks kept, one card discarded
 
 
+def test_T6_an_as_added_to_the_run_2_to_k_goes_above_the_king() -> None:
+    """T6, M6: the As fits the run 2 .. K at both ends; it is placed above the King (worth 10,
+    not 1), as the reference engine places it, so both tables end alike."""
+    ids = Ids()
+    run = ids("2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks")
+    ws = position(R2, [[], []], table=[(0, run, NO_JOKER), (0, ids("2h 3h 4h"), NO_JOKER)])
+    ace = ids.one("As")
+    assert E.add_place(ws[8], 0, ace) == 14
+    assert E.add_place(ws[8], 1, ids.one("Ah")) == 1  # only below the 2 when the King is absent
+
+
 def test_E4_J1_swap_in_a_run_and_the_joker_laid_again() -> None:
     ids = Ids()
     a = ids("6h Kc 2d")

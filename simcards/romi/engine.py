@@ -478,7 +478,8 @@ def meld_cards(tm, tc, m, out):
 @njit(cache=True)
 def add_place(tm, m, card):
     """Where ``card`` can be added to table meld m (T6, M1-M4): a run's place (a joker at the
-    high end when it fits there, else the low end), a set's suit (0 for a joker), -1 if it
+    high end when it fits there, else the low end; an As that fits at both ends of the run
+    2 .. K above the King, where it is worth most, M6), a set's suit (0 for a joker), -1 if it
     cannot."""
     run = tm[m, TM_RUN]
     if card >= JOKER0:
@@ -508,10 +509,10 @@ def add_place(tm, m, card):
         if hi - lo >= 12:
             return -1
         if r == 1:
-            if lo == 2:
-                return 1
             if hi == 13:
                 return 14
+            if lo == 2:
+                return 1
             return -1
         if r == hi + 1 or r == lo - 1:
             return r
