@@ -196,13 +196,19 @@ def check_answer(hand: list[int], table: list[str], ace_low: int = 1):
                 if (kind == "set") == (place == "set"):
                     want.add((k, m, place))
     assert {(x.card, x.meld, x.place) for x in a.additions} == want
-    # J1, J2: a swap listed gives the card the joker stands for, perhaps after an addition
+    # J1, J2: a swap listed gives the card the joker stands for; a set of two real cards and
+    # a joker only once the hand has added its third suit
     for s in a.swaps:
         meld = tokens(table[s.meld])
         stands = joker_stands_for(meld)
-        assert stands == s.card or (stands is None and s.card // 13 not in
-                                    {k // 13 for k, _ in meld if k != J})
-        assert s.card in held
+        assert s.card in held and s.card == s.joker_as
+        if stands is None:
+            real = [k for k, _ in meld if k != J]
+            third = [k % 13 + 13 * x for x in range(4) for k in real[:1]
+                     if x not in {r // 13 for r in real} and k % 13 + 13 * x != s.card]
+            assert len(third) == 1 and third[0] in held and s.card % 13 == real[0] % 13
+        else:
+            assert stands == s.card
     listed = {(s.meld, s.card) for s in a.swaps}
     assert all((s.meld, s.card) in listed for s in a.laydown if isinstance(s, JokerSwap))
     return a
