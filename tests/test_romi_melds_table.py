@@ -6,7 +6,9 @@ meld order, with a meld checker written again from M1-M4 (sharing nothing with t
 every move must leave a valid meld, a swap must give the card the joker stands for (J1) and a
 set's joker only once the set has three real suits (J2), every freed joker must be laid again
 (J3), the cards must be the hand's, and the value of what is laid, counted at the places the
-cards take at the end, must be ``best_value``.
+cards take at the end, must be ``best_value``. On small positions (jokers on the table in
+about half), V5's numbers and the swaps listed are checked against every sequence of moves
+played on that same plain table.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from itertools import combinations
 
 import pytest
 
@@ -378,6 +381,116 @@ def test_V5_witness_lay_downs_are_legal_and_reach_best_value() -> None:
         swaps += any(isinstance(s, JokerSwap) for s in a.laydown)
         adds += any(isinstance(s, Addition) for s in a.laydown)
     assert swaps >= 30 and adds >= 100  # the positions do exercise the table
+
+
+def valid(meld: tuple[tuple[int, bool], ...]) -> bool:
+    try:
+        check_meld(list(meld))
+    except AssertionError:
+        return False
+    return True
+
+
+def orders(pick: tuple[int, ...]) -> set[tuple[int, ...]]:
+    """The orders in which cards could make a meld: the real cards by rank (the As first or
+    last), a joker at any point among them; which are melds ``valid`` decides. None with two
+    jokers (M4)."""
+    real = [k for k in pick if k != J]
+    out: set[tuple[int, ...]] = set()
+    if len(pick) - len(real) > 1:
+        return out
+    for ace in (1, 14):
+        line = sorted(real, key=lambda k: ace if k % 13 == 0 else k % 13 + 1)
+        if len(real) == len(pick):
+            out.add(tuple(line))
+        else:
+            out |= {(*line[:i], J, *line[i:]) for i in range(len(line) + 1)}
+    return out
+
+
+def every_move_sequence(hand: list[int], table: list[str], ace_low: int = 1
+                        ) -> tuple[tuple[int, int, bool], set[tuple[int, int]]]:
+    """V5 and the possible swaps by playing every sequence of moves on small positions: add a
+    card of the hand (or a freed joker) at either end of any meld, swap a joker that was on the
+    table for the card it stands for (J1, J2), lay any valid new meld of 3 to 5 cards. A final
+    position counts when every freed joker is laid again (J3); its value is what was laid, at
+    the places the cards end in. Returns (best_value, min_penalty, can_go_out) and every
+    (meld, card) swap made on the way to a final position."""
+    start = (tuple(tuple(tokens(t)) for t in table), tuple(sorted(C.kind(c) for c in hand)),
+             0, frozenset())
+    seen = set()
+    best_v, least, out = -1, 10**9, False
+    swaps: set[tuple[int, int]] = set()
+    stack = [start]
+    while stack:
+        state = stack.pop()
+        if state in seen:
+            continue
+        seen.add(state)
+        melds, held, freed, done = state
+        if freed == 0:
+            best_v = max(best_v, sum(laid_value(list(m), ace_low) for m in melds))
+            least = min(least, sum(20 if k == J else rank_value(k % 13 + 1) for k in held))
+            out |= len(held) == 1
+            swaps |= done
+        for k in set(held) | ({J} if freed else set()):
+            rest, free2 = held, freed
+            if k == J and freed:
+                free2 -= 1  # the jokers are alike: a freed one is laid first
+            else:
+                rest = list(held)
+                rest.remove(k)
+                rest = tuple(rest)
+            for i, m in enumerate(melds):
+                for grown in (((k, True), *m), (*m, (k, True))):
+                    if valid(grown):
+                        stack.append(((*melds[:i], grown, *melds[i + 1:]), rest, free2, done))
+        for i, m in enumerate(melds[:len(table)]):
+            if any(k == J and not by for k, by in m):
+                card = joker_stands_for(list(m))
+                if card is not None and card in held:
+                    rest = list(held)
+                    rest.remove(card)
+                    swapped = tuple((card, True) if k == J else (k, by) for k, by in m)
+                    stack.append(((*melds[:i], swapped, *melds[i + 1:]), tuple(rest),
+                                  freed + 1, done | {(i, card)}))
+        pool = list(held) + [J] * freed
+        for size in (3, 4, 5):
+            for pick in set(combinations(sorted(pool), size)):
+                rest, free2 = list(held), freed
+                for k in pick:
+                    if k == J and free2:
+                        free2 -= 1
+                    else:
+                        rest.remove(k)
+                for order in orders(pick):
+                    new = tuple((k, True) for k in order)
+                    if valid(new):
+                        stack.append(((*melds, new), tuple(rest), free2, done))
+    return (best_v, least, out), swaps
+
+
+def test_V5_J1_J3_numbers_and_swaps_equal_every_sequence_of_moves() -> None:
+    """600 small positions (1 to 6 cards, 1 to 3 table melds, jokers on the table in about
+    half) from decks of two suits and the jokers: V5's numbers and the swaps listed equal those
+    of every sequence of moves."""
+    rng = random.Random(12)
+    with_swaps = 0
+    for _ in range(600):
+        suits = rng.sample(range(4), 2)
+        deck = [cp * 52 + s * 13 + r for cp in (0, 1) for s in suits for r in range(13)]
+        deck += [C.JOKER0 + j for j in range(C.N_JOKERS)]
+        rng.shuffle(deck)
+        table = [_meld_text(m) for m in M.melds(deck[:16])]
+        rng.shuffle(table)
+        table = table[:rng.randint(1, 3)]
+        hand = deck[16:16 + rng.randint(1, 6)]
+        a = answer_with_table(hand, table)
+        want, swaps = every_move_sequence(hand, table)
+        assert (a.best_value, a.min_penalty, a.can_go_out) == want, (C.format_hand(hand), table)
+        assert {(s.meld, s.card) for s in a.swaps} == swaps, (C.format_hand(hand), table)
+        with_swaps += bool(swaps)
+    assert with_swaps >= 30
 
 
 def test_V5_with_an_empty_table_the_witness_is_a_V4_lay_down() -> None:
