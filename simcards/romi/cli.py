@@ -1,7 +1,7 @@
 """``simcards romi ...`` commands: ``melds``, the exact meld solver's answers (V1-V4 of
-``seeds/romi.md``) for one hand or a file of hands; ``rounds`` and ``games``, Monte Carlo rounds
-and games under chosen policies; ``compare``, two policies on the same deals with the seats
-rotated.
+``seeds/romi.md``; V5 with ``--table``) for one hand or a file of hands; ``rounds`` and
+``games``, Monte Carlo rounds and games under chosen policies; ``compare``, two policies on the
+same deals with the seats rotated.
 
 The commands only read their flags, call :func:`melds_report` or :mod:`simcards.romi.api`
 (which check them and compute) and print; the same functions serve Python callers.
@@ -29,6 +29,7 @@ from simcards.core.cli_options import (
 from simcards.core.errors import UsageError
 from simcards.romi import cards as C
 from simcards.romi import melds as M
+from simcards.romi import table as T
 from simcards.romi.rules import RomiRules
 
 app = typer.Typer(help="Römi húngaro, the two-deck rummy with jokers.", no_args_is_help=True)
@@ -44,12 +45,14 @@ AceLowOpt = Annotated[int, typer.Option(
     "(rule M6).")]
 
 
-def _read_hands(hand: str | None, file: Path | None) -> list[list[int]]:
-    """The hands to solve as card ids, each checked (one-line errors naming the line)."""
+def _read_hands(hand: str | None, file: Path | None) -> list[tuple[str, list[int]]]:
+    """The hands to solve as card ids, each checked (one-line errors naming the line), with
+    where each was read (``""`` for ``--hand``, ``"--file F, line N: "`` for a file) so that
+    a later error can name it too."""
     if (hand is None) == (file is None):
         raise UsageError("give exactly one of --hand and --file")
     if hand is not None:
-        return [M._hand_ids(hand)]
+        return [("", M._hand_ids(hand))]
     try:
         text = file.read_text()
     except FileNotFoundError:
@@ -61,22 +64,90 @@ def _read_hands(hand: str | None, file: Path | None) -> list[list[int]]:
         line = line.strip()
         if not line or line.startswith("#"):
             continue
+        where = f"--file {file}, line {number}: "
         try:
-            out.append(M._hand_ids(line))
+            out.append((where, M._hand_ids(line)))
         except UsageError as exc:
-            raise UsageError(f"--file {file}, line {number}: {exc}") from None
+            raise UsageError(f"{where}{exc}") from None
     if not out:
         raise UsageError(f"--file {file} holds no hand")
     return out
 
 
+def _read_table(table: str | None) -> list[T.TableMeld] | None:
+    """The melds of ``--table`` (``;`` between melds), each checked (M1-M4) with a one-line
+    error naming it; ``None`` without the option."""
+    if table is None:
+        return None
+    if not table.strip():
+        raise UsageError("--table is empty: give table melds separated by ';', "
+                         "e.g. \"5h X 7h; 7c 7d 7s X\"")
+    out = []
+    for number, text in enumerate(table.split(";"), 1):
+        if not text.strip():
+            raise UsageError(f"--table meld {number} is empty (melds are separated by ';')")
+        try:
+            out.append(T.TableMeld.parse(text.strip()))
+        except UsageError as exc:
+            raise UsageError(f"--table meld {number}: {exc}") from None
+    return out
+
+
+def _laydown_json(step: T.Step) -> dict[str, Any]:
+    """One move of a V5 lay-down as JSON (the ``melds`` key with ``--table``)."""
+    if isinstance(step, T.Addition):
+        return {"action": "add", "card": step.card_text(), "meld": step.meld,
+                "place": step.place}
+    if isinstance(step, T.JokerSwap):
+        return {"action": "swap", "card": C.kind_text(step.card), "meld": step.meld,
+                "joker_as": C.kind_text(step.joker_as), "joker_to": step.joker_to}
+    return {"action": "lay", "meld": step.meld, "cards": step.text()}
+
+
+def _table_row(ids: list[int], table: list[T.TableMeld], rules: RomiRules) -> dict[str, Any]:
+    """V5 for one hand: the three numbers, the lay-down as moves, and the additions and swaps
+    the hand allows on its own."""
+    a = T.answer_with_table(ids, table, rules)
+    return {"hand": C.format_hand(ids), "best_value": a.best_value,
+            "min_penalty": a.min_penalty, "can_go_out": a.can_go_out,
+            "melds": [_laydown_json(s) for s in a.laydown],
+            "additions": [{"card": x.card_text(), "meld": x.meld, "place": x.place}
+                          for x in a.additions],
+            "swaps": [{"meld": x.meld, "card": C.kind_text(x.card),
+                       "joker_as": C.kind_text(x.joker_as)} for x in a.swaps]}
+
+
 def melds_report(hand: str | None = None, file: Path | str | None = None,
-                 ace_low_value: int | str = 1) -> dict[str, Any]:
+                 ace_low_value: int | str = 1, table: str | None = None) -> dict[str, Any]:
     """V1-V4 for each hand, in order: ``best_value``, ``min_penalty``, ``can_go_out`` and
     ``melds`` (a lay-down reaching ``best_value``, each meld as text with its joker written
-    ``X=card``). The three numbers of every hand come from one batch call of the solver."""
+    ``X=card``). The three numbers of every hand come from one batch call of the solver.
+
+    With ``table`` (melds on the table as text, ``;`` between them, each as
+    :meth:`~simcards.romi.table.TableMeld.parse` reads it): V5 for each hand instead, as a
+    player who has opened. The output then has ``table`` (the melds as read, in canonical
+    text, numbered from 0 in order) and each hand ``best_value``, ``min_penalty`` and
+    ``can_go_out`` with the table, ``melds`` (a lay-down reaching ``best_value`` as moves in
+    playing order: ``{"action": "add", "card", "meld", "place"}``, ``{"action": "swap",
+    "card", "meld", "joker_as", "joker_to"}`` and ``{"action": "lay", "meld", "cards"}``, new
+    melds numbered after the table's), ``additions`` (``{"card", "meld", "place"}``: each hand
+    card a table meld takes on its own; ``place`` is ``low`` or ``high`` for a run's end,
+    ``set`` for a set; a joker written ``X=card``) and ``swaps`` (``{"meld", "card",
+    "joker_as"}``: each table joker the hand can take, J1-J3). The melds are read before the
+    hands, so a bad table is reported first."""
     rules = RomiRules.make(ace_low_value=ace_low_value)
-    hands = _read_hands(hand, Path(file) if file is not None else None)
+    melds_on_table = _read_table(table)
+    read = _read_hands(hand, Path(file) if file is not None else None)
+    head = {"game": "romi", "command": "melds", "rules": {"ace_low_value": rules.ace_low_value}}
+    if melds_on_table is not None:
+        rows = []
+        for where, h in read:
+            try:
+                rows.append(_table_row(h, melds_on_table, rules))
+            except UsageError as exc:
+                raise UsageError(f"{where}{exc}") from None
+        return {**head, "table": [m.text() for m in melds_on_table], "hands": rows}
+    hands = [h for _, h in read]
     width = max(1, max(len(h) for h in hands))
     batch = np.full((len(hands), width), -1, np.int64)
     for i, h in enumerate(hands):
@@ -88,8 +159,7 @@ def melds_report(hand: str | None = None, file: Path | str | None = None,
         rows.append({"hand": C.format_hand(h), "best_value": int(value),
                      "min_penalty": int(penalty), "can_go_out": bool(out),
                      "melds": [_meld_text(m) for m in lay]})
-    return {"game": "romi", "command": "melds", "rules": {"ace_low_value": rules.ace_low_value},
-            "hands": rows}
+    return {**head, "hands": rows}
 
 
 def _meld_text(m: M.Meld) -> str:
@@ -97,22 +167,55 @@ def _meld_text(m: M.Meld) -> str:
                     else C.card_text(c) for c in m.cards)
 
 
+def _step_text(step: dict[str, Any]) -> str:
+    """A lay-down move of the JSON as one short line for the table view."""
+    if step["action"] == "add":
+        return f"add {step['card']} to {step['meld']} ({step['place']})"
+    if step["action"] == "swap":
+        return f"swap {step['card']} for X in {step['meld']}, X to {step['joker_to']}"
+    return f"lay {step['meld']}: {step['cards']}"
+
+
+TableOpt = Annotated[str | None, typer.Option(
+    "--table", help="Melds on the table, separated by ';', e.g. \"5h X 7h; 7c 7d 7s X; Qh Kh "
+    "X=Ah\" (X=card: what a joker stands for, needed at the end of a run). Answers V5 for a "
+    "player who has opened, for --hand or every line of --file. JSON then adds 'table' and, "
+    "per hand, 'additions' ({card, meld, place}: what each table meld takes on its own, place "
+    "low/high/set) and 'swaps' ({meld, card, joker_as}: the table jokers the hand can take); "
+    "'melds' becomes the lay-down as moves in playing order: {action: add, card, meld, place}, "
+    "{action: swap, card, meld, joker_as, joker_to} and {action: lay, meld, cards}, new melds "
+    "numbered after the table's.")]
+
+
 @app.command()
 def melds(hand: HandOpt = None, file: FileOpt = None, ace_low_value: AceLowOpt = 1,
-          json: JsonOpt = False) -> None:
+          table: TableOpt = None, json: JsonOpt = False) -> None:
     """The exact meld solver (rules V1-V4): best lay-down value, least penalty left, whether
-    the hand can go out, and one best lay-down."""
-    out = melds_report(hand, file, ace_low_value)
+    the hand can go out, and one best lay-down; with --table, the same given the melds on the
+    table (V5), with the additions and joker swaps the hand allows."""
+    out = melds_report(hand, file, ace_low_value, table)
     if json:
         emit_json(out)
         return
-    table = Table(title="Römi meld solver (rules V1-V4)")
-    for col in ("hand", "best_value", "min_penalty", "can_go_out", "melds"):
-        table.add_column(col)
+    with_table = table is not None
+    view = Table(title="Römi meld solver (rule V5, table: "
+                       + " | ".join(f"{i}: {m}" for i, m in enumerate(out["table"])) + ")"
+                 if with_table else "Römi meld solver (rules V1-V4)")
+    cols = ["hand", "best_value", "min_penalty", "can_go_out", "melds"]
+    for col in cols + (["additions", "swaps"] if with_table else []):
+        view.add_column(col)
     for r in out["hands"]:
-        table.add_row(r["hand"], str(r["best_value"]), str(r["min_penalty"]),
-                      "yes" if r["can_go_out"] else "no", " | ".join(r["melds"]) or "-")
-    Console().print(table)
+        row = [r["hand"], str(r["best_value"]), str(r["min_penalty"]),
+               "yes" if r["can_go_out"] else "no"]
+        if with_table:
+            row += ["\n".join(_step_text(s) for s in r["melds"]) or "-",
+                    "\n".join(f"{x['card']} to {x['meld']} ({x['place']})"
+                              for x in r["additions"]) or "-",
+                    "\n".join(f"{x['card']} for X in {x['meld']}" for x in r["swaps"]) or "-"]
+        else:
+            row.append(" | ".join(r["melds"]) or "-")
+        view.add_row(*row)
+    Console().print(view)
 
 
 _COUNTS = "k = 1,000, M = 1,000,000"
