@@ -152,7 +152,7 @@ def games(*, players: int = 4, policies: str | Sequence[str] | None = None,
 
 
 def compare_policy(spec: str | PolicySpec, flag: str, rules: RomiRules) -> PolicySpec:
-    """One policy for ``compare`` (Q2-Q4), checked against the rules (Q4's X >= open_min); a
+    """One policy for ``compare`` (Q2-Q5), checked against the rules (Q4's X >= open_min); a
     list of seats is refused: A and B each take every seat the rotation gives them."""
     if isinstance(spec, str) and "," in spec:
         raise UsageError(f"{flag} must be one policy (it takes every seat the rotation gives "

@@ -1,4 +1,4 @@
-"""Römi rounds in numba (D, T, O, J, G of ``seeds/romi.md``) and the policies of Q2-Q4.
+"""Römi rounds in numba (D, T, O, J, G of ``seeds/romi.md``) and the policies of Q2-Q5.
 
 The state of a round is a handful of int64 arrays, the *workspace* (:func:`new_workspace`):
 the scalars ``st`` (slots ``S_*``), each player's hand as card ids (``hand[p, :hn[p]]``), the
@@ -869,7 +869,7 @@ def _meld_more(ph, n, must, ptm, ptc, nm, me, ace_low, sv, ps, nmv):
 
 @njit(cache=True)
 def plan_turn(hand, n, must, opened, may_open, x, hold, tm, tc, nm, me, ace_low, sv, ps):
-    """The melding and the discard of a turn under Q2-Q4, planned on copies (``ps``: hand,
+    """The melding and the discard of a turn under Q2-Q5, planned on copies (``ps``: hand,
     table, moves) from the player's observation only (I3): his hand after the draw, the card he
     must meld (``must``, T4, or -1), whether he has opened, whether O2 lets him open now, his
     opening threshold ``x`` (Q2: open_min, Q4: X) and ``hold`` (Q3 before an opponent is down

@@ -1,4 +1,4 @@
-"""Römi's policy kinds (Q2-Q4 of ``seeds/romi.md``), declared once as data.
+"""Römi's policy kinds (Q2-Q5 of ``seeds/romi.md``), declared once as data.
 
 ``--policies`` takes one spec per seat (Q6): ``greedy``, ``rummy:K`` (play for a Römi until an
 opponent holds K cards or fewer, Q3), ``threshold:X`` (open only with X points or more, Q4) or

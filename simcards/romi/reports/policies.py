@@ -312,6 +312,14 @@ def _answer(df: pd.DataFrame) -> list[str]:
                         f"{_ci_text(r, 'score_diff', 2)} points per round against a greedy "
                         f"field and its game win rate per seat differs from greedy's by "
                         f"{_ci_text(r, 'win_diff', 3)}.")
+    r = best[SWEEP_PLAYERS]
+    if r is not None:
+        head.append(f"At {SWEEP_PLAYERS} players `{r.a}` is left never opened (100 points, "
+                    f"G5) in {r.never_opened_rate_a:.1%} of its rounds against greedy's "
+                    f"{r.never_opened_rate_b:.1%}, and goes out in {r.go_out_rate_a:.1%} against "
+                    f"{r.go_out_rate_b:.1%}: with rounds of about "
+                    f"{r.turns_mean / SWEEP_PLAYERS:.0f} turns a player, what counts most is to "
+                    "open at all.")
     lines += [" ".join(head), "",
               "Against a field of greedy players, on the same deals (score: points conceded "
               "per round, the policy's minus greedy's, so negative is better; win rate: per "
@@ -359,7 +367,7 @@ def _page(path: Path, df: pd.DataFrame, mixed: pd.DataFrame, figs: dict[str, str
     policies = [p for p in field() if p != BASE]
     lines += [
         "## How it is measured", "",
-        f"Policies (rules Q2-Q4 of `seeds/romi.md`): {', '.join(f'`{p}`' for p in field())}; "
+        f"Policies (rules Q2-Q5 of `seeds/romi.md`): {', '.join(f'`{p}`' for p in field())}; "
         f"the sweeps add `rummy:K` for K in {{{', '.join(map(str, RUMMY_K))}}} and "
         f"`threshold:X` for X in {{{', '.join(map(str, THRESHOLD_X))}}}. Each is compared with "
         f"greedy by `simcards romi compare POLICY greedy`: {deal_sets:,} deal sets, each one "
