@@ -15,6 +15,14 @@ sorted by card order, the table by value (P4: at most one card per value), the c
 and the pile in play as bit masks with their counts, the points by side and source, and per
 player the announced and the played cards of each value at the current deal (public facts, I1,
 from which the searching policies derive their samples, I3).
+
+The functions that run once per hand or per deal and allocate nothing (:func:`announce_credits`,
+:func:`hand_violations`, and the hand loops of :mod:`simcards.ronda.kernel`) are compiled with
+``_nrt=False``, numba's switch that turns off reference counting. With it on, every array taken
+out of the workspace tuple, and every array argument of an inlined helper, is counted up and down
+with atomic instructions; in a whole hand of greedy plays that counting cost about three quarters
+of the time. The arrays live as long as their caller, which allocated them, so nothing needs
+counting; a function compiled so cannot allocate (numba refuses to compile it if it tries).
 """
 
 from __future__ import annotations
@@ -152,7 +160,7 @@ def new_workspace(rl):
 # ---------------------------------------------------------------- deals and announcements
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def announce_credits(annbuf, na, rl, dp):
     """A4/A5: the credits of the ``na`` announcements of one deal into ``dp`` (zeroed here).
 
@@ -657,7 +665,7 @@ def finish_hand(rl, ws):
     return u_side, u_mask
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hand_violations(rl, ws):
     """Invariants at the end of a hand: every card in exactly one side's captured cards,
     holdings, table and pile empty, counts equal to the masks; plus the laying check (P4)."""
