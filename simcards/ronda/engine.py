@@ -32,6 +32,7 @@ import math
 import numpy as np
 from numba import njit
 
+from simcards.core.bits import popcount
 from simcards.ronda.codes import (
     ACT_CAPTURE,
     ACT_DERBA,
@@ -240,8 +241,8 @@ def deal_next(deck, rl, ds, ws, deal_log, log_on):
     size = ds[d]
     first = st[S_FIRST]
     for _ in range(size):
-        for i in range(n):
-            p = (first + i) % n
+        p = first  # seats in play order, wrapped by a comparison: no division per card
+        for _i in range(n):
             c = deck[st[S_STOCK]]
             st[S_STOCK] += 1
             j = hn[p]  # insertion keeps the holding in card order
@@ -250,6 +251,9 @@ def deal_next(deck, rl, ds, ws, deal_log, log_on):
                 j -= 1
             hc[p, j] = c
             hn[p] += 1
+            p += 1
+            if p == n:
+                p = 0
     st[S_HELD] += size * n
     st[S_TURN] = first
     for p in range(n):
@@ -258,8 +262,11 @@ def deal_next(deck, rl, ds, ws, deal_log, log_on):
             dplay[p, v] = 0
     announcing = rl[R_MODE] == MODE_POINTS and (d == 0 or rl[R_ANNOUNCE] == ANNOUNCE_EVERY_DEAL)
     na = 0
-    for i in range(n):
-        p = (first + i) % n
+    p = first - 1
+    for _i in range(n):
+        p += 1
+        if p == n:
+            p = 0
         rondas = 0
         tringlas = 0
         j = 0
@@ -466,7 +473,9 @@ def greedy_card(p, rl, ds, ws):
     pile_n = st[S_PILE_N]
     hitter = st[S_PILE_HITTER]
     hs = side_of(hitter, teams) if hitter >= 0 else -1
-    nxt = (p + 1) % rl[R_PLAYERS]
+    nxt = p + 1
+    if nxt == rl[R_PLAYERS]:
+        nxt = 0
     big_u = N_CARDS - st[S_PUBLIC] - hn[p]  # unseen cards: other holdings and the stock
     h = hn[nxt]
     if h == 0:
@@ -631,7 +640,7 @@ def apply_play(card, rl, ws, log, play_pts, log_on):
             for src in range(N_SOURCES):
                 play_pts[r, t, src] = dp[t, src]
     st[S_PLAYS] += 1
-    st[S_TURN] = (p + 1) % rl[R_PLAYERS]
+    st[S_TURN] = p + 1 if p + 1 < rl[R_PLAYERS] else 0
     return action, missa
 
 
@@ -682,12 +691,7 @@ def hand_violations(rl, ws):
             bad += 1
         seen |= capm[t]
         total += capn[t]
-        m = capm[t]
-        cnt = 0
-        while m:
-            m &= m - 1
-            cnt += 1
-        if cnt != capn[t]:
+        if popcount(capm[t]) != capn[t]:
             bad += 1
     if seen != FULL or total != N_CARDS:
         bad += 1

@@ -164,8 +164,12 @@ def _draw_hand(state, deck, dealer, n, plays, kinds, us, seeds):
         x = deck[j]
         deck[j] = deck[r]
         deck[r] = x
+    p = dealer  # play k is seat (dealer + 1 + k) % n's (D3), kept without a division
     for k in range(plays):
-        if kinds[(dealer + 1 + k) % n] == POLICY_RANDOM:
+        p += 1
+        if p == n:
+            p = 0
+        if kinds[p] == POLICY_RANDOM:
             us[k] = uniform(state)
         else:
             us[k] = 0.0
