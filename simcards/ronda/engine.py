@@ -15,6 +15,14 @@ sorted by card order, the table by value (P4: at most one card per value), the c
 and the pile in play as bit masks with their counts, the points by side and source, and per
 player the announced and the played cards of each value at the current deal (public facts, I1,
 from which the searching policies derive their samples, I3).
+
+The functions that run once per hand or per deal and allocate nothing (:func:`announce_credits`,
+:func:`hand_violations`, and the hand loops of :mod:`simcards.ronda.kernel`) are compiled with
+``_nrt=False``, numba's switch that turns off reference counting. With it on, every array taken
+out of the workspace tuple, and every array argument of an inlined helper, is counted up and down
+with atomic instructions; in a whole hand of greedy plays that counting cost about three quarters
+of the time. The arrays live as long as their caller, which allocated them, so nothing needs
+counting; a function compiled so cannot allocate (numba refuses to compile it if it tries).
 """
 
 from __future__ import annotations
@@ -24,6 +32,7 @@ import math
 import numpy as np
 from numba import njit
 
+from simcards.core.bits import popcount
 from simcards.ronda.codes import (
     ACT_CAPTURE,
     ACT_DERBA,
@@ -152,7 +161,7 @@ def new_workspace(rl):
 # ---------------------------------------------------------------- deals and announcements
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def announce_credits(annbuf, na, rl, dp):
     """A4/A5: the credits of the ``na`` announcements of one deal into ``dp`` (zeroed here).
 
@@ -232,8 +241,8 @@ def deal_next(deck, rl, ds, ws, deal_log, log_on):
     size = ds[d]
     first = st[S_FIRST]
     for _ in range(size):
-        for i in range(n):
-            p = (first + i) % n
+        p = first  # seats in play order, wrapped by a comparison: no division per card
+        for _i in range(n):
             c = deck[st[S_STOCK]]
             st[S_STOCK] += 1
             j = hn[p]  # insertion keeps the holding in card order
@@ -242,6 +251,9 @@ def deal_next(deck, rl, ds, ws, deal_log, log_on):
                 j -= 1
             hc[p, j] = c
             hn[p] += 1
+            p += 1
+            if p == n:
+                p = 0
     st[S_HELD] += size * n
     st[S_TURN] = first
     for p in range(n):
@@ -250,8 +262,11 @@ def deal_next(deck, rl, ds, ws, deal_log, log_on):
             dplay[p, v] = 0
     announcing = rl[R_MODE] == MODE_POINTS and (d == 0 or rl[R_ANNOUNCE] == ANNOUNCE_EVERY_DEAL)
     na = 0
-    for i in range(n):
-        p = (first + i) % n
+    p = first - 1
+    for _i in range(n):
+        p += 1
+        if p == n:
+            p = 0
         rondas = 0
         tringlas = 0
         j = 0
@@ -458,7 +473,9 @@ def greedy_card(p, rl, ds, ws):
     pile_n = st[S_PILE_N]
     hitter = st[S_PILE_HITTER]
     hs = side_of(hitter, teams) if hitter >= 0 else -1
-    nxt = (p + 1) % rl[R_PLAYERS]
+    nxt = p + 1
+    if nxt == rl[R_PLAYERS]:
+        nxt = 0
     big_u = N_CARDS - st[S_PUBLIC] - hn[p]  # unseen cards: other holdings and the stock
     h = hn[nxt]
     if h == 0:
@@ -623,7 +640,7 @@ def apply_play(card, rl, ws, log, play_pts, log_on):
             for src in range(N_SOURCES):
                 play_pts[r, t, src] = dp[t, src]
     st[S_PLAYS] += 1
-    st[S_TURN] = (p + 1) % rl[R_PLAYERS]
+    st[S_TURN] = p + 1 if p + 1 < rl[R_PLAYERS] else 0
     return action, missa
 
 
@@ -657,7 +674,7 @@ def finish_hand(rl, ws):
     return u_side, u_mask
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hand_violations(rl, ws):
     """Invariants at the end of a hand: every card in exactly one side's captured cards,
     holdings, table and pile empty, counts equal to the masks; plus the laying check (P4)."""
@@ -674,12 +691,7 @@ def hand_violations(rl, ws):
             bad += 1
         seen |= capm[t]
         total += capn[t]
-        m = capm[t]
-        cnt = 0
-        while m:
-            m &= m - 1
-            cnt += 1
-        if cnt != capn[t]:
+        if popcount(capm[t]) != capn[t]:
             bad += 1
     if seen != FULL or total != N_CARDS:
         bad += 1

@@ -90,7 +90,7 @@ def choose_card(p, kind, param, u, rl, ds, ws, sw, pst):
     return search_card(p, kind, param, rl, ds, ws, sw, pst)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_hand(deck, dealer, kinds, params, us, seeds, rl, ds, ws, sw, pst, log, play_pts,
               deal_log, events, log_on):
     """One whole hand from ``deck`` (top first) and ``dealer``; ``kinds`` and ``params`` are
@@ -98,7 +98,10 @@ def play_hand(deck, dealer, kinds, params, us, seeds, rl, ds, ws, sw, pst, log, 
     of play k when its seat is random (Q2: the card of rank floor(u * k) in card order),
     ``seeds[p]`` the seed of seat p's own stream for this hand (I3) when it searches. ``sw`` is
     the search workspace, ``pst`` the seats' stream states. Adds the Derbas, re-hits and Missas
-    of each side to ``events[side, 0 .. 2]``. Returns the Ultima ``(side, mask)``."""
+    of each side to ``events[side, 0 .. 2]``. Returns the Ultima ``(side, mask)``.
+
+    Compiled without reference counting (``engine`` module docstring): the caller owns every
+    array, and the workspace's arrays are taken out of their tuple at every play."""
     st = ws[0]
     n = rl[R_PLAYERS]
     for p in range(n):
@@ -151,7 +154,7 @@ def play_position(deck, dealer, cards, rl, ds):
 # ---------------------------------------------------------------- chance
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _draw_hand(state, deck, dealer, n, plays, kinds, us, seeds):
     """The stream layout of one hand (module docstring): dealer, shuffle, uniforms, seeds."""
     if dealer < 0:
@@ -161,8 +164,12 @@ def _draw_hand(state, deck, dealer, n, plays, kinds, us, seeds):
         x = deck[j]
         deck[j] = deck[r]
         deck[r] = x
+    p = dealer  # play k is seat (dealer + 1 + k) % n's (D3), kept without a division
     for k in range(plays):
-        if kinds[(dealer + 1 + k) % n] == POLICY_RANDOM:
+        p += 1
+        if p == n:
+            p = 0
+        if kinds[p] == POLICY_RANDOM:
             us[k] = uniform(state)
         else:
             us[k] = 0.0
@@ -295,14 +302,10 @@ def simulate_hands(state, hands, dealer, kinds, params, rl, ds):
     :data:`STAT_NAMES`, in that order."""
     n = rl[R_PLAYERS]
     ns = rl[R_SIDES]
-    plays_n = rl[R_PLAYS]
     ws = new_workspace(rl)
     sw = new_search_workspace(rl, 0)
     pst = np.zeros((n, 4), np.uint64)
     seeds = np.zeros(n, np.uint64)
-    st = ws[0]
-    capn = ws[5]
-    pts = ws[6]
     deck = np.arange(N_CARDS)
     us = np.zeros(N_CARDS, np.float64)
     log = np.zeros((1, N_FIELDS), np.int64)
@@ -324,6 +327,30 @@ def simulate_hands(state, hands, dealer, kinds, params, rl, ds):
     tringlas_sq = np.zeros(1, np.int64)
     violations = np.zeros(1, np.int64)
     totals = np.zeros(ns, np.int64)
+    stats = (n_hands, points, points_sq, score, score_sq, cards, cards_sq, won, events, holdings,
+             rondas, rondas_sq, tringlas, tringlas_sq, violations, totals)
+    _simulate_loop(state, hands, dealer, kinds, params, rl, ds, ws, sw, pst, seeds, deck, us, log,
+                   play_pts, deal_log, stats)
+    return (n_hands, points, points_sq, score, score_sq, cards, cards_sq, won,
+            events[:, 0].copy(), events[:, 1].copy(), events[:, 2].copy(), holdings, rondas,
+            rondas_sq, tringlas, tringlas_sq, violations)
+
+
+@njit(cache=True, _nrt=False)
+def _simulate_loop(state, hands, dealer, kinds, params, rl, ds, ws, sw, pst, seeds, deck, us, log,
+                   play_pts, deal_log, stats):
+    """:func:`simulate_hands`'s hands, adding up into ``stats`` (its arrays in :data:`STAT_NAMES`
+    order, events as one (side, 3) array, then a scratch of totals by side). Compiled without
+    reference counting (``engine`` module docstring): :func:`simulate_hands` allocates, this
+    plays."""
+    (n_hands, points, points_sq, score, score_sq, cards, cards_sq, won, events, holdings,
+     rondas, rondas_sq, tringlas, tringlas_sq, violations, totals) = stats
+    n = rl[R_PLAYERS]
+    ns = rl[R_SIDES]
+    plays_n = rl[R_PLAYS]
+    st = ws[0]
+    capn = ws[5]
+    pts = ws[6]
     classic = rl[R_MODE] != MODE_POINTS
     log_on = hands < 0  # False, as a run-time value (see replay)
     for _ in range(hands):
@@ -363,6 +390,3 @@ def simulate_hands(state, hands, dealer, kinds, params, rl, ds):
         rondas_sq[0] += st[S_RONDAS] * st[S_RONDAS]
         tringlas[0] += st[S_TRINGLAS]
         tringlas_sq[0] += st[S_TRINGLAS] * st[S_TRINGLAS]
-    return (n_hands, points, points_sq, score, score_sq, cards, cards_sq, won,
-            events[:, 0].copy(), events[:, 1].copy(), events[:, 2].copy(), holdings, rondas,
-            rondas_sq, tringlas, tringlas_sq, violations)
