@@ -290,6 +290,7 @@ def test_cli_table_prints_the_fractions(capsys) -> None:
     (["--exact", "--deck", "rummy108"], "unknown deck 'rummy108'"),
     (["--exact", "--ties", "some"], "unknown ties rule 'some'"),
     (["--exact", "--cut-king", "maybe"], "unknown cut-king rule 'maybe'"),
+    (["--exact", "--seed", "-1"], "--seed must be between 0"),
 ])
 def test_cli_bad_flags_are_one_line_errors_with_exit_2(capsys, args, part) -> None:
     assert main(["ronco", "equilibrium", *args]) == 2

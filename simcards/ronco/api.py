@@ -462,11 +462,13 @@ class EquilibriumResult(Result):
 
 def equilibrium(*, players: int = 2, exact: bool = False, family: str = "threshold",
                 payoff: str = "lose", deck: str = "spanish40", cut_king: str | None = None,
-                ties: str = "all", poroli: bool = False) -> EquilibriumResult:
+                ties: str = "all", poroli: bool = False, seed: int = DEFAULT_SEED,
+                workers: int | None = None) -> EquilibriumResult:
     """The exact equilibrium of a two-player round (``simcards ronco equilibrium --players 2
     --exact``, rules E1-E4): each position's mixed strategy over the ``family``'s thresholds
     (position 0's ``T``, the dealer's ``Td``) and each position's exact loss (``payoff``:
-    ``lose`` or ``lives``). Only ``players=2`` with ``exact=True`` exists so far."""
+    ``lose`` or ``lives``). Only ``players=2`` with ``exact=True`` exists so far. ``seed`` and
+    ``workers`` are checked, as every command's are, and change nothing."""
     from simcards.ronco import equilibrium as eqm
 
     check_players(players)
@@ -476,6 +478,8 @@ def equilibrium(*, players: int = 2, exact: bool = False, family: str = "thresho
     eqm.check_family(family)
     eqm.check_payoff(payoff)
     rules = _rules(deck, cut_king, ties, poroli)
+    check_seed(seed)
+    check_workers(workers)
     sol = eqm.solve(rules, family, payoff)
     solved = sol.to_dict()
     # ``game`` names the kind of matrix game (constant-sum or bimatrix), not the card game.

@@ -318,11 +318,17 @@ def equilibrium(
     cut_king: CutKingOpt = None,
     ties: TiesOpt = "all",
     poroli: PoroliOpt = False,
+    seed: SeedOpt = DEFAULT_SEED,
+    workers: WorkersOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """The exact two-player equilibrium of one round: each position's mixed strategy and loss."""
+    """The exact two-player equilibrium of one round: each position's mixed strategy and loss.
+
+    --seed and --workers are accepted (and checked) for uniformity and change nothing.
+    """
     out = api.equilibrium(players=players, exact=exact_solve, family=family, payoff=payoff,
-                          deck=deck, cut_king=cut_king, ties=ties, poroli=poroli).to_dict()
+                          deck=deck, cut_king=cut_king, ties=ties, poroli=poroli, seed=seed,
+                          workers=workers).to_dict()
     if as_json:
         emit_json(out)
         return
