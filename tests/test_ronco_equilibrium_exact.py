@@ -252,6 +252,17 @@ def test_zero_sum_solver_gives_rock_paper_scissors_its_uniform_mix() -> None:
     assert eq.x == (f(1, 3),) * 3 and eq.y == (f(1, 3),) * 3 and eq.value == (f(1), f(1))
 
 
+def test_zero_sum_solver_finds_square_supports_in_a_degenerate_game() -> None:
+    """E3: a duplicated dealer strategy and a constant game still end in a verified answer."""
+    f = Fraction
+    a = [[f(1), f(0), f(1)], [f(0), f(1), f(0)]]
+    eq = eqm.solve_zero_sum(a, f(1))
+    assert eq.value == (f(1, 2), f(1, 2)) and eq.x == (f(1, 2), f(1, 2))
+    assert eqm.verify(a, [[1 - v for v in row] for row in a], eq)
+    flat = [[f(1, 2)] * 5 for _ in range(4)]
+    assert eqm.solve_zero_sum(flat, f(1)).value == (f(1, 2), f(1, 2))
+
+
 def test_strictly_dominated_strategies_are_removed_iteratively() -> None:
     """Row 1 is dominated by row 0; once it is gone column 1 is dominated by column 0."""
     f = Fraction

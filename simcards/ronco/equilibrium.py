@@ -388,10 +388,12 @@ def solve_zero_sum(a: Matrix, total: Fraction) -> Equilibrium:
     supp1 = [j for j in range(n) if yf[j] > tol]
     best0 = [i for i in range(m) if af[i] @ yf <= v + 1e-7]
     best1 = [j for j in range(n) if xf @ af[:, j] >= v - 1e-7]
-    tries = [(supp0, supp1)] if len(supp0) == len(supp1) else []
-    for k in range(1, min(len(best0), len(best1)) + 1):
-        tries += [(list(r), list(c)) for r in itertools.combinations(best0, k)
-                  for c in itertools.combinations(best1, k)]
+    # The LP's own supports first; then square subsets of the best responses, smallest first
+    # (an extreme optimal pair has square, nonsingular supports among them), generated lazily.
+    tries = itertools.chain(
+        [(supp0, supp1)] if len(supp0) == len(supp1) else [],
+        ((list(r), list(c)) for k in range(1, min(len(best0), len(best1)) + 1)
+         for r in itertools.combinations(best0, k) for c in itertools.combinations(best1, k)))
     b = [[total - v_ for v_ in row] for row in a]
     for rows, cols in tries:
         eq = _support_pair(a, b, rows, cols)
