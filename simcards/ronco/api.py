@@ -441,3 +441,48 @@ def _bounded(value: int | str | None, default: int, budget: int, what: str) -> i
     if n > budget:
         raise UsageError(f"{what} ({n:,}) cannot be larger than --max-games ({budget:,})")
     return n
+
+
+@dataclass(frozen=True)
+class EquilibriumResult(Result):
+    """``equilibrium``: the exact two-player equilibrium of one round."""
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per (position, strategy) of the printed equilibrium's supports."""
+        rows = []
+        for pos, mix in enumerate(self.data["mix"]):
+            for m in mix:
+                rows.append({"position": pos, "role": _role(pos, 2),
+                             "parameter": "T" if pos == 0 else "Td",
+                             "strategy": m["T" if pos == 0 else "Td"],
+                             "probability": m["probability"], "decimal": m["decimal"],
+                             "value": self.data["value"][pos]["fraction"]})
+        return pd.DataFrame(rows)
+
+
+def equilibrium(*, players: int = 2, exact: bool = False, family: str = "threshold",
+                payoff: str = "lose", deck: str = "spanish40", cut_king: str | None = None,
+                ties: str = "all", poroli: bool = False, seed: int = DEFAULT_SEED,
+                workers: int | None = None) -> EquilibriumResult:
+    """The exact equilibrium of a two-player round (``simcards ronco equilibrium --players 2
+    --exact``, rules E1-E4): each position's mixed strategy over the ``family``'s thresholds
+    (position 0's ``T``, the dealer's ``Td``) and each position's exact loss (``payoff``:
+    ``lose`` or ``lives``). Only ``players=2`` with ``exact=True`` exists so far. ``seed`` and
+    ``workers`` are checked, as every command's are, and change nothing."""
+    from simcards.ronco import equilibrium as eqm
+
+    check_players(players)
+    if players != 2 or not exact:
+        raise UsageError("only the two-player exact solution exists so far (--players 2 "
+                         "--exact); the mixed equilibrium for 3-10 players is not built yet")
+    eqm.check_family(family)
+    eqm.check_payoff(payoff)
+    rules = _rules(deck, cut_king, ties, poroli)
+    check_seed(seed)
+    check_workers(workers)
+    sol = eqm.solve(rules, family, payoff)
+    solved = sol.to_dict()
+    # ``game`` names the kind of matrix game (constant-sum or bimatrix), not the card game.
+    out = {"game": solved.pop("game"), "command": "equilibrium", "players": 2,
+           "rules": rules.summary(), **solved}
+    return EquilibriumResult(out, sol)

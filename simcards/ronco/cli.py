@@ -1,4 +1,4 @@
-"""``simcards ronco ...`` commands: rounds, exact, games, best-threshold.
+"""``simcards ronco ...`` commands: rounds, exact, games, best-threshold, equilibrium.
 
 Each command reads its flags and calls the function of the same name in
 :mod:`simcards.ronco.api`, which checks them and computes; this module only prints.
@@ -300,3 +300,59 @@ def _print_best(out: dict) -> None:
                       f"{r['win_rate']:.4f} [{r['ci_low']:.4f}, {r['ci_high']:.4f}]",
                       " ".join(f"{t}:{d}" for t, d in r["tied_with"]) or "-", eq, gain)
     _console().print(table)
+
+
+@app.command()
+def equilibrium(
+    players: Annotated[int, typer.Option("--players", help="Players at the table (only 2 so "
+                                         "far).")] = 2,
+    exact_solve: Annotated[bool, typer.Option(
+        "--exact", help="Solve exactly (the only solver so far).")] = False,
+    family: Annotated[str, typer.Option(
+        "--family", help="threshold | informed: the policy family whose thresholds are the pure "
+        "strategies (position 0's T, the dealer's Td; rule E1).")] = "threshold",
+    payoff: Annotated[str, typer.Option(
+        "--payoff", help="lose (probability of losing the round) | lives (expected lives lost: "
+        "2 for a Poroli double loss, 0 in an absolute tie); rule E2.")] = "lose",
+    deck: DeckOpt = "spanish40",
+    cut_king: CutKingOpt = None,
+    ties: TiesOpt = "all",
+    poroli: PoroliOpt = False,
+    seed: SeedOpt = DEFAULT_SEED,
+    workers: WorkersOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """The exact two-player equilibrium of one round: each position's mixed strategy and loss.
+
+    --seed and --workers are accepted (and checked) for uniformity and change nothing.
+    """
+    out = api.equilibrium(players=players, exact=exact_solve, family=family, payoff=payoff,
+                          deck=deck, cut_king=cut_king, ties=ties, poroli=poroli, seed=seed,
+                          workers=workers).to_dict()
+    if as_json:
+        emit_json(out)
+        return
+    _print_equilibrium(out)
+
+
+def _print_equilibrium(out: dict) -> None:
+    console = _console()
+    console.print(f"Ronco equilibrium, 2 players, exact: {out['game']} game, family "
+                  f"{out['family']}, payoff {out['payoff']}")
+    table = Table(title="Mixed strategies")
+    for col in ("position", "role", "strategy", "probability", "decimal", "same as"):
+        table.add_column(col)
+    for pos, mix in enumerate(out["mix"]):
+        name = "T" if pos == 0 else "Td"
+        for m in mix:
+            table.add_row(str(pos), api._role(pos, 2), f"{name}={m[name]}", m["probability"],
+                          f"{m['decimal']:.10f}",
+                          ", ".join(f"{name}={v}" for v in m["equivalent"]) or "-")
+    console.print(table)
+    loss = "P(lose)" if out["payoff"] == "lose" else "E[lives lost]"
+    for pos, v in enumerate(out["value"]):
+        console.print(f"position {pos} ({api._role(pos, 2)}): {loss} = {v['fraction']} = "
+                      f"{v['decimal']:.10f}")
+    console.print(f"equilibria found: {out['equilibria_found']}   pure strategies after merging "
+                  f"identical ones: {out['strategies'][0]} x {out['strategies'][1]}")
+    console.print("rules: " + ", ".join(f"{k}={v}" for k, v in out["rules"].items()))
