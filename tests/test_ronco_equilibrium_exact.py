@@ -151,7 +151,7 @@ def test_e3_ties_first_is_constant_sum_and_its_exact_value_matches_independent_s
     out = api.equilibrium(players=2, exact=True, family=family, deck=rules.deck,
                           cut_king=rules.cut_king.value, ties=rules.ties.value,
                           poroli=rules.poroli).to_dict()
-    assert out["game"] == "constant-sum"
+    assert out["matrix_game"] == "constant-sum"
     assert out["value"][0] == {"fraction": str(value), "decimal": float(value)}
     assert Fraction(out["value"][1]["fraction"]) == 1 - value
     assert {m["T"]: Fraction(m["probability"]) for m in out["mix"][0]} == mix0
@@ -277,7 +277,7 @@ def test_cli_json_is_the_api_answer(capsys) -> None:
                  "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out == api.equilibrium(players=2, exact=True, ties="first").to_dict()
-    assert out["game"] == "constant-sum" and out["command"] == "equilibrium"
+    assert out["matrix_game"] == "constant-sum" and out["command"] == "equilibrium"
     assert out["value"][0]["fraction"] == "7367/16055"
     assert out["mix"][0][0] == {"T": 6, "probability": "12/13", "decimal": 12 / 13,
                                 "equivalent": []}

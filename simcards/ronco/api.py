@@ -482,7 +482,6 @@ def equilibrium(*, players: int = 2, exact: bool = False, family: str = "thresho
     check_workers(workers)
     sol = eqm.solve(rules, family, payoff)
     solved = sol.to_dict()
-    # ``game`` names the kind of matrix game (constant-sum or bimatrix), not the card game.
-    out = {"game": solved.pop("game"), "command": "equilibrium", "players": 2,
-           "rules": rules.summary(), **solved}
+    out = {"game": "ronco", "command": "equilibrium", "players": 2, "rules": rules.summary(),
+           **solved}
     return EquilibriumResult(out, sol)

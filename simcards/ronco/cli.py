@@ -337,7 +337,7 @@ def equilibrium(
 
 def _print_equilibrium(out: dict) -> None:
     console = _console()
-    console.print(f"Ronco equilibrium, 2 players, exact: {out['game']} game, family "
+    console.print(f"Ronco equilibrium, 2 players, exact: {out['matrix_game']} game, family "
                   f"{out['family']}, payoff {out['payoff']}")
     table = Table(title="Mixed strategies")
     for col in ("position", "role", "strategy", "probability", "decimal", "same as"):

@@ -517,7 +517,7 @@ class Solution:
         return {
             "family": self.family,
             "payoff": self.payoff,
-            "game": self.game,
+            "matrix_game": self.game,
             "value": [{"fraction": str(v), "decimal": float(v)} for v in self.value],
             "mix": [[{names[k]: s, "probability": str(p), "decimal": float(p),
                       "equivalent": eq} for s, p, eq in self.mix[k]] for k in range(2)],
