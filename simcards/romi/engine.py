@@ -108,7 +108,11 @@ X_ON = 0  # 1 when the player to move plays expert
 X_NEXT_OPEN = 1  # 1 when the next player in play order has opened
 X_PILE = 2  # X_PILE + kind: copies of each kind (52 = joker) in the discard pile
 X_SEEN = 64  # X_SEEN + kind: scratch, the copies seen outside the hand (pile and table)
-X_SIZE = 128
+X_CAND = 128  # scratch per candidate discard: its kind,
+X_BV0 = 192  # best_value of the hand without it,
+X_MP0 = 256  # min_penalty of the hand without it,
+X_PRO = 320  # and its prospect
+X_SIZE = 384
 
 
 def _pen_order() -> np.ndarray:
@@ -682,8 +686,10 @@ def expert_discard(hand, n, must, opened, x, tm, tc, nm, ace_low, sv, cnt, xs):
     card is such a card. Ties: the higher prospect, then (not opened) the lower penalty value,
     then the lower min_penalty of the rest, then the higher penalty value, then card order.
 
-    A kind d that lies in no meld of H-c+d leaves best_value and min_penalty of H-c as they
-    are (plus d's penalty), so only the kinds in some meld are solved."""
+    A kind d that lies in no meld of H+d lies in no meld of any H-c+d either, which keeps
+    best_value and min_penalty of H-c (plus d's penalty), so only the kinds in some meld are
+    solved; and for one d, every H-c+d is the hand H+d less one card, searched together with
+    one memo (:func:`sub_begin`), as the opening step does."""
     jk = fill_counts(hand, n, cnt)
     seen = xs[X_SEEN:X_SEEN + 53]
     for k in range(53):
@@ -697,54 +703,96 @@ def expert_discard(hand, n, must, opened, x, tm, tc, nm, ace_low, sv, cnt, xs):
     for k in range(52):
         seen[k] += cnt[k]
     seen[JOKER_KIND] += jk
+    cand = xs[X_CAND:X_CAND + 53]
+    bv0 = xs[X_BV0:X_BV0 + 53]
+    mp0 = xs[X_MP0:X_MP0 + 53]
+    pro = xs[X_PRO:X_PRO + 53]
+    nc = 0
+    for t in range(53):
+        k = PEN_ORDER[t]
+        if k == JOKER_KIND:
+            if jk == 0:
+                continue
+            a, b, _ = solve_counts(cnt, jk - 1, ace_low, sv)
+        else:
+            if cnt[k] == 0:
+                continue
+            cnt[k] -= 1
+            a, b, _ = solve_counts(cnt, jk, ace_low, sv)
+            cnt[k] += 1
+        cand[nc] = k
+        bv0[nc] = a
+        mp0[nc] = b
+        pro[nc] = 0
+        nc += 1
+    tmp = sv[5]
+    w = sv[0]
+    for d in range(53):
+        u = (4 if d == JOKER_KIND else 2) - seen[d]
+        if u <= 0:
+            continue
+        jd = jk
+        if d == JOKER_KIND:
+            jd += 1
+        else:
+            cnt[d] += 1
+        if d != JOKER_KIND and not _useful(cnt, jk, d):
+            pen = kind_pen(d)
+            fits = opened and _fits_table(d, tm, nm)
+            for i in range(nc):
+                if opened:
+                    pro[i] -= u * (mp0[i] if fits else mp0[i] + pen)
+                else:
+                    pro[i] += u * min(bv0[i], x)
+        else:
+            key, cur = sub_begin(cnt, jd, sv)
+            total = hand_penalty(cnt, jd)
+            fits = d != JOKER_KIND and opened and _fits_table(d, tm, nm)
+            res0 = -1
+            for i in range(nc):
+                k = cand[i]
+                if k == JOKER_KIND:
+                    res = sub_search(jd - 1, key - w[52], cur, ace_low, sv)
+                elif tmp[k] == 0:
+                    if res0 < 0:
+                        res0 = sub_search(jd, key, cur, ace_low, sv)
+                    res = res0
+                else:
+                    tmp[k] -= 1
+                    res = sub_search(jd, key - w[k], cur, ace_low, sv)
+                    tmp[k] += 1
+                if opened:
+                    # d fits a table meld and lies in no meld of H-c+d: the rest keeps mp0.
+                    alone = False
+                    if fits and k == JOKER_KIND:
+                        alone = not _useful(cnt, jd - 1, d)
+                    elif fits:
+                        cnt[k] -= 1
+                        alone = not _useful(cnt, jd, d)
+                        cnt[k] += 1
+                    laid = (res >> _VBITS) & _VMASK
+                    pro[i] -= u * (mp0[i] if alone else total - kind_pen(k) - laid)
+                else:
+                    pro[i] += u * min(res & _VMASK, x)
+        if d != JOKER_KIND:
+            cnt[d] -= 1
     watch = xs[X_NEXT_OPEN] == 1
     best_f = 2
     best_s = -(1 << 60)
     best_v = 1 << 30
     best_m = 1 << 30
     best_k = -1
-    for t in range(53):
-        k = PEN_ORDER[t]
-        if k == JOKER_KIND:
-            if jk == 0:
-                continue
-            jk -= 1
-        else:
-            if cnt[k] == 0:
-                continue
-            cnt[k] -= 1
+    for i in range(nc):
+        k = cand[i]
         feed = 1 if watch and (k == JOKER_KIND or _fits_table(k, tm, nm)) else 0
-        bv0, mp0, _ = solve_counts(cnt, jk, ace_low, sv)
-        s = 0
-        for d in range(53):
-            u = (4 if d == JOKER_KIND else 2) - seen[d]
-            if u <= 0:
-                continue
-            if d == JOKER_KIND:
-                bv1, mp1, _ = solve_counts(cnt, jk + 1, ace_low, sv)
-            else:
-                cnt[d] += 1
-                if _useful(cnt, jk, d):
-                    bv1, mp1, _ = solve_counts(cnt, jk, ace_low, sv)
-                else:
-                    bv1 = bv0
-                    mp1 = mp0 if opened and _fits_table(d, tm, nm) else mp0 + kind_pen(d)
-                cnt[d] -= 1
-            if opened:
-                s -= u * mp1
-            else:
-                s += u * min(bv1, x)
-        if k == JOKER_KIND:
-            jk += 1
-        else:
-            cnt[k] += 1
+        s = pro[i]
         v = 0 if opened else kind_pen(k)
         if feed < best_f or (feed == best_f and (s > best_s or (s == best_s and (
-                v < best_v or (v == best_v and mp0 < best_m))))):
+                v < best_v or (v == best_v and mp0[i] < best_m))))):
             best_f = feed
             best_s = s
             best_v = v
-            best_m = mp0
+            best_m = mp0[i]
             best_k = k
     return _discard_pick(hand, n, must, best_k)
 
