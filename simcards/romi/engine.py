@@ -319,6 +319,24 @@ def sub_search(jk, key, cur, ace_low, sv):
     return _search(sv[5], jk, 0, key, 0, ace_low, sv[0], sv[1], sv[2], cur, sv[3], sv[4])
 
 
+@njit(cache=True, inline="always")
+def sub_less(k, jk, key, cur, res0, ace_low, sv):
+    """:func:`sub_search` for the hand of :func:`sub_begin` less one card of kind k (52 the
+    joker). A kind that :func:`sub_begin` took out (in no meld) leaves the whole hand's answer,
+    which ``res0`` keeps once searched (-1 before). Returns (answer, res0)."""
+    if k == JOKER_KIND:
+        return sub_search(jk - 1, key - sv[0][52], cur, ace_low, sv), res0
+    tmp = sv[5]
+    if tmp[k] == 0:
+        if res0 < 0:
+            res0 = sub_search(jk, key, cur, ace_low, sv)
+        return res0, res0
+    tmp[k] -= 1
+    res = sub_search(jk, key - sv[0][k], cur, ace_low, sv)
+    tmp[k] += 1
+    return res, res0
+
+
 @njit(cache=True)
 def laydown(counts, jk, ace_low, sv, by_penalty):
     """One lay-down of the hand reaching best_value (V4) or, with ``by_penalty``, min_penalty
@@ -625,7 +643,6 @@ def _discard_kind(cnt, jk, ace_low, sv):
     best_k = -1
     key = -1
     cur = 0
-    tmp = sv[5]
     total = hand_penalty(cnt, jk)
     for t in range(53):
         k = PEN_ORDER[t]
@@ -642,12 +659,7 @@ def _discard_kind(cnt, jk, ace_low, sv):
             # min_penalty of the hand less k: its total less what the search lays.
             if key < 0:
                 key, cur = sub_begin(cnt, jk, sv)
-            if k == JOKER_KIND:
-                res = sub_search(jk - 1, key - sv[0][52], cur, ace_low, sv)
-            else:
-                tmp[k] -= 1
-                res = sub_search(jk, key - sv[0][k], cur, ace_low, sv)
-                tmp[k] += 1
+            res, _ = sub_less(k, jk, key, cur, -1, ace_low, sv)
             m = total - pk - ((res >> _VBITS) & _VMASK)
         o = kind_order(k)
         if m < best_m or (m == best_m and (pk > best_pen or (pk == best_pen and o < best_ord))):
@@ -725,8 +737,6 @@ def expert_discard(hand, n, must, opened, x, tm, tc, nm, ace_low, sv, cnt, xs):
         mp0[nc] = b
         pro[nc] = 0
         nc += 1
-    tmp = sv[5]
-    w = sv[0]
     for d in range(53):
         u = (4 if d == JOKER_KIND else 2) - seen[d]
         if u <= 0:
@@ -751,16 +761,7 @@ def expert_discard(hand, n, must, opened, x, tm, tc, nm, ace_low, sv, cnt, xs):
             res0 = -1
             for i in range(nc):
                 k = cand[i]
-                if k == JOKER_KIND:
-                    res = sub_search(jd - 1, key - w[52], cur, ace_low, sv)
-                elif tmp[k] == 0:
-                    if res0 < 0:
-                        res0 = sub_search(jd, key, cur, ace_low, sv)
-                    res = res0
-                else:
-                    tmp[k] -= 1
-                    res = sub_search(jd, key - w[k], cur, ace_low, sv)
-                    tmp[k] += 1
+                res, res0 = sub_less(k, jd, key, cur, res0, ace_low, sv)
                 if opened:
                     # d fits a table meld and lies in no meld of H-c+d: the rest keeps mp0.
                     alone = False
@@ -978,26 +979,12 @@ def plan_turn(hand, n, must, opened, may_open, x, hold, tm, tc, nm, me, ace_low,
             # The hand less each kind, in one shared search (sub_begin); a card in no meld of
             # the hand changes neither the value nor what is laid.
             key, cur = sub_begin(cnt, jk, sv)
-            tmp = sv[5]
-            w = sv[0]
             total = hand_penalty(cnt, jk)
             res0 = -1
             for k in range(53):
-                if k == JOKER_KIND:
-                    if jk == 0:
-                        continue
-                    res = sub_search(jk - 1, key - w[52], cur, ace_low, sv)
-                else:
-                    if cnt[k] == 0:
-                        continue
-                    if tmp[k] == 0:
-                        if res0 < 0:
-                            res0 = sub_search(jk, key, cur, ace_low, sv)
-                        res = res0
-                    else:
-                        tmp[k] -= 1
-                        res = sub_search(jk, key - w[k], cur, ace_low, sv)
-                        tmp[k] += 1
+                if (jk if k == JOKER_KIND else cnt[k]) == 0:
+                    continue
+                res, res0 = sub_less(k, jk, key, cur, res0, ace_low, sv)
                 bv = res & _VMASK
                 mp = total - kind_pen(k) - ((res >> _VBITS) & _VMASK)
                 if bv < x:

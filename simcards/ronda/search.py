@@ -310,6 +310,18 @@ def _ab_enter(stack, d, rl, order, key, lvl, lo, hi):
     lvl[d, L_BEST] = -UNBOUNDED if maxi else UNBOUNDED
 
 
+@njit(cache=True, inline="always")
+def _next_child(stack, d, order, lvl, rl):
+    """Both searches' step down: level ``d``'s next value in its order, played on a copy of
+    its position at level ``d + 1``, which is returned."""
+    v = order[d, lvl[d, L_IDX]]
+    lvl[d, L_IDX] += 1
+    child = stack[d + 1]
+    compact.copy(stack[d], child)
+    compact.play(v, child, rl)
+    return child
+
+
 @njit(cache=True)
 def _alphabeta(stack, base, rl, ds, deck, order, key, lvl, f, lo, hi):
     """F(0) at the end of the hand from ``stack[base]`` (two sides, a mover to play), by
@@ -321,11 +333,7 @@ def _alphabeta(stack, base, rl, ds, deck, order, key, lvl, f, lo, hi):
     _ab_enter(stack, d, rl, order, key, lvl, lo, hi)
     while True:
         if lvl[d, L_IDX] < lvl[d, L_NORD]:
-            v = order[d, lvl[d, L_IDX]]
-            lvl[d, L_IDX] += 1
-            child = stack[d + 1]
-            compact.copy(stack[d], child)
-            compact.play(v, child, rl)
+            child = _next_child(stack, d, order, lvl, rl)
             if child[C_PLAYS] == plays:
                 compact.finish(child, rl, f)
                 val = f[0]
@@ -388,11 +396,7 @@ def _max_n(stack, base, plays_left, rl, ds, deck, order, lvl, best, f):
                 best[d, t] = f[t]
             lvl[d, L_BEST] = 1
         if lvl[d, L_IDX] < lvl[d, L_NORD]:
-            v = order[d, lvl[d, L_IDX]]
-            lvl[d, L_IDX] += 1
-            child = stack[d + 1]
-            compact.copy(stack[d], child)
-            compact.play(v, child, rl)
+            child = _next_child(stack, d, order, lvl, rl)
             if child[C_PLAYS] == plays:
                 compact.finish(child, rl, f)
             elif d + 1 - base == plays_left:
