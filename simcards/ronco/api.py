@@ -157,9 +157,19 @@ def round_policies(players: int, policy: str = "threshold", threshold: int | Non
                    dealer_threshold: int | None = None,
                    thresholds: str | Sequence[int] | None = None,
                    keep_prob: float | None = None, rules: RoncoRules | None = None,
-                   ) -> list[Policy]:
-    """One policy per position from the ``rounds``/``exact`` flags (None: not given)."""
+                   policies: str | None = None) -> list[Policy]:
+    """One policy per position from the ``rounds``/``exact`` flags (None: not given);
+    ``policies`` gives each position's own, the dealer's last."""
     check_players(players)
+    if policies is not None:
+        if policy != "threshold":
+            raise UsageError("--policy cannot be used with --policies: --policies gives every "
+                             "position's policy")
+        if thresholds is not None:
+            raise UsageError("--thresholds cannot be used with --policies: write the "
+                             "thresholds into each entry")
+        return game_policies(players, policies, None, threshold, dealer_threshold, keep_prob,
+                             rules)
     keep_prob = check_finite(keep_prob, "--keep-prob")
     _policy_flags(policy, threshold, dealer_threshold, keep_prob)
     if thresholds is not None:
@@ -194,7 +204,8 @@ def _header(command: str, rules: RoncoRules, policies: Sequence[Policy]) -> dict
     }
 
 
-def rounds(*, players: int = 4, policy: str = "threshold", threshold: int | None = None,
+def rounds(*, players: int = 4, policy: str = "threshold", policies: str | None = None,
+           threshold: int | None = None,
            dealer_threshold: int | None = None, thresholds: str | Sequence[int] | None = None,
            keep_prob: float | None = None, deck: str = "spanish40", cut_king: str | None = None,
            ties: str = "all", poroli: bool = False, rounds: int | str = "1M",
@@ -210,16 +221,16 @@ def rounds(*, players: int = 4, policy: str = "threshold", threshold: int | None
     from simcards.ronco import rounds as ronco_rounds
 
     rules = _rules(deck, cut_king, ties, poroli)
-    policies = round_policies(players, policy, threshold, dealer_threshold, thresholds,
-                              keep_prob, rules)
+    policies_list = round_policies(players, policy, threshold, dealer_threshold, thresholds,
+                                   keep_prob, rules, policies)
     total = parse_count(rounds, "--rounds", MAX_ROUNDS)
     check_seed(seed)
     cap, workers = workers, check_workers(workers)  # on a cluster only a cap, if given
-    header = _header("rounds", rules, policies)
+    header = _header("rounds", rules, policies_list)
     manifest = {**header, "seed": seed, "rounds": total, "chunk_size": ronco_rounds.ROUNDS_CHUNK}
     with main_not_reimported(), \
             batch_run(scheduler, cap, store, manifest, not progress) as run:
-        res = ronco_rounds.simulate(rules, policies, total, seed=seed, workers=workers,
+        res = ronco_rounds.simulate(rules, policies_list, total, seed=seed, workers=workers,
                                     progress=progress, **run.options())
     out = {**header, "seed": seed, **res.to_dict(), **run.cluster_json()}
     if run.store is not None:
@@ -231,7 +242,8 @@ def rounds(*, players: int = 4, policy: str = "threshold", threshold: int | None
     return RoundsResult(out, res)
 
 
-def exact(*, players: int = 4, policy: str = "threshold", threshold: int | None = None,
+def exact(*, players: int = 4, policy: str = "threshold", policies: str | None = None,
+          threshold: int | None = None,
           dealer_threshold: int | None = None, thresholds: str | Sequence[int] | None = None,
           keep_prob: float | None = None, deck: str = "spanish40", cut_king: str | None = None,
           ties: str = "all", poroli: bool = False, seed: int = DEFAULT_SEED,
@@ -242,13 +254,13 @@ def exact(*, players: int = 4, policy: str = "threshold", threshold: int | None 
     from simcards.ronco import rounds as ronco_rounds
 
     rules = _rules(deck, cut_king, ties, poroli)
-    policies = round_policies(players, policy, threshold, dealer_threshold, thresholds,
-                              keep_prob, rules)
+    policies_list = round_policies(players, policy, threshold, dealer_threshold, thresholds,
+                                   keep_prob, rules, policies)
     check_seed(seed)
     check_workers(workers)
-    res = ronco_rounds.exact(rules, policies, progress=progress)
+    res = ronco_rounds.exact(rules, policies_list, progress=progress)
     out = {
-        **_header("exact", rules, policies),
+        **_header("exact", rules, policies_list),
         "p_lose": res.p_lose.tolist(),
         "p_double": res.p_double.tolist(),
         "p_all_tie": res.p_all_tie,
@@ -293,8 +305,9 @@ def game_policies(players: int, policies: str | None = None, policy: str | None 
                          DEFAULT_P if keep_prob is None else keep_prob)
         result = ronco_games.player_policies(players, policies, default)
         entries = _entries(policies)
-        reads = {"--threshold": any(k != "random" and n < 1 for k, n in entries),
-                 "--dealer-threshold": any(k != "random" and n < 2 for k, n in entries),
+        thresholded = [(k, n) for k, n in entries if k not in ("random", "bayes")]
+        reads = {"--threshold": any(n < 1 for _k, n in thresholded),
+                 "--dealer-threshold": any(n < 2 for _k, n in thresholded),
                  "--keep-prob": any(k == "random" and n < 1 for k, n in entries)}
         for flag in _given(threshold=threshold, dealer_threshold=dealer_threshold,
                            keep_prob=keep_prob):

@@ -39,6 +39,7 @@ from simcards.core.progress import Progress
 from simcards.core.runner import Batch, Stats, local_executor, run_batches
 from simcards.core.stats import Z95, wilson
 from simcards.core.store import RunStore, multi_batch_options
+from simcards.ronco.bayes import game_table
 from simcards.ronco.games import MAX_ROUNDS
 from simcards.ronco.policies import Policy, PolicyTable
 from simcards.ronco.race_kernel import race_games
@@ -75,8 +76,11 @@ def race_chunk(state: np.ndarray, size: int, cfg: RaceConfig) -> RaceStats:
 
 def _config(rules: RoncoRules, n: int, lives: int, field_policy: Policy,
             candidates: Sequence[Policy]) -> RaceConfig:
+    bayes = None
+    if any(c.kind == "bayes" for c in candidates):  # S4: its replies to this field
+        bayes = game_table(rules, n, field_policy).kernel_arrays()
     return RaceConfig(n, lives, PolicyTable.from_policies([field_policy] * n),
-                      PolicyTable.from_policies(candidates), rules.arrays)
+                      PolicyTable.from_policies(candidates, bayes), rules.arrays)
 
 
 @dataclass(frozen=True)

@@ -108,6 +108,7 @@ def _print_rounds(out: dict, exact: bool) -> None:
 def rounds(
     players: PlayersOpt = 4,
     policy: PolicyOpt = "threshold",
+    policies_spec: PoliciesOpt = None,
     threshold: ThresholdOpt = None,
     dealer_threshold: DealerOpt = None,
     thresholds: ThresholdsOpt = None,
@@ -124,7 +125,7 @@ def rounds(
     as_json: JsonOpt = False,
 ) -> None:
     """Monte Carlo loss rate of every position in one round."""
-    out = api.rounds(players=players, policy=policy, threshold=threshold,
+    out = api.rounds(players=players, policy=policy, policies=policies_spec, threshold=threshold,
                      dealer_threshold=dealer_threshold, thresholds=thresholds,
                      keep_prob=keep_prob, deck=deck, cut_king=cut_king, ties=ties,
                      poroli=poroli, rounds=n_rounds, seed=seed, workers=workers,
@@ -139,6 +140,7 @@ def rounds(
 def exact(
     players: PlayersOpt = 4,
     policy: PolicyOpt = "threshold",
+    policies_spec: PoliciesOpt = None,
     threshold: ThresholdOpt = None,
     dealer_threshold: DealerOpt = None,
     thresholds: ThresholdsOpt = None,
@@ -156,7 +158,7 @@ def exact(
     Needs deterministic policies. The enumeration runs in one process; --seed and --workers are
     accepted (and checked) for uniformity and do not change the (exact) answer.
     """
-    out = api.exact(players=players, policy=policy, threshold=threshold,
+    out = api.exact(players=players, policy=policy, policies=policies_spec, threshold=threshold,
                     dealer_threshold=dealer_threshold, thresholds=thresholds,
                     keep_prob=keep_prob, deck=deck, cut_king=cut_king, ties=ties,
                     poroli=poroli, seed=seed, workers=workers,

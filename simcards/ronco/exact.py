@@ -18,8 +18,9 @@ from numba import njit
 
 from simcards.core.apimodule import make_callable
 from simcards.core.errors import UsageError
+from simcards.ronco.bayes import policy_table
 from simcards.ronco.kernel import ALL_TIE, CUT, CUT_KING_FIRED, act, resolve
-from simcards.ronco.policies import Policy, PolicyTable
+from simcards.ronco.policies import Policy
 from simcards.ronco.rules import RoncoRules, check_players
 
 MAX_LEAVES = 3_000_000_000
@@ -37,8 +38,8 @@ def _outcome_code(n, lost, flags):
 
 
 @njit(cache=True)
-def _enumerate_piece(n, cls_strength, cls_count, n_cards, kind, t, td, p, top, ties, cut_king,
-                     below, counts, prefix, dist):
+def _enumerate_piece(n, cls_strength, cls_count, n_cards, kind, t, td, p, bkeys, bvals, top,
+                     ties, cut_king, below, counts, prefix, dist):
     """Add to ``dist`` the probability of every round outcome (see :func:`_outcome_code`) over
     the deals whose first ``len(prefix)`` positions get the strength classes ``prefix``.
 
@@ -86,7 +87,7 @@ def _enumerate_piece(n, cls_strength, cls_count, n_cards, kind, t, td, p, top, t
             continue
         for i in range(n):
             hold[i] = base[i]
-        cut = act(hold, n, kind, t, td, p, u, top, ties, cut_king, below, counts)
+        cut = act(hold, n, kind, t, td, p, bkeys, bvals, u, top, ties, cut_king, below, counts)
         if not cut:
             flags = resolve(hold, n, False, 0, top, ties, cut_king, lost)
             dist[_outcome_code(n, lost, flags)] += wt[n]
@@ -136,8 +137,8 @@ def _prefixes(n: int, cls_count: np.ndarray) -> tuple[int, list[np.ndarray]]:
     return d, out
 
 
-def _enumerate(n, cls_strength, cls_count, n_cards, kind, t, td, p, top, ties, cut_king, below,
-               counts, progress: bool = False):
+def _enumerate(n, cls_strength, cls_count, n_cards, kind, t, td, p, bkeys, bvals, top, ties,
+               cut_king, below, counts, progress: bool = False):
     """Probability of every round outcome (see :func:`_outcome_code`), enumerated in pieces
     (see :func:`_enumerate_piece`) with progress, answering Ctrl-C between pieces."""
     from simcards.core.progress import Progress
@@ -147,8 +148,8 @@ def _enumerate(n, cls_strength, cls_count, n_cards, kind, t, td, p, top, ties, c
     dist = np.zeros(3**n * 8, np.float64)
     with Progress(per_piece * len(pieces), "Ronco exact (deal classes)", progress) as bar:
         for prefix in pieces:
-            _enumerate_piece(n, cls_strength, cls_count, n_cards, kind, t, td, p, top, ties,
-                             cut_king, below, counts, prefix, dist)
+            _enumerate_piece(n, cls_strength, cls_count, n_cards, kind, t, td, p, bkeys, bvals,
+                             top, ties, cut_king, below, counts, prefix, dist)
             bar.advance(per_piece)
     return dist
 
@@ -206,7 +207,7 @@ def round_outcomes(rules: RoncoRules, policies: Sequence[Policy], *,
         )
     ra = rules.arrays
     dist = _enumerate(n, cls_strength, cls_count, ra.n_cards,
-                      *PolicyTable.from_policies(policies).args(), ra.top, ra.ties, ra.cut_king,
+                      *policy_table(rules, policies).args(), ra.top, ra.ties, ra.cut_king,
                       ra.below, ra.counts, progress)
     return [(decode(n, int(c)), float(dist[c])) for c in np.flatnonzero(dist)]
 

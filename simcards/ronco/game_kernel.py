@@ -184,8 +184,8 @@ def _threshold_game(s0, s1, s2, s3, deck, n, lives0, t, td, top, ties, cut_king,
 
 
 @njit(cache=True)
-def _general_game(s0, s1, s2, s3, deck, n, kind, t, td, p, top, ties, cut_king, below,
-                  counts, absolute_tie, d, draw_uniforms, max_rounds, buf):
+def _general_game(s0, s1, s2, s3, deck, n, kind, t, td, p, bkeys, bvals, top, ties, cut_king,
+                  below, counts, absolute_tie, d, draw_uniforms, max_rounds, buf):
     """:func:`play_game` for any mix of policies, through the round kernel's
     :func:`play_round`. Returns ``(s0, s1, s2, s3, ending, winner, rounds)``."""
     lives, elim_round, order, hold, u, lost, pk, pt, ptd, pp = buf
@@ -206,7 +206,7 @@ def _general_game(s0, s1, s2, s3, deck, n, kind, t, td, p, top, ties, cut_king, 
                 s0, s1, s2, s3, x = step(s0, s1, s2, s3)
                 u[pos] = to_uniform(x)
         rounds += 1
-        flags = play_round(hold, deck[k], k, pk, pt, ptd, pp, u, top, ties,
+        flags = play_round(hold, deck[k], k, pk, pt, ptd, pp, bkeys, bvals, u, top, ties,
                            cut_king, below, counts, lost)
         if flags & ALL_TIE:  # G6: no lives lost
             if absolute_tie == VOID_TIE:
@@ -228,8 +228,8 @@ def _general_game(s0, s1, s2, s3, deck, n, kind, t, td, p, top, ties, cut_king, 
 
 
 @njit(cache=True)
-def play_game(state, deck, n, lives0, kind, t, td, p, top, ties, cut_king, below, counts,
-              absolute_tie, first_dealer, draw_uniforms, max_rounds, buf):
+def play_game(state, deck, n, lives0, kind, t, td, p, bkeys, bvals, top, ties, cut_king, below,
+              counts, absolute_tie, first_dealer, draw_uniforms, max_rounds, buf):
     """Play one game. ``deck`` holds the strengths of the deck's cards in any order (it is
     shuffled in place, like card indices would be, draw for draw); ``buf`` comes from
     :func:`game_buffers`; its ``lives`` and ``elim_round`` (by player; 0 = never eliminated)
@@ -254,8 +254,8 @@ def play_game(state, deck, n, lives0, kind, t, td, p, top, ties, cut_king, below
             max_rounds, lives, elim_round, order, hold, buf[6])
     else:
         s0, s1, s2, s3, ending, winner, rounds = _general_game(
-            s0, s1, s2, s3, deck, n, kind, t, td, p, top, ties, cut_king, below, counts,
-            absolute_tie, d0, draw_uniforms, max_rounds, buf)
+            s0, s1, s2, s3, deck, n, kind, t, td, p, bkeys, bvals, top, ties, cut_king, below,
+            counts, absolute_tie, d0, draw_uniforms, max_rounds, buf)
     store(state, s0, s1, s2, s3)
     return ending, winner, rounds, d0
 
@@ -277,8 +277,8 @@ def finish_places(n, elim_round, place):
 
 
 @njit(cache=True)
-def simulate_games(state, games, n, lives0, kind, t, td, p, strengths, top, ties, cut_king,
-                   below, counts, absolute_tie, first_dealer, max_rounds, hist_len):
+def simulate_games(state, games, n, lives0, kind, t, td, p, bkeys, bvals, strengths, top, ties,
+                   cut_king, below, counts, absolute_tie, first_dealer, max_rounds, hist_len):
     """Monte Carlo games; returns sufficient statistics (all int64, mergeable by sum).
 
     ``(wins[n], endings[4], rounds_hist[hist_len], places[n, n], rounds_sums[2])``; the last
@@ -297,8 +297,8 @@ def simulate_games(state, games, n, lives0, kind, t, td, p, strengths, top, ties
     sums = np.zeros(2, np.int64)
     for _ in range(games):
         ending, winner, rounds, _d0 = play_game(
-            state, deck, n, lives0, kind, t, td, p, top, ties, cut_king, below, counts,
-            absolute_tie, first_dealer, draw_uniforms, max_rounds, buf)
+            state, deck, n, lives0, kind, t, td, p, bkeys, bvals, top, ties, cut_king, below,
+            counts, absolute_tie, first_dealer, draw_uniforms, max_rounds, buf)
         endings[ending] += 1
         if winner >= 0:
             wins[winner] += 1
@@ -312,8 +312,8 @@ def simulate_games(state, games, n, lives0, kind, t, td, p, strengths, top, ties
 
 
 @njit(cache=True)
-def detail_games(state, games, n, lives0, kind, t, td, p, strengths, top, ties, cut_king,
-                 below, counts, absolute_tie, first_dealer, max_rounds):
+def detail_games(state, games, n, lives0, kind, t, td, p, bkeys, bvals, strengths, top, ties,
+                 cut_king, below, counts, absolute_tie, first_dealer, max_rounds):
     """Game-by-game outcomes (for checking against the reference engine)."""
     deck = strengths.copy()
     buf = game_buffers(n)
@@ -324,8 +324,8 @@ def detail_games(state, games, n, lives0, kind, t, td, p, strengths, top, ties, 
     elim = np.zeros((games, n), np.int64)
     for g in range(games):
         ending, winner, rounds, d0 = play_game(
-            state, deck, n, lives0, kind, t, td, p, top, ties, cut_king, below, counts,
-            absolute_tie, first_dealer, draw_uniforms, max_rounds, buf)
+            state, deck, n, lives0, kind, t, td, p, bkeys, bvals, top, ties, cut_king, below,
+            counts, absolute_tie, first_dealer, draw_uniforms, max_rounds, buf)
         out[g, 0] = ending
         out[g, 1] = winner
         out[g, 2] = rounds

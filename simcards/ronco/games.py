@@ -15,6 +15,7 @@ from simcards.core.apimodule import make_callable
 from simcards.core.errors import UsageError
 from simcards.core.runner import Stats, run_batch
 from simcards.core.stats import wilson
+from simcards.ronco.bayes import policy_table
 from simcards.ronco.game_kernel import ALL_OUT, STALLED, VOID, simulate_games
 from simcards.ronco.policies import KINDS, Policy, PolicyTable
 from simcards.ronco.rules import RoncoRules, RuleArrays, check_players
@@ -45,7 +46,7 @@ class GameConfig:
     @classmethod
     def build(cls, rules: RoncoRules, policies: Sequence[Policy], lives: int,
               first_dealer: int | None) -> GameConfig:
-        return cls(len(policies), lives, PolicyTable.from_policies(policies), rules.arrays,
+        return cls(len(policies), lives, policy_table(rules, policies, game=True), rules.arrays,
                    -1 if first_dealer is None else first_dealer)
 
     def args(self) -> tuple:

@@ -1,4 +1,4 @@
-"""numba kernels for one Ronco round (rules R1-R10, policies S1-S3).
+"""numba kernels for one Ronco round (rules R1-R10, policies S1-S4).
 
 The round is split in two so that the Monte Carlo loop, the exact enumerator and the game kernel
 share one implementation of the rules:
@@ -16,6 +16,8 @@ import numpy as np
 from numba import njit, uint64
 
 from simcards.core.rng import load, step, store, to_uniform, uniform, word_accepts
+from simcards.ronco.codes import BAYES as _BAYES
+from simcards.ronco.codes import BAYES_HIST_SPAN
 from simcards.ronco.codes import CUT_KING_LOSES as _LOSES
 from simcards.ronco.codes import CUT_KING_NONE as _NONE
 from simcards.ronco.codes import FLAG_ALL_TIE as ALL_TIE
@@ -30,10 +32,8 @@ _M32 = uint64(0xFFFFFFFF)
 
 
 @njit(cache=True, inline="always")
-def _keeps(kind, t, td, p, u, c, pos, dealer, swapped, d, ties, cut_king, below, counts):
-    """One decision: True to keep (a dealer: not to cut). S1, S2 and S3."""
-    if kind == _RANDOM:
-        return u < p
+def field_keeps(kind, t, td, c, pos, dealer, swapped, d, ties, cut_king, below, counts):
+    """A threshold (S1) or informed (S2) decision: True to keep (a dealer: not to cut)."""
     thr = td if dealer else t
     if kind == _THRESHOLD:
         return c >= thr
@@ -59,29 +59,73 @@ def _keeps(kind, t, td, p, u, c, pos, dealer, swapped, d, ties, cut_king, below,
 
 
 @njit(cache=True, inline="always")
-def act(hold, n, kind, t, td, p, u, top, ties, cut_king, below, counts):
+def bayes_key(n, pos, hist, c, d):
+    """S4: where a ``bayes`` decision is looked up: the table size, the position, the public
+    history of the earlier positions (base 3: keep 0, swap 1, refused 2), the current card and
+    the card dealt to him when the previous position swapped with him (else -1)."""
+    return (((n * 21 + pos) * BAYES_HIST_SPAN + hist) * 16 + c) * 16 + d + 1
+
+
+@njit(cache=True, inline="always")
+def bayes_keeps(n, pos, hist, c, d, bkeys, bvals):
+    """S4: the precomputed decision (binary search in the sorted keys); a state the table
+    does not hold (impossible under the declared field) keeps."""
+    key = bayes_key(n, pos, hist, c, d)
+    lo = 0
+    hi = bkeys.shape[0]
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if bkeys[mid] < key:
+            lo = mid + 1
+        else:
+            hi = mid
+    if lo < bkeys.shape[0] and bkeys[lo] == key:
+        return bvals[lo] != 0
+    return True
+
+
+@njit(cache=True, inline="always")
+def _keeps(kind, t, td, p, u, c, n, pos, dealer, swapped, d, hist, ties, cut_king, below,
+           counts, bkeys, bvals):
+    """One decision: True to keep (a dealer: not to cut). S1, S2, S3 and S4."""
+    if kind == _RANDOM:
+        return u < p
+    if kind == _BAYES:
+        return bayes_keeps(n, pos, hist, c, d if swapped else -1, bkeys, bvals)
+    return field_keeps(kind, t, td, c, pos, dealer, swapped, d, ties, cut_king, below, counts)
+
+
+@njit(cache=True, inline="always")
+def act(hold, n, kind, t, td, p, bkeys, bvals, u, top, ties, cut_king, below, counts):
     """Play positions 0 .. n-2 in place on ``hold`` (strengths by position); return True when
     the dealer cuts.
 
     ``kind``/``t``/``td``/``p`` are indexed by position; ``u`` holds one uniform per position for
-    random policies. R2-R5: a pass swaps with the next position unless that player holds the top
-    rank (refusal); the passer's card is final either way.
+    random policies; ``bkeys``/``bvals`` are the ``bayes`` decision table (S4, empty when no
+    position plays it). R2-R5: a pass swaps with the next position unless that player holds the
+    top rank (refusal); the passer's card is final either way.
     """
     swapped = False
     d = -1
+    hist = 0
     for i in range(n - 1):
         c = hold[i]
-        if _keeps(kind[i], t[i], td[i], p[i], u[i], c, i, False, swapped, d, ties, cut_king,
-                  below, counts) or hold[i + 1] == top:
+        if _keeps(kind[i], t[i], td[i], p[i], u[i], c, n, i, False, swapped, d, hist, ties,
+                  cut_king, below, counts, bkeys, bvals):
             swapped = False
+            hist = hist * 3
+        elif hold[i + 1] == top:  # R4: refused
+            swapped = False
+            hist = hist * 3 + 2
         else:  # R3: swap; position i now holds, for good, the card dealt to i+1
             hold[i] = hold[i + 1]
             hold[i + 1] = c
             swapped = True
             d = hold[i]
+            hist = hist * 3 + 1
     i = n - 1
-    return not _keeps(kind[i], t[i], td[i], p[i], u[i], hold[i], i, True, swapped, d, ties,
-                      cut_king, below, counts)
+    return not _keeps(kind[i], t[i], td[i], p[i], u[i], hold[i], n, i, True, swapped, d, hist,
+                      ties, cut_king, below, counts, bkeys, bvals)
 
 
 @njit(cache=True, inline="always")
@@ -129,10 +173,10 @@ def resolve(hold, n, cut, cut_strength, top, ties, cut_king, lost):
 
 
 @njit(cache=True, inline="always")
-def play_round(hold, cut_strength, n, kind, t, td, p, u, top, ties, cut_king, below, counts,
-               lost):
+def play_round(hold, cut_strength, n, kind, t, td, p, bkeys, bvals, u, top, ties, cut_king,
+               below, counts, lost):
     """A whole round on given strengths; returns resolve()'s flags."""
-    cut = act(hold, n, kind, t, td, p, u, top, ties, cut_king, below, counts)
+    cut = act(hold, n, kind, t, td, p, bkeys, bvals, u, top, ties, cut_king, below, counts)
     return resolve(hold, n, cut, cut_strength, top, ties, cut_king, lost)
 
 
@@ -253,8 +297,8 @@ def _threshold_rounds(state, rounds, n, t, td, deck, top, ties, cut_king, lost_c
 
 
 @njit(cache=True)
-def _general_rounds(state, rounds, n, kind, t, td, p, deck, top, ties, cut_king, below,
-                    counts, lost_count, double_count, tallies):
+def _general_rounds(state, rounds, n, kind, t, td, p, bkeys, bvals, deck, top, ties, cut_king,
+                    below, counts, lost_count, double_count, tallies):
     """:func:`simulate_rounds` for any mix of policies, through :func:`play_round`."""
     s0, s1, s2, s3 = load(state)
     hold = np.empty(n, np.int64)
@@ -276,8 +320,8 @@ def _general_rounds(state, rounds, n, kind, t, td, p, deck, top, ties, cut_king,
                 if kind[i] == _RANDOM:
                     s0, s1, s2, s3, x = step(s0, s1, s2, s3)
                     u[i] = to_uniform(x)
-        flags = play_round(hold, deck[n], n, kind, t, td, p, u, top, ties, cut_king,
-                           below, counts, lost)
+        flags = play_round(hold, deck[n], n, kind, t, td, p, bkeys, bvals, u, top, ties,
+                           cut_king, below, counts, lost)
         for i in range(n):  # branch-free tallies: this loop runs for every round
             lost_count[i] += lost[i] > 0
             double_count[i] += lost[i] == 2
@@ -291,8 +335,8 @@ def _general_rounds(state, rounds, n, kind, t, td, p, deck, top, ties, cut_king,
 
 
 @njit(cache=True)
-def simulate_rounds(state, rounds, n, kind, t, td, p, strengths, top, ties, cut_king, below,
-                    counts):
+def simulate_rounds(state, rounds, n, kind, t, td, p, bkeys, bvals, strengths, top, ties,
+                    cut_king, below, counts):
     """Monte Carlo: ``rounds`` deals from the stream ``state``.
 
     Returns ``(lost_count, double_count, tallies)``: rounds lost and double losses by position,
@@ -319,8 +363,8 @@ def simulate_rounds(state, rounds, n, kind, t, td, p, strengths, top, ties, cut_
         _threshold_rounds(state, rounds, n, t, td, deck, top, ties, cut_king, lost_count,
                           double_count, tallies)
     else:
-        _general_rounds(state, rounds, n, kind, t, td, p, deck, top, ties, cut_king, below,
-                        counts, lost_count, double_count, tallies)
+        _general_rounds(state, rounds, n, kind, t, td, p, bkeys, bvals, deck, top, ties,
+                        cut_king, below, counts, lost_count, double_count, tallies)
     return lost_count, double_count, tallies
 
 
@@ -347,7 +391,8 @@ def record_deals(state, rounds, n, kind, n_cards):
 
 
 @njit(cache=True)
-def replay_rounds(cards, us, n, kind, t, td, p, strengths, top, ties, cut_king, below, counts):
+def replay_rounds(cards, us, n, kind, t, td, p, bkeys, bvals, strengths, top, ties, cut_king,
+                  below, counts):
     """Play given deals; returns lives lost (rounds x n), flags and final strengths."""
     rounds = cards.shape[0]
     lost_all = np.zeros((rounds, n), np.int64)
@@ -358,8 +403,8 @@ def replay_rounds(cards, us, n, kind, t, td, p, strengths, top, ties, cut_king, 
     for r in range(rounds):
         for i in range(n):
             hold[i] = strengths[cards[r, i]]
-        flags[r] = play_round(hold, strengths[cards[r, n]], n, kind, t, td, p, us[r], top, ties,
-                              cut_king, below, counts, lost)
+        flags[r] = play_round(hold, strengths[cards[r, n]], n, kind, t, td, p, bkeys, bvals,
+                              us[r], top, ties, cut_king, below, counts, lost)
         for i in range(n):
             lost_all[r, i] = lost[i]
             finals[r, i] = hold[i]

@@ -1,4 +1,4 @@
-"""Ronco policies as data (rules S1-S3).
+"""Ronco policies as data (rules S1-S4).
 
 A policy is a kind plus a few numbers. Kernels receive a policy table (one row per position or
 player) of plain arrays and dispatch on the integer kind, which keeps them free of Python objects
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simcards.core.policyspec import Param, PolicyKind, PolicyKinds, PolicySpec
-from simcards.ronco.codes import INFORMED, RANDOM, THRESHOLD
+from simcards.ronco.codes import BAYES, INFORMED, RANDOM, THRESHOLD
 
 DEFAULT_T = 5
 DEFAULT_TD = 5
@@ -28,8 +28,9 @@ KINDS = PolicyKinds("ronco", [
     PolicyKind("informed", INFORMED, _THRESHOLDS, "S2: threshold, plus what is certain"),
     PolicyKind("random", RANDOM, (Param("p", float, 0.0, 1.0, DEFAULT_P, "keep probability"),),
                "S3: keep with probability p"),
+    PolicyKind("bayes", BAYES, (), "S4: the exact best reply to the other players' policies"),
 ])
-"""Ronco's policy kinds (S1-S3): what ``--policies`` accepts, with ranges and defaults."""
+"""Ronco's policy kinds (S1-S4): what ``--policies`` accepts, with ranges and defaults."""
 KIND_CODE = {name: KINDS.code(name) for name in KINDS.names}
 
 
@@ -43,7 +44,8 @@ class Policy:
     """One player's way of playing.
 
     ``threshold`` and ``informed`` use ``T`` (a non-dealer keeps at strength >= T) and ``Td``
-    (the dealer cuts below Td); ``random`` keeps with probability ``p``.
+    (the dealer cuts below Td); ``random`` keeps with probability ``p``; ``bayes`` reads none of
+    them: it keeps or passes by the exact loss its decision table gives (S4).
     """
 
     kind: str = "threshold"
@@ -62,6 +64,8 @@ class Policy:
     def as_spec(self) -> PolicySpec:
         if self.kind == "random":
             return PolicySpec("random", (float(self.p),))
+        if self.kind == "bayes":
+            return PolicySpec("bayes", ())
         return PolicySpec(self.kind, (int(self.T), int(self.Td)))
 
     @classmethod
@@ -69,6 +73,8 @@ class Policy:
         base = default or cls()
         if spec.kind == "random":
             return cls("random", base.T, base.Td, float(spec.values[0]))
+        if spec.kind == "bayes":
+            return cls("bayes", base.T, base.Td, base.p)
         return cls(spec.kind, int(spec.values[0]), int(spec.values[1]), base.p)
 
     def spec(self) -> str:
@@ -95,22 +101,34 @@ def parse_policy(text: str, default: Policy | None = None, top: int | None = Non
 
 @dataclass(frozen=True)
 class PolicyTable:
-    """Policies as kernel arrays: one row per position (rounds) or per player (games)."""
+    """Policies as kernel arrays: one row per position (rounds) or per player (games), plus
+    the decision table of a ``bayes`` player (S4; empty when nobody plays it)."""
 
     kind: np.ndarray
     T: np.ndarray
     Td: np.ndarray
     p: np.ndarray
+    bkeys: np.ndarray
+    bvals: np.ndarray
 
-    def args(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """``(kind, T, Td, p)``: the kernels' policy arguments."""
-        return (self.kind, self.T, self.Td, self.p)
+    def args(self) -> tuple[np.ndarray, ...]:
+        """``(kind, T, Td, p, bkeys, bvals)``: the kernels' policy arguments."""
+        return (self.kind, self.T, self.Td, self.p, self.bkeys, self.bvals)
 
     @classmethod
-    def from_policies(cls, policies: Sequence[Policy]) -> PolicyTable:
+    def from_policies(cls, policies: Sequence[Policy],
+                      bayes: tuple[np.ndarray, np.ndarray] | None = None) -> PolicyTable:
+        """The arrays of ``policies``; ``bayes`` is the decision table (sorted keys, decisions)
+        any ``bayes`` policy among them looks up (see :mod:`simcards.ronco.bayes`)."""
+        if bayes is None:
+            if any(p.kind == "bayes" for p in policies):
+                raise ValueError("a bayes policy needs its decision table")
+            bayes = (np.empty(0, np.int64), np.empty(0, np.int8))
         return cls(
             kind=np.array([p.code for p in policies], dtype=np.int64),
             T=np.array([p.T for p in policies], dtype=np.int64),
             Td=np.array([p.Td for p in policies], dtype=np.int64),
             p=np.array([p.p for p in policies], dtype=np.float64),
+            bkeys=bayes[0],
+            bvals=bayes[1],
         )

@@ -31,14 +31,19 @@ def _splitmix_state(x, out):
 
 
 @njit(cache=True)
-def race_games(state, games, n, lives0, field_kind, field_t, field_td, field_p, cand_kind,
-               cand_t, cand_td, cand_p, strengths, top, ties, cut_king, below, counts,
-               absolute_tie, first_dealer, max_rounds):
+def race_games(state, games, n, lives0, field_kind, field_t, field_td, field_p, field_bkeys,
+               field_bvals, cand_kind, cand_t, cand_td, cand_p, cand_bkeys, cand_bvals,
+               strengths, top, ties, cut_king, below, counts, absolute_tie, first_dealer,
+               max_rounds):
     """Play ``games`` games for every hero candidate; the hero is player 0.
 
     Returns ``(wins[K], beats[K, K], games[1])`` where ``beats[i, j]`` counts games that
     candidate i won and candidate j did not: the discordant pairs of a paired comparison.
+    A ``bayes`` candidate (S4) looks its decisions up in the candidates' table; the field's
+    table is used when the candidates bring none.
     """
+    bkeys = cand_bkeys if cand_bkeys.shape[0] > 0 else field_bkeys
+    bvals = cand_bvals if cand_bkeys.shape[0] > 0 else field_bvals
     k_cand = cand_kind.shape[0]
     kind = field_kind.copy()
     t = field_t.copy()
@@ -65,8 +70,8 @@ def race_games(state, games, n, lives0, field_kind, field_t, field_td, field_p, 
             # choice of policy does not shift the stream under the field.
             draw_uniforms = any_field_random or cand_kind[c] == RANDOM
             ending, winner, _r, _d = play_game(
-                game_state, deck, n, lives0, kind, t, td, p, top, ties, cut_king, below,
-                counts, absolute_tie, first_dealer, draw_uniforms, max_rounds, buf)
+                game_state, deck, n, lives0, kind, t, td, p, bkeys, bvals, top, ties, cut_king,
+                below, counts, absolute_tie, first_dealer, draw_uniforms, max_rounds, buf)
             won[c] = ending == WON and winner == 0
             if won[c]:
                 wins[c] += 1

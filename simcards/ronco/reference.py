@@ -12,8 +12,8 @@ Only the Python standard library is used.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 Card = tuple[int, str]
 """A card is ``(value, suit)``; suits are those of rule C1."""
@@ -43,7 +43,7 @@ POROLI_CARDS: frozenset[Card] = frozenset({(1, "bastos"), (1, "clubs")})
 CUT_KING_OPTIONS: tuple[str, ...] = ("loses", "blocked", "none")  # R7
 TIES_OPTIONS: tuple[str, ...] = ("all", "first")  # R8
 ABSOLUTE_TIE_OPTIONS: tuple[str, ...] = ("void", "replay")  # G6
-POLICY_KINDS: tuple[str, ...] = ("threshold", "informed", "random")  # S1 .. S3
+POLICY_KINDS: tuple[str, ...] = ("threshold", "informed", "random", "bayes")  # S1 .. S4
 
 MIN_PLAYERS = 2  # T1
 MAX_PLAYERS = 20  # T1
@@ -100,7 +100,7 @@ def _checked_deck(deck: str) -> str:
 
 
 # --------------------------------------------------------------------------
-# Policies (S1 .. S3)
+# Policies (S1 .. S4)
 # --------------------------------------------------------------------------
 
 
@@ -115,13 +115,18 @@ class RefPolicy:
         loss (S2b).
       * ``"random"`` (S3): keeps (dealer: keeps rather than cuts) with
         probability p, using one uniform number per decision.
+      * ``"bayes"`` (S4): looks its decision up in ``replies``, keyed by
+        ``(n, position, history, current strength, dealt strength or None)``
+        where ``history`` holds the earlier positions' public actions
+        ("keep", "swap", "refused") in order; a state missing there keeps.
     Refusals are not a policy choice (R4): they are automatic.
     """
 
-    kind: str  # "threshold" | "informed" | "random"   (rules S1, S2, S3)
+    kind: str  # "threshold" | "informed" | "random" | "bayes"  (rules S1 .. S4)
     T: int = 0  # non-dealer keep threshold
     Td: int = 0  # dealer threshold (cuts when strength < Td)
     p: float = 0.5  # random: keep probability
+    replies: Mapping[tuple, bool] | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -138,6 +143,7 @@ class _View:
     current: Card
     dealt_card: Card
     swapped_with_previous: bool
+    history: tuple[str, ...] = ()  # the earlier positions' public actions (R11)
 
     @property
     def is_dealer(self) -> bool:
@@ -146,7 +152,7 @@ class _View:
 
 
 def _validate_policy(policy: RefPolicy, deck: str) -> None:
-    """Reject a policy S1 .. S3 do not define.
+    """Reject a policy S1 .. S4 do not define.
 
     S1 says both thresholds lie in 0 .. top+1 (0 always keeps, top+1 always
     passes or cuts); S3's p is a probability.
@@ -160,6 +166,9 @@ def _validate_policy(policy: RefPolicy, deck: str) -> None:
         for name, value in (("T", policy.T), ("Td", policy.Td)):
             if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= upper:
                 raise ValueError(f"policy {name}={value!r} outside 0..{upper} (S1)")
+    elif policy.kind == "bayes":
+        if policy.replies is None:
+            raise ValueError("a bayes policy (S4) needs its replies")
     else:
         if not 0.0 <= policy.p <= 1.0:
             raise ValueError(f"random policy p={policy.p!r} outside [0, 1] (S3)")
@@ -253,6 +262,13 @@ def _decide_keep(
         if uniform is None:
             raise ValueError(f"random policy at position {view.position} needs a uniform (S3)")
         return uniform < policy.p  # S3
+    if policy.kind == "bayes":
+        assert policy.replies is not None
+        dealt = (strength(view.dealt_card, poroli=poroli) if view.swapped_with_previous
+                 else None)
+        key = (view.n, view.position, view.history, strength(view.current, poroli=poroli),
+               dealt)
+        return policy.replies.get(key, True)  # S4
     raise ValueError(f"unknown policy kind {policy.kind!r}")
 
 
@@ -337,6 +353,7 @@ def play_round(
     original = list(cards)  # what each position was dealt (S2 knowledge)
     # swapped_in[i]: position i-1 passed to i and the swap took place (R3, S2).
     swapped_in = [False] * n
+    history: list[str] = []  # public actions so far (R11), for S4
 
     def uniform_for(i: int) -> float | None:
         return None if uniforms is None else uniforms[i]
@@ -348,6 +365,7 @@ def play_round(
             current=cards[i],
             dealt_card=original[i],
             swapped_with_previous=swapped_in[i],
+            history=tuple(history),
         )
 
     # R1: positions 0 .. n-2 act once each, in order.
@@ -363,13 +381,16 @@ def play_round(
         )
         if keeps:
             # R2 "me planto": his card is final (R5).
+            history.append("keep")
             continue
         # R2 "paso": he offers to swap with position i+1 (possibly the dealer).
         receiver_card = cards[i + 1]
         if receiver_card[0] == top:
             # R4 ronquido: the holder of the top rank (C3) refuses; both keep
             # their cards and the passer's card is final (R5).
+            history.append("refused")
             continue
+        history.append("swap")
         # R3: the exchange takes place; the passer's card is final (R5) and
         # position i+1 now acts with the passer's former card.
         cards[i], cards[i + 1] = cards[i + 1], cards[i]

@@ -15,6 +15,7 @@ from simcards.core.apimodule import make_callable
 from simcards.core.errors import UsageError
 from simcards.core.runner import run_batch
 from simcards.core.stats import wilson
+from simcards.ronco.bayes import policy_table
 from simcards.ronco.exact import ExactRound, exact_round
 from simcards.ronco.kernel import simulate_rounds
 from simcards.ronco.policies import Policy, PolicyTable
@@ -34,7 +35,7 @@ class KernelConfig:
 
     @classmethod
     def build(cls, rules: RoncoRules, policies: Sequence[Policy]) -> KernelConfig:
-        return cls(len(policies), PolicyTable.from_policies(policies), rules.arrays)
+        return cls(len(policies), policy_table(rules, policies), rules.arrays)
 
     def args(self) -> tuple:
         """The round kernels' arguments after their own leading ones."""
