@@ -16,7 +16,7 @@ def test_report_quick_writes_every_page_with_its_command(tmp_path, capsys) -> No
                  "seat_effects.png", "poroli_vs_ronco.png", "win_rate_by_threshold.png",
                  "win_rate_heatmap_7p.png"):
         assert (ronco / name).stat().st_size > 10_000, name
-    for page in ("rounds.md", "games.md", "best_threshold.md"):
+    for page in ("rounds.md", "games.md", "best_threshold.md", "bayes.md"):
         text = (ronco / page).read_text()
         assert "simcards report --only" in text
         assert "```\nsimcards ronco" in text

@@ -14,10 +14,14 @@ cache, keyed by the kernel sources and the question, so a report builds each one
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import hashlib
 import json
+import os
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -119,6 +123,7 @@ def _build(rules: RoncoRules, k: int, policies: Sequence[Policy],
     t = np.array([p.T for p in policies], np.int64)
     td = np.array([p.Td for p in policies], np.int64)
     ra = rules.arrays
+    _compiled()
     start = time.perf_counter()
     pos, hist, card, dealt, w, lk, lp = build_table(
         k, kind, t, td, cls_strength, cls_count, ra.n_cards, len(cls_strength) - 1, ra.ties,
@@ -130,29 +135,64 @@ def _build(rules: RoncoRules, k: int, policies: Sequence[Policy],
                       lk / safe, lp / safe, seconds)
 
 
+@functools.cache
+def _compiled() -> None:
+    """Compile (or load) the kernel on a two-player table first, so that the seconds a
+    table reports are the computation's, not numba's."""
+    rules = RoncoRules.make()
+    counts = rules.strength_counts
+    cls = np.flatnonzero(counts).astype(np.int64)
+    ra = rules.arrays
+    build_table(2, np.zeros(2, np.int64), np.full(2, 5), np.full(2, 5), cls,
+                counts[cls].astype(np.int64), ra.n_cards, len(cls) - 1, ra.ties, ra.cut_king,
+                ra.below, ra.counts, np.ones(2, np.bool_))
+
+
 def _concat(tables: Sequence[BayesTable]) -> BayesTable:
     cols = {f: np.concatenate([getattr(t, f) for t in tables])
             for f in ("k", "pos", "hist", "card", "dealt", "weight", "loss_keep", "loss_pass")}
     return BayesTable(**cols, seconds=sum(t.seconds for t in tables))
 
 
-def _cached(question: dict, make) -> BayesTable:
-    """``make()``, kept on disk under a key naming the kernel sources and ``question``."""
+_COLUMNS = ("k", "pos", "hist", "card", "dealt", "weight", "loss_keep", "loss_pass")
+_MEMO: dict[str, BayesTable] = {}
+_LOCKS: dict[str, threading.Lock] = {}
+_GUARD = threading.Lock()
+
+
+def _cached(question: dict, make: Callable[[], BayesTable]) -> BayesTable:
+    """``make()``, kept in memory and on disk under a key naming the kernel sources and
+    ``question``; one thread computes a table while others asking for it wait."""
     text = json.dumps({"kernel": kernel_fingerprint(), **question}, sort_keys=True)
     name = hashlib.sha256(text.encode()).hexdigest()[:24]
-    path = numba_cache_dir().parent / "bayes" / f"{name}.npz"
-    if path.exists():
-        with np.load(path) as z:
-            return BayesTable(**{f: z[f] for f in z.files if f != "seconds"},
-                              seconds=float(z["seconds"]))
-    table = make()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp.npz")
-    np.savez(tmp, **{f: getattr(table, f) for f in
-                     ("k", "pos", "hist", "card", "dealt", "weight", "loss_keep",
-                      "loss_pass")}, seconds=table.seconds)
-    tmp.replace(path)
-    return table
+    with _GUARD:
+        lock = _LOCKS.setdefault(name, threading.Lock())
+    with lock:
+        if name in _MEMO:
+            return _MEMO[name]
+        path = numba_cache_dir().parent / "bayes" / f"{name}.npz"
+        if path.exists():
+            with np.load(path) as z:
+                table = BayesTable(**{f: z[f] for f in _COLUMNS}, seconds=float(z["seconds"]))
+        else:
+            table = make()
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_name(f"{name}.{os.getpid()}.{threading.get_ident()}.tmp.npz")
+            np.savez(tmp, **{f: getattr(table, f) for f in _COLUMNS}, seconds=table.seconds)
+            tmp.replace(path)
+        _MEMO[name] = table
+        return table
+
+
+def prebuild(rules: RoncoRules, n: int, field: Policy) -> None:
+    """Start computing :func:`game_table` in a background thread (the kernel releases the
+    GIL), so that it is ready, or nearly, when a race needs it. Errors are left for the
+    caller's own call to raise."""
+    def work() -> None:
+        with contextlib.suppress(Exception):  # the foreground call reports it
+            game_table(rules, n, field)
+
+    threading.Thread(target=work, name="bayes-tables", daemon=True).start()
 
 
 def _check_size(k: int) -> None:

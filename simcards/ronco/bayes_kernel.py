@@ -62,11 +62,6 @@ def _qkey(u, carry, d, n_cls):
     return (u * n_cls + carry) * (n_cls + 1) + (d + 1)
 
 
-@njit(cache=True, inline="always")
-def _pkey(u, carry, d, hist, n_cls):
-    return _qkey(u, carry, d, n_cls) * 3 ** 19 + hist
-
-
 @njit(cache=True)
 def _field_decides(pos, carry, d, k, kind, t, td, cls_strength, ties, cut_king, below, counts):
     """Whether the field player at ``pos`` keeps (the dealer: does not cut)."""
@@ -105,6 +100,137 @@ def _dealer_q(u, carry, d, k, n_cls, cls_count, pow5, n_cards, kind, t, td, cls_
 
 
 @njit(cache=True)
+def _slot(hkeys, key):
+    """Open addressing: the slot of ``key`` in ``hkeys`` (a power-of-two array, -1 for free),
+    or the free slot where it belongs."""
+    mask = hkeys.shape[0] - 1
+    h = np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)
+    i = np.int64(h >> np.uint64(33)) & mask
+    while True:
+        kk = hkeys[i]
+        if kk == key or kk == -1:
+            return i
+        i = (i + 1) & mask
+
+
+@njit(cache=True)
+def _rehash(dense, count, cap):
+    """A hash of the first ``count`` keys of ``dense`` (key -> position) with ``cap`` slots."""
+    hkeys = np.full(cap, -1, np.int64)
+    hpos = np.empty(cap, np.int64)
+    for p in range(count):
+        i = _slot(hkeys, dense[p])
+        hkeys[i] = dense[p]
+        hpos[i] = p
+    return hkeys, hpos
+
+
+@njit(cache=True)
+def _find(hkeys, hpos, key):
+    i = _slot(hkeys, key)
+    return hpos[i] if hkeys[i] == key else -1
+
+
+@njit(cache=True)
+def _capacity(n):
+    cap = 1024
+    while cap < 2 * n:
+        cap *= 2
+    return cap
+
+
+@njit(cache=True)
+def _field_child(keep, carry, j, top_cls):
+    """After a field player holding ``carry`` acted and the next position was dealt ``j``:
+    ``(next carry, dealt seen by the next position or -1, history digit)``."""
+    if keep:
+        return j, -1, 0
+    if j == top_cls:
+        return j, -1, 2  # R4: refused
+    return carry, j, 1
+
+
+@njit(cache=True)
+def _prefix_levels(k, last, kind, t, td, cls_strength, cls_count, n_cards, top_cls, ties,
+                   cut_king, below, counts, pow5):
+    """The prefix states before positions 0 .. ``last`` act: per level, packed keys
+    (``_qkey(u, carry, d) * 3**m + hist``) and probabilities."""
+    n_cls = cls_strength.shape[0]
+    keys_by = []
+    w_by = []
+    k0 = np.empty(n_cls, np.int64)
+    w0 = np.empty(n_cls, np.float64)
+    for j in range(n_cls):
+        k0[j] = _qkey(pow5[j], j, -1, n_cls)
+        w0[j] = cls_count[j] / n_cards
+    keys_by.append(k0)
+    w_by.append(w0)
+    span = 1
+    for m in range(last):
+        pk = keys_by[m]
+        pw = w_by[m]
+        cap = _capacity(pk.shape[0] * 4)
+        hk = np.full(cap, -1, np.int64)
+        hp = np.empty(cap, np.int64)
+        nk = np.empty(pk.shape[0] * 4 + 16, np.int64)
+        nw = np.empty(pk.shape[0] * 4 + 16, np.float64)
+        size = 0
+        left = n_cards - (m + 1)
+        for s in range(pk.shape[0]):
+            hist = pk[s] % span
+            q = pk[s] // span
+            d = q % (n_cls + 1) - 1
+            q //= n_cls + 1
+            carry = q % n_cls
+            u = q // n_cls
+            keep = _field_decides(m, carry, d, k, kind, t, td, cls_strength, ties, cut_king,
+                                  below, counts)
+            for j in range(n_cls):
+                r = cls_count[j] - _count(u, pow5, j)
+                if r == 0:
+                    continue
+                c2, d2, digit = _field_child(keep, carry, j, top_cls)
+                key = _qkey(u + pow5[j], c2, d2, n_cls) * (span * 3) + hist * 3 + digit
+                w = pw[s] * r / left
+                i = _slot(hk, key)
+                if hk[i] == key:
+                    nw[hp[i]] += w
+                    continue
+                if size == nk.shape[0]:
+                    nk = _grow_i(nk, 2 * size)
+                    nw = _grow_f(nw, 2 * size)
+                nk[size] = key
+                nw[size] = w
+                hk[i] = key
+                hp[i] = size
+                size += 1
+                if 2 * size > cap:
+                    cap *= 2
+                    hk, hp = _rehash(nk, size, cap)
+        keys_by.append(nk[:size].copy())
+        w_by.append(nw[:size].copy())
+        span *= 3
+    return keys_by, w_by
+
+
+@njit(cache=True)
+def _add_key(dense, count, hk, hp, key):
+    """Insert ``key`` if new; returns the (possibly grown) arrays and the new count."""
+    i = _slot(hk, key)
+    if hk[i] == key:
+        return dense, count, hk, hp
+    if count == dense.shape[0]:
+        dense = _grow_i(dense, 2 * count + 16)
+    dense[count] = key
+    hk[i] = key
+    hp[i] = count
+    count += 1
+    if 2 * count > hk.shape[0]:
+        hk, hp = _rehash(dense, count, 2 * hk.shape[0])
+    return dense, count, hk, hp
+
+
+@njit(cache=True, nogil=True)
 def build_table(k, kind, t, td, cls_strength, cls_count, n_cards, top_cls, ties, cut_king,
                 below, counts, is_hero):
     """Exact keep/pass losses for every information state of every position ``h`` with
@@ -129,159 +255,62 @@ def build_table(k, kind, t, td, cls_strength, cls_count, n_cards, top_cls, ties,
         if cls_strength[j] == 0:
             mult[j] = 2.0  # R10: the Poroli card costs two lives
     first = ties == TIES_FIRST
-
-    # ---- prefix states, level by level: before position m acts ----
-    # Level arrays: u, carry, d, hist, weight.
-    lv_u = []
-    lv_c = []
-    lv_d = []
-    lv_h = []
-    lv_w = []
-    u0 = np.empty(n_cls, np.int64)
-    c0 = np.empty(n_cls, np.int64)
-    d0 = np.full(n_cls, -1, np.int64)
-    h0 = np.zeros(n_cls, np.int64)
-    w0 = np.empty(n_cls, np.float64)
-    for j in range(n_cls):
-        u0[j] = pow5[j]
-        c0[j] = j
-        w0[j] = cls_count[j] / n_cards
-    lv_u.append(u0)
-    lv_c.append(c0)
-    lv_d.append(d0)
-    lv_h.append(h0)
-    lv_w.append(w0)
-    # The dealer's level is never stored: it is reached from level k-2 on the fly.
-    for m in range(k - 2):
-        pu = lv_u[m]
-        pc = lv_c[m]
-        pd = lv_d[m]
-        ph = lv_h[m]
-        pwt = lv_w[m]
-        index = Dict.empty(_I64, _I64)
-        cap = pu.shape[0] * 4 + 16
-        nu = np.empty(cap, np.int64)
-        nc = np.empty(cap, np.int64)
-        nd = np.empty(cap, np.int64)
-        nh = np.empty(cap, np.int64)
-        nw = np.empty(cap, np.float64)
-        size = 0
-        left = n_cards - (m + 1)
-        for s in range(pu.shape[0]):
-            u = pu[s]
-            carry = pc[s]
-            keep = _field_decides(m, carry, pd[s], k, kind, t, td, cls_strength, ties,
-                                  cut_king, below, counts)
-            for j in range(n_cls):
-                r = cls_count[j] - _count(u, pow5, j)
-                if r == 0:
-                    continue
-                u2 = u + pow5[j]
-                if keep:
-                    c2, d2, h2 = j, -1, ph[s] * 3
-                elif j == top_cls:
-                    c2, d2, h2 = j, -1, ph[s] * 3 + 2
-                else:
-                    c2, d2, h2 = carry, j, ph[s] * 3 + 1
-                key = _pkey(u2, c2, d2, h2, n_cls)
-                w = pwt[s] * r / left
-                at = index[key] if key in index else -1  # noqa: SIM401 - get() types as optional
-                if at >= 0:
-                    nw[at] += w
-                    continue
-                if size == cap:
-                    cap *= 2
-                    nu = _grow_i(nu, cap)
-                    nc = _grow_i(nc, cap)
-                    nd = _grow_i(nd, cap)
-                    nh = _grow_i(nh, cap)
-                    nw = _grow_f(nw, cap)
-                index[key] = size
-                nu[size] = u2
-                nc[size] = c2
-                nd[size] = d2
-                nh[size] = h2
-                nw[size] = w
-                size += 1
-        lv_u.append(nu[:size].copy())
-        lv_c.append(nc[:size].copy())
-        lv_d.append(nd[:size].copy())
-        lv_h.append(nh[:size].copy())
-        lv_w.append(nw[:size].copy())
+    last = 0
+    for h in range(k):
+        if is_hero[h]:
+            last = h
+    # Prefix states up to the last hero's level (the dealer's level is reached from k-2).
+    lv_k, lv_w = _prefix_levels(k, min(last, k - 2), kind, t, td, cls_strength, cls_count,
+                                n_cards, top_cls, ties, cut_king, below, counts, pow5)
 
     # ---- suffix keys: every state after a hero's action, and what the field makes of it ----
-    q_index = []
-    q_u = []
-    q_c = []
-    q_d = []
-    for _ in range(k):
-        q_index.append(Dict.empty(_I64, _I64))
-        q_u.append(np.empty(0, np.int64))
-        q_c.append(np.empty(0, np.int64))
-        q_d.append(np.empty(0, np.int64))
-    # Seeds at level m+1 from hero states at level m (m <= k-3: level k-1 is the dealer's,
-    # computed on the fly).
+    q_keys = [np.empty(0, np.int64)]
+    q_hk = [np.full(1, -1, np.int64)]
+    q_hp = [np.empty(1, np.int64)]
+    # Level k-1 is the dealer's, computed on the fly.
     for m in range(1, k - 1):
-        # collect keys for level m: from the hero at m-1, and the field at m-1 (from level
-        # m-1 keys)
-        idx = q_index[m]
-        bu = []
-        bc = []
-        bd = []
+        dense = np.empty(1024, np.int64)
+        count = 0
+        hk = np.full(2048, -1, np.int64)
+        hp = np.empty(2048, np.int64)
         h = m - 1
-        left = n_cards - m
         if is_hero[h]:
-            pu = lv_u[h]
-            pc = lv_c[h]
-            for s in range(pu.shape[0]):
-                u = pu[s]
-                carry = pc[s]
+            pk = lv_k[h]
+            span = 3 ** h
+            for s in range(pk.shape[0]):
+                q = pk[s] // span
+                q //= n_cls + 1
+                carry = q % n_cls
+                u = q // n_cls
                 for j in range(n_cls):
-                    r = cls_count[j] - _count(u, pow5, j)
-                    if r == 0:
+                    if cls_count[j] - _count(u, pow5, j) == 0:
                         continue
                     u2 = u + pow5[j]
                     # keep, or a refused pass: the next position holds j, nothing seen
-                    key = _qkey(u2, j, -1, n_cls)
-                    if key not in idx:
-                        idx[key] = len(bu)
-                        bu.append(u2)
-                        bc.append(j)
-                        bd.append(-1)
+                    dense, count, hk, hp = _add_key(dense, count, hk, hp,
+                                                    _qkey(u2, j, -1, n_cls))
                     if j != top_cls:  # a pass: the next position holds our card, saw j
-                        key = _qkey(u2, carry, j, n_cls)
-                        if key not in idx:
-                            idx[key] = len(bu)
-                            bu.append(u2)
-                            bc.append(carry)
-                            bd.append(j)
+                        dense, count, hk, hp = _add_key(dense, count, hk, hp,
+                                                        _qkey(u2, carry, j, n_cls))
         if m >= 2:
-            fu = q_u[m - 1]
-            fc = q_c[m - 1]
-            fd = q_d[m - 1]
-            for s in range(fu.shape[0]):
-                u = fu[s]
-                carry = fc[s]
-                keep = _field_decides(m - 1, carry, fd[s], k, kind, t, td, cls_strength, ties,
+            fk = q_keys[m - 1]
+            for s in range(fk.shape[0]):
+                q = fk[s]
+                d = q % (n_cls + 1) - 1
+                q //= n_cls + 1
+                carry = q % n_cls
+                u = q // n_cls
+                keep = _field_decides(m - 1, carry, d, k, kind, t, td, cls_strength, ties,
                                       cut_king, below, counts)
                 for j in range(n_cls):
-                    r = cls_count[j] - _count(u, pow5, j)
-                    if r == 0:
+                    if cls_count[j] - _count(u, pow5, j) == 0:
                         continue
-                    u2 = u + pow5[j]
-                    if keep or j == top_cls:
-                        c2, d2 = j, -1
-                    else:
-                        c2, d2 = carry, j
-                    key = _qkey(u2, c2, d2, n_cls)
-                    if key not in idx:
-                        idx[key] = len(bu)
-                        bu.append(u2)
-                        bc.append(c2)
-                        bd.append(d2)
-        q_u[m] = np.array(bu, dtype=np.int64) if len(bu) else np.empty(0, np.int64)
-        q_c[m] = np.array(bc, dtype=np.int64) if len(bc) else np.empty(0, np.int64)
-        q_d[m] = np.array(bd, dtype=np.int64) if len(bd) else np.empty(0, np.int64)
+                    c2, d2, _digit = _field_child(keep, carry, j, top_cls)
+                    dense, count, hk, hp = _add_key(dense, count, hk, hp,
+                                                    _qkey(u + pow5[j], c2, d2, n_cls))
+        q_keys.append(dense[:count].copy())
+        q_hk.append(hk)
+        q_hp.append(hp)
 
     # ---- suffix values, backwards: q_val[m][s, f] ----
     q_val = []
@@ -289,15 +318,16 @@ def build_table(k, kind, t, td, cls_strength, cls_count, n_cards, top_cls, ties,
         q_val.append(np.zeros((0, n_cls), np.float64))
     scratch = np.empty(n_cls, np.float64)
     for m in range(k - 2, 0, -1):
-        su = q_u[m]
-        sc = q_c[m]
-        sd = q_d[m]
-        vals = np.zeros((su.shape[0], n_cls), np.float64)
+        sk = q_keys[m]
+        vals = np.zeros((sk.shape[0], n_cls), np.float64)
         left = n_cards - (m + 1)
-        for s in range(su.shape[0]):
-            u = su[s]
-            carry = sc[s]
-            keep = _field_decides(m, carry, sd[s], k, kind, t, td, cls_strength, ties,
+        for s in range(sk.shape[0]):
+            q = sk[s]
+            d = q % (n_cls + 1) - 1
+            q //= n_cls + 1
+            carry = q % n_cls
+            u = q // n_cls
+            keep = _field_decides(m, carry, d, k, kind, t, td, cls_strength, ties,
                                   cut_king, below, counts)
             for j in range(n_cls):
                 r = cls_count[j] - _count(u, pow5, j)
@@ -305,17 +335,15 @@ def build_table(k, kind, t, td, cls_strength, cls_count, n_cards, top_cls, ties,
                     continue
                 w = r / left
                 u2 = u + pow5[j]
-                if keep or j == top_cls:
-                    fin, c2, d2 = carry, j, -1
-                else:
-                    fin, c2, d2 = j, carry, j
+                c2, d2, _digit = _field_child(keep, carry, j, top_cls)
+                fin = j if d2 >= 0 else carry
                 if m + 1 == k - 1:
                     _dealer_q(u2, c2, d2, k, n_cls, cls_count, pow5, n_cards, kind, t, td,
                               cls_strength, top_cls, ties, cut_king, below, counts, scratch)
                     for f in range(fin + 1):
                         vals[s, f] += w * scratch[f]
                 else:
-                    row = q_index[m + 1][_qkey(u2, c2, d2, n_cls)]
+                    row = _find(q_hk[m + 1], q_hp[m + 1], _qkey(u2, c2, d2, n_cls))
                     child = q_val[m + 1]
                     for f in range(fin + 1):
                         vals[s, f] += w * child[row, f]
@@ -333,15 +361,17 @@ def build_table(k, kind, t, td, cls_strength, cls_count, n_cards, top_cls, ties,
         if not is_hero[h]:
             continue
         info = Dict.empty(_I64, _I64)
-        pu = lv_u[h]
-        pc = lv_c[h]
-        pd = lv_d[h]
-        ph = lv_h[h]
+        pk = lv_k[h]
         pwt = lv_w[h]
+        span = 3 ** h
         left = n_cards - (h + 1)
-        for s in range(pu.shape[0]):
-            u = pu[s]
-            c = pc[s]
+        for s in range(pk.shape[0]):
+            hist = pk[s] % span
+            q = pk[s] // span
+            dealt = q % (n_cls + 1) - 1
+            q //= n_cls + 1
+            c = q % n_cls
+            u = q // n_cls
             lo = _lowest_other(u, pow5, n_cls, c)
             lk = 0.0
             lp = 0.0
@@ -358,8 +388,8 @@ def build_table(k, kind, t, td, cls_strength, cls_count, n_cards, top_cls, ties,
                                   cls_strength, top_cls, ties, cut_king, below, counts, scratch)
                         lk += w * scratch[c] * mult[c]
                     else:
-                        lk += w * q_val[h + 1][q_index[h + 1][_qkey(u2, j, -1, n_cls)], c] \
-                            * mult[c]
+                        row = _find(q_hk[h + 1], q_hp[h + 1], _qkey(u2, j, -1, n_cls))
+                        lk += w * q_val[h + 1][row, c] * mult[c]
                 # pass: refused when j is the top card (R4), else a swap
                 if j == top_cls:
                     f, c2, d2 = c, j, -1
@@ -371,16 +401,16 @@ def build_table(k, kind, t, td, cls_strength, cls_count, n_cards, top_cls, ties,
                                   cls_strength, top_cls, ties, cut_king, below, counts, scratch)
                         lp += w * scratch[f] * mult[f]
                     else:
-                        lp += w * q_val[h + 1][q_index[h + 1][_qkey(u2, c2, d2, n_cls)], f] \
-                            * mult[f]
-            key = (ph[s] * n_cls + c) * (n_cls + 1) + pd[s] + 1
+                        row = _find(q_hk[h + 1], q_hp[h + 1], _qkey(u2, c2, d2, n_cls))
+                        lp += w * q_val[h + 1][row, f] * mult[f]
+            key = (hist * n_cls + c) * (n_cls + 1) + dealt + 1
             at = info[key] if key in info else -1  # noqa: SIM401 - get() types as optional
             if at < 0:
                 info[key] = len(o_pos)
                 o_pos.append(h)
-                o_hist.append(ph[s])
+                o_hist.append(hist)
                 o_card.append(c)
-                o_dealt.append(pd[s])
+                o_dealt.append(dealt)
                 o_w.append(pwt[s])
                 o_keep.append(pwt[s] * lk)
                 o_pass.append(pwt[s] * lp)
@@ -389,10 +419,10 @@ def build_table(k, kind, t, td, cls_strength, cls_count, n_cards, top_cls, ties,
                 o_keep[at] += pwt[s] * lk
                 o_pass[at] += pwt[s] * lp
     if is_hero[k - 1]:
-        _dealer_hero(k, lv_u[k - 2], lv_c[k - 2], lv_d[k - 2], lv_h[k - 2], lv_w[k - 2], n_cls,
-                     cls_count, pow5, n_cards, kind, t, td, cls_strength, top_cls, ties,
-                     cut_king, below, counts, mult, o_pos, o_hist, o_card, o_dealt, o_w,
-                     o_keep, o_pass)
+        m = k - 2
+        _dealer_hero(k, lv_k[m], lv_w[m], 3 ** m, n_cls, cls_count, pow5, n_cards, kind, t,
+                     td, cls_strength, top_cls, ties, cut_king, below, counts, mult, o_pos,
+                     o_hist, o_card, o_dealt, o_w, o_keep, o_pass)
     return (np.array(o_pos, dtype=np.int64), np.array(o_hist, dtype=np.int64),
             np.array(o_card, dtype=np.int64), np.array(o_dealt, dtype=np.int64),
             np.array(o_w, dtype=np.float64), np.array(o_keep, dtype=np.float64),
@@ -400,9 +430,9 @@ def build_table(k, kind, t, td, cls_strength, cls_count, n_cards, top_cls, ties,
 
 
 @njit(cache=True)
-def _dealer_hero(k, pu, pc, pd, ph, pwt, n_cls, cls_count, pow5, n_cards, kind, t, td,
-                 cls_strength, top_cls, ties, cut_king, below, counts, mult, o_pos, o_hist,
-                 o_card, o_dealt, o_w, o_keep, o_pass):
+def _dealer_hero(k, pk, pwt, span, n_cls, cls_count, pow5, n_cards, kind, t, td, cls_strength,
+                 top_cls, ties, cut_king, below, counts, mult, o_pos, o_hist, o_card, o_dealt,
+                 o_w, o_keep, o_pass):
     """The dealer's information states, reached from the states before position k-2 acts:
     his loss if he keeps and if he cuts, from the final cards of everybody else (the dealt
     cards less his own) and the cut card."""
@@ -411,10 +441,14 @@ def _dealer_hero(k, pu, pc, pd, ph, pwt, n_cls, cls_count, pow5, n_cards, kind, 
     m = k - 2
     left = n_cards - (m + 1)
     left_cut = n_cards - k
-    for s in range(pu.shape[0]):
-        u = pu[s]
-        carry = pc[s]
-        keep = _field_decides(m, carry, pd[s], k, kind, t, td, cls_strength, ties, cut_king,
+    for s in range(pk.shape[0]):
+        hist0 = pk[s] % span
+        q = pk[s] // span
+        d0 = q % (n_cls + 1) - 1
+        q //= n_cls + 1
+        carry = q % n_cls
+        u = q // n_cls
+        keep = _field_decides(m, carry, d0, k, kind, t, td, cls_strength, ties, cut_king,
                               below, counts)
         for j in range(n_cls):
             r = cls_count[j] - _count(u, pow5, j)
@@ -422,12 +456,8 @@ def _dealer_hero(k, pu, pc, pd, ph, pwt, n_cls, cls_count, pow5, n_cards, kind, 
                 continue
             w = pwt[s] * r / left
             u2 = u + pow5[j]
-            if keep:
-                c, d, hist = j, -1, ph[s] * 3
-            elif j == top_cls:
-                c, d, hist = j, -1, ph[s] * 3 + 2
-            else:
-                c, d, hist = carry, j, ph[s] * 3 + 1
+            c, d, digit = _field_child(keep, carry, j, top_cls)
+            hist = hist0 * 3 + digit
             lo = _lowest_other(u2, pow5, n_cls, c)
             # The dealer acts last, so under ties=first he loses only a strict lowest.
             lk = mult[c] if (lo > c or (lo == c and not first)) else 0.0

@@ -39,7 +39,7 @@ from simcards.core.progress import Progress
 from simcards.core.runner import Batch, Stats, local_executor, run_batches
 from simcards.core.stats import Z95, wilson
 from simcards.core.store import RunStore, multi_batch_options
-from simcards.ronco.bayes import game_table
+from simcards.ronco.bayes import FIELD_KINDS, MAX_BAYES_PLAYERS, game_table, prebuild
 from simcards.ronco.games import MAX_ROUNDS
 from simcards.ronco.policies import Policy, PolicyTable
 from simcards.ronco.race_kernel import race_games
@@ -204,7 +204,8 @@ class Row:
 def plan(rules: RoncoRules, n: int, lives: int, kind: str, field_policy: Policy, *, seed: int,
          first_stage: int, max_games: int, z_drop: float, max_iterations: int,
          gain_games: int, min_games: int = 0) -> Generator[StageRequest, Stats, Row]:
-    """Everything asked for one table size: best response, equilibrium, informed gain."""
+    """Everything asked for one table size: best response, equilibrium, and the gains of
+    informed and bayes play over the best pair."""
     check_players(n)
     cands = grid(rules, kind)
     opts = {"seed": seed, "first_stage": first_stage, "max_games": max_games,
@@ -226,12 +227,23 @@ def plan(rules: RoncoRules, n: int, lives: int, kind: str, field_policy: Policy,
     eq_policy = fld if converged else None
     gain = None
     if gain_games > 0:
+        # The same games for the best pair, informed at that pair, and the exact one-round
+        # best reply to the field (S4) where its table can be computed: paired gains.
         b = br.candidates[br.best]
         pair = [Policy("threshold", b.T, b.Td), Policy("informed", b.T, b.Td)]
+        if with_bayes(n, field_policy):
+            pair.append(Policy("bayes"))
         gain = yield from race(rules, n, lives, field_policy, pair, seed=seed,
                                first_stage=gain_games, max_games=gain_games, z_drop=np.inf,
                                stream="ronco.race.informed-gain")
     return Row(n, br, eq_policy, current, converged, iterations, gain, path)
+
+
+def with_bayes(n: int, field_policy: Policy) -> bool:
+    """Whether the gain comparison includes ``bayes`` (S4): its decisions are computed for up
+    to :data:`~simcards.ronco.bayes.MAX_BAYES_PLAYERS` players and threshold or informed
+    fields."""
+    return n <= MAX_BAYES_PLAYERS and field_policy.kind in FIELD_KINDS
 
 
 def _cycle(path: list[tuple[int, int]]) -> list[list[int]]:
@@ -301,6 +313,11 @@ def row_dict(row: Row) -> dict[str, Any]:
         out["informed_win_rate"] = float(g.rate(1))
         out["threshold_win_rate"] = float(g.rate(0))
         out["gain_games"] = int(g.games[0])
+        if len(g.candidates) > 2:
+            diff, se = g.paired(2, 0)
+            out["bayes_gain"] = float(diff)
+            out["bayes_gain_ci"] = [float(diff - Z95 * se), float(diff + Z95 * se)]
+            out["bayes_win_rate"] = float(g.rate(2))
     return out
 
 
@@ -334,6 +351,10 @@ def search(rules: RoncoRules, sizes: Sequence[int], lives: int, kind: str,
 
     plans = [_tracked(plan(rules, n, lives, kind, field_policy, **opts), b)
              for n, b in zip(sizes, budgets, strict=True)]
+    bayes_sizes = [n for n in sizes if with_bayes(n, field_policy)]
+    if opts["gain_games"] > 0 and bayes_sizes:
+        # The bayes tables are computed in the background while the first races run.
+        prebuild(rules, max(bayes_sizes), field_policy)
     try:
         if executor is not None:
             rows = run_lockstep(plans, lambda reqs: run_stage(executor, reqs))

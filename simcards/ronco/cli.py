@@ -291,16 +291,22 @@ def _print_best(out: dict) -> None:
     table = Table(title=f"Ronco best thresholds ({out['policy']}), {out['lives']} lives, field "
                   f"{out['field']}")
     for col in ("players", "best T:Td", "P(win) [95% CI]", "tied with", "equilibrium",
-                "informed gain [95% CI]"):
+                "informed gain [95% CI]", "bayes gain [95% CI]"):
         table.add_column(col)
+
+    def gain(r: dict, name: str) -> str:
+        if name not in r:
+            return ""
+        lo, hi = r[f"{name}_ci"]
+        return f"{r[name]:+.4f} [{lo:+.4f}, {hi:+.4f}]"
+
     for r in out["rows"]:
         eq = (f"{r['equilibrium_T']}:{r['equilibrium_Td']}" if r["equilibrium_converged"]
               else "not converged")
-        gain = (f"{r['informed_gain']:+.4f} [{r['informed_gain_ci'][0]:+.4f}, "
-                f"{r['informed_gain_ci'][1]:+.4f}]" if "informed_gain" in r else "")
         table.add_row(str(r["players"]), f"{r['best_T']}:{r['best_Td']}",
                       f"{r['win_rate']:.4f} [{r['ci_low']:.4f}, {r['ci_high']:.4f}]",
-                      " ".join(f"{t}:{d}" for t, d in r["tied_with"]) or "-", eq, gain)
+                      " ".join(f"{t}:{d}" for t, d in r["tied_with"]) or "-", eq,
+                      gain(r, "informed_gain"), gain(r, "bayes_gain"))
     _console().print(table)
 
 

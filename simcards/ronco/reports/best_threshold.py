@@ -23,6 +23,7 @@ from simcards.core.stats import Z95, wilson
 from simcards.core.store import batch_set_store
 from simcards.ronco import best_threshold as bt
 from simcards.ronco.policies import Policy
+from simcards.ronco.reports import bayes as bayes_page
 from simcards.ronco.rules import RoncoRules
 
 PLAYERS = list(range(3, 11))
@@ -95,17 +96,33 @@ def build(root: Path, *, seed: int, workers: int | None, progress: bool = True,
     page = out / "best_threshold.md"
     _page(page, curve_df, heat, values, table, informed, f1, f2, seed=seed, quick=quick,
           opts=opts, map_games=int(games[0]))
+    bayes_page.write(out, rules, FIELD, table, seed=seed, quick=quick, command=_command(seed, opts))
     return page
+
+
+def _command(seed: int, opts: dict) -> str:
+    """The command that reproduces the best-threshold table."""
+    return (f"simcards ronco best-threshold --players 3-10 --lives {LIVES} --seed {seed} "
+            f"--first-stage {opts['first_stage']} --max-games {opts['max_games']} "
+            f"--min-games {opts['min_games']} --gain-games {opts['gain_games']}")
+
+
+def _gain_cell(r: dict, name: str) -> str:
+    if name not in r:
+        return "-"
+    lo, hi = r[f"{name}_ci"]
+    return f"{r[name]:+.4f} [{lo:+.4f}, {hi:+.4f}]"
 
 
 def _csv(rows: list[dict]) -> pd.DataFrame:
     """The table as flat columns that any CSV reader parses: intervals as two columns,
     pairs as ``T:Td`` text, missing thresholds as empty integer cells."""
     frame = pd.DataFrame(rows)
-    if "informed_gain_ci" in frame:
-        ci = frame.pop("informed_gain_ci")
-        frame["informed_gain_ci_low"] = [c[0] for c in ci]
-        frame["informed_gain_ci_high"] = [c[1] for c in ci]
+    for name in ("informed_gain_ci", "bayes_gain_ci"):
+        if name in frame:
+            ci = frame.pop(name)
+            frame[f"{name}_low"] = [c[0] if isinstance(c, list) else None for c in ci]
+            frame[f"{name}_high"] = [c[1] if isinstance(c, list) else None for c in ci]
     for col in ("equilibrium_T", "equilibrium_Td"):
         frame[col] = frame[col].astype("Int64")
     for col in frame.columns:
@@ -243,17 +260,17 @@ def _page(path: Path, curve: pd.DataFrame, heat: np.ndarray, values: list[int],
         "## The best response, the equilibrium, and what information is worth",
         "",
         "| players | best T:Td | P(win) [95% CI] | fair share | tied with | equilibrium | "
-        "informed gain [95% CI] |",
-        "|---|---|---|---|---|---|---|",
+        "informed gain [95% CI] | bayes gain [95% CI] |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for r in table:
         eq = _equilibrium_cell(r)
         tied = ", ".join(f"{t}:{d}" for t, d in r["tied_with"]) or "none"
-        lo, hi = r["informed_gain_ci"]
         lines.append(
             f"| {r['players']} | {r['best_T']}:{r['best_Td']} | "
             f"{fmt_p(r['win_rate'], r['ci_low'], r['ci_high'])} | {r['fair_share']:.4f} | "
-            f"{tied} | {eq} | {r['informed_gain']:+.4f} [{lo:+.4f}, {hi:+.4f}] |")
+            f"{tied} | {eq} | {_gain_cell(r, 'informed_gain')} | "
+            f"{_gain_cell(r, 'bayes_gain')} |")
     lines += [
         "",
         "- *Best T:Td* is the hero's best pair against the 5:5 field; every other candidate "
@@ -267,6 +284,9 @@ def _page(path: Path, curve: pd.DataFrame, heat: np.ndarray, values: list[int],
         "shown.",
         "- *Informed gain*: win rate of `informed:T:Td` minus `threshold:T:Td` at the best "
         "T:Td, same field, same deals, paired 95% interval.",
+        "- *Bayes gain*: win rate of `bayes` (rule S4: the exact best reply, for each round, "
+        "to the field) minus `threshold:T:Td` at the best T:Td, on the same games, paired 95% "
+        "interval; its round-by-round analysis is on [the optimal keep rule](bayes.md).",
         "",
         "## The same question for the informed policy",
         "",
@@ -294,9 +314,7 @@ def _page(path: Path, curve: pd.DataFrame, heat: np.ndarray, values: list[int],
         "Data: `win_rate_by_threshold.csv`, `best_threshold.csv`, "
         "`best_threshold_informed.csv`.",
     ]
-    cmd = (f"simcards ronco best-threshold --players 3-10 --lives {LIVES} --seed {seed} "
-           f"--first-stage {opts['first_stage']} --max-games {opts['max_games']} "
-           f"--min-games {opts['min_games']} --gain-games {opts['gain_games']}")
+    cmd = _command(seed, opts)
     lines += ["", "The tables alone, reproduced by (add `--policy informed --field 5:5 "
               "--gain-games 0` for the informed one):", "", f"```\n{cmd}\n```"]
     lines[2:2] = quick_banner(quick)
