@@ -258,3 +258,17 @@ def test_S4_bad_bayes_tables_give_one_line_and_exit_2(args, message, capsys) -> 
     assert main(["ronco", *args]) == 2
     err = capsys.readouterr().err.strip()
     assert message in err and "\n" not in err
+
+
+def test_S4_exact_games_and_monte_carlo_games_agree_with_a_bayes_player() -> None:
+    """The exact game solver (a Markov chain whose rounds are enumerated with the round table
+    of each table size) and the game kernel (one table for every size) give the same win
+    rates, within 4.5 standard errors of 200,000 games."""
+    from simcards.ronco import api
+
+    spec = "bayes,threshold:5:5,threshold:5:5"
+    ex = api.games(players=3, lives=2, policies=spec, exact=True).to_dict()
+    mc = api.games(players=3, lives=2, policies=spec, games="200k", workers=1).to_dict()
+    assert ex["win_rate"][0] == pytest.approx(0.3162529557699861, abs=1e-12)
+    for p, q in zip(ex["win_rate"], mc["win_rate"], strict=True):
+        assert abs(p - q) < 4.5 * np.sqrt(p * (1 - p) / 200_000)
