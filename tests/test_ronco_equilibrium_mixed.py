@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import itertools
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -247,6 +248,20 @@ def test_cli_mixed_equilibrium_json_keys(capsys) -> None:
     lo, hi = row["exploitability_ci"]
     assert 0.0 <= lo <= row["exploitability"] <= hi
     assert row["certified"] == (hi < 0.002)
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    missing = sorted(k for k in _nested_keys(out) if f"`{k}`" not in readme)
+    assert not missing, missing
+
+
+def _nested_keys(d: dict) -> set[str]:
+    keys: set[str] = set()
+    for k, v in d.items():
+        if k != "cluster":
+            keys.add(k)
+            for item in (v if isinstance(v, list) else [v]):
+                if isinstance(item, dict):
+                    keys |= _nested_keys(item)
+    return keys
 
 
 @pytest.mark.parametrize(("args", "part"), [
