@@ -5,21 +5,27 @@ the other n-1 players each draw their strategy from sigma, independently, for th
 sigma is a symmetric equilibrium when no s does better than sigma itself; u is a polynomial of
 degree n-1 in sigma, so there is no payoff matrix to solve, and the search works as follows.
 
-* **Screen.** Every grid strategy plays ``screen_games`` common games against the starting
-  field (a mixture over ``start``: the best-response cycle or the converged equilibrium the
-  best-threshold races found, or 5:5); the ``keep`` best are the candidates C of the search.
+* **Candidates.** Given where the best-threshold races put the answer (``near``: their
+  converged pair, their best-response cycle, or the end of their path), the candidates C are
+  those starting pairs and their grid neighbours (one deck value away in T, Td or both).
+  Otherwise every grid strategy plays ``screen_games`` common games against the starting field
+  (an even mixture over ``start``, by default 5:5) and the ``keep`` best are C.
 * **Double oracle on composition tables.** The field's support S starts as the starting
-  policies that made it into C. Each iteration plays one batch of common games in which the
-  field draws from a mixture q over S (the current sigma, with some weight spread evenly so
-  that every composition is seen) and every candidate of C is the hero. The kernel tabulates
-  each candidate's wins by the field's composition m (how many players drew each member of S);
-  the field being exchangeable given m, u(c; sigma) = sum_m Multinomial(m; n-1, sigma) *
+  pairs. Each iteration plays one batch of common games in which the field draws from a
+  mixture q over S (the current sigma, with weight :data:`COVERAGE` spread evenly so that
+  every composition is seen) and every candidate of C is the hero. The kernel tabulates each
+  candidate's wins by the field's composition m (how many players drew each member of S); the
+  field being exchangeable given m, u(c; sigma) = sum_m Multinomial(m; n-1, sigma) *
   wins(c, m) / games(m) for *every* sigma over S, from one batch. On that polynomial the
   restricted equilibrium is found by minimising the largest gain of any candidate over sigma
-  (a simplex grid, then Nelder-Mead): this solves the indifference conditions of the support
-  exactly on the estimates. If a candidate outside S still gains more than ``add_gain``, it
-  joins S (at most :data:`~simcards.ronco.mixed_kernel.MAX_TABULATED`), members left with
-  almost no weight leave, and the next batch is played; otherwise the support is settled.
+  (a simplex grid, then Nelder-Mead), within the region the batch covers well
+  (:data:`TRUST`): this solves the support's indifference conditions on the estimates. If a
+  candidate outside S gains more than ``add_gain``, it joins S (at most
+  :data:`~simcards.ronco.mixed_kernel.MAX_TABULATED`), members left with almost no weight
+  leave, and the next batch is played; if the solution moved more than :data:`MOVED` from
+  the batch's centre, the next batch is drawn around it; otherwise (or after
+  ``max_iterations`` batches) one last, larger batch (``final_games``) around the solution
+  gives the sigma that is certified (none is needed when the support is a single pair).
 * **Certificate (E6)**, on fresh streams that the search never saw: for every grid strategy
   s, the paired per-game difference d_s = x_s - sum_s' sigma(s') x_s' on common games (x: the
   hero won), its mean and standard error; exploitability = max(0, max_s mean d_s). Stage 0
@@ -439,6 +445,8 @@ def plan(rules: RoncoRules, n: int, lives: int, kind: str, start: Sequence[Polic
         if room and best >= 0 and gain[best] > budget.add_gain and len(support) < MAX_TABULATED:
             support.append(best)  # the double oracle's step: the best reply joins
             sigma = np.append(sigma * 0.8, 0.2)
+        elif len(support) == 1:
+            break  # a point mass: no probabilities left to refine
         elif not (room and moved):
             final = True
     keep = [j for j, s in enumerate(sigma) if s >= MIN_WEIGHT]

@@ -285,7 +285,8 @@ def _mixed_section(mixed_of: dict[tuple[str, int], dict]) -> list[str]:
         "exploitability [95% CI] | gains most | games (search + certificate) |",
         "|---|---|---|---|---|---|---|---|",
     ]
-    for (family, n), e in sorted(mixed_of.items()):
+    for (family, n), e in sorted(mixed_of.items(), key=lambda kv: (kv[0][0] != "threshold",
+                                                                   kv[0][1])):
         sup = ", ".join(f"{m['T']}:{m['Td']} ({m['probability']:.3f})"
                         for m in sorted(e["support"], key=lambda m: -m["probability"]))
         lo, hi = e["win_rate_ci"]
