@@ -292,8 +292,8 @@ def test_cli_table_prints_the_fractions(capsys) -> None:
 
 
 @pytest.mark.parametrize(("args", "part"), [
-    (["--players", "3", "--exact"], "only the two-player exact solution exists so far"),
-    (["--players", "2"], "only the two-player exact solution exists so far"),
+    (["--players", "3", "--exact"], "--exact solves two players only"),
+    (["--players", "2"], "the two-player solution is --exact"),
     (["--players", "1", "--exact"], "players must be between 2 and 20"),
     (["--exact", "--family", "pure"], "unknown family 'pure'"),
     (["--exact", "--family", "random"], "unknown family 'random'"),

@@ -473,28 +473,119 @@ class EquilibriumResult(Result):
         return pd.DataFrame(rows)
 
 
-def equilibrium(*, players: int = 2, exact: bool = False, family: str = "threshold",
-                payoff: str = "lose", deck: str = "spanish40", cut_king: str | None = None,
-                ties: str = "all", poroli: bool = False, seed: int = DEFAULT_SEED,
-                workers: int | None = None) -> EquilibriumResult:
-    """The exact equilibrium of a two-player round (``simcards ronco equilibrium --players 2
-    --exact``, rules E1-E4): each position's mixed strategy over the ``family``'s thresholds
-    (position 0's ``T``, the dealer's ``Td``) and each position's exact loss (``payoff``:
-    ``lose`` or ``lives``). Only ``players=2`` with ``exact=True`` exists so far. ``seed`` and
-    ``workers`` are checked, as every command's are, and change nothing."""
-    from simcards.ronco import equilibrium as eqm
+@dataclass(frozen=True)
+class MixedEquilibriumResult(Result):
+    """``equilibrium`` for 3 or more players: the certified mixed symmetric equilibrium of
+    whole games, one row per table size (rules E5, E6)."""
 
-    check_players(players)
-    if players != 2 or not exact:
-        raise UsageError("only the two-player exact solution exists so far (--players 2 "
-                         "--exact); the mixed equilibrium for 3-10 players is not built yet")
+    def to_frame(self) -> pd.DataFrame:
+        """One row per (table size, support strategy)."""
+        rows = []
+        for r in self.data["rows"]:
+            for m in r["support"]:
+                rows.append({"players": r["players"], "family": r["family"], "T": m["T"],
+                             "Td": m["Td"], "probability": m["probability"],
+                             "win_rate": r["win_rate"],
+                             "exploitability": r["exploitability"],
+                             "exploitability_high": r["exploitability_ci"][1],
+                             "certified": r["certified"]})
+        return pd.DataFrame(rows)
+
+
+def _start_policies(start: str | None, family: str, top: int) -> list[Policy]:
+    """``--start T:Td,T:Td``: the mixture the search begins from (evenly weighted)."""
+    if start is None:
+        return []
+    out = []
+    for item in start.split(","):
+        parts = parse_int_list(item.strip().replace(":", ","), "--start")
+        if len(parts) != 2:
+            raise UsageError(f"--start takes T:Td pairs separated by commas, got {start!r}")
+        out.append(Policy(family, parts[0], parts[1]).validate(top))
+    if len(out) > 4:
+        raise UsageError(f"--start takes at most 4 pairs, got {len(out)}")
+    return list(dict.fromkeys(out))
+
+
+def equilibrium(*, players: int | str = 2, exact: bool = False, family: str = "threshold",
+                payoff: str | None = None, lives: int | None = None, start: str | None = None,
+                deck: str = "spanish40", cut_king: str | None = None, ties: str = "all",
+                poroli: bool = False, absolute_tie: str = "void", seed: int = DEFAULT_SEED,
+                workers: int | None = None, scheduler: str | None = None,
+                store: str | None = None, progress: bool = False,
+                ) -> EquilibriumResult | MixedEquilibriumResult:
+    """Symmetric equilibria (``simcards ronco equilibrium``).
+
+    ``players=2, exact=True``: the exact equilibrium of a two-player round (rules E1-E4): each
+    position's mixed strategy over the ``family``'s thresholds and its exact loss (``payoff``:
+    ``lose``, the default, or ``lives``); ``seed`` and ``workers`` are checked and change
+    nothing.
+
+    ``players`` 3 or more (a size or the command's text, ``"3-10"``): the mixed symmetric
+    equilibrium of whole games with ``lives`` lives (default 7) over the family's (T, Td)
+    grid, found by the search of :mod:`simcards.ronco.mixed` from ``start`` (``"5:5,5:4"``;
+    default: a screen against 5:5) and certified by its exploitability bound (rules E5, E6).
+    """
+    from simcards.ronco import equilibrium as eqm
+    from simcards.ronco import games as ronco_games
+
+    sizes = [players] if isinstance(players, int) else parse_range(str(players), "--players")
+    for n in sizes:
+        check_players(n)
     eqm.check_family(family)
-    eqm.check_payoff(payoff)
-    rules = _rules(deck, cut_king, ties, poroli)
+    if exact:
+        if sizes != [2]:
+            raise UsageError("--exact solves two players only (--players 2 --exact); the mixed "
+                             "equilibrium for 3-10 players is the search without --exact")
+        _refuse_with("--exact", _given(lives=lives, start=start,
+                                       store=store, scheduler=scheduler),
+                     "the two-player solution is one round, solved exactly")
+        if absolute_tie != "void":
+            raise UsageError("--absolute-tie cannot be used with --exact: the two-player "
+                             "solution is one round")
+        payoff = payoff or "lose"
+        eqm.check_payoff(payoff)
+        rules = _rules(deck, cut_king, ties, poroli)
+        check_seed(seed)
+        check_workers(workers)
+        sol = eqm.solve(rules, family, payoff)
+        out = {"game": "ronco", "command": "equilibrium", "players": 2,
+               "rules": rules.summary(), **sol.to_dict()}
+        return EquilibriumResult(out, sol)
+    if 2 in sizes:
+        raise UsageError("the two-player solution is --exact (--players 2 --exact); the mixed "
+                         "search takes 3 or more players")
+    if payoff is not None:
+        raise UsageError("--payoff applies to the two-player --exact solution only; the mixed "
+                         "equilibrium's payoff is the probability of winning the game (E5)")
+    rules = _rules(deck, cut_king, ties, poroli, absolute_tie)
+    lives = 7 if lives is None else lives
+    ronco_games.check_lives(lives)
+    starts = _start_policies(start, family, rules.top)
     check_seed(seed)
-    check_workers(workers)
-    sol = eqm.solve(rules, family, payoff)
-    solved = sol.to_dict()
-    out = {"game": "ronco", "command": "equilibrium", "players": 2, "rules": rules.summary(),
-           **solved}
-    return EquilibriumResult(out, sol)
+    cap, workers = workers, check_workers(workers)  # on a cluster only a cap, if given
+    from simcards.core.montecarlo import cluster_info, executor_for
+    from simcards.core.store import RunStore, store_root
+    from simcards.ronco import mixed
+
+    root = store_root(store)
+    manifest = {"game": "ronco", "command": "equilibrium", "rules": rules.summary(),
+                "players": sizes, "lives": lives, "family": family,
+                "start": [[p.T, p.Td] for p in starts], "seed": seed}
+    top = RunStore(root, manifest) if root is not None else None
+    if top is not None:
+        top.create()
+    with main_not_reimported(), executor_for(scheduler, cap, not progress) as ex:
+        t0 = time.perf_counter()
+        rows, resumed, computed = mixed.search(
+            rules, [(n, family, starts) for n in sizes], lives, seed=seed, near=bool(starts),
+            workers=workers, root=top.path / "stages" if top else None, progress=progress,
+            executor=ex)
+        seconds = time.perf_counter() - t0
+    out = {**manifest, "target": mixed.TARGET, "rows": [r.to_dict() for r in rows],
+           **cluster_info(ex, seconds)}
+    result = MixedEquilibriumResult(out, rows)
+    if top is not None:
+        top.resumed, top.computed = resumed, computed
+        top.finish(result.to_frame(), {"rows": len(rows)})
+    return result

@@ -312,35 +312,81 @@ def _print_best(out: dict) -> None:
 
 @app.command()
 def equilibrium(
-    players: Annotated[int, typer.Option("--players", help="Players at the table (only 2 so "
-                                         "far).")] = 2,
+    players: Annotated[str, typer.Option(
+        "--players", help="Table sizes: 2 (with --exact), or 3-10, 4,6,8 or one size of 3 or "
+        "more (the mixed equilibrium of whole games, rules E5-E6).")] = "2",
     exact_solve: Annotated[bool, typer.Option(
-        "--exact", help="Solve exactly (the only solver so far).")] = False,
+        "--exact", help="Solve one two-player round exactly (rules E1-E4; --players 2 "
+        "only).")] = False,
     family: Annotated[str, typer.Option(
         "--family", help="threshold | informed: the policy family whose thresholds are the pure "
-        "strategies (position 0's T, the dealer's Td; rule E1).")] = "threshold",
-    payoff: Annotated[str, typer.Option(
-        "--payoff", help="lose (probability of losing the round) | lives (expected lives lost: "
-        "2 for a Poroli double loss, 0 in an absolute tie); rule E2.")] = "lose",
+        "strategies (two players: position 0's T, the dealer's Td, rule E1; 3 or more: the "
+        "(T, Td) grid, rule E5).")] = "threshold",
+    payoff: Annotated[str | None, typer.Option(
+        "--payoff", help="With --exact: lose (probability of losing the round, default) | lives "
+        "(expected lives lost: 2 for a Poroli double loss, 0 in an absolute tie); rule E2.")
+    ] = None,
+    lives: Annotated[int | None, typer.Option(
+        "--lives", help="Lives per player of the whole games (default 7; not with "
+        "--exact).")] = None,
+    start: Annotated[str | None, typer.Option(
+        "--start", help="T:Td pairs the search starts from and searches next to, e.g. "
+        "5:5,5:4,4:4 (default: a screen of the whole grid against 5:5; not with --exact).")
+    ] = None,
     deck: DeckOpt = "spanish40",
     cut_king: CutKingOpt = None,
     ties: TiesOpt = "all",
     poroli: PoroliOpt = False,
+    absolute_tie: AbsTieOpt = "void",
     seed: SeedOpt = DEFAULT_SEED,
     workers: WorkersOpt = None,
+    scheduler: SchedulerOpt = None,
+    store: StoreOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """The exact two-player equilibrium of one round: each position's mixed strategy and loss.
+    """Symmetric equilibria over a policy family's thresholds.
 
-    --seed and --workers are accepted (and checked) for uniformity and change nothing.
+    --players 2 --exact: the exact equilibrium of one two-player round, each position's mixed
+    strategy and loss (--seed and --workers are checked and change nothing). 3 or more players:
+    the mixed symmetric equilibrium of whole games (each player draws his T:Td from the same
+    distribution at the start of a game), searched on common random numbers and certified by
+    its exploitability: the most any pure grid strategy gains against it, with a simultaneous
+    95% interval whose upper bound must be below 0.002.
     """
     out = api.equilibrium(players=players, exact=exact_solve, family=family, payoff=payoff,
-                          deck=deck, cut_king=cut_king, ties=ties, poroli=poroli, seed=seed,
-                          workers=workers).to_dict()
+                          lives=lives, start=start, deck=deck, cut_king=cut_king, ties=ties,
+                          poroli=poroli, absolute_tie=absolute_tie, seed=seed, workers=workers,
+                          scheduler=scheduler, store=store,
+                          progress=not as_json).to_dict()
     if as_json:
         emit_json(out)
         return
-    _print_equilibrium(out)
+    if exact_solve:
+        _print_equilibrium(out)
+    else:
+        _print_mixed(out)
+
+
+def _print_mixed(out: dict) -> None:
+    table = Table(title=f"Ronco mixed symmetric equilibria ({out['family']}), {out['lives']} "
+                  f"lives, seed {out['seed']}")
+    for col in ("players", "support T:Td (probability)", "P(win) [95% CI]",
+                "exploitability [95% CI]", "gains most", "certified", "games"):
+        table.add_column(col)
+    for r in out["rows"]:
+        sup = ", ".join(f"{m['T']}:{m['Td']} ({m['probability']:.3f})" for m in r["support"])
+        lo, hi = r["exploitability_ci"]
+        g = r["most_gain"]
+        table.add_row(str(r["players"]), sup, _ci(r["win_rate"], r["win_rate_ci"], 4),
+                      f"{r['exploitability']:.4f} [{lo:.4f}, {hi:.4f}]",
+                      f"{g['T']}:{g['Td']} ({g['gain']:+.4f})",
+                      "yes" if r["certified"] else "no",
+                      f"{r['search_games'] + r['certificate_games']:,}")
+    console = _console()
+    console.print(table)
+    console.print("exploitability: the largest gain in win rate of a pure grid strategy against "
+                  "the equilibrium field; intervals simultaneous over the grid (Bonferroni), "
+                  "on games the search never saw")
 
 
 def _print_equilibrium(out: dict) -> None:

@@ -5,7 +5,10 @@ Three pieces, all on common random numbers:
 * win rate of a hero playing (T, Td = T) against a field at (5, 5), every table size;
 * the whole (T, Td) win-rate map of a hero at a 7-player table;
 * ``simcards ronco best-threshold --players 3-10 --lives 7``: best response, equilibrium, and
-  the gain of the informed policy, computed by the very code of that command.
+  the gain of the informed policy, computed by the very code of that command;
+* ``simcards ronco equilibrium --players 3-10``: for both families, the symmetric equilibrium
+  as a mixed strategy (pure where one exists), started from what the best-threshold races
+  found (the converged pair, or the cycle) and certified by its exploitability (rules E5, E6).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from simcards.core.runner import Batch, local_executor, run_batches
 from simcards.core.stats import Z95, wilson
 from simcards.core.store import batch_set_store
 from simcards.ronco import best_threshold as bt
+from simcards.ronco import mixed
 from simcards.ronco.policies import Policy
 from simcards.ronco.reports import bayes as bayes_page
 from simcards.ronco.rules import RoncoRules
@@ -45,10 +49,13 @@ def build(root: Path, *, seed: int, workers: int | None, progress: bool = True,
     opts = {"seed": seed, "first_stage": 8192, "max_games": 524_288, "min_games": 65_536,
             "z_drop": 3.0, "max_iterations": 3, "gain_games": 262_144}
     sizes = PLAYERS
+    budget = mixed.Budget()
     if quick:
         opts.update(first_stage=1024, max_games=4096, min_games=2048, gain_games=2048,
                     max_iterations=1)
         sizes = [3, 4]
+        budget = mixed.Budget(solve_games=2048, final_games=4096, max_iterations=1,
+                              cert_games=(1024, 4096))
     with local_executor(workers or 1) if executor is None else nullcontext(executor) as pool:
         rows, _, _ = bt.search(rules, sizes, LIVES, "threshold", FIELD, opts,
                                workers=workers or 1, root=store, progress=progress,
@@ -56,6 +63,13 @@ def build(root: Path, *, seed: int, workers: int | None, progress: bool = True,
         informed_rows, _, _ = bt.search(rules, sizes, LIVES, "informed", INFORMED_FIELD,
                                         {**opts, "gain_games": 0}, workers=workers or 1,
                                         root=store, progress=progress, executor=pool)
+        # The mixed equilibria of both families, each searched next to what its races found.
+        jobs = [(d["players"], kind, mixed.start_from_race(kind, d))
+                for kind, found in (("threshold", rows), ("informed", informed_rows))
+                for d in map(bt.row_dict, found)]
+        eq_rows, _, _ = mixed.search(rules, jobs, LIVES, seed=seed, budget=budget, near=True,
+                                     workers=workers or 1, root=store, progress=progress,
+                                     executor=pool)
         # Two curves per table size: T = Td, and T against the best Td the search found (the
         # best answers often lie off the diagonal). Both on the same common games.
         best_td = {bt.row_dict(r)["players"]: bt.row_dict(r)["best_Td"] for r in rows}
@@ -90,13 +104,17 @@ def build(root: Path, *, seed: int, workers: int | None, progress: bool = True,
     informed = [bt.row_dict(r) for r in informed_rows]
     _csv(table).to_csv(out / "best_threshold.csv", index=False)
     _csv(informed).to_csv(out / "best_threshold_informed.csv", index=False)
+    equilibria = [r.to_dict() for r in eq_rows]
+    _equilibrium_csv(equilibria).to_csv(out / "best_threshold_equilibrium.csv", index=False)
+    mixed_of = {(e["family"], e["players"]): e for e in equilibria}
     f1 = _curve_figure(curve_df, values, out / "win_rate_by_threshold.png")
     seven = next((r for r in table if r["players"] == HEATMAP_PLAYERS), None)
     f2 = _heatmap(heat, values, int(games[0]), seven, out / "win_rate_heatmap_7p.png")
     page = out / "best_threshold.md"
-    _page(page, curve_df, heat, values, table, informed, f1, f2, seed=seed, quick=quick,
-          opts=opts, map_games=int(games[0]))
-    bayes_page.write(out, rules, FIELD, table, seed=seed, quick=quick, command=_command(seed, opts))
+    _page(page, curve_df, heat, values, table, informed, mixed_of, f1, f2, seed=seed,
+          quick=quick, opts=opts, map_games=int(games[0]))
+    bayes_page.write(out, rules, FIELD, table, seed=seed, quick=quick,
+                     command=_command(seed, opts))
     return page
 
 
@@ -129,6 +147,42 @@ def _csv(rows: list[dict]) -> pd.DataFrame:
         if frame[col].map(lambda v: isinstance(v, list)).any():
             frame[col] = frame[col].map(_pairs_text)
     return frame
+
+
+def _equilibrium_csv(rows: list[dict]) -> pd.DataFrame:
+    """One row per (family, table size): the support as ``T:Td=probability`` text, intervals
+    as two columns."""
+    out = []
+    for e in rows:
+        gain, dev = e["most_gain"], e["best_deviation"]
+        out.append({
+            "family": e["family"], "players": e["players"],
+            "support": " ".join(f"{m['T']}:{m['Td']}={m['probability']:.4f}"
+                                for m in e["support"]),
+            "pure": e["pure"], "win_rate": e["win_rate"],
+            "win_rate_ci_low": e["win_rate_ci"][0], "win_rate_ci_high": e["win_rate_ci"][1],
+            "exploitability": e["exploitability"],
+            "exploitability_ci_low": e["exploitability_ci"][0],
+            "exploitability_ci_high": e["exploitability_ci"][1],
+            "certified": e["certified"],
+            "most_gain": f"{gain['T']}:{gain['Td']}", "most_gain_gain": gain["gain"],
+            "best_deviation": f"{dev['T']}:{dev['Td']}" if dev else "",
+            "best_deviation_gain": dev["gain"] if dev else np.nan,
+            "start": _pairs_text(e["start"]), "search_games": e["search_games"],
+            "certificate_games": e["certificate_games"]})
+    return pd.DataFrame(out)
+
+
+def _mixed_cell(e: dict | None) -> str:
+    """The equilibrium as the page shows it: the pair (pure) or the pairs with their
+    probabilities, then the exploitability and its 95% upper bound."""
+    if e is None:
+        return "-"
+    sup = ", ".join(f"{m['T']}:{m['Td']}" + ("" if e["pure"] else f" {m['probability']:.0%}")
+                    for m in sorted(e["support"], key=lambda m: -m["probability"]))
+    kind = "pure" if e["pure"] else "mixed"
+    text = f"{kind} {sup}; {e['exploitability']:.4f} [≤ {e['exploitability_ci'][1]:.4f}]"
+    return text if e["certified"] else text + " (not certified)"
 
 
 def _pairs_text(v: list) -> str:
@@ -212,7 +266,7 @@ def _equilibrium_cell(r: dict) -> str:
     return "none: best responses cycle " + " → ".join(f"{t}:{d}" for t, d in cycle + cycle[:1])
 
 
-def _recommendation(r: dict, curve: pd.DataFrame) -> str:
+def _recommendation(r: dict, curve: pd.DataFrame, e: dict | None = None) -> str:
     """One plain sentence for one table size, then its numbers."""
     n = r["players"]
     like_field = curve[(curve.players == n) & (curve.line == "T = Td")
@@ -232,12 +286,63 @@ def _recommendation(r: dict, curve: pd.DataFrame) -> str:
     elif r["equilibrium_cycle"]:
         text += " If everyone adapts, best responses cycle: no pure equilibrium on the grid."
     else:
-        text += " If everyone adapts: no equilibrium found within the iterations allowed."
+        text += " If everyone adapts: no pure equilibrium found within the iterations allowed."
+    if e is not None and not e["pure"] and not r["equilibrium_converged"]:
+        text += " The symmetric equilibrium is mixed: " + ", ".join(
+            f"{m['T']}:{m['Td']} {m['probability']:.0%}"
+            for m in sorted(e["support"], key=lambda m: -m["probability"])) + " of games."
     return text
 
 
+def _mixed_section(mixed_of: dict[tuple[str, int], dict]) -> list[str]:
+    """The equilibria of both families in detail, and how they were found and certified."""
+    lines = [
+        "## Mixed equilibria, certified",
+        "",
+        "| family | players | equilibrium (probability) | P(win) [95% CI] | fair share | "
+        "exploitability [95% CI] | gains most | games (search + certificate) |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for (family, n), e in sorted(mixed_of.items(), key=lambda kv: (kv[0][0] != "threshold",
+                                                                   kv[0][1])):
+        sup = ", ".join(f"{m['T']}:{m['Td']} ({m['probability']:.3f})"
+                        for m in sorted(e["support"], key=lambda m: -m["probability"]))
+        lo, hi = e["win_rate_ci"]
+        elo, ehi = e["exploitability_ci"]
+        g = e["most_gain"] if not e["pure"] or not e["best_deviation"] else e["best_deviation"]
+        lines.append(
+            f"| {family} | {n} | {sup} | {fmt_p(e['win_rate'], lo, hi)} | {1 / n:.4f} | "
+            f"{e['exploitability']:.4f} [{elo:.4f}, {ehi:.4f}]"
+            f"{'' if e['certified'] else ' not certified'} | {g['T']}:{g['Td']} "
+            f"({g['gain']:+.4f}) | {e['search_games'] / 1e6:.1f}M + "
+            f"{e['certificate_games'] / 1e6:.1f}M |")
+    lines += [
+        "",
+        "- *Equilibrium*: each player draws his T:Td from these probabilities at the start of "
+        "every game (rule E5); a single pair is a pure equilibrium. *P(win)* is a player's "
+        "win rate when everyone plays it (below the fair share because some games have no "
+        "winner, rule G6).",
+        "- *Exploitability*: the largest gain in win rate that any of the 100 grid pairs, "
+        "played by one player against a field playing the equilibrium, has over the "
+        "equilibrium itself (rule E6), measured on fresh common games (paired per-game "
+        "differences) that the search never used. The 95% intervals hold for all 100 pairs "
+        "at once (Bonferroni within each stage of the certificate, the stages' levels "
+        "summing to 5%); an equilibrium is *certified* when the upper bound is below 0.002. "
+        "*Gains most*: the pair with the largest estimated gain (for a pure equilibrium, the "
+        "best other pair: a negative gain means every deviation loses).",
+        "- *Search*: from the pair or the best-response cycle of the tables above, a double "
+        "oracle over that start and its grid neighbours: each batch of games draws the field "
+        "from a mixture over the current support and records wins by the field's "
+        "composition, which gives every candidate's win rate against every mixture of the "
+        "support; the restricted equilibrium is solved on those tables and the best outside "
+        "reply joins the support while it gains more than 0.002.",
+    ]
+    return lines
+
+
 def _page(path: Path, curve: pd.DataFrame, heat: np.ndarray, values: list[int],
-          table: list[dict], informed: list[dict], f1: str, f2: str, *, seed: int,
+          table: list[dict], informed: list[dict], mixed_of: dict[tuple[str, int], dict],
+          f1: str, f2: str, *, seed: int,
           quick: bool, opts: dict, map_games: int) -> None:
     half = Z95 * np.sqrt(heat.max() * (1 - heat.max()) / map_games)
     bi = np.unravel_index(np.argmax(heat), heat.shape)
@@ -253,15 +358,16 @@ def _page(path: Path, curve: pd.DataFrame, heat: np.ndarray, values: list[int],
         "",
         "Against a table where everyone else keeps 5 or better and, as dealer, cuts below 5:",
         "",
-        *[_recommendation(r, curve) for r in table],
+        *[_recommendation(r, curve, mixed_of.get(("threshold", r["players"]))) for r in table],
         "",
         f"![win rate by threshold]({f1})",
         "",
         "## The best response, the equilibrium, and what information is worth",
         "",
         "| players | best T:Td | P(win) [95% CI] | fair share | tied with | equilibrium | "
-        "informed gain [95% CI] | bayes gain [95% CI] |",
-        "|---|---|---|---|---|---|---|---|",
+        "informed gain [95% CI] | bayes gain [95% CI] | equilibrium, pure or mixed; "
+        "exploitability [95% upper] |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for r in table:
         eq = _equilibrium_cell(r)
@@ -270,7 +376,8 @@ def _page(path: Path, curve: pd.DataFrame, heat: np.ndarray, values: list[int],
             f"| {r['players']} | {r['best_T']}:{r['best_Td']} | "
             f"{fmt_p(r['win_rate'], r['ci_low'], r['ci_high'])} | {r['fair_share']:.4f} | "
             f"{tied} | {eq} | {_gain_cell(r, 'informed_gain')} | "
-            f"{_gain_cell(r, 'bayes_gain')} |")
+            f"{_gain_cell(r, 'bayes_gain')} | "
+            f"{_mixed_cell(mixed_of.get(('threshold', r['players'])))} |")
     lines += [
         "",
         "- *Best T:Td* is the hero's best pair against the 5:5 field; every other candidate "
@@ -282,6 +389,11 @@ def _page(path: Path, curve: pd.DataFrame, heat: np.ndarray, values: list[int],
         "(best-response iteration from the best response above). Where the iteration cycles, "
         "no pure symmetric equilibrium exists on the grid at this precision; the cycle is "
         "shown.",
+        "- *Equilibrium, pure or mixed*: the symmetric equilibrium when each player draws his "
+        "T:Td at the start of a game from the same distribution (rule E5; percentages are "
+        "the probabilities), searched next to the pair or the cycle of the previous column; "
+        "then its *exploitability*: the most win rate any of the 100 grid pairs gains "
+        "against a field playing it, and that gain's 95% upper bound (rule E6; see below).",
         "- *Informed gain*: win rate of `informed:T:Td` minus `threshold:T:Td` at the best "
         "T:Td, same field, same deals, paired 95% interval.",
         "- *Bayes gain*: win rate of `bayes` (rule S4: the exact best reply, for each round, "
@@ -293,12 +405,16 @@ def _page(path: Path, curve: pd.DataFrame, heat: np.ndarray, values: list[int],
         "Hero and field both play `informed` (thresholds overridden by certainty, rule S2); "
         "the field plays `informed:5:5`.",
         "",
-        "| players | best T:Td | P(win) [95% CI] | tied with | equilibrium |",
-        "|---|---|---|---|---|",
+        "| players | best T:Td | P(win) [95% CI] | tied with | equilibrium | "
+        "equilibrium, pure or mixed; exploitability [95% upper] |",
+        "|---|---|---|---|---|---|",
         *[f"| {r['players']} | {r['best_T']}:{r['best_Td']} | "
           f"{fmt_p(r['win_rate'], r['ci_low'], r['ci_high'])} | "
           f"{', '.join(f'{t}:{d}' for t, d in r['tied_with']) or 'none'} | "
-          f"{_equilibrium_cell(r)} |" for r in informed],
+          f"{_equilibrium_cell(r)} | {_mixed_cell(mixed_of.get(('informed', r['players'])))} |"
+          for r in informed],
+        "",
+        *_mixed_section(mixed_of),
         "",
         "## The whole strategy map at 7 players",
         "",
@@ -312,11 +428,14 @@ def _page(path: Path, curve: pd.DataFrame, heat: np.ndarray, values: list[int],
         "map for the shape of the landscape (the square marks the table's best response).",
         "",
         "Data: `win_rate_by_threshold.csv`, `best_threshold.csv`, "
-        "`best_threshold_informed.csv`.",
+        "`best_threshold_informed.csv`, `best_threshold_equilibrium.csv`.",
     ]
     cmd = _command(seed, opts)
     lines += ["", "The tables alone, reproduced by (add `--policy informed --field 5:5 "
-              "--gain-games 0` for the informed one):", "", f"```\n{cmd}\n```"]
+              "--gain-games 0` for the informed one):", "", f"```\n{cmd}\n```", "",
+              "and each equilibrium by `simcards ronco equilibrium --players N --family F "
+              f"--lives {LIVES} --seed {seed} --start S` with S the start of its row in "
+              "`best_threshold_equilibrium.csv` (pairs joined by commas)."]
     lines[2:2] = quick_banner(quick)
     lines.append(page_footer("ronco-best", seed, quick))
     path.write_text("\n".join(lines))

@@ -1,0 +1,126 @@
+"""numba kernel for hero candidates against a *mixed* field (rule E5), on common games.
+
+As in :mod:`simcards.ronco.race_kernel`, every game starts from one 64-bit seed drawn from the
+chunk's stream, and every hero candidate (player 0) replays that game from the same deal state.
+Each of the other players draws his pure strategy for the whole game from a mixture (support
+arrays and cumulative probabilities) by inverse CDF on one uniform of his own. Those uniforms
+come from a second generator seeded by ``seed ^ FIELD_SALT``, apart from the deal stream, so:
+
+* the field a game draws does not depend on the candidate (all candidates meet the same field);
+* a point mass draws nothing that matters and leaves the deal stream untouched: it plays
+  exactly the games :func:`~simcards.ronco.race_kernel.race_games` plays with that field;
+* the uniforms do not depend on the probabilities, so moving probability mass a little changes
+  the strategy drawn only for the few players whose uniform falls in the moved sliver: the
+  estimates of nearby mixtures share almost all their games (smooth common random numbers).
+
+The kernel also tabulates wins by the field's *composition* (how many other players drew each
+support strategy), for supports of at most :data:`MAX_TABULATED` strategies: the win rate
+against any mixture over the same support is the composition-weighted sum of these rates
+(the field is exchangeable given its composition), which the solver uses to evaluate many
+mixtures from one batch of games.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, uint64
+
+from simcards.core.rng import next_u64, uniform
+from simcards.ronco.game_kernel import RANDOM, WON, any_random, game_buffers, play_game
+from simcards.ronco.race_kernel import _splitmix_state
+
+FIELD_SALT = 0x5F1E1D5EEDC0FFEE
+"""XORed into a game's seed to seed the field's own draws (apart from the deal stream)."""
+MAX_TABULATED = 4
+"""Largest support whose compositions are tabulated (``players ** (k - 1)`` bins)."""
+
+
+def composition_bins(n: int, k: int) -> int:
+    """How many composition bins :func:`mixed_games` fills for ``n`` players and a support of
+    ``k`` strategies: the counts of the first ``k - 1`` strategies among the ``n - 1`` others,
+    as digits base ``n``; one bin (nothing tabulated) above :data:`MAX_TABULATED`."""
+    return n ** (k - 1) if k <= MAX_TABULATED else 1
+
+
+@njit(cache=True)
+def draw_index(u, cum):
+    """Inverse CDF: the first index whose cumulative probability exceeds ``u``."""
+    k = cum.shape[0]
+    for j in range(k - 1):
+        if u < cum[j]:
+            return j
+    return k - 1
+
+
+@njit(cache=True)
+def mixed_games(state, games, n, lives0, cum, sup_kind, sup_t, sup_td, sup_p, sup_bkeys,
+                sup_bvals, cand_kind, cand_t, cand_td, cand_p, cand_bkeys, cand_bvals,
+                strengths, top, ties, cut_king, below, counts, absolute_tie, first_dealer,
+                max_rounds, bins):
+    """Play ``games`` games for every hero candidate against a field drawn from a mixture.
+
+    ``cum`` holds the mixture's cumulative probabilities (the last is 1) over the support
+    policies ``sup_*``; players 1 .. n-1 each draw one support index per game. ``bins`` is
+    :func:`composition_bins`. The ``*_bkeys``/``*_bvals`` tables (S4) follow the kernels'
+    calling convention; a ``bayes`` candidate would use the candidates' table. Returns
+    ``(wins[K], beats[K, K], games[1], comp_wins[K, bins], comp_games[bins])``: ``beats[i, j]``
+    counts games that candidate i won and candidate j did not (the discordant pairs of a paired
+    comparison); ``comp_*`` split wins and games by the field's composition.
+    """
+    k_cand = cand_kind.shape[0]
+    k_sup = cum.shape[0]
+    bkeys = cand_bkeys if cand_bkeys.shape[0] > 0 else sup_bkeys
+    bvals = cand_bvals if cand_bkeys.shape[0] > 0 else sup_bvals
+    tabulate = bins > 1
+    kind = np.empty(n, np.int64)
+    t = np.empty(n, np.int64)
+    td = np.empty(n, np.int64)
+    p = np.empty(n, np.float64)
+    game_state = np.empty(4, np.uint64)
+    field_state = np.empty(4, np.uint64)
+    deck = np.empty(strengths.shape[0], np.int64)
+    buf = game_buffers(n)
+    won = np.zeros(k_cand, np.bool_)
+    wins = np.zeros(k_cand, np.int64)
+    beats = np.zeros((k_cand, k_cand), np.int64)
+    comp_wins = np.zeros((k_cand, bins), np.int64)
+    comp_games = np.zeros(bins, np.int64)
+    any_field_random = any_random(sup_kind, 0)
+    for _ in range(games):
+        seed = next_u64(state)
+        _splitmix_state(seed ^ uint64(FIELD_SALT), field_state)
+        code = 0
+        for i in range(1, n):  # E5: each other player draws his strategy for the game
+            j = draw_index(uniform(field_state), cum)
+            kind[i] = sup_kind[j]
+            t[i] = sup_t[j]
+            td[i] = sup_td[j]
+            p[i] = sup_p[j]
+            if tabulate and j < k_sup - 1:
+                code += n ** j
+        comp_games[code] += 1
+        for c in range(k_cand):
+            _splitmix_state(seed, game_state)
+            for j in range(deck.shape[0]):
+                deck[j] = strengths[j]
+            kind[0] = cand_kind[c]
+            t[0] = cand_t[c]
+            td[0] = cand_td[c]
+            p[0] = cand_p[c]
+            draw_uniforms = any_field_random or cand_kind[c] == RANDOM
+            ending, winner, _r, _d = play_game(
+                game_state, deck, n, lives0, kind, t, td, p, bkeys, bvals, top, ties,
+                cut_king, below, counts, absolute_tie, first_dealer, draw_uniforms, max_rounds,
+                buf)
+            won[c] = ending == WON and winner == 0
+            if won[c]:
+                wins[c] += 1
+                comp_wins[c, code] += 1
+        for i in range(k_cand):
+            if won[i]:
+                for j in range(k_cand):
+                    if not won[j]:
+                        beats[i, j] += 1
+    total = np.zeros(1, np.int64)
+    total[0] = games
+    return wins, beats, total, comp_wins, comp_games
