@@ -44,8 +44,8 @@ def build(root: Path, *, seed: int, workers: int | None, progress: bool = True,
     values = sorted({int(v) for v in rules.deck_obj.values})
     diag = [Policy("threshold", t, t) for t in values]
     full = bt.grid(rules, "threshold")
-    curve_games = 8_192 if quick else 131_072
-    map_games = 4_096 if quick else 65_536
+    curve_games = 8_192 if quick else 65_536
+    map_games = 4_096 if quick else 32_768
     opts = {"seed": seed, "first_stage": 8192, "max_games": 524_288, "min_games": 65_536,
             "z_drop": 3.0, "max_iterations": 3, "gain_games": 262_144}
     sizes = PLAYERS
@@ -60,8 +60,11 @@ def build(root: Path, *, seed: int, workers: int | None, progress: bool = True,
         rows, _, _ = bt.search(rules, sizes, LIVES, "threshold", FIELD, opts,
                                workers=workers or 1, root=store, progress=progress,
                                executor=pool)
+        # The informed family's table is the secondary answer: half the budget per race.
+        informed_opts = {**opts, "gain_games": 0, "max_games": opts["max_games"] // 2,
+                         "min_games": opts["min_games"] // 2}
         informed_rows, _, _ = bt.search(rules, sizes, LIVES, "informed", INFORMED_FIELD,
-                                        {**opts, "gain_games": 0}, workers=workers or 1,
+                                        informed_opts, workers=workers or 1,
                                         root=store, progress=progress, executor=pool)
         # The mixed equilibria of both families, each searched next to what its races found.
         jobs = [(d["players"], kind, mixed.start_from_race(kind, d))
@@ -431,8 +434,9 @@ def _page(path: Path, curve: pd.DataFrame, heat: np.ndarray, values: list[int],
         "`best_threshold_informed.csv`, `best_threshold_equilibrium.csv`.",
     ]
     cmd = _command(seed, opts)
-    lines += ["", "The tables alone, reproduced by (add `--policy informed --field 5:5 "
-              "--gain-games 0` for the informed one):", "", f"```\n{cmd}\n```", "",
+    lines += ["", "The tables alone, reproduced by (for the informed one add `--policy informed "
+              f"--field 5:5 --gain-games 0` and halve `--max-games` to {opts['max_games'] // 2} "
+              f"and `--min-games` to {opts['min_games'] // 2}):", "", f"```\n{cmd}\n```", "",
               "and each equilibrium by `simcards ronco equilibrium --players N --family F "
               f"--lives {LIVES} --seed {seed} --start S` with S the start of its row in "
               "`best_threshold_equilibrium.csv` (pairs joined by commas)."]
