@@ -3,20 +3,11 @@
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 from simcards.core.store import RunStore
-
-
-def _compile(ref: str) -> None:
-    """Compile (or load) one warm-up's kernels in a fresh interpreter."""
-    code = f"from simcards.core.registry import resolve; resolve({ref!r})()"
-    subprocess.run([sys.executable, "-c", code], check=True)
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -32,12 +23,9 @@ def pytest_configure(config: pytest.Config) -> None:
         return
     if not getattr(config.option, "numprocesses", None):
         return
-    from simcards.core.registry import all_warmups
+    from simcards.core.registry import compile_warmups, games
 
-    refs = list(all_warmups())
-    jobs = max(1, min(len(refs), os.cpu_count() or 1))
-    with ThreadPoolExecutor(jobs) as pool:
-        list(pool.map(_compile, refs))
+    compile_warmups([g.name for g in games()], os.cpu_count() or 1)
 
 
 def _games_tested(items: list[pytest.Item], names: set[str]) -> set[str]:

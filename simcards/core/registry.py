@@ -12,7 +12,10 @@ so listing the games imports no kernel, no typer app and no matplotlib.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+import subprocess
+import sys
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import import_module
@@ -101,3 +104,27 @@ def all_studies() -> dict[str, tuple[Game, str]]:
 def all_warmups() -> tuple[str, ...]:
     """Every game's cluster warm-ups, in registration order."""
     return tuple(ref for g in games() for ref in g.warmups)
+
+
+def compile_warmups(game_names: Sequence[str], jobs: int) -> None:
+    """Compile (or load) the kernels of ``game_names`` before a long run: each game's
+    warm-ups run in a fresh interpreter of their own, ``jobs`` games at a time, the games with
+    the most warm-ups first.
+
+    On a cold numba cache this is most of a fresh checkout's first run. Without it every
+    worker process compiles the kernels it meets, side by side with the others compiling the
+    same ones; here different games compile on different cores, once, and every later process
+    loads them from numba's disk cache. On a warm cache it costs an import per game."""
+    chains = sorted((list(g.warmups) for g in games() if g.name in game_names),
+                    key=len, reverse=True)
+    chains = [c for c in chains if c]
+    if not chains:
+        return
+
+    def run(refs: list[str]) -> None:
+        code = ("from simcards.core.registry import resolve\n"
+                + "".join(f"resolve({ref!r})()\n" for ref in refs))
+        subprocess.run([sys.executable, "-c", code], check=True)
+
+    with ThreadPoolExecutor(max(1, min(jobs, len(chains)))) as pool:
+        list(pool.map(run, chains))

@@ -12,6 +12,7 @@ GAME = Game(
         "romi-policies": "simcards.romi.reports.policies:build",
         "romi-rounds": "simcards.romi.reports.rounds:build",
     },
-    warmups=("simcards.romi.warmups:warm_romi_rounds",),
+    warmups=("simcards.romi.warmups:warm_romi_rounds", "simcards.romi.warmups:warm_romi_compare",
+             "simcards.romi.warmups:warm_romi_games"),
     policy_kinds="simcards.romi.policies:KINDS",
 )

@@ -15,3 +15,31 @@ def warm_romi_rounds() -> None:
     rl, kinds, params = engine_args(rules, ["greedy"] * rules.players)
     rounds_chunk(chunk_state(0, 0), 2, RoundConfig(rl, kinds, params, rules.players,
                                                     rules.rounds, -1))
+
+
+def warm_romi_compare() -> None:
+    """Compile or load the Römi compare kernel (paired deal sets) with an ``expert`` seat,
+    which brings in the meld search of its discard."""
+    from simcards.core.rng import chunk_state
+    from simcards.romi import api
+    from simcards.romi import compare as RC
+    from simcards.romi.policies import KINDS
+    from simcards.romi.rules import RomiRules
+
+    rules = RomiRules.make(players=2)
+    a = KINDS.parse("expert", {"open_min": rules.open_min})
+    b = KINDS.parse("greedy", {"open_min": rules.open_min})
+    RC.compare_chunk(chunk_state(0, 0), 1, api.config_for(rules, a, b, None))
+
+
+def warm_romi_games() -> None:
+    """Compile or load the Römi game kernel (whole games of rounds)."""
+    from simcards.core.rng import chunk_state
+    from simcards.romi.kernel import engine_args
+    from simcards.romi.rounds import RoundConfig, games_chunk
+    from simcards.romi.rules import RomiRules
+
+    rules = RomiRules.make(players=2)
+    rl, kinds, params = engine_args(rules, ["greedy"] * rules.players)
+    games_chunk(chunk_state(0, 0), 1, RoundConfig(rl, kinds, params, rules.players,
+                                                  rules.rounds, -1))

@@ -31,6 +31,8 @@ GAME = Game(
         "simcards.ronco.warmups:warm_ronco_rounds",
         "simcards.ronco.warmups:warm_ronco_games",
         "simcards.ronco.warmups:warm_ronco_race",
+        "simcards.ronco.warmups:warm_ronco_exact",
+        "simcards.ronco.warmups:warm_ronco_mixed",
     ),
     policy_kinds="simcards.ronco.policies:KINDS",
 )

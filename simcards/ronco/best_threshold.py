@@ -259,8 +259,8 @@ def _same(a: Policy, b: Policy) -> bool:
     return (a.kind, a.T, a.Td) == (b.kind, b.T, b.Td)
 
 
-def run_lockstep(plans: Sequence[Generator[StageRequest, Stats, Row]],
-                 run_stage: Callable[[list[StageRequest]], list[Stats]]) -> list[Row]:
+def run_lockstep(plans: Sequence[Generator[StageRequest, Stats, Any]],
+                 run_stage: Callable[[list[StageRequest]], list[Stats]]) -> list[Any]:
     """Advance every plan one stage at a time, running all their pending stages together."""
     rows: list[Row | None] = [None] * len(plans)
     pending: dict[int, StageRequest] = {}
@@ -355,18 +355,28 @@ def search(rules: RoncoRules, sizes: Sequence[int], lives: int, kind: str,
     if opts["gain_games"] > 0 and bayes_sizes:
         # The bayes tables are computed in the background while the first races run.
         prebuild(rules, max(bayes_sizes), field_policy)
+    rows = lockstep_on_pool(plans, run_stage, executor=executor, workers=workers, root=root,
+                            bar=bar)
+    return rows, counts["resumed"], counts["computed"]
+
+
+def lockstep_on_pool(plans: Sequence[Generator[StageRequest, Stats, Any]],
+                     run_stage: Callable[[Executor | None, list[StageRequest]], list[Stats]],
+                     *, executor: Executor | None, workers: int, root: Path | None,
+                     bar: Progress) -> list[Any]:
+    """:func:`run_lockstep` on ``executor``, or on a local pool of ``workers`` made for it;
+    Ctrl-C becomes one line saying where the finished chunks are kept, and ``bar`` is closed
+    either way."""
     try:
         if executor is not None:
-            rows = run_lockstep(plans, lambda reqs: run_stage(executor, reqs))
-        else:
-            with local_executor(workers) as pool:
-                rows = run_lockstep(plans, lambda reqs: run_stage(pool, reqs))
+            return run_lockstep(plans, lambda reqs: run_stage(executor, reqs))
+        with local_executor(workers) as pool:
+            return run_lockstep(plans, lambda reqs: run_stage(pool, reqs))
     except KeyboardInterrupt:
         where = f"; finished chunks kept under {root}" if root is not None else ""
         raise Interrupted(f"interrupted{where}, run the same command again to resume") from None
     finally:
         bar.close()
-    return rows, counts["resumed"], counts["computed"]
 
 
 class _Budget:

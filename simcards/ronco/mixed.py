@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Generator, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,12 +56,11 @@ import numpy as np
 from scipy.optimize import minimize
 from scipy.stats import norm
 
-from simcards.core.errors import Interrupted
 from simcards.core.progress import Progress
-from simcards.core.runner import Batch, Stats, local_executor, run_batches
+from simcards.core.runner import Batch, Stats, run_batches
 from simcards.core.stats import Z95
 from simcards.core.store import RunStore, multi_batch_options
-from simcards.ronco.best_threshold import StageRequest, grid, run_lockstep
+from simcards.ronco.best_threshold import StageRequest, grid, lockstep_on_pool
 from simcards.ronco.games import MAX_ROUNDS
 from simcards.ronco.mixed_kernel import MAX_TABULATED, composition_bins, mixed_games
 from simcards.ronco.policies import Policy, PolicyTable
@@ -541,17 +540,6 @@ def search(rules: RoncoRules, jobs: Sequence[tuple[int, str, Sequence[Policy]]],
 
     plans = [plan(rules, n, lives, kind, start, seed=seed, budget=budget, near=near)
              for n, kind, start in jobs]
-    runner: Callable[[Executor | None], list[MixedRow]] = \
-        lambda pool: run_lockstep(plans, lambda reqs: run_stage(pool, reqs))  # noqa: E731
-    try:
-        if executor is not None:
-            rows = runner(executor)
-        else:
-            with local_executor(workers) as pool:
-                rows = runner(pool)
-    except KeyboardInterrupt:
-        where = f"; finished chunks kept under {root}" if root is not None else ""
-        raise Interrupted(f"interrupted{where}, run the same command again to resume") from None
-    finally:
-        bar.close()
+    rows = lockstep_on_pool(plans, run_stage, executor=executor, workers=workers, root=root,
+                            bar=bar)
     return rows, counts["resumed"], counts["computed"]

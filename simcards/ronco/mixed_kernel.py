@@ -26,8 +26,8 @@ import numpy as np
 from numba import njit, uint64
 
 from simcards.core.rng import next_u64, uniform
-from simcards.ronco.game_kernel import RANDOM, WON, any_random, game_buffers, play_game
-from simcards.ronco.race_kernel import _splitmix_state
+from simcards.ronco.game_kernel import any_random, game_buffers
+from simcards.ronco.race_kernel import _splitmix_state, add_pairs, play_candidates
 
 FIELD_SALT = 0x5F1E1D5EEDC0FFEE
 """XORed into a game's seed to seed the field's own draws (apart from the deal stream)."""
@@ -99,28 +99,14 @@ def mixed_games(state, games, n, lives0, cum, sup_kind, sup_t, sup_td, sup_p, su
             if tabulate and j < k_sup - 1:
                 code += n ** j
         comp_games[code] += 1
+        play_candidates(seed, n, lives0, kind, t, td, p, bkeys, bvals, cand_kind, cand_t,
+                        cand_td, cand_p, any_field_random, strengths, deck, game_state, top,
+                        ties, cut_king, below, counts, absolute_tie, first_dealer, max_rounds,
+                        buf, won)
+        add_pairs(won, wins, beats)
         for c in range(k_cand):
-            _splitmix_state(seed, game_state)
-            for j in range(deck.shape[0]):
-                deck[j] = strengths[j]
-            kind[0] = cand_kind[c]
-            t[0] = cand_t[c]
-            td[0] = cand_td[c]
-            p[0] = cand_p[c]
-            draw_uniforms = any_field_random or cand_kind[c] == RANDOM
-            ending, winner, _r, _d = play_game(
-                game_state, deck, n, lives0, kind, t, td, p, bkeys, bvals, top, ties,
-                cut_king, below, counts, absolute_tie, first_dealer, draw_uniforms, max_rounds,
-                buf)
-            won[c] = ending == WON and winner == 0
             if won[c]:
-                wins[c] += 1
                 comp_wins[c, code] += 1
-        for i in range(k_cand):
-            if won[i]:
-                for j in range(k_cand):
-                    if not won[j]:
-                        beats[i, j] += 1
     total = np.zeros(1, np.int64)
     total[0] = games
     return wins, beats, total, comp_wins, comp_games

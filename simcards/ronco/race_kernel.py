@@ -31,6 +31,42 @@ def _splitmix_state(x, out):
 
 
 @njit(cache=True)
+def play_candidates(seed, n, lives0, kind, t, td, p, bkeys, bvals, cand_kind, cand_t, cand_td,
+                    cand_p, any_field_random, strengths, deck, game_state, top, ties, cut_king,
+                    below, counts, absolute_tie, first_dealer, max_rounds, buf, won):
+    """Every candidate in turn as player 0 of the game seeded by ``seed`` (the others' rows of
+    ``kind``/``t``/``td``/``p`` already set); ``won[c]``: whether candidate c won it."""
+    for c in range(cand_kind.shape[0]):
+        _splitmix_state(seed, game_state)
+        for j in range(deck.shape[0]):
+            deck[j] = strengths[j]
+        kind[0] = cand_kind[c]
+        t[0] = cand_t[c]
+        td[0] = cand_td[c]
+        p[0] = cand_p[c]
+        # Random draws are taken whenever any player could need them, so that the hero's
+        # choice of policy does not shift the stream under the field.
+        draw_uniforms = any_field_random or cand_kind[c] == RANDOM
+        ending, winner, _r, _d = play_game(
+            game_state, deck, n, lives0, kind, t, td, p, bkeys, bvals, top, ties, cut_king,
+            below, counts, absolute_tie, first_dealer, draw_uniforms, max_rounds, buf)
+        won[c] = ending == WON and winner == 0
+
+
+@njit(cache=True)
+def add_pairs(won, wins, beats):
+    """Count one game's wins, and its discordant pairs: ``beats[i, j]`` += 1 when candidate i
+    won and candidate j did not."""
+    k = won.shape[0]
+    for i in range(k):
+        if won[i]:
+            wins[i] += 1
+            for j in range(k):
+                if not won[j]:
+                    beats[i, j] += 1
+
+
+@njit(cache=True)
 def race_games(state, games, n, lives0, field_kind, field_t, field_td, field_p, field_bkeys,
                field_bvals, cand_kind, cand_t, cand_td, cand_p, cand_bkeys, cand_bvals,
                strengths, top, ties, cut_king, below, counts, absolute_tie, first_dealer,
@@ -57,29 +93,11 @@ def race_games(state, games, n, lives0, field_kind, field_t, field_td, field_p, 
     beats = np.zeros((k_cand, k_cand), np.int64)
     any_field_random = any_random(field_kind, 1)
     for _ in range(games):
-        seed = next_u64(state)
-        for c in range(k_cand):
-            _splitmix_state(seed, game_state)
-            for j in range(deck.shape[0]):
-                deck[j] = strengths[j]
-            kind[0] = cand_kind[c]
-            t[0] = cand_t[c]
-            td[0] = cand_td[c]
-            p[0] = cand_p[c]
-            # Random draws are taken whenever any player could need them, so that the hero's
-            # choice of policy does not shift the stream under the field.
-            draw_uniforms = any_field_random or cand_kind[c] == RANDOM
-            ending, winner, _r, _d = play_game(
-                game_state, deck, n, lives0, kind, t, td, p, bkeys, bvals, top, ties, cut_king,
-                below, counts, absolute_tie, first_dealer, draw_uniforms, max_rounds, buf)
-            won[c] = ending == WON and winner == 0
-            if won[c]:
-                wins[c] += 1
-        for i in range(k_cand):
-            if won[i]:
-                for j in range(k_cand):
-                    if not won[j]:
-                        beats[i, j] += 1
+        play_candidates(next_u64(state), n, lives0, kind, t, td, p, bkeys, bvals, cand_kind,
+                        cand_t, cand_td, cand_p, any_field_random, strengths, deck, game_state,
+                        top, ties, cut_king, below, counts, absolute_tie, first_dealer,
+                        max_rounds, buf, won)
+        add_pairs(won, wins, beats)
     total = np.zeros(1, np.int64)
     total[0] = games
     return wins, beats, total

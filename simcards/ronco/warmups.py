@@ -38,3 +38,25 @@ def warm_ronco_race() -> None:
 
     cfg = bt._config(RoncoRules.make(), 3, 1, Policy(), [Policy(), Policy("informed", 5, 5)])
     bt.race_chunk(chunk_state(0, 0), 4, cfg)
+
+
+def warm_ronco_exact() -> None:
+    """Compile or load the exact round enumerator and the ``bayes`` table builder (S4): one
+    three-player round with a bayes seat."""
+    from simcards.ronco.exact import exact_round
+    from simcards.ronco.policies import Policy
+    from simcards.ronco.rules import RoncoRules
+
+    exact_round(RoncoRules.make(), [Policy(), Policy("bayes"), Policy()])
+
+
+def warm_ronco_mixed() -> None:
+    """Compile or load the mixed-field kernel (the equilibrium search, E5)."""
+    from simcards.core.rng import chunk_state
+    from simcards.ronco import mixed
+    from simcards.ronco.policies import Policy
+    from simcards.ronco.rules import RoncoRules
+
+    pols = [Policy("threshold", 5, 5), Policy("threshold", 6, 6)]
+    cfg = mixed.mixed_config(RoncoRules.make(), 3, 1, pols, [0.5, 0.5], pols, tabulate=True)
+    mixed.mixed_chunk(chunk_state(0, 0), 4, cfg)

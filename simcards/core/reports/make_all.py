@@ -18,7 +18,7 @@ import pandas as pd
 
 from simcards.core.cli_options import DEFAULT_SEED
 from simcards.core.errors import Interrupted
-from simcards.core.registry import all_studies
+from simcards.core.registry import all_studies, compile_warmups
 
 
 def build_all(root: Path = Path("reports"), *, seed: int = DEFAULT_SEED,
@@ -30,6 +30,11 @@ def build_all(root: Path = Path("reports"), *, seed: int = DEFAULT_SEED,
     pages = []
     chosen = [(name, game) for name, (game, _) in all_studies().items()
               if not only or name in only]
+    if executor is None:  # a cluster's workers run the warm-ups themselves when they join
+        if progress:
+            sys.stderr.write("compiling the kernels (or loading them from numba's cache)\n")
+            sys.stderr.flush()
+        compile_warmups(sorted({game.name for _, game in chosen}), workers or 1)
     for i, (name, game) in enumerate(chosen, 1):
         build = game.study(name)
         if progress:

@@ -44,9 +44,9 @@ def build(root: Path, *, seed: int, workers: int | None, progress: bool = True,
     values = sorted({int(v) for v in rules.deck_obj.values})
     diag = [Policy("threshold", t, t) for t in values]
     full = bt.grid(rules, "threshold")
-    curve_games = 8_192 if quick else 65_536
-    map_games = 4_096 if quick else 32_768
-    opts = {"seed": seed, "first_stage": 8192, "max_games": 524_288, "min_games": 65_536,
+    curve_games = 8_192 if quick else 32_768
+    map_games = 4_096 if quick else 16_384
+    opts = {"seed": seed, "first_stage": 8192, "max_games": 262_144, "min_games": 32_768,
             "z_drop": 3.0, "max_iterations": 3, "gain_games": 262_144}
     sizes = PLAYERS
     budget = mixed.Budget()
