@@ -60,9 +60,9 @@ def sizes(quick: bool) -> tuple[int, int]:
     """(deal sets per comparison, games per mixed table). A deal set of 4 players is 28
     rounds, about 50 ms on one core with greedy seats and several times that with `expert`
     ones; 120 sets and 400 games keep the study near 2 minutes on two workers. Its answers
-    (play `expert` at 2-5 players; waiting for a Römi does not pay) stand with intervals of
-    a quarter to a half point per round; comparisons within a point of greedy may read "cannot
-    be told apart" where 300 sets separated them."""
+    (play `expert` at 2-5 players, by 6 to 8 points per round; waiting for a Römi does not
+    pay) stand with intervals of one to two points per round; comparisons within a point of
+    greedy may read "cannot be told apart" where 300 sets separated them."""
     return (2, 4) if quick else (120, 400)
 
 
