@@ -22,6 +22,7 @@ from simcards.ronco import equilibrium as eqm
 from simcards.ronco.exact import exact_round, round_outcomes
 from simcards.ronco.policies import Policy
 from simcards.ronco.rules import RoncoRules
+from tests.cli_checks import assert_one_line_error
 
 DEFAULT = RoncoRules.make()
 TIES_FIRST = RoncoRules.make(ties="first")
@@ -304,11 +305,7 @@ def test_cli_table_prints_the_fractions(capsys) -> None:
     (["--exact", "--seed", "-1"], "--seed must be between 0"),
 ])
 def test_cli_bad_flags_are_one_line_errors_with_exit_2(capsys, args, part) -> None:
-    assert main(["ronco", "equilibrium", *args]) == 2
-    captured = capsys.readouterr()
-    assert captured.out == ""
-    lines = captured.err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("simcards: error: ") and part in lines[0]
+    assert_one_line_error(capsys, ["ronco", "equilibrium", *args], part)
 
 
 def test_api_refuses_other_table_sizes_before_computing() -> None:

@@ -29,6 +29,7 @@ from simcards.ronco.mixed_kernel import composition_bins, mixed_games
 from simcards.ronco.policies import Policy, PolicyTable
 from simcards.ronco.race_kernel import race_games
 from simcards.ronco.rules import RoncoRules
+from tests.cli_checks import assert_one_line_error
 
 RULES = RoncoRules.make()
 LIVES = 2
@@ -277,11 +278,7 @@ def _nested_keys(d: dict) -> set[str]:
     (["--players", "21"], "players must be between 2 and 20"),
 ])
 def test_cli_bad_flags_are_one_line_errors_with_exit_2(capsys, args, part) -> None:
-    assert main(["ronco", "equilibrium", *args]) == 2
-    captured = capsys.readouterr()
-    assert captured.out == ""
-    lines = captured.err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("simcards: error: ") and part in lines[0]
+    assert_one_line_error(capsys, ["ronco", "equilibrium", *args], part)
 
 
 def test_api_refuses_a_two_player_mixed_search_before_computing() -> None:
