@@ -32,9 +32,14 @@ def build_all(root: Path = Path("reports"), *, seed: int = DEFAULT_SEED,
               if not only or name in only]
     if executor is None:  # a cluster's workers run the warm-ups themselves when they join
         if progress:
-            sys.stderr.write("compiling the kernels (or loading them from numba's cache)\n")
+            sys.stderr.write(f"report 0/{len(chosen)}: compiling the kernels (or loading them "
+                             "from numba's cache)\n")
             sys.stderr.flush()
-        compile_warmups(sorted({game.name for _, game in chosen}), workers or 1)
+        try:
+            compile_warmups(sorted({game.name for _, game in chosen}), workers or 1)
+        except KeyboardInterrupt:
+            raise Interrupted("interrupted while compiling the kernels, before any study "
+                              "started") from None
     for i, (name, game) in enumerate(chosen, 1):
         build = game.study(name)
         if progress:
