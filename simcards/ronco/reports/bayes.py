@@ -80,13 +80,11 @@ def informed_keeps(rows: dict[str, np.ndarray], k: int, t: int, td: int,
                     dtype=bool)
 
 
-def situations(rows: dict[str, np.ndarray], k: int, t: int, td: int,
-               rules: RoncoRules) -> pd.DataFrame:
-    """The information states where ``bayes`` and the pair act differently, by what the
-    difference is worth per round (probability of the state times the loss saved), with what
-    informed play at the same pair does there."""
-    pair = pair_keeps(rows, k, t, td)
-    informed = informed_keeps(rows, k, t, td, rules)
+def situations(rows: dict[str, np.ndarray], k: int, pair: np.ndarray,
+               informed: np.ndarray) -> pd.DataFrame:
+    """The information states where ``bayes`` and the pair (its decisions ``pair``) act
+    differently, by what the difference is worth per round (probability of the state times
+    the loss saved), with what informed play at the same pair (``informed``) does there."""
     differ = np.flatnonzero(pair != rows["keep"])
     saved = np.abs(rows["loss_keep"] - rows["loss_pass"])[differ] * rows["weight"][differ]
     order = differ[np.argsort(-saved, kind="stable")][:SITUATION_ROWS]
@@ -114,15 +112,15 @@ def situations(rows: dict[str, np.ndarray], k: int, t: int, td: int,
     return pd.DataFrame(out)
 
 
-def _informed_share(rows: dict[str, np.ndarray], k: int, t: int, td: int,
-                    rules: RoncoRules) -> float:
-    """The share of bayes' round gain over the pair earned in states where informed play at
-    the same pair already acts like bayes (what certainty alone is worth)."""
-    pair = pair_keeps(rows, k, t, td)
+def _informed_share(rows: dict[str, np.ndarray], pair: np.ndarray,
+                    informed: np.ndarray) -> float:
+    """The share of bayes' round gain over the pair (its decisions ``pair``) earned in states
+    where informed play at the same pair (``informed``) already acts like bayes (what
+    certainty alone is worth)."""
     differ = pair != rows["keep"]
     saved = np.abs(rows["loss_keep"] - rows["loss_pass"]) * rows["weight"] * differ
     total = float(np.sum(saved))
-    agree = informed_keeps(rows, k, t, td, rules) == rows["keep"]
+    agree = informed == rows["keep"]
     return float(np.sum(saved * agree)) / total if total > 0 else 0.0
 
 
@@ -141,6 +139,8 @@ def write(out: Path, rules: RoncoRules, field: Policy, rows: list[dict[str, Any]
         game_pair = (r["best_T"], r["best_Td"])
         game_pair_loss = round_loss(cur, n, pair_keeps(cur, n, *game_pair))
         rt, rtd, rloss = best_round_pair(cur, n, values)
+        pair = pair_keeps(cur, n, rt, rtd)
+        informed = informed_keeps(cur, n, rt, rtd, rules)
         lo, hi = r["bayes_gain_ci"]
         table_rows.append({
             "players": n, "bayes_round_loss": bayes_loss, "round_best_T": rt,
@@ -151,12 +151,11 @@ def write(out: Path, rules: RoncoRules, field: Policy, rows: list[dict[str, Any]
                 r["threshold_win_rate"], "bayes_gain": r["bayes_gain"],
             "bayes_gain_ci_low": lo, "bayes_gain_ci_high": hi, "gain_games": r["gain_games"],
             "table_states": int(full.size), "table_seconds": float(full.seconds),
-            "differs_from_round_pair": float(np.sum(
-                cur["weight"][pair_keeps(cur, n, rt, rtd) != cur["keep"]]) / n),
-            "round_gain_informed_share": _informed_share(cur, n, rt, rtd, rules),
+            "differs_from_round_pair": float(np.sum(cur["weight"][pair != cur["keep"]]) / n),
+            "round_gain_informed_share": _informed_share(cur, pair, informed),
         })
         if n in SITUATION_PLAYERS or (n == max(by_n) and not set(SITUATION_PLAYERS) & set(by_n)):
-            sit_frames.append(situations(cur, n, rt, rtd, rules))
+            sit_frames.append(situations(cur, n, pair, informed))
     frame = pd.DataFrame(table_rows)
     frame.to_csv(out / "bayes.csv", index=False)
     sits = pd.concat(sit_frames, ignore_index=True) if sit_frames else pd.DataFrame()
