@@ -13,7 +13,9 @@ For a loopback LocalCluster of 1 worker, then 2 workers (one thread each), this 
 * the per-chunk overhead of the cluster path: many one-round chunks through the executor and
   inline, in seconds per chunk, and the chunk size that keeps that overhead near 1%.
 
-A short summary is printed, then one JSON line.
+A short summary is printed, then one JSON line. ``--readme`` also writes the per-chunk costs to
+``scripts/bench_results/cluster.json`` and rewrites the README's block that states them
+(``scripts/update_readme_speeds.py``).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import argparse
 import json
 import logging
 import os
+import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -113,7 +116,10 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3, help="timed runs; the best is reported")
     ap.add_argument("--cold-cache", action="store_true",
                     help="give each cluster an empty numba cache (measure compile time)")
+    ap.add_argument("--readme", action="store_true",
+                    help="save the per-chunk costs and rewrite the README's block from them")
     args = ap.parse_args()
+    load = os.getloadavg()[0]
     rules = RoncoRules.make()
     policies = [Policy("threshold", 5, 5)] * args.players
     cfg = KernelConfig.build(rules, policies)
@@ -152,6 +158,15 @@ def main() -> None:
         "inline_seconds_per_tiny_chunk": inline_chunk, "cluster": runs,
         "rounds_per_chunk_for_1pct_overhead": advice[1],
     }))
+    if args.readme:
+        import update_readme_speeds as speeds
+
+        figures = {"inline_seconds_per_chunk": inline_chunk,
+                   "cluster_seconds_per_chunk": [r["seconds_per_tiny_chunk"] for r in runs]}
+        command = " ".join(["python", "scripts/bench_cluster.py", *sys.argv[1:]])
+        path = speeds.save_results("cluster", command, figures, load)
+        print(f"wrote {path.relative_to(speeds.ROOT)}")
+        speeds.main_update()
 
 
 if __name__ == "__main__":

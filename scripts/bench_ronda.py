@@ -2,6 +2,11 @@
 
 Usage: python scripts/bench_ronda.py [--hands N] [--reference-hands N] [--players N]
                                      [--policy greedy|random|lookahead:1|rollout:100]
+       python scripts/bench_ronda.py --readme
+
+``--readme`` measures the figures the README states (two players: greedy, one ``lookahead:1``
+seat, one ``rollout:32`` seat, kernel only), writes them to ``scripts/bench_results/ronda.json``
+and rewrites the README's speeds block from it (``scripts/update_readme_speeds.py``).
 
 Compile time is excluded: the kernel is called once on a tiny batch before timing. The figures
 are whole hands per second on one core (one process, one thread), best of three runs, timed in
@@ -19,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import time
 
 import numpy as np
@@ -31,6 +37,8 @@ from simcards.ronda.policies import policy_arrays
 from simcards.ronda.rules import RondaRules
 
 DEFAULT_HANDS = {"greedy": 300_000, "random": 300_000, "lookahead": 20_000, "rollout": 1_000}
+README_POLICIES = ("greedy", "lookahead:1", "rollout:32")
+"""The two-player figures the README states, each searching policy in seat 0 against greedy."""
 
 
 def kernel_rate(rules: RondaRules, kinds: np.ndarray, params: np.ndarray, hands: int) -> float:
@@ -64,6 +72,31 @@ def reference_rate(rules: RondaRules, kinds: np.ndarray, hands: int) -> float:
     return hands / (time.process_time() - t0)
 
 
+def seat_specs(policy: str, players: int) -> tuple[list[str], str]:
+    """The seats' policies: ``greedy`` and ``random`` everywhere, a searching policy in seat 0
+    against ``greedy``; and what it plays against."""
+    if policy.partition(":")[0] in ("greedy", "random"):
+        return [policy] * players, policy
+    return [policy] + ["greedy"] * (players - 1), "greedy"
+
+
+def readme_figures() -> None:
+    """Measure the README's figures, save them and rewrite the README's block."""
+    import update_readme_speeds as speeds
+
+    load = os.getloadavg()[0]
+    rules = RondaRules.make(players=2)
+    figures = {}
+    for policy in README_POLICIES:
+        kinds, params = policy_arrays(seat_specs(policy, 2)[0])
+        hands = DEFAULT_HANDS[policy.partition(":")[0]]
+        figures[policy] = kernel_rate(rules, kinds, params, hands)
+        print(f"  {policy:<12} {figures[policy]:>12,.0f} hands/s")
+    path = speeds.save_results("ronda", "python scripts/bench_ronda.py --readme", figures, load)
+    print(f"wrote {path.relative_to(speeds.ROOT)}")
+    speeds.main_update()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--players", type=int, default=2)
@@ -72,15 +105,15 @@ def main() -> None:
                          "against greedy)")
     ap.add_argument("--hands", type=int, default=None)
     ap.add_argument("--reference-hands", type=int, default=200)
+    ap.add_argument("--readme", action="store_true",
+                    help="measure the README's figures and rewrite its speeds block")
     args = ap.parse_args()
+    if args.readme:
+        readme_figures()
+        return
     rules = RondaRules.make(players=args.players)
     name = args.policy.partition(":")[0]
-    if name in ("greedy", "random"):
-        specs = [args.policy] * args.players
-        against = args.policy
-    else:
-        specs = [args.policy] + ["greedy"] * (args.players - 1)
-        against = "greedy"
+    specs, against = seat_specs(args.policy, args.players)
     kinds, params = policy_arrays(specs)
     hands = args.hands if args.hands is not None else DEFAULT_HANDS.get(name, 1_000)
     k = kernel_rate(rules, kinds, params, hands)

@@ -9,5 +9,7 @@ no game. Each game is one sub-package (``simcards.ronco``, ...) that registers i
 __version__ = "0.1.0"
 
 from simcards.core.fingerprint import configure_numba_cache as _configure_numba_cache
+from simcards.core.interrupts import hold_during_start as _hold_during_start
 
+_hold_during_start()  # a Ctrl-C while the command imports its modules is one line too
 _configure_numba_cache()

@@ -129,3 +129,38 @@ def test_help_shows_no_value_type_beside_flags(capsys, command) -> None:
     out = capsys.readouterr().out
     assert "--help" in out
     assert "<bool>" not in out, out
+
+
+@pytest.mark.parametrize("text", ["1m", "2g", "1K", "1.5m"])
+def test_parse_count_refuses_suffixes_the_readme_does_not_list(text) -> None:
+    """Only k, M and G, as written: ``1m`` is not read as a million."""
+    with pytest.raises(UsageError, match=f"--n: unknown suffix '{text[-1]}'"):
+        parse_count(text, "--n")
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("greedy,", "entry 2 of 2 is empty"),
+    ("greedy,,random", "entry 2 of 3 is empty"),
+    (",greedy", "entry 1 of 2 is empty"),
+    (" , ", "--policies is empty"),
+])
+def test_per_seat_policy_lists_refuse_empty_entries(text, message) -> None:
+    from simcards.core.policyspec import split_entries
+
+    with pytest.raises(UsageError, match=message):
+        split_entries(text)
+    assert split_entries(" greedy , random ") == ["greedy", "random"]
+
+
+def test_workers_unknown_options_and_policy_errors_read_well(capsys) -> None:
+    _one_line_error(capsys, ["ronda", "hands", "--workers", "0"],
+                    "--workers must be at least 1, got 0")
+    _one_line_error(capsys, ["ronda", "hands", "--target", "41"],
+                    "No such option: --target (ronda hands does not take it; ronda matches, "
+                    "compare and play do)")
+    _one_line_error(capsys, ["ronda", "hands", "--hand", "3"],
+                    "No such option: --hand (did you mean --hands?)")
+    _one_line_error(capsys, ["ronda", "compare", "lookahead:0", "greedy"],
+                    "policy A: lookahead: D must be between 1 and")
+    assert main(["ronda", "hands", "--target", "41"]) == 2
+    assert "Possible options" not in capsys.readouterr().err

@@ -415,3 +415,38 @@ def test_cluster_run_interrupted_resumes_locally_or_on_the_cluster_to_the_same_r
     manifest = json.loads((run / "manifest.json").read_text())
     assert manifest["chunks_resumed"] >= 4
     assert manifest["chunks_resumed"] + manifest["chunks_computed"] == 10
+
+
+@pytest.fixture
+def talking_port() -> Iterator[int]:
+    """A loopback port where a service that is not dask (a web server, say) answers."""
+    import threading
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(8)
+
+    def serve() -> None:
+        while True:
+            try:
+                conn, _ = sock.accept()
+                conn.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
+            except OSError:
+                return
+
+    threading.Thread(target=serve, daemon=True).start()
+    yield sock.getsockname()[1]
+    sock.close()
+
+
+def test_a_scheduler_address_where_something_else_answers_says_so_in_one_line(
+        talking_port: int) -> None:
+    """Before, dask read the reply as a frame header: ``Unable to allocate 3.07 EiB``."""
+    address = f"tcp://127.0.0.1:{talking_port}"
+    proc = subprocess.run([sys.executable, "-c", _BAD_ADDRESS, address], capture_output=True,
+                          text=True, timeout=60)
+    lines = proc.stdout.splitlines()
+    assert len(lines) == 2, proc.stdout + proc.stderr
+    assert lines[1] == (f"cannot reach dask scheduler at {address}: something answers there, "
+                        "but not as a dask scheduler (is the address or port right?)")
+    assert "allocate" not in proc.stdout + proc.stderr

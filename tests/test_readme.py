@@ -1,7 +1,9 @@
-"""The README lists every JSON key each command prints, and the documented limits."""
+"""The README lists every JSON key each command prints, the documented limits, and only speeds
+that a benchmark measured (in blocks written from its saved results)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import simcards.ronco
@@ -78,3 +80,52 @@ def test_readme_documents_count_maxima_seed_range_and_suffixes() -> None:
                  "`--hands` at most 1e10", "`--matches` and `--deals` at most 1e9",
                  "Ronda", "simcards --version", "simcards.ronco.rounds("):
         assert text in README, text
+
+
+def _speeds_module():
+    """``scripts/update_readme_speeds.py``, loaded by path (``scripts`` is not a package)."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[1] / "scripts" / "update_readme_speeds.py"
+    spec = importlib.util.spec_from_file_location("update_readme_speeds", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_RATE = re.compile(r"\d[\d,.]*\s*(?:k|M)?\s+(?:[\w`:,()-]+\s+){0,5}?(?:a|per)\s+second"
+                   r"|\d[\d,.]*\s*(?:k|M)?\s*(?:\w+)?/s\b")
+_DURATION = re.compile(r"\b\d[\d,.]*(?:\s*ms|\s+(?:s|seconds?|minutes?))\b")
+SETTINGS = {"60 s", "0.5 s"}
+"""Durations the README states that are settings or advice, not measurements: the scheduler
+wait and the chunk length to aim for."""
+
+
+def speed_figures(text: str) -> list[str]:
+    """Every measured speed or duration stated outside a generated speeds block."""
+    outside = _speeds_module().BLOCK.sub("", text)
+    flat = " ".join(outside.split())
+    found = [m.group(0) for m in _RATE.finditer(flat)]
+    found += [m.group(0) for m in _DURATION.finditer(flat) if m.group(0) not in SETTINGS]
+    return found
+
+
+def test_every_speed_in_the_readme_is_in_a_block_written_from_benchmark_results() -> None:
+    assert speed_figures(README) == []
+    # The check sees figures as the README used to state them.
+    assert speed_figures("one core: about 35,000 greedy hands\na second, about 290 with one") \
+        == ["35,000 greedy hands a second"]
+    assert speed_figures("under a second up to 7 players, about 3\ns at 8") == ["3 s"]
+    assert speed_figures("the kernel: 539,000 hands/s") == ["539,000 hands/s"]
+
+
+def test_readme_speed_blocks_are_what_the_saved_benchmark_results_give() -> None:
+    speeds = _speeds_module()
+    names = [m.group("name") for m in speeds.BLOCK.finditer(README)]
+    assert names and set(names) <= set(speeds.BLOCKS), names
+    assert speeds.render(README) == README, "run python scripts/update_readme_speeds.py"
+    for name in names:
+        block = next(m.group("body") for m in speeds.BLOCK.finditer(README)
+                     if m.group("name") == name)
+        assert "scripts/bench_" in block and "measured 20" in block, block

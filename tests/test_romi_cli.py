@@ -12,6 +12,7 @@ import pytest
 from simcards.core.cli import main
 from simcards.romi import cards as C
 from simcards.romi import melds as M
+from tests.cli_checks import assert_one_line_error
 
 MELDS = ["romi", "melds", "--json"]
 
@@ -99,3 +100,58 @@ def test_bad_line_in_a_file_names_the_line(tmp_path, capsys) -> None:
     assert main(["romi", "melds", "--file", str(path)]) == 2
     err = capsys.readouterr().err.strip()
     assert "line 2" in err and "\n" not in err
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["--hand", ""], "holds no card"),
+    (["--hand", ",,,"], "holds no card"),
+    (["--file", ""], "--file is empty"),
+])
+def test_an_empty_hand_or_file_name_is_one_line_and_exit_2(capsys, argv, fragment) -> None:
+    assert_one_line_error(capsys, ["romi", "melds", *argv], fragment)
+
+
+def test_a_file_line_of_separators_only_is_refused_naming_the_line(tmp_path, capsys) -> None:
+    path = tmp_path / "hands.txt"
+    path.write_text("Ah 2h 3h\n,,,\n")
+    assert_one_line_error(capsys, ["romi", "melds", "--file", str(path)], "line 2")
+
+
+def test_a_file_with_a_byte_order_mark_is_read(tmp_path, capsys) -> None:
+    path = tmp_path / "hands.txt"
+    path.write_bytes("\ufeffAh 2h 3h\n7c 7d 7s\n".encode())
+    out = _json(capsys, [*MELDS, "--file", str(path)])
+    assert [h["hand"] for h in out["hands"]] == ["Ah 2h 3h", "7c 7d 7s"]
+    assert [h["best_value"] for h in out["hands"]] == [6, 21]
+
+
+def test_the_table_printout_keeps_whole_headings_in_a_narrow_terminal(capsys,
+                                                                      monkeypatch) -> None:
+    monkeypatch.setenv("COLUMNS", "40")
+    assert main(["romi", "melds", "--hand", "Ah 2h 3h 4h 7c 7d 7s X 9s"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].split() == ["hand", "best_value", "min_penalty", "can_go_out", "melds"]
+    cells = lines[3].split("  ")
+    assert [c.strip() for c in cells if c.strip()][:4] == [
+        "Ah 2h 3h 4h 7c 7d 7s X 9s", "38", "9", "yes"]
+
+
+def test_the_help_gives_policy_defaults_and_ranges_and_breaks_no_sentence() -> None:
+    """``threshold`` alone is threshold:70 and ``rummy`` alone rummy:3, and --help says so with
+    the ranges (K 0 to 14, X from --open-min to 1000, --open-min 1 to 140); every command's
+    line in ``romi --help`` is its docstring's first paragraph, one line, so that no sentence
+    is broken where the source text was."""
+    from simcards.core.cli import command
+    from simcards.romi.policies import KINDS
+
+    assert KINDS.parse("threshold").values == (70,) and KINDS.parse("rummy").values == (3,)
+    romi = command().commands["romi"]  # type: ignore[attr-defined]
+    helps = {p.name: p.help for p in romi.commands["games"].params}
+    assert "K 0 to 14, plain rummy is rummy:3" in helps["policies"]
+    assert "X from --open-min to 1000, plain threshold is threshold:70" in helps["policies"]
+    assert "1 to 140" in helps["open_min"] and "1 to 100" in helps["rounds_per_game"]
+    compare = {p.name: p.help for p in romi.commands["compare"].params}
+    assert "plain threshold is threshold:70" in compare["policy_a"]
+    for name, cmd in romi.commands.items():
+        first = cmd.help.strip().split("\n\n")[0]
+        assert "\n" not in first, (name, first)

@@ -16,6 +16,7 @@ from simcards.romi import engine as E
 from simcards.romi import rounds as R
 from simcards.romi.kernel import engine_args
 from simcards.romi.rules import RomiRules
+from tests.cli_checks import assert_one_line_error
 
 
 def _json(capsys, argv: list[str]) -> dict:
@@ -75,7 +76,8 @@ def test_g6_games_win_shares_add_up_to_one_and_workers_do_not_change_the_numbers
     assert one == two
     assert sum(one["win_rate"]) == pytest.approx(1.0)
     assert one["rounds_played"] == 80
-    assert one["rules"] == {"players": 2, "open_min": 51, "ace_low_value": 1, "rounds": 2}
+    assert one["rules"] == {"players": 2, "open_min": 51, "ace_low_value": 1, "rounds": 2,
+                            "swap_keeps_romi": False}
 
 
 @pytest.mark.parametrize("argv, fragment", [
@@ -119,3 +121,100 @@ def test_an_interrupted_run_resumes_to_the_uninterrupted_json(tmp_path, capsys,
     (run,) = list(store.iterdir())
     manifest = json.loads((run / "manifest.json").read_text())
     assert (manifest["chunks_resumed"], manifest["chunks_computed"]) == (2, 1)
+
+
+def test_a_completed_run_says_on_stderr_that_it_is_read_from_the_store(tmp_path,
+                                                                       capsys) -> None:
+    """Run twice, the second answer comes from the store: with --json too, stderr says that
+    the run was already complete (one chunk: in the singular) and where it is kept."""
+    store = tmp_path / "store"
+    args = ["romi", "rounds", "--players", "2", "--rounds", "300", "--json", "--workers", "1",
+            "--store", str(store)]
+    assert main(args) == 0
+    first = capsys.readouterr()
+    assert first.err == ""
+    assert main(args) == 0
+    second = capsys.readouterr()
+    assert json.loads(second.out) == json.loads(first.out)
+    (run,) = list(store.iterdir())
+    assert second.err == ("the run was already complete: its result is read from the run store "
+                          f"(1 finished chunk in {run})\n")
+
+
+def test_a_resumed_run_and_an_interrupted_one_count_one_chunk_in_the_singular(
+        tmp_path, capsys, interrupt_after_chunks) -> None:
+    store = tmp_path / "store"
+    args = ["romi", "rounds", "--players", "2", "--rounds", str(2 * R.ROUNDS_CHUNK), "--json",
+            "--workers", "1", "--store", str(store)]
+    interrupt_after_chunks(1)
+    assert main(args) == 130
+    (run,) = list(store.iterdir())
+    assert f"interrupted; 1 finished chunk kept in {run}, run the same" in capsys.readouterr().err
+    interrupt_after_chunks(None)
+    assert main(args) == 0
+    assert capsys.readouterr().err == f"resumed 1 finished chunk from {run}\n"
+
+
+HUGE = "99999999999999999999"
+"""Past any 64-bit integer: a count or rule that reached numpy unchecked would overflow."""
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["games", "--rounds", HUGE, "--games", "1"], "rounds="),
+    (["compare", "greedy", "greedy", "--rounds", HUGE], "rounds="),
+    (["games", "--rounds", "101", "--games", "1"], "from 1 to 100"),
+    (["rounds", "--open-min", "1000000"], "open_min"),
+    (["rounds", "--open-min", "141"], "from 1 to 140"),
+    (["compare", "greedy", "threshold:1000", "--open-min", "1001"], "from 1 to 140"),
+    (["rounds", "--open-min", HUGE], "open_min"),
+    (["rounds", "--dealer", HUGE], "--dealer"),
+    (["rounds", "--players", HUGE], "players"),
+    (["rounds", "--ace-low-value", HUGE], "ace_low_value"),
+    (["rounds", "--rounds", HUGE], "--rounds"),
+    (["games", "--games", HUGE], "--games"),
+    (["compare", "greedy", "greedy", "--deals", HUGE], "--deals"),
+    (["compare", "greedy", "greedy", "--dealer", HUGE], "--dealer"),
+    (["rounds", "--seed", HUGE], "--seed"),
+    (["rounds", "--policies", "threshold:" + HUGE], "X must be between 51 and 1000"),
+    (["rounds", "--policies", "rummy:" + HUGE], "K must be between 0 and 14"),
+    (["compare", "rummy:" + HUGE, "greedy"], "K must be between 0 and 14"),
+    (["rounds", "--policies", "greedy,"], "empty entry"),
+    (["rounds", "--policies", "greedy,,greedy,greedy"], "empty entry"),
+])
+def test_huge_out_of_range_or_empty_values_are_one_line_and_exit_2(capsys, argv,
+                                                                   fragment) -> None:
+    """Every count and rule of every Römi command has a maximum: a huge value is one line,
+    never an OverflowError, and a game of 10**11 rounds is refused rather than run without
+    ever showing progress; an --open-min no opening can reach (O1: at most 140) is refused
+    rather than stalling every round."""
+    assert_one_line_error(capsys, ["romi", *argv, "--store", "none"], fragment)
+
+
+def test_win_rates_get_wilson_intervals(capsys) -> None:
+    """A policy that can hardly ever open (threshold:140) wins (almost) no game: its interval
+    is Wilson's, inside [0, 1] and not empty, where the normal one was [0, 0] or below 0."""
+    from simcards.core.stats import wilson
+
+    out = _json(capsys, ["romi", "games", "--players", "2", "--policies", "threshold:140,greedy",
+                         "--rounds", "1", "--games", "64", "--json", "--workers", "1",
+                         "--store", "none"])
+    for rate, ci in zip(out["win_rate"], out["win_ci"], strict=True):
+        lo, hi = wilson(rate * 64, 64)
+        assert ci == pytest.approx([lo, hi], abs=1e-12)
+        assert 0 <= ci[0] <= rate <= ci[1] <= 1
+    assert out["win_rate"][0] < 0.05 and out["win_ci"][0][1] > out["win_rate"][0]
+
+
+def test_compare_win_rates_get_wilson_intervals_b_the_complement_per_seat(capsys) -> None:
+    from simcards.core.stats import wilson
+
+    out = _json(capsys, ["romi", "compare", "threshold:140", "greedy", "--players", "3",
+                         "--rounds", "1", "--deals", "30", "--json", "--workers", "1",
+                         "--store", "none"])
+    games = out["deal_sets"] * 3
+    a, b = out["win_rate"]["a"], out["win_rate"]["b"]
+    lo, hi = wilson(a["mean"] * games, games)
+    assert a["ci"] == pytest.approx([lo, hi], abs=1e-12)
+    assert b["mean"] == pytest.approx((1 - a["mean"]) / 2)
+    assert b["ci"] == pytest.approx([(1 - hi) / 2, (1 - lo) / 2], abs=1e-12)
+    assert 0 <= a["ci"][0] <= a["mean"] <= a["ci"][1] <= 1

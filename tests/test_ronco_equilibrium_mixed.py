@@ -9,6 +9,7 @@ a quadratic built from exact game values.
 
 from __future__ import annotations
 
+import copy
 import functools
 import itertools
 import json
@@ -20,7 +21,7 @@ import pytest
 from simcards.core.cli import main
 from simcards.core.errors import UsageError
 from simcards.core.rng import chunk_state
-from simcards.core.runner import run_batches
+from simcards.core.runner import local_executor, run_batches
 from simcards.ronco import api, mixed
 from simcards.ronco.best_threshold import run_lockstep
 from simcards.ronco.games import MAX_ROUNDS
@@ -284,3 +285,61 @@ def test_cli_bad_flags_are_one_line_errors_with_exit_2(capsys, args, part) -> No
 def test_api_refuses_a_two_player_mixed_search_before_computing() -> None:
     with pytest.raises(UsageError, match="--exact"):
         api.equilibrium(players="2-5")
+
+
+def _perturbed(table: mixed.CompositionTable, rel: float) -> mixed.CompositionTable:
+    """A copy of ``table`` whose rates differ in their last bits, as another CPU's vector
+    unit, another BLAS kernel or another library build would compute them."""
+    out = copy.copy(table)
+    wobble = np.cos(np.arange(table.rates.size)).reshape(table.rates.shape)
+    out.rates = table.rates * (1.0 + rel * wobble)
+    return out
+
+
+def test_e5_solver_answer_does_not_move_with_the_last_bit_of_its_tables() -> None:
+    """The search re-centres its batches on the solver's answer, so an answer that moved with
+    rounding noise would move every later number of the run (the 5-player equilibrium's win
+    rate in the report changed in its 7th digit between two runs of the same seed). The answer
+    is a point of the lattice and the same for tables that differ by 1e-15 relative."""
+    sup = [Policy("threshold", 5, 5), Policy("threshold", 7, 7), Policy("threshold", 6, 4)]
+    cands = [*sup, Policy("threshold", 4, 4), Policy("threshold", 6, 6)]
+    _w, _b, _g, comp_wins, comp_games = _kernel(3, sup, [0.4, 0.3, 0.3], cands, 20_000,
+                                                composition_bins(3, 3))
+    table = mixed.CompositionTable(3, 3, comp_wins, comp_games)
+    sigma, gain = mixed.solve_restricted(table, [0, 1, 2])
+    assert sigma.sum() == 1.0
+    np.testing.assert_array_equal(sigma * mixed.LATTICE, np.round(sigma * mixed.LATTICE))
+    for rel in (1e-15, -3e-15, 1e-13):
+        again, again_gain = mixed.solve_restricted(_perturbed(table, rel), [0, 1, 2])
+        np.testing.assert_array_equal(again, sigma)
+        np.testing.assert_allclose(again_gain, gain, rtol=0, atol=1e-12)
+    # the exactly rounded certificate sums give the same bits in any order
+    stats = {"wins": np.array([7000, 6500, 7100]), "games": np.array([20_000]),
+             "beats": np.array([[0, 900, 300], [400, 0, 350], [400, 950, 0]])}
+    order = [2, 0, 1]
+    shuffled = {"wins": stats["wins"][order], "games": stats["games"],
+                "beats": stats["beats"][np.ix_(order, order)]}
+    mean, se = mixed.mixture_differences(stats, sigma)
+    mean2, se2 = mixed.mixture_differences(shuffled, sigma[order])
+    np.testing.assert_array_equal(mean[order], mean2)
+    np.testing.assert_array_equal(se[order], se2)
+    assert mixed.mixture_rate(stats, sigma) == mixed.mixture_rate(shuffled, sigma[order])
+
+
+def test_e5_e6_mixed_search_is_bit_identical_for_one_and_two_workers() -> None:
+    """The whole search and certificate (a mixed support, the double oracle adding a member,
+    composition tables, stages), as the report runs it, gives every value bit for bit the
+    same with one worker and with two."""
+    start = [Policy("threshold", 5, 5), Policy("threshold", 7, 7)]
+    budget = mixed.Budget(solve_games=4096, final_games=8192, max_iterations=2,
+                          cert_games=(2048, 8192))
+    strategies = [*start, Policy("threshold", 6, 4), Policy("threshold", 6, 6)]
+    rows = []
+    for workers in (1, 2):
+        plans = [mixed.plan(RULES, 3, LIVES, "threshold", start, seed=9, budget=budget,
+                            near=True, strategies=strategies)]
+        with local_executor(workers) as pool:
+            rows.append(run_lockstep(plans, lambda reqs, pool=pool, w=workers: run_batches(
+                [r.batch for r in reqs], workers=w, executor=pool))[0].to_dict())
+    assert not rows[0]["pure"]
+    assert json.dumps(rows[0]) == json.dumps(rows[1])

@@ -183,7 +183,7 @@ def test_every_command_module_is_callable_however_it_was_imported() -> None:
     (api.matches, {"matches": "0"}, "--matches must be positive"),
     (api.matches, {"mode": "classic", "hands_to_win": 1001}, "--hands-to-win must be between"),
     (api.matches, {"hands_to_win": 3}, "--hands-to-win applies only to --mode classic"),
-    (api.compare, {"a": "lookahead:x", "b": "greedy"}, "policy A: policy lookahead: D must"),
+    (api.compare, {"a": "lookahead:x", "b": "greedy"}, "policy A: lookahead: D must"),
     (api.compare, {"a": "greedy", "b": "greedy", "deals": 0}, "--deals must be positive"),
 ])
 def test_matches_and_compare_refuse_bad_arguments(fn, kwargs, message) -> None:

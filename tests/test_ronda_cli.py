@@ -286,6 +286,141 @@ def test_q3_greedy_beats_random_and_the_paired_difference_is_the_rates_differenc
     assert out["unfinished"] == 0 and out["violations"] == 0
 
 
+# ---------------------------------------------------------------- counts of one
+
+
+def test_one_hand_one_match_one_deal_set_give_null_intervals_in_json(capsys) -> None:
+    """A mean over one value has no interval: one ``null`` (not ``[null, null]``); Wilson's
+    intervals of rates still exist; one match's length has no standard deviation."""
+    hands = _json(capsys, [*HANDS, "--hands", "1"])
+    assert hands["points_ci"] == [None, None] and hands["cards_ci"] == [None, None]
+    assert all(ci == [None, None] for ci in hands["points_by_source_ci"].values())
+    assert hands["ronda_ci"] is None and hands["tringla_ci"] is None
+    assert sum(hands["cards_mean"]) == 40.0  # D2/U1: one hand deals out all 40 cards
+    assert all(lo < hi for lo, hi in hands["hand_win_ci"])
+    matches = _json(capsys, [*MATCHES, "--matches", "1"])
+    assert matches["hands_ci"] is None and matches["hands_sd"] is None
+    assert matches["score_ci"] == [None, None]
+    assert matches["hands_mean"] == matches["hands_quantiles"]["50%"] >= 1
+    compare = _json(capsys, [*COMPARE, "greedy", "random", "--deals", "1"])
+    assert compare["plays"] == 2
+    for key in ("win_rate_diff_ci", "points_diff_ci", "cards_diff_ci"):
+        assert compare[key] is None, key
+
+
+@pytest.mark.parametrize("argv", [
+    ["ronda", "hands", "--hands", "1", "--store", "none"],
+    ["ronda", "matches", "--matches", "1", "--store", "none"],
+    ["ronda", "compare", "greedy", "random", "--deals", "1", "--store", "none"],
+])
+def test_a_count_of_one_prints_na_for_the_intervals_it_cannot_give(capsys, argv) -> None:
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "[n/a]" in out and "None" not in out
+    assert "n/a: one" in out  # the footnote says why
+
+
+def test_sd_of_match_lengths_is_the_sample_one(capsys) -> None:
+    """``hands_sd`` with n - 1: from two matches it is |L1 - L2| / sqrt(2)."""
+    out = _json(capsys, [*MATCHES, "--matches", "2", "--seed", "5"])
+    shorter, longer = out["hands_quantiles"]["5%"], out["hands_quantiles"]["95%"]
+    assert shorter + longer == out["hands_mean"] * 2
+    assert out["hands_sd"] == pytest.approx((longer - shorter) / sqrt(2), abs=1e-12)
+
+
+# ---------------------------------------------------------------- flags without effect
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["matches", "--mode", "classic", "--target", "41", "--derba-chain", "tiers",
+      "--target-check", "immediate"],
+     "--derba-chain tiers, --target 41 and --target-check immediate: no effect in --mode "
+     "classic"),
+    (["hands", "--mode", "classic", "--announce", "every_deal"],
+     "--announce every_deal: no effect in --mode classic"),
+    (["hands", "--mode", "classic", "--announce-conflict", "highest_takes_all"],
+     "--announce-conflict highest_takes_all: no effect in --mode classic"),
+    (["hands", "--mode", "classic", "--derba-chain", "tiers"],
+     "--derba-chain tiers: no effect in --mode classic"),
+    (["compare", "greedy", "random", "--mode", "classic", "--target", "11"],
+     "--target 11: no effect in --mode classic"),
+    (["play", "--mode", "classic", "--announce", "every_deal", "--match"],
+     "--announce every_deal: no effect in --mode classic"),
+    (["play", "--target", "41"], "--target 41: only a whole match reads it"),
+    (["play", "--target-check", "immediate"], "--target-check immediate: only a whole match"),
+    (["play", "--mode", "classic", "--hands-to-win", "2"],
+     "--hands-to-win 2: only a whole match reads it (rules S4, S5, C3): add --match"),
+    (["play", "--target", "11", "--target-check", "immediate"],
+     "--target 11 and --target-check immediate: only a whole match reads them"),
+])
+def test_flags_the_command_would_ignore_are_refused_in_one_line(capsys, argv, message) -> None:
+    """C3: classic mode ignores the scoring and target switches; one hand (``play`` without
+    ``--match``) ignores the match-level ones (S4, S5, C3)."""
+    _one_line_error(capsys, ["ronda", *argv], message)
+
+
+def test_flags_at_their_defaults_or_that_take_effect_are_accepted(capsys) -> None:
+    out = _json(capsys, [*MATCHES, "--mode", "classic", "--target", "21", "--derba-chain",
+                         "flat", "--hands-to-win", "2", "--matches", "50"])
+    assert out["rules"]["mode"] == "classic" and out["rules"]["hands_to_win"] == 2
+    out = _json(capsys, [*MATCHES, "--target", "41", "--derba-chain", "tiers",
+                         "--target-check", "immediate", "--matches", "50"])
+    assert (out["rules"]["target"], out["rules"]["derba_chain"]) == (41, "tiers")
+
+
+# ---------------------------------------------------------------- classic mode tables
+
+
+def test_classic_tables_show_cards_and_hand_wins_instead_of_zero_points(capsys) -> None:
+    """C1/C2: nothing scores in classic mode, so no points column is printed; cards and hand
+    wins are."""
+    assert main(["ronda", "hands", "--mode", "classic", "--hands", "200", "--store",
+                 "none"]) == 0
+    out = capsys.readouterr().out
+    assert "points [95% CI]" not in out and "by source" not in out
+    assert "cards [95% CI]" in out and "most cards" in out and "Derbas" in out
+    assert "derba_chain=" not in out and "mode=classic" in out
+    assert main(["ronda", "matches", "--mode", "classic", "--matches", "200", "--store",
+                 "none"]) == 0
+    out = capsys.readouterr().out
+    assert "final score" not in out and "points per hand" not in out
+    assert "hands won per match" in out and "cards per hand" in out
+    assert main(["ronda", "compare", "greedy", "random", "--mode", "classic", "--deals", "50",
+                 "--store", "none"]) == 0
+    out = capsys.readouterr().out
+    assert "points per hand" not in out and "cards per hand" in out
+
+
+def test_classic_match_json_counts_hand_wins_and_cards_per_hand(capsys) -> None:
+    """C3 to one hand: every finished match has exactly one won hand, and every hand deals
+    out all 40 cards (U1), so the sides' figures add up exactly."""
+    out = _json(capsys, [*MATCHES, "--mode", "classic", "--matches", "500"])
+    assert out["unfinished"] == 0
+    assert sum(out["hand_wins_per_match"]) == pytest.approx(1.0, abs=1e-12)
+    assert sum(out["cards_per_hand"]) == pytest.approx(40.0, abs=1e-9)
+    assert out["hand_wins_per_match"] == pytest.approx(out["win_rate"], abs=1e-12)
+
+
+# ---------------------------------------------------------------- --teams as a flag
+
+
+@pytest.mark.parametrize("teams", [["--teams"], ["--teams", "on"], ["--teams=on"]])
+def test_teams_alone_means_teams_on_in_every_command(capsys, teams) -> None:
+    hands = _json(capsys, [*HANDS, "--players", "4", *teams, "--hands", "100"])
+    assert hands["rules"]["teams"] == "on" and hands["sides"] == [[0, 2], [1, 3]]
+    matches = _json(capsys, [*MATCHES, *teams, "--players", "4", "--matches", "20"])
+    assert matches["sides"] == [[0, 2], [1, 3]]
+    compare = _json(capsys, [*COMPARE, "greedy", "random", *teams, "--players", "4",
+                             "--deals", "5"])
+    assert compare["rules"]["teams"] == "on"
+    _one_line_error(capsys, ["ronda", "play", *teams], "--teams on needs --players 4")
+
+
+def test_teams_off_is_still_read(capsys) -> None:
+    out = _json(capsys, [*HANDS, "--players", "4", "--teams", "off", "--hands", "100"])
+    assert out["rules"]["teams"] == "off" and len(out["sides"]) == 4
+
+
 # ---------------------------------------------------------------- play
 
 
@@ -350,8 +485,11 @@ def _one_line_error(capsys, argv: list[str], message: str) -> None:
     (["--hands", "many"], "--hands must be a count"),
     (["--dealer", "2"], "--dealer must be a seat 0..1"),
     (["--seed", "-1"], "--seed must be between 0 and 2**63-1"),
-    (["--workers", "0"], "workers must be at least 1"),
+    (["--workers", "0"], "--workers must be at least 1, got 0"),
     (["--target", "21"], "No such option: --target"),
+    (["--policies", "greedy,"], "--policies 'greedy,': entry 2 of 2 is empty"),
+    (["--players", "3", "--policies", "greedy,,random"], "entry 2 of 3 is empty"),
+    (["--hands", "1m"], "--hands: unknown suffix 'm' in '1m'"),
 ])
 def test_bad_hands_input_is_one_line_and_exit_2(capsys, args, message) -> None:
     _one_line_error(capsys, ["ronda", "hands", *args], message)
@@ -375,8 +513,8 @@ def test_bad_matches_input_is_one_line_and_exit_2(capsys, args, message) -> None
 
 @pytest.mark.parametrize(("args", "message"), [
     (["clever", "greedy"], "policy A: unknown ronda policy 'clever'"),
-    (["greedy", "lookahead:x"], "policy B: policy lookahead: D must be an integer"),
-    (["rollout:0", "greedy"], "policy A: policy rollout: K must be between 1"),
+    (["greedy", "lookahead:x"], "policy B: lookahead: D must be an integer"),
+    (["rollout:0", "greedy"], "policy A: rollout: K must be between 1"),
     (["greedy"], "Missing argument 'B'"),
     (["greedy", "random", "--deals", "0"], "--deals must be positive"),
     (["greedy", "random", "--target", "0"], "--target must be 11, 21 or 41"),

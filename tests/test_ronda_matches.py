@@ -631,5 +631,5 @@ def test_summaries_match_length_quantiles_from_the_histogram() -> None:
     out = match_length(stats)
     assert out["quantiles"] == {0.05: 1, 0.25: 2, 0.5: 2, 0.75: 3, 0.95: 4}
     assert out["mean"].value == pytest.approx(lengths.mean())
-    assert out["sd"] == pytest.approx(lengths.std())
+    assert out["sd"] == pytest.approx(lengths.std(ddof=1))  # the sample standard deviation
     assert out["max_hands"] == 10

@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import itertools
 import random
+import re
 from collections.abc import Iterable
 
 import pytest
@@ -287,3 +288,117 @@ def test_bad_arguments_are_refused():
         run_play(rules, ["human", "human"], console=console, ask=script([]))
     with pytest.raises(UsageError, match="dealer=3"):
         run_play(rules, ["human", "greedy"], dealer=3, console=console, ask=script([]))
+
+
+# ---------------------------------------------------------------- the board
+
+
+def test_one_card_left_is_asked_for_as_1_not_1_to_1():
+    """With one card in hand the prompt and the refusals say ``1``, not ``1-1``; a two-player
+    hand has five such moments (D4: five deals of 4, the last card of each)."""
+    console, _ = quiet()
+    ask = script([])
+    run_play(RondaRules.make(), ["human", "greedy"], seed=11, console=console, ask=ask)
+    single = [p for p in ask.prompts if p.startswith("Your card (1 or a name such as ")]
+    assert len(single) == 5 and len(ask.prompts) == 20
+    assert not any("1-1" in p for p in ask.prompts)
+    hand = (ref.parse_card("7o"),)
+    with pytest.raises(UsageError, match=r"no card number 2 in your hand: choose 1, or name"):
+        read_choice("2", hand)
+    with pytest.raises(UsageError, match=r"type a card: its number 1 or its name"):
+        read_choice("", hand)
+
+
+def test_team_labels_name_the_partner_and_mark_your_own_team_once():
+    """D2: with teams the person's team reads ``team 0 (you and seat 2)``, the other
+    ``team 1 (seats 1 and 3)``, and the partner's plays say he is the partner."""
+    options = ref.RondaOptions(players=4, teams="on")
+    names = SeatNames(options, ["human", "greedy", "lookahead:1", "random"], 0)
+    assert names.side(0) == "team 0 (you and seat 2)"
+    assert names.side(1) == "team 1 (seats 1 and 3)"
+    assert names.player(2) == "Seat 2 (lookahead:1, your partner)"
+    assert names.player(1) == "Seat 1 (greedy)" and names.player(0) == "You"
+    assert names.verb(2, "lay") == "Seat 2 (lookahead:1, your partner) lays"
+    other = SeatNames(options, ["greedy", "random", "greedy", "human"], 3)
+    assert other.side(1) == "team 1 (you and seat 1)" and other.side(0) == "team 0 (seats 0 and 2)"
+    assert other.player(1) == "Seat 1 (random, your partner)"
+    alone = SeatNames(ref.RondaOptions(players=4), ["human"] + ["greedy"] * 3, 0)
+    assert alone.side(0) == "seat 0 (you)" and alone.player(2) == "Seat 2 (greedy)"
+
+
+def test_announcements_stay_on_one_line_under_every_deal():
+    """A1 ``every_deal``: the board shows the latest announcing deal's announcements and a
+    count of the earlier ones, in one line, instead of a list that grows deal by deal."""
+    rules = RondaRules.make(announce="every_deal")
+    console, buf = quiet()
+    run_play(rules, ["human", "greedy"], seed=1, console=console, ask=script([]))
+    state, _ = replay_hand(rules, ["human", "greedy"], 0, 1)
+    lines = buf.getvalue().splitlines()
+    shown = [i for i, line in enumerate(lines) if line.startswith("Announced at deal ")]
+    assert shown and not any(line.startswith("Announcements:") for line in lines)
+    counted = set()
+    for i in shown:
+        deal = int(lines[i].split()[3].rstrip(":")) - 1
+        earlier = sum(1 for a in state.announcements if a.deal < deal)
+        assert lines[i].endswith(f"({earlier} more at earlier deals)") == (earlier > 0)
+        assert len(lines[i]) <= 120 and lines[i + 1].startswith(("Played this deal", "Scores:"))
+        counted.add(earlier)
+    assert max(counted) >= 2  # the seed announces at several deals
+
+
+def _history_rows(text: str) -> list[dict[str, list[str]]]:
+    """Each board's "Played this deal" rows: seat label -> the cards it played, in order
+    (what a card took, in parentheses after it, left out)."""
+    boards = []
+    for block in text.split("Played this deal (cards taken), in play order:\n")[1:]:
+        rows: dict[str, list[str]] = {}
+        for line in block.splitlines():
+            m = re.fullmatch(r"(you|seat \d|partner \d)\s+(.*?)\s*", line)
+            if m is None:
+                break
+            played = re.sub(r"\s*\([^)]*\)", "", m.group(2))
+            rows[m.group(1)] = played.split(", ")
+        boards.append(rows)
+    return boards
+
+
+def test_the_board_shows_what_each_seat_played_this_deal():
+    """I1: every card played is public; the board lists this deal's plays by seat, with
+    what each took, and starts afresh at each deal (D4: 8 plays a deal with two players)."""
+    console, buf = quiet()
+    got = run_play(RondaRules.make(), ["human", "greedy"], seed=11, console=console,
+                   ask=script([]))
+    boards = iter(_history_rows(buf.getvalue()))
+    for j, (p, _) in enumerate(got["plays"]):
+        if p != 0:
+            continue
+        before = got["plays"][8 * (j // 8):j]
+        if not before:  # the person opens the deal: nothing played yet, no list
+            continue
+        expected: dict[str, list[str]] = {}
+        for q, card in before:
+            expected.setdefault("you" if q == 0 else f"seat {q}", []).append(card)
+        assert next(boards) == expected, j
+    assert next(boards, None) is None
+    # A capture is listed with what it took: "6b (6e 7o)".
+    assert re.search(r"^(you|seat 1) .*\d[oceb] \(\d+[oceb]", buf.getvalue(), re.M)
+
+
+def test_q_in_a_match_shows_the_match_score():
+    """S2/C3: leaving a match says where it stands: the points so far (or, classic, the
+    hands won)."""
+    console, buf = quiet()
+    got = run_play(RondaRules.make(target=11), ["human", "greedy"], seed=51, match=True,
+                   console=console, ask=script(["1", "1", "q"]))
+    assert got["quit"]
+    s0, s1 = got["scores"]
+    assert (f"You leave the table. Match score: seat 0 (you) {s0}, seat 1 {s1} (match to 11 "
+            "points; hand 1 unfinished)") in buf.getvalue()
+    console, buf = quiet()
+    got = run_play(RondaRules.make(mode="classic", hands_to_win=2), ["human", "greedy"],
+                   seed=52, match=True, console=console, ask=script(["1"] * 21 + ["q"]))
+    assert got["quit"] and len(got["hands"]) == 2
+    w0, w1 = got["hands_won"]
+    assert w0 + w1 == (got["hands"][0]["winner"] is not None)
+    assert (f"Hands won: seat 0 (you) {w0}, seat 1 {w1} (first to 2; hand 2 unfinished)"
+            in buf.getvalue())

@@ -6,7 +6,7 @@ usage errors become one line on stderr and exit status 2.
 
 from __future__ import annotations
 
-import os
+import signal
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -14,6 +14,7 @@ from typing import Annotated
 import typer
 
 from simcards import __version__
+from simcards.core import interrupts
 from simcards.core.cli_options import (
     DEFAULT_SEED,
     SchedulerOpt,
@@ -21,6 +22,7 @@ from simcards.core.cli_options import (
     StoreOpt,
     WorkersOpt,
     check_out_dir,
+    expand_switches,
 )
 from simcards.core.errors import Interrupted, UsageError, caused_by_interrupt
 from simcards.core.montecarlo import executor_for
@@ -155,6 +157,49 @@ def _tidy_flags(cmd: object) -> None:
         _tidy_flags(sub)
 
 
+def _command_opts(cmd: object) -> list[str]:
+    """Every long option of a click command, ``--help`` included."""
+    opts = [o for p in getattr(cmd, "params", [])
+            for o in (*getattr(p, "opts", ()), *getattr(p, "secondary_opts", ()))]
+    return [o for o in opts if o.startswith("--")] + ["--help"]
+
+
+def _no_such_option(exc: Exception) -> str:
+    """click's "No such option" with a hint that helps.
+
+    click proposes whatever option looks a little alike (``--target`` on ``ronda hands``
+    drew "Possible options: --store"); here the sibling commands that do take the flag are
+    named, else a near-certain typo is proposed, else the command's help.
+    """
+    from difflib import get_close_matches
+
+    opt = str(getattr(exc, "option_name", ""))
+    msg = f"No such option: {opt}"
+    ctx = getattr(exc, "ctx", None)
+    cmd = getattr(ctx, "command", None)
+    if ctx is None or cmd is None:
+        return msg
+    chain = []
+    c = ctx
+    while c is not None and c.parent is not None:
+        chain.append(c.info_name)
+        c = c.parent
+    where = " ".join(reversed(chain))
+    group = getattr(getattr(ctx, "parent", None), "command", None)
+    siblings = [name for name, sub in getattr(group, "commands", {}).items()
+                if sub is not cmd and opt in _command_opts(sub)]
+    close = get_close_matches(opt, _command_opts(cmd), n=1, cutoff=0.8)
+    if siblings and where:
+        group_path = " ".join(reversed(chain[1:]))  # "ronda" for "ronda hands"
+        names = (siblings[0] if len(siblings) == 1
+                 else ", ".join(siblings[:-1]) + " and " + siblings[-1])
+        verb = "does" if len(siblings) == 1 else "do"
+        return f"{msg} ({where} does not take it; {group_path} {names} {verb})".replace("  ", " ")
+    if close:
+        return f"{msg} (did you mean {close[0]}?)"
+    return f"{msg} (see simcards {where + ' ' if where else ''}--help)"
+
+
 def command() -> object:
     """The click command behind :data:`app`, with tidy flags in its help."""
     cmd = typer.main.get_command(app)
@@ -169,22 +214,23 @@ def main(argv: list[str] | None = None) -> int:
     raises either click's exception classes or its own copies of them, depending on version.
     """
     try:
-        code = command()(args=argv, standalone_mode=False)  # type: ignore[operator]
+        args = expand_switches(sys.argv[1:] if argv is None else list(argv))
+        code = command()(args=args, standalone_mode=False)  # type: ignore[operator]
         if code == 130:  # typer turns Ctrl-C outside any run store into a returned 130
             raise KeyboardInterrupt
     except UsageError as exc:
         return _fail(str(exc).splitlines()[0])
     except Interrupted as exc:
-        _fail(str(exc))
+        interrupts.report(str(exc))
         return 130
     except FileNotFoundError as exc:
         return _fail(f"file not found: {exc.filename}")
     except KeyboardInterrupt:
-        _fail("interrupted")
+        interrupts.report("interrupted")
         return 130
     except Exception as exc:
         if caused_by_interrupt(exc):
-            _fail("interrupted")
+            interrupts.report("interrupted")
             return 130
         name = type(exc).__name__
         if name == "NoArgsIsHelpError":
@@ -194,6 +240,8 @@ def main(argv: list[str] | None = None) -> int:
         if name in ("KilledWorker", "CancelledError", "CommClosedError", "TimeoutError"):
             return _fail(f"cluster run failed ({name}): {' '.join(str(exc).split())[:300]}; "
                          "finished chunks are kept in the run store")
+        if name == "NoSuchOption":
+            return _fail(_no_such_option(exc))
         if hasattr(exc, "format_message") and hasattr(exc, "exit_code"):
             return _fail(" ".join(exc.format_message().split()))
         if name == "Exit" and hasattr(exc, "exit_code"):
@@ -203,18 +251,18 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run() -> None:
+    """The ``simcards`` command. Ctrl-C ends it within two seconds with one line and exit
+    status 130, whatever its workers are doing (:mod:`simcards.core.interrupts`)."""
+    interrupts.arm()
     code = main()
     if code == 130:
-        # Interrupted: the workers are stopped and the finished chunks saved, so end now rather
-        # than spend a second or more tearing down numba and the interpreter.
-        import threading
-        from multiprocessing.util import _exit_function
-
-        threading.excepthook = lambda args: None  # ending now: no thread's last words
-        _exit_function()  # release the pool's semaphores and queues, as a normal exit would
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(code)
+        # Interrupted: the finished chunks are saved; stop every worker (terminated, killed
+        # after a short grace) and end now rather than wait on a pool or spend a second or more
+        # tearing down numba and the interpreter.
+        interrupts.end_now(code)
+    # Done: a Ctrl-C during the interpreter's teardown just ends it, without a traceback.
+    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
     sys.exit(code)
 
 

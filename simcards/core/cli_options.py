@@ -81,6 +81,37 @@ SchedulerOpt = Annotated[str | None, typer.Option(
     "tcp://10.0.0.5:8786; default $SIMCARDS_SCHEDULER); results are identical to a local run.")]
 
 
+IMPLIED_VALUES: dict[str, tuple[str, tuple[str, ...]]] = {}
+"""Switches that may be given alone: flag -> (the value it then means, the values it takes)."""
+
+
+def switch_option(flag: str, values: tuple[str, ...], implied: str, help: str) -> Any:
+    """A ``typer.Option`` for an on/off style switch that, like every flag, may also be given
+    alone (``--teams`` means ``--teams on``); ``--teams on`` and ``--teams off`` still work.
+
+    The parser cannot take an option whose value is optional, so :func:`expand_switches`
+    writes the implied value in before parsing; registering here is what tells it to."""
+    IMPLIED_VALUES[flag] = (implied, values)
+    return typer.Option(flag, help=help, metavar="[" + "|".join(values) + "]")
+
+
+def expand_switches(argv: list[str]) -> list[str]:
+    """``argv`` with the implied value after every switch of :func:`switch_option` given
+    alone (followed by nothing or by another option); untouched after ``--``."""
+    out: list[str] = []
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            return out + argv[i:]
+        out.append(arg)
+        if arg in IMPLIED_VALUES:
+            implied = IMPLIED_VALUES[arg][0]
+            # A word that is not an option stays the switch's value, so that a wrong one
+            # (``--teams maybe``) is refused naming the switch.
+            if i + 1 == len(argv) or argv[i + 1].startswith("-"):
+                out.append(implied)
+    return out
+
+
 def emit_json(payload: dict[str, Any]) -> None:
     """The whole answer as one JSON object on stdout."""
     sys.stdout.write(json.dumps(payload, sort_keys=False) + "\n")
@@ -127,7 +158,9 @@ def parse_range(text: str, what: str) -> list[int]:
     return values
 
 
-_SUFFIX = {"k": 10**3, "m": 10**6, "g": 10**9}
+_SUFFIX = {"k": 10**3, "M": 10**6, "G": 10**9}
+"""Count suffixes, case as written: ``m`` and ``g`` are refused (``1m`` reads as a million to
+some and as a thousandth, or a minute, to others), and so is ``K``."""
 MAX_COUNT = 10**12
 """The largest count any command accepts (each command may set a lower one)."""
 
@@ -141,18 +174,22 @@ def format_count(n: int) -> str:
 
 def parse_count(text: str | int, what: str, maximum: int = MAX_COUNT) -> int:
     """A positive count written as ``1000000``, ``1_000_000``, ``1e6`` or ``1M`` (k = 10**3,
-    M = 10**6, G = 10**9), at most ``maximum``; an int is checked the same way."""
+    M = 10**6, G = 10**9, in that case only), at most ``maximum``; an int is checked the same
+    way."""
     if isinstance(text, bool):
         raise UsageError(f"{what} must be a count such as 1000000, 1e6 or 1M, got {text!r}")
     if isinstance(text, int):
         value = Decimal(text)
     else:
-        raw = str(text).strip().lower().replace("_", "")
+        raw = str(text).strip().replace("_", "")
         scale = 1
         if raw and raw[-1] in _SUFFIX:
             scale, raw = _SUFFIX[raw[-1]], raw[:-1]
+        elif raw[-1:] in ("m", "g", "K"):
+            raise UsageError(f"{what}: unknown suffix {raw[-1]!r} in {text!r}; counts take k = "
+                             "1,000, M = 1,000,000, G = 1,000,000,000 (as written)")
         try:
-            if not raw or raw.lstrip("+-").startswith(("nan", "inf", "snan")):
+            if not raw or raw.lower().lstrip("+-").startswith(("nan", "inf", "snan")):
                 raise InvalidOperation
             value = Decimal(raw) * scale
         except ArithmeticError:  # decimal's InvalidOperation, Overflow, ...

@@ -271,9 +271,17 @@ def _one_line(exc: BaseException) -> str:
 
 
 def _reason(exc: BaseException, timeout: float) -> str:
-    """Why a connection failed, without repeating the address the message already names."""
+    """Why a connection failed, without repeating the address the message already names.
+
+    A service there that is not a dask scheduler (a web server, say) answers bytes that dask
+    reads as a frame header, which ends in an absurd allocation (``Unable to allocate 3.07
+    EiB``) or another decoding error: that says nothing useful, so it is named for what it
+    is."""
     if isinstance(exc, TimeoutError) or "Timed out trying to connect" in str(exc):
         return f"no answer within {timeout:g} s"
+    if not isinstance(exc, OSError):
+        return ("something answers there, but not as a dask scheduler (is the address or "
+                "port right?)")
     return _one_line(exc)
 
 
@@ -415,7 +423,7 @@ def open_executor(
         yield None
         return
     if workers is not None and workers < 1:
-        raise UsageError(f"workers must be at least 1, got {workers}")
+        raise UsageError(f"--workers must be at least 1, got {workers}")
     client = _connect(scheduler, connect_timeout)
     try:
         info = _prepare(client, scheduler, worker_timeout)

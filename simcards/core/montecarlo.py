@@ -26,24 +26,32 @@ from dataclasses import dataclass
 from typing import Any
 
 from simcards.core.errors import Interrupted
-from simcards.core.store import RunStore, store_root
+from simcards.core.store import RunStore, finished_chunks, store_root
 
 
 @contextmanager
-def stored_run(store_option: str | None, manifest: dict[str, Any], quiet: bool) -> Iterator[
+def stored_run(store_option: str | None, manifest: dict[str, Any]) -> Iterator[
         RunStore | None]:
     """Open the run's store (resuming finished chunks) and turn an interruption into a
-    one-line message saying where the finished chunks are kept."""
+    one-line message saying where the finished chunks are kept.
+
+    A run that reused stored chunks says so on stderr in one line, with ``--json`` too: an
+    answer read back from the store, rather than computed, should never pass silently.
+    """
     root = store_root(store_option)
     store = RunStore(root, manifest) if root is not None else None
     try:
         yield store
     except KeyboardInterrupt:
-        where = f"; {store.computed + store.resumed} finished chunks kept in {store.path}, " \
+        where = f"; {finished_chunks(store.computed + store.resumed)} kept in {store.path}, " \
             "run the same command again to resume" if store is not None else ""
         raise Interrupted(f"interrupted{where}") from None
-    if store is not None and not quiet and store.resumed:
-        sys.stderr.write(f"resumed {store.resumed} finished chunks from {store.path}\n")
+    if store is not None and store.resumed:
+        if store.was_complete and not store.computed:
+            sys.stderr.write(f"the run was already complete: its result is read from the run "
+                             f"store ({finished_chunks(store.resumed)} in {store.path})\n")
+        else:
+            sys.stderr.write(f"resumed {finished_chunks(store.resumed)} from {store.path}\n")
 
 
 @contextmanager
@@ -98,7 +106,7 @@ def batch_run(scheduler: str | None, workers: int | None, store_option: str | No
               manifest: dict[str, Any], quiet: bool) -> Iterator[BatchRun]:
     """:func:`executor_for` and :func:`stored_run` together, timing what runs inside."""
     with executor_for(scheduler, workers, quiet) as ex, \
-            stored_run(store_option, manifest, quiet) as st:
+            stored_run(store_option, manifest) as st:
         run = BatchRun(ex, st)
         t0 = time.perf_counter()
         yield run

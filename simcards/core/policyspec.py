@@ -100,6 +100,31 @@ class PolicySpec:
         return self.text()
 
 
+def split_entries(text: str, flag: str = "--policies") -> list[str]:
+    """The comma-separated entries of a per-seat list such as ``--policies``, stripped.
+
+    An empty entry (``greedy,``, ``greedy,,random``) is refused rather than dropped: dropping it
+    would silently shift every later seat's policy, or turn a list meant for three seats into
+    one for two."""
+    items = [item.strip() for item in text.split(",")]
+    if not any(items):
+        raise UsageError(f"{flag} is empty")
+    empty = [i + 1 for i, item in enumerate(items) if not item]
+    if empty:
+        which = ", ".join(str(i) for i in empty)
+        raise UsageError(f"{flag} {text.strip()!r}: entry {which} of {len(items)} is empty "
+                         "(one policy per seat, comma-separated, or one for all)")
+    return items
+
+
+def flag_message(flag: str, message: str) -> str:
+    """``message`` (from :meth:`PolicyKinds.parse`) under the flag or argument it came from,
+    without saying "policy" twice (``policy A: lookahead: D must be ...``)."""
+    if flag.startswith("policy ") and message.startswith("policy "):
+        message = message[len("policy "):]
+    return message if message.startswith(flag) else f"{flag}: {message}"
+
+
 def format_value(v: Number) -> str:
     """Ints as digits; floats as the shortest text that reads back to the same float."""
     return str(v) if isinstance(v, int) else repr(float(v))
@@ -161,9 +186,7 @@ class PolicyKinds:
     def parse_list(self, text: str, players: int, bounds: Mapping[str, Number] | None = None,
                    defaults: Mapping[str, Number] | None = None) -> list[PolicySpec]:
         """``--policies``: one comma-separated entry per player, or one entry for all."""
-        items = [s for s in text.split(",") if s.strip()]
-        if not items:
-            raise UsageError("--policies is empty")
+        items = split_entries(text)
         if len(items) == 1:
             return [self.parse(items[0], bounds, defaults)] * players
         if len(items) != players:

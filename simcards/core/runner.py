@@ -21,7 +21,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from multiprocessing import get_context
 from typing import Any, Protocol
@@ -85,7 +85,7 @@ def check_workers(workers: int | None) -> int:
     if workers is None:
         return default_workers()
     if workers < 1:
-        raise UsageError(f"workers must be at least 1, got {workers}")
+        raise UsageError(f"--workers must be at least 1, got {workers}")
     return workers
 
 
@@ -217,21 +217,34 @@ def _quiet_pool_threads() -> None:
     threading.excepthook = hook
 
 
+STOP_GRACE_S = 0.4
+"""Seconds a terminated worker is given to end before it is killed."""
+
+
 def stop_pool(pool: ProcessPoolExecutor) -> None:
-    """Stop a process pool now: cancel what has not started and end the worker processes
-    (a chunk in flight is lost; its result would be thrown away anyway)."""
+    """Stop a process pool now: end the worker processes (terminated, killed after
+    :data:`STOP_GRACE_S`), then cancel what has not started (a chunk in flight is lost; its
+    result would be thrown away anyway).
+
+    The workers are ended first and directly, whatever they are doing (computing, or waiting
+    on the pool's queue lock or pipe), so that nothing here waits on the pool's own threads;
+    a further Ctrl-C meanwhile is dropped, as one that stopped this half way would leave
+    workers running for the interpreter's exit to wait on."""
     _quiet_pool_threads()
-    procs = list((getattr(pool, "_processes", None) or {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
-    for proc in procs:
-        if proc.is_alive():
-            proc.terminate()
-    deadline = time.monotonic() + 1.0
-    for proc in procs:
-        proc.join(max(deadline - time.monotonic(), 0.01))
-        if proc.is_alive():
-            proc.kill()
-            proc.join(0.5)
+    with _sigint_dropped():
+        procs = list((getattr(pool, "_processes", None) or {}).values())
+        for proc in procs:
+            with suppress(Exception):
+                proc.terminate()
+        with suppress(Exception):
+            pool.shutdown(wait=False, cancel_futures=True)
+        deadline = time.monotonic() + STOP_GRACE_S
+        for proc in procs:
+            with suppress(Exception):
+                proc.join(max(deadline - time.monotonic(), 0.01))
+                if proc.is_alive():
+                    proc.kill()
+                    proc.join(0.2)
 
 
 @contextmanager
@@ -445,7 +458,9 @@ def _sigint_held() -> Iterator[None]:
     In the main thread only (elsewhere, nothing changes): SIGINT is recorded rather than raised
     by this process (whichever of its threads takes it), and blocked in the main thread, so a
     process started inside the block inherits it blocked and never sees a Ctrl-C meant for
-    the whole process group. A Ctrl-C that came in the meantime is raised once the block ends.
+    the whole process group. A Ctrl-C that came in the meantime is handed, once the block
+    ends, to the handler that was in place (Python's raises ``KeyboardInterrupt``; the
+    command's also ignores any later one), and dropped if Ctrl-C was being ignored.
     """
     import signal
     import threading
@@ -461,8 +476,28 @@ def _sigint_held() -> Iterator[None]:
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)
         signal.signal(signal.SIGINT, previous)
-    if caught:
-        raise KeyboardInterrupt
+    if caught and previous is not signal.SIG_IGN:
+        if callable(previous):  # the handler that was in place answers it (Python's raises)
+            previous(signal.SIGINT, None)
+        else:
+            raise KeyboardInterrupt
+
+
+@contextmanager
+def _sigint_dropped() -> Iterator[None]:
+    """Ignore Ctrl-C for the length of the block (main thread only): for a shutdown that must
+    run to its end once it has begun."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _run_on(executor: Executor, todo: Iterator[tuple[int, Chunk]],

@@ -42,3 +42,12 @@ def mean_ci(total: float, total_sq: float, n: int) -> tuple[float, float, float]
 def json_interval(lo: float, hi: float) -> list[float | None]:
     """An interval for JSON: a bound the data cannot give (``nan``) is null."""
     return [None if math.isnan(lo) else float(lo), None if math.isnan(hi) else float(hi)]
+
+
+def json_ci(lo: float, hi: float) -> list[float] | None:
+    """An interval for JSON, or ``null`` when the data cannot give one (a bound is ``nan``:
+    fewer than two values, say): one ``null`` rather than ``[null, null]``, so that a reader
+    tests one thing."""
+    if math.isnan(lo) or math.isnan(hi):
+        return None
+    return [float(lo), float(hi)]

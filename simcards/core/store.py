@@ -108,6 +108,12 @@ def _table_stats(table: pa.Table) -> Stats:
     return out
 
 
+def finished_chunks(n: int) -> str:
+    """``"1 finished chunk"``, ``"21 finished chunks"``: the count in the run store's
+    messages."""
+    return f"{n} finished chunk{'' if n == 1 else 's'}"
+
+
 def _chunk_name(key: ChunkKey) -> str:
     return f"b{key[0]:05d}-c{key[1]:06d}.parquet"
 
@@ -125,6 +131,9 @@ class RunStore:
     resumed: int = 0
     computed: int = 0
     rejected: int = 0
+    was_complete: bool = field(default=False, init=False)
+    """Whether the run had already been completed when this store opened it: its chunks are
+    then only read back."""
     path: Path = field(init=False)
     key: str = field(init=False)
     """The run key: the hash of the manifest that names the folder."""
@@ -157,7 +166,8 @@ class RunStore:
                 previous = json.loads(manifest_file.read_text())
             except (OSError, ValueError):
                 previous = {}
-        if previous.get("status") != "complete":
+        self.was_complete = previous.get("status") == "complete"
+        if not self.was_complete:
             _atomic_write_bytes(manifest_file, json.dumps(
                 {**self.manifest, "status": "running", "pid": os.getpid()}, indent=2,
                 default=str).encode())

@@ -11,8 +11,10 @@ GAME = Game(
     studies={
         "romi-policies": "simcards.romi.reports.policies:build",
         "romi-rounds": "simcards.romi.reports.rounds:build",
+        "romi-questions": "simcards.romi.reports.questions:build",
     },
     warmups=("simcards.romi.warmups:warm_romi_rounds", "simcards.romi.warmups:warm_romi_compare",
-             "simcards.romi.warmups:warm_romi_games"),
+             "simcards.romi.warmups:warm_romi_games",
+             "simcards.romi.warmups:warm_romi_questions"),
     policy_kinds="simcards.romi.policies:KINDS",
 )

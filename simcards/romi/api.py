@@ -46,10 +46,13 @@ def seat_policies(rules: RomiRules, policies: str | Sequence[str | PolicySpec] |
     bound = {"open_min": rules.open_min}
     if policies is None:
         return [KINDS.parse("greedy", bound)] * rules.players
-    items = [s.strip() for s in policies.split(",") if s.strip()] \
+    items = [s.strip() for s in policies.split(",")] \
         if isinstance(policies, str) else list(policies)
-    if not items:
+    if not items or items == [""]:
         raise UsageError("--policies is empty")
+    if any(isinstance(s, str) and not s.strip() for s in items):
+        raise UsageError(f"--policies {policies!r} has an empty entry (two commas in a row, or "
+                         "one at an end)")
     try:
         specs = [KINDS.check(s, bound) if isinstance(s, PolicySpec) else KINDS.parse(str(s), bound)
                  for s in items]
@@ -89,19 +92,19 @@ def _frame(out: dict[str, Any]) -> pd.DataFrame:
 
 
 def _run(command: str, players: int, policies, open_min, ace_low_value, rounds_per_game,
-         count: int | str, dealer, seed: int, workers, scheduler, store, progress
-         ) -> dict[str, Any]:
+         count: int | str, dealer, seed: int, workers, scheduler, store, progress,
+         swap_keeps_romi: bool = False) -> dict[str, Any]:
     from simcards.core.montecarlo import batch_run
 
     rules = RomiRules.make(players=players, rounds=rounds_per_game, open_min=open_min,
-                           ace_low_value=ace_low_value)
+                           ace_low_value=ace_low_value, swap_keeps_romi=swap_keeps_romi)
     specs = seat_policies(rules, policies)
     dealer = _dealer(dealer, rules.players) if command == "rounds" else None
     total = parse_count(count, f"--{command}", MAX_ROUNDS if command == "rounds" else MAX_GAMES)
     check_seed(seed)
     cap, workers = workers, check_workers(workers)
     summary = {"players": rules.players, "open_min": rules.open_min,
-               "ace_low_value": rules.ace_low_value}
+               "ace_low_value": rules.ace_low_value, "swap_keeps_romi": rules.swap_keeps_romi}
     if command == "games":
         summary["rounds"] = rules.rounds
     header: dict[str, Any] = {"game": "romi", "command": command, "players": rules.players,
@@ -132,23 +135,24 @@ def rounds(*, players: int = 4, policies: str | Sequence[str] | None = None,
            open_min: int | str = 51, ace_low_value: int | str = 1, rounds: int | str = "10k",
            dealer: int | None = None, seed: int = DEFAULT_SEED, workers: int | None = None,
            scheduler: str | None = None, store: str | None = None,
-           progress: bool = False) -> dict[str, Any]:
+           progress: bool = False, swap_keeps_romi: bool = False) -> dict[str, Any]:
     """Monte Carlo single rounds (``simcards romi rounds``): score by player, going out, Römi
     (-20) finishes, never opened, round length and stalls. ``dealer`` fixes the dealer
-    (default: drawn for every round, D3)."""
+    (default: drawn for every round, D3). ``swap_keeps_romi`` reads G3 the other way
+    (:class:`~simcards.romi.rules.RomiRules`)."""
     return _run("rounds", players, policies, open_min, ace_low_value, 7, rounds, dealer, seed,
-                workers, scheduler, store, progress)
+                workers, scheduler, store, progress, swap_keeps_romi)
 
 
 def games(*, players: int = 4, policies: str | Sequence[str] | None = None,
           open_min: int | str = 51, ace_low_value: int | str = 1, rounds: int | str = 7,
           games: int | str = "2k", seed: int = DEFAULT_SEED, workers: int | None = None,
           scheduler: str | None = None, store: str | None = None,
-          progress: bool = False) -> dict[str, Any]:
+          progress: bool = False, swap_keeps_romi: bool = False) -> dict[str, Any]:
     """Monte Carlo games of ``rounds`` rounds (``simcards romi games``, D5, G6): game score and
     win rate by player (shared wins split), and every per-round figure of :func:`rounds`."""
     return _run("games", players, policies, open_min, ace_low_value, rounds, games, None, seed,
-                workers, scheduler, store, progress)
+                workers, scheduler, store, progress, swap_keeps_romi)
 
 
 def compare_policy(spec: str | PolicySpec, flag: str, rules: RomiRules) -> PolicySpec:
@@ -169,7 +173,7 @@ def compare(a: str | PolicySpec, b: str | PolicySpec, *, players: int = 4,
             open_min: int | str = 51, ace_low_value: int | str = 1, rounds: int | str = 7,
             deals: int | str = "1k", dealer: int | None = None, seed: int = DEFAULT_SEED,
             workers: int | None = None, scheduler: str | None = None, store: str | None = None,
-            progress: bool = False) -> dict[str, Any]:
+            progress: bool = False, swap_keeps_romi: bool = False) -> dict[str, Any]:
     """Policy A against policy B on the same deals with the seats rotated (``simcards romi
     compare A B``, :mod:`simcards.romi.compare`): every deal set is one game of ``rounds``
     rounds played on the same decks and dealers once with A in each seat and B in all the
@@ -179,7 +183,7 @@ def compare(a: str | PolicySpec, b: str | PolicySpec, *, players: int = 4,
     from simcards.core.montecarlo import batch_run
 
     rules = RomiRules.make(players=players, rounds=rounds, open_min=open_min,
-                           ace_low_value=ace_low_value)
+                           ace_low_value=ace_low_value, swap_keeps_romi=swap_keeps_romi)
     spec_a = compare_policy(a, "policy A", rules)
     spec_b = compare_policy(b, "policy B", rules)
     dealer = _dealer(dealer, rules.players)
@@ -189,7 +193,8 @@ def compare(a: str | PolicySpec, b: str | PolicySpec, *, players: int = 4,
     header: dict[str, Any] = {
         "game": "romi", "command": "compare", "players": rules.players,
         "rules": {"players": rules.players, "open_min": rules.open_min,
-                  "ace_low_value": rules.ace_low_value, "rounds": rules.rounds},
+                  "ace_low_value": rules.ace_low_value, "rounds": rules.rounds,
+                  "swap_keeps_romi": rules.swap_keeps_romi},
         "a": spec_a.text(), "b": spec_b.text(), "dealer": dealer}
     size = RC.chunk_size(rules.players, rules.rounds)
     manifest = {**header, "seed": seed, "deals": total, "chunk_size": size}

@@ -30,16 +30,17 @@ from simcards.core.errors import UsageError
 from simcards.romi import cards as C
 from simcards.romi import melds as M
 from simcards.romi import table as T
-from simcards.romi.rules import RomiRules
+from simcards.romi.policies import KINDS
+from simcards.romi.rules import MAX_OPENING, MAX_ROUNDS_PER_GAME, RomiRules
 
 app = typer.Typer(help="Römi húngaro, the two-deck rummy with jokers.", no_args_is_help=True)
 
 HandOpt = Annotated[str | None, typer.Option(
     "--hand", help="One hand, e.g. \"Ah 2h 3h 7c 7d 7s X\": rank (A 2..9 T J Q K, 10 also) and "
     "suit (s h d c), either case; X a joker; at most 16 cards (rule D1).")]
-FileOpt = Annotated[Path | None, typer.Option(
-    "--file", help="A text file with one hand a line (blank lines and lines starting with # "
-    "are skipped).")]
+FileOpt = Annotated[str | None, typer.Option(
+    "--file", help="A text file (UTF-8) with one hand a line (blank lines and lines starting "
+    "with # are skipped).")]
 AceLowOpt = Annotated[int, typer.Option(
     "--ace-low-value", help="What an As below the 2 in a run is worth for best_value, 1..10 "
     "(rule M6).")]
@@ -52,9 +53,14 @@ def _read_hands(hand: str | None, file: Path | None) -> list[tuple[str, list[int
     if (hand is None) == (file is None):
         raise UsageError("give exactly one of --hand and --file")
     if hand is not None:
-        return [("", M._hand_ids(hand))]
+        ids = M._hand_ids(hand)
+        if not ids:
+            raise UsageError(f"--hand {hand!r} holds no card: give cards such as "
+                             "\"Ah 2h 3h 7c 7d 7s X\"")
+        return [("", ids)]
     try:
-        text = file.read_text()
+        # utf-8-sig: a byte-order mark, as some editors write one, is not part of the first card
+        text = file.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
         raise UsageError(f"--file {file}: no such file") from None
     except (IsADirectoryError, PermissionError, UnicodeDecodeError) as exc:
@@ -66,9 +72,12 @@ def _read_hands(hand: str | None, file: Path | None) -> list[tuple[str, list[int
             continue
         where = f"--file {file}, line {number}: "
         try:
-            out.append((where, M._hand_ids(line)))
+            ids = M._hand_ids(line)
         except UsageError as exc:
             raise UsageError(f"{where}{exc}") from None
+        if not ids:
+            raise UsageError(f"{where}{line!r} holds no card")
+        out.append((where, ids))
     if not out:
         raise UsageError(f"--file {file} holds no hand")
     return out
@@ -137,6 +146,8 @@ def melds_report(hand: str | None = None, file: Path | str | None = None,
     hands, so a bad table is reported first."""
     rules = RomiRules.make(ace_low_value=ace_low_value)
     melds_on_table = _read_table(table)
+    if file is not None and not str(file).strip():
+        raise UsageError("--file is empty: give the path of a text file with one hand a line")
     read = _read_hands(hand, Path(file) if file is not None else None)
     head = {"game": "romi", "command": "melds", "rules": {"ace_low_value": rules.ace_low_value}}
     if melds_on_table is not None:
@@ -190,42 +201,75 @@ TableOpt = Annotated[str | None, typer.Option(
 @app.command()
 def melds(hand: HandOpt = None, file: FileOpt = None, ace_low_value: AceLowOpt = 1,
           table: TableOpt = None, json: JsonOpt = False) -> None:
-    """The exact meld solver (rules V1-V4): best lay-down value, least penalty left, whether
-    the hand can go out, and one best lay-down; with --table, the same given the melds on the
-    table (V5), with the additions and joker swaps the hand allows."""
+    """The exact meld solver: each hand's best lay-down and what it leaves (rules V1-V5).
+
+    For every hand: the best lay-down value, the least penalty left, whether the hand can go
+    out, and one best lay-down (V1-V4); with --table, the same given the melds on the table
+    (V5), with the additions and joker swaps the hand allows."""
     out = melds_report(hand, file, ace_low_value, table)
     if json:
         emit_json(out)
         return
     with_table = table is not None
-    view = Table(title="Römi meld solver (rule V5, table: "
-                       + " | ".join(f"{i}: {m}" for i, m in enumerate(out["table"])) + ")"
-                 if with_table else "Römi meld solver (rules V1-V4)")
+    title = ("Römi meld solver (rule V5, table: "
+             + " | ".join(f"{i}: {m}" for i, m in enumerate(out["table"])) + ")"
+             if with_table else "Römi meld solver (rules V1-V4)")
     cols = ["hand", "best_value", "min_penalty", "can_go_out", "melds"]
-    for col in cols + (["additions", "swaps"] if with_table else []):
-        view.add_column(col)
+    if with_table:
+        cols += ["additions", "swaps"]
+    rows = []
     for r in out["hands"]:
         row = [r["hand"], str(r["best_value"]), str(r["min_penalty"]),
                "yes" if r["can_go_out"] else "no"]
         if with_table:
-            row += ["\n".join(_step_text(s) for s in r["melds"]) or "-",
-                    "\n".join(f"{x['card']} to {x['meld']} ({x['place']})"
+            row += ["; ".join(_step_text(s) for s in r["melds"]) or "-",
+                    "; ".join(f"{x['card']} to {x['meld']} ({x['place']})"
                               for x in r["additions"]) or "-",
-                    "\n".join(f"{x['card']} for X in {x['meld']}" for x in r["swaps"]) or "-"]
+                    "; ".join(f"{x['card']} for X in {x['meld']}" for x in r["swaps"]) or "-"]
         else:
             row.append(" | ".join(r["melds"]) or "-")
-        view.add_row(*row)
-    Console().print(view)
+        rows.append(row)
+    typer.echo(_plain_table(title, cols, rows, right={"best_value", "min_penalty"}))
+
+
+def _plain_table(title: str, cols: list[str], rows: list[list[str]], right: set[str]) -> str:
+    """A table as plain aligned lines, one per row, headings whole: a file of 20,000 hands
+    prints in a blink, where a laid-out terminal table measures and wraps every cell (and cut
+    the headings short in a narrow terminal). The last column is not padded."""
+    widths = [max([len(c), *(len(r[i]) for r in rows)]) for i, c in enumerate(cols)]
+
+    def line(cells: list[str]) -> str:
+        parts = [cell.rjust(w) if col in right else cell.ljust(w)
+                 for col, cell, w in zip(cols[:-1], cells[:-1], widths[:-1], strict=True)]
+        return "  ".join([*parts, cells[-1]]).rstrip()
+
+    rule = "  ".join("-" * w for w in widths)
+    return "\n".join([title, line(cols), rule, *(line(r) for r in rows)])
 
 
 _COUNTS = "k = 1,000, M = 1,000,000"
 PlayersOpt = Annotated[int, typer.Option("--players", help="Players: 2 to 5 (rule D2).")]
+
+
+def _kinds_help() -> str:
+    """The policy kinds with their parameters' ranges and defaults, from their declaration."""
+    k = KINDS.kind("rummy").params[0]
+    x = KINDS.kind("threshold").params[0]
+    return (f"greedy (Q2), rummy:K (Q3: plays for a one-turn Römi until an opponent holds K "
+            f"cards or fewer; K {k.low} to {k.high}, plain rummy is rummy:{k.default}), "
+            f"threshold:X (Q4: opens only with X points or more; X from --open-min to {x.high}, "
+            f"plain threshold is threshold:{x.default}) or expert (Q5)")
+
+
 PoliciesOpt = Annotated[str | None, typer.Option(
     "--policies", help="One policy per player in seat order, e.g. greedy,rummy:4,threshold:70,"
-    "expert, or one for all (default greedy). greedy (Q2), rummy:K (Q3), threshold:X (Q4), "
-    "expert (Q5).")]
-OpenMinOpt = Annotated[int, typer.Option("--open-min", help="Least value of an opening "
-                                         "(rule O1).")]
+    f"expert, or one for all (default greedy): {_kinds_help()}.")]
+OpenMinOpt = Annotated[int, typer.Option(
+    "--open-min", help=f"Least value of an opening, 1 to {MAX_OPENING}: no opening is worth "
+    "more (rule O1).")]
+SwapRomiOpt = Annotated[bool, typer.Option(
+    "--swap-keeps-romi", help="Read rule G3 the other way: a joker swap whose joker goes into "
+    "the player's own new melds keeps the -20 (default: any swap cancels it).")]
 
 
 def _ci(x: float, ci: list, digits: int) -> str:
@@ -266,6 +310,7 @@ def rounds(
     policies: PoliciesOpt = None,
     open_min: OpenMinOpt = 51,
     ace_low_value: AceLowOpt = 1,
+    swap_keeps_romi: SwapRomiOpt = False,
     n_rounds: Annotated[str, typer.Option(
         "--rounds", help=f"Rounds to simulate: 10000, 1e4 or 10k ({_COUNTS}); at most 1e9.")
     ] = "10k",
@@ -281,7 +326,8 @@ def rounds(
     from simcards.romi import api
 
     out = api.rounds(players=players, policies=policies, open_min=open_min,
-                     ace_low_value=ace_low_value, rounds=n_rounds, dealer=dealer, seed=seed,
+                     ace_low_value=ace_low_value, swap_keeps_romi=swap_keeps_romi,
+                     rounds=n_rounds, dealer=dealer, seed=seed,
                      workers=workers, scheduler=scheduler, store=store, progress=not as_json)
     if as_json:
         emit_json(out)
@@ -295,8 +341,9 @@ def games(
     policies: PoliciesOpt = None,
     open_min: OpenMinOpt = 51,
     ace_low_value: AceLowOpt = 1,
+    swap_keeps_romi: SwapRomiOpt = False,
     rounds_per_game: Annotated[int, typer.Option(
-        "--rounds", help="Rounds in a game (rules D5, G6).")] = 7,
+        "--rounds", help=f"Rounds in a game, 1 to {MAX_ROUNDS_PER_GAME} (rules D5, G6).")] = 7,
     n_games: Annotated[str, typer.Option(
         "--games", help=f"Games to simulate: 2000, 2e3 or 2k ({_COUNTS}); at most 1e8.")
     ] = "2k",
@@ -310,7 +357,8 @@ def games(
     from simcards.romi import api
 
     out = api.games(players=players, policies=policies, open_min=open_min,
-                    ace_low_value=ace_low_value, rounds=rounds_per_game, games=n_games,
+                    ace_low_value=ace_low_value, swap_keeps_romi=swap_keeps_romi,
+                    rounds=rounds_per_game, games=n_games,
                     seed=seed, workers=workers, scheduler=scheduler, store=store,
                     progress=not as_json)
     if as_json:
@@ -351,14 +399,15 @@ def _print_compare(out: dict[str, Any]) -> None:
 @app.command()
 def compare(
     policy_a: Annotated[str, typer.Argument(
-        metavar="A", help="Policy A: greedy (Q2), rummy:K (Q3), threshold:X (Q4) or expert "
-        "(Q5).")],
+        metavar="A", help=f"Policy A: {_kinds_help()}.")],
     policy_b: Annotated[str, typer.Argument(metavar="B", help="Policy B, e.g. greedy.")],
     players: PlayersOpt = 4,
     open_min: OpenMinOpt = 51,
     ace_low_value: AceLowOpt = 1,
+    swap_keeps_romi: SwapRomiOpt = False,
     rounds_per_game: Annotated[int, typer.Option(
-        "--rounds", help="Rounds in a game, the length of a deal set (rules D5, G6).")] = 7,
+        "--rounds", help="Rounds in a game, the length of a deal set, 1 to "
+        f"{MAX_ROUNDS_PER_GAME} (rules D5, G6).")] = 7,
     n_deals: Annotated[str, typer.Option(
         "--deals", help=f"Deal sets, each one game per seat rotation of A (A in one seat, B in "
         f"the others), all on the same decks: 1000, 1e3 or 1k ({_COUNTS}); at most 1e8.")
@@ -372,13 +421,15 @@ def compare(
     store: StoreOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Policy A against policy B on the same deals, seats rotated: paired differences A minus B
-    in score per round (NEGATIVE means A concedes fewer points: A is better) and in game win
-    rate, with 95% intervals."""
+    """Policy A against policy B on the same deals, seats rotated: paired differences.
+
+    The differences A minus B in score per round (NEGATIVE means A concedes fewer points: A is
+    better) and in game win rate, paired over deal sets, with 95% intervals."""
     from simcards.romi import api
 
     out = api.compare(policy_a, policy_b, players=players, open_min=open_min,
-                      ace_low_value=ace_low_value, rounds=rounds_per_game, deals=n_deals,
+                      ace_low_value=ace_low_value, swap_keeps_romi=swap_keeps_romi,
+                      rounds=rounds_per_game, deals=n_deals,
                       dealer=dealer, seed=seed, workers=workers, scheduler=scheduler,
                       store=store, progress=not as_json)
     if as_json:

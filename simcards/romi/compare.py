@@ -14,7 +14,8 @@ alike on both policies and cancels from each set's paired differences:
 
 Each set's differences (and each policy's own means) are accumulated as a sum and a sum of
 squares, so chunks merge by addition; the reported figure is the mean over sets with a normal
-95% interval from their spread. The per-set numbers are formed from integer numerators (wins
+95% interval from their spread, except each policy's own win rate, a rate with a Wilson
+interval (:func:`win_rates`). The per-set numbers are formed from integer numerators (wins
 in sixtieths, the least common multiple of the shares 1/1 .. 1/5), so a policy compared with
 itself gives a difference of exactly 0 on every set.
 
@@ -36,7 +37,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simcards.core.stats import Z95
+from simcards.core.stats import Z95, wilson
 from simcards.romi.rules import STALL_TURNS
 
 STREAM = "romi.compare"
@@ -152,6 +153,24 @@ def _mean_ci(total: float, total_sq: float, n: int, scale: float) -> dict[str, o
     return {"mean": m / scale, "ci": [(m - half) / scale, (m + half) / scale]}
 
 
+def win_rates(win_a: float, sets: int, players: int) -> dict[str, dict[str, object]]:
+    """Each policy's per-seat game win rate with its 95% Wilson interval, from A's win
+    shares (``win_a``, in sixtieths) over ``sets`` deal sets.
+
+    A plays ``sets * players`` games (one per rotation) and wins a share of each; a shared win
+    counts as its share of a success (a share varies less than a whole win, so the interval is
+    if anything wide). The rotations of one set, A in different seats on the same decks, are
+    not positively correlated (one seat's good cards are another's bad ones). B wins the rest
+    of every game, spread over its ``players - 1`` seats, so its rate and interval are A's
+    complement divided by that: the two come from the same games, not independent ones."""
+    n, games = players, sets * players
+    wins = win_a / WIN_UNITS
+    lo, hi = (float(x) for x in wilson(wins, games))
+    rate = wins / games
+    return {"a": {"mean": rate, "ci": [lo, hi]},
+            "b": {"mean": (1 - rate) / (n - 1), "ci": [(1 - hi) / (n - 1), (1 - lo) / (n - 1)]}}
+
+
 def summarise(s: dict[str, np.ndarray], players: int, rounds_per_game: int) -> dict[str, object]:
     """The command's figures from merged chunk statistics (module docstring): paired
     differences, each policy's own means, and the per-round rates by policy."""
@@ -173,7 +192,7 @@ def summarise(s: dict[str, np.ndarray], players: int, rounds_per_game: int) -> d
         "score_diff": mc("score_diff", n * (n - 1) * r),
         "win_rate_diff": mc("win_diff", n * (n - 1) * WIN_UNITS),
         "score_mean": {"a": mc("score_a", n * r), "b": mc("score_b", n * (n - 1) * r)},
-        "win_rate": {"a": mc("win_a", n * WIN_UNITS), "b": mc("win_b", n * (n - 1) * WIN_UNITS)},
+        "win_rate": win_rates(float(s["win_a"][0]), sets, n),
         "go_out_rate": rates("went_out"),
         "rummy_rate": rates("romi"),
         "never_opened_rate": rates("never_opened"),

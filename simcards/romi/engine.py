@@ -62,7 +62,8 @@ NEVER_OPENED = 100
 
 # Rules array (:func:`simcards.romi.kernel.rules_array`).
 R_PLAYERS, R_ROUNDS, R_OPEN_MIN, R_ACE_LOW = 0, 1, 2, 3
-R_SIZE = 4
+R_SWAP_ROMI = 4  # G3: 1 when a joker swap keeps the -20 (``RomiRules.swap_keeps_romi``)
+R_SIZE = 5
 
 # Scalars of the workspace's ``st``.
 S_DEALER = 0
@@ -1301,8 +1302,11 @@ def play_turn(rl, kinds, params, ws, sv, ps, rs, log, shuf, shuf_len, info):
     romi = out and opened[p] == 0
     for i in range(nmv):
         code = mv[i, MV_CODE]
-        if code == MV_SWAP or (code == MV_ADD and tm[mv[i, MV_TARGET], TM_OWNER] != p
-                               and mv[i, MV_TARGET] < nm):
+        # G3: a card added to a meld laid by another player (one already on the table) cancels
+        # the -20; a swap does too unless the rules read G3 as "his own new melds" only.
+        if (code == MV_SWAP and rl[R_SWAP_ROMI] == 0) or (
+                code == MV_ADD and mv[i, MV_TARGET] < nm
+                and tm[mv[i, MV_TARGET], TM_OWNER] != p):
             romi = False
         if li < cap:
             log[li, :] = mv[i]

@@ -51,6 +51,7 @@ def rules_array(rules: RomiRules) -> np.ndarray:
     rl[E.R_ROUNDS] = rules.rounds
     rl[E.R_OPEN_MIN] = rules.open_min
     rl[E.R_ACE_LOW] = rules.ace_low_value
+    rl[E.R_SWAP_ROMI] = int(rules.swap_keeps_romi)
     return rl
 
 

@@ -604,7 +604,7 @@ class RoundState:
         self.freed: set[int] = set()  # J3
         self.must_go_out = False  # T5
         self.opened_this_turn = False  # G3
-        self.touched_others = False  # G3: Add to another's meld, or a Swap
+        self.touched_others = False  # G3: Add to another's meld, or a Swap (see apply)
         self._cache: dict = {}
         """Answers that hold until the next move: the legal moves, the T4 and T5 questions."""
         self._searches: dict[tuple[int | None, bool], _Search] = {}
@@ -900,7 +900,10 @@ class RoundState:
             hand.remove(action.card)
             hand.append(j)
             self.freed.add(j)
-            self.touched_others = True
+            # G3: the swap puts a card into a table meld; with ``swap_keeps_romi`` only what
+            # is added to another player's meld counts (the freed joker included, by Add).
+            if not self.rules.swap_keeps_romi:
+                self.touched_others = True
         elif isinstance(action, Discard):
             hand.remove(action.card)
             self.discards.append(action.card)

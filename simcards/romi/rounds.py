@@ -161,16 +161,20 @@ def summarise_rounds(s: dict[str, np.ndarray]) -> dict[str, object]:
 
 
 def summarise_games(s: dict[str, np.ndarray]) -> dict[str, object]:
-    """The game keys: total score and win rate (shared wins split) by player."""
+    """The game keys: total score and win rate (shared wins split) by player.
+
+    A win rate's interval is Wilson's, a shared win counting as its share of a success: it
+    stays inside [0, 1] and is not empty at 0 wins, where a normal interval gives [0, 0] or
+    goes below 0. A share's variance is at most that of a whole win of the same rate, so
+    the interval is if anything wide."""
     g = int(s["games"][0])
     n = s["total"].shape[0]
     totals = [_mean_ci(float(s["total"][p]), float(s["total_sq"][p]), g) for p in range(n)]
-    wins = [_mean_ci(float(s["win_share"][p]), float(s["win_share_sq"][p]), g)
-            for p in range(n)]
+    rate, ci = _rates(s["win_share"], g)
     return {
         "game_score_mean": [m for m, _ in totals],
         "game_score_ci": [ci for _, ci in totals],
-        "win_rate": [m for m, _ in wins],
-        "win_ci": [ci for _, ci in wins],
+        "win_rate": rate,
+        "win_ci": ci,
         "sole_win_rate": (s["sole_wins"] / g).tolist(),
     }

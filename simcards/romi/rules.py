@@ -23,6 +23,15 @@ NEVER_OPENED = 100
 """G5: the score of a player who has not opened when the round ends."""
 STALL_TURNS = 1000
 """T9: a round reaching this many turns is stopped and scored as it stands."""
+MAX_ROUNDS_PER_GAME = 100
+"""D5: the most rounds a game may have (a game is 7 by default; a game of 100 four-player
+rounds takes a core about a second, and a run's progress moves by whole chunks of games)."""
+MAX_OPENING = (STARTER_SIZE - 1) * 10
+"""O1: the greatest value an opening can have, 140, the most ``open_min`` may ask. A player's
+hand holds at most 15 cards during his turn (14 dealt and one drawn; the starter's 15 minus his
+first discard plus one), one of which he keeps to discard (T6, G1), and no card is worth more
+than 10 (M6: a joker counts as the card it stands for). 14 cards of tens and figures in sets
+reach it."""
 
 
 @dataclass(frozen=True)
@@ -42,6 +51,12 @@ class RomiRules:
     ace_low_value: int = 1
     """M6: what an As below the 2 in a run is worth for opening and ``best_value`` (1 .. 10;
     an As anywhere else is worth 10)."""
+    swap_keeps_romi: bool = False
+    """G3: whether a joker swap (J1) in the turn of a one-turn opening and going out keeps the
+    -20. False (the default) reads the swap as putting a card into another player's meld, so it
+    cancels the -20; True reads "con tus propias combinaciones" as the melds the player laid,
+    so a swap whose freed joker goes into his own new melds keeps it (a card or the freed joker
+    added to another player's meld still cancels it)."""
 
     @classmethod
     def make(
@@ -50,21 +65,27 @@ class RomiRules:
         rounds: int | str = 7,
         open_min: int | str = 51,
         ace_low_value: int | str = 1,
+        swap_keeps_romi: bool = False,
     ) -> RomiRules:
         """Validated constructor: a one-line :class:`UsageError` for any bad value."""
         n = rule_integer("players", players)
         if n not in PLAYERS:
             raise UsageError(f"players={n}: Römi is for 2 to 5 players (D2)")
         r = rule_integer("rounds", rounds)
-        if r < 1:
-            raise UsageError(f"rounds={r} must be an integer >= 1 (D5)")
+        if not 1 <= r <= MAX_ROUNDS_PER_GAME:
+            raise UsageError(f"rounds={r} must be an integer from 1 to {MAX_ROUNDS_PER_GAME} "
+                             "(D5)")
         o = rule_integer("open_min", open_min)
-        if o < 1:
-            raise UsageError(f"open_min={o} must be an integer >= 1 (O1)")
+        if not 1 <= o <= MAX_OPENING:
+            raise UsageError(f"open_min={o} must be an integer from 1 to {MAX_OPENING} (O1: no "
+                             f"opening is worth more)")
         a = rule_integer("ace_low_value", ace_low_value)
         if not 1 <= a <= 10:
             raise UsageError(f"ace_low_value={a} must be an integer from 1 to 10 (M6)")
-        return cls(players=n, rounds=r, open_min=o, ace_low_value=a)
+        if not isinstance(swap_keeps_romi, bool):
+            raise UsageError(f"swap_keeps_romi={swap_keeps_romi!r} must be true or false (G3)")
+        return cls(players=n, rounds=r, open_min=o, ace_low_value=a,
+                   swap_keeps_romi=swap_keeps_romi)
 
     def hand_sizes(self, dealer: int) -> tuple[int, ...]:
         """D4: cards dealt to each seat when ``dealer`` deals (15 to the seat on his left)."""

@@ -18,7 +18,8 @@ degree n-1 in sigma, so there is no payoff matrix to solve, and the search works
   field being exchangeable given m, u(c; sigma) = sum_m Multinomial(m; n-1, sigma) *
   wins(c, m) / games(m) for *every* sigma over S, from one batch. On that polynomial the
   restricted equilibrium is found by minimising the largest gain of any candidate over sigma
-  (a simplex grid, then Nelder-Mead), within the region the batch covers well
+  (a coarse simplex lattice, then finer and finer lattice steps, sigma always a multiple of
+  :data:`LATTICE`'s unit), within the region the batch covers well
   (:data:`TRUST`): this solves the support's indifference conditions on the estimates. If a
   candidate outside S gains more than ``add_gain``, it joins S (at most
   :data:`~simcards.ronco.mixed_kernel.MAX_TABULATED`), members left with almost no weight
@@ -37,6 +38,14 @@ degree n-1 in sigma, so there is no payoff matrix to solve, and the search works
   at once with probability at least 95%; the exploitability's interval is [max(0, max of
   lower bounds), max(0, max of upper bounds)].
 
+**Reproducibility.** The search compares and re-centres on its own estimates, so a difference
+in the last bit of one sum (another CPU's vector unit, another BLAS kernel or thread count,
+another ``exp``) would grow into other batches and other numbers. So everything the search
+decides on is computed without BLAS, ``exp`` or ``log`` (powers by multiplication, numpy's
+own sums, the certificate's by :func:`math.fsum`), and every probability is a binary
+fraction on :data:`LATTICE`: the same seed gives the same bits on any machine, for any worker
+count.
+
 All plans of all table sizes and families run in lockstep as batches through
 :func:`~simcards.core.runner.run_batches`, each stored with a
 :class:`~simcards.core.store.RunStore` when a store is given, so a killed run resumes.
@@ -53,7 +62,6 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
-from scipy.optimize import minimize
 from scipy.stats import norm
 
 from simcards.core.progress import Progress
@@ -138,28 +146,43 @@ def cowins(stats: Stats) -> np.ndarray:
     return wins[:, None] - np.asarray(stats["beats"], np.float64)
 
 
+def _exact_dot(a: np.ndarray, b: np.ndarray) -> float:
+    """sum_i a_i b_i with every product rounded once and the sum exactly rounded
+    (:func:`math.fsum`): the same bits in any order, with any BLAS, on any machine."""
+    return math.fsum((np.asarray(a, np.float64) * np.asarray(b, np.float64)).tolist())
+
+
+def _exact_matvec(m: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """``m @ v`` row by row through :func:`_exact_dot` (BLAS sums in an order of its own, which
+    changes with the CPU, the library build and its thread count)."""
+    return np.array([_exact_dot(row, v) for row in np.asarray(m, np.float64)])
+
+
 def mixture_differences(stats: Stats, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per candidate s, the mean of d_s = x_s - sum_j w_j x_j over the batch's games and its
     standard error (E6), from the co-win matrix alone (``weights`` by candidate, summing to
-    1)."""
+    1). Sums are exactly rounded, so the certificate's numbers do not depend on the
+    machine."""
     g = float(stats["games"][0])
     w = np.asarray(weights, np.float64)
     cw = cowins(stats)
-    wins = np.diag(cw)
-    mean = (wins - w @ wins) / g
-    second = (wins - 2.0 * (cw @ w) + w @ cw @ w) / g
+    wins = np.diag(cw).copy()
+    mix = _exact_dot(w, wins)
+    cross = _exact_matvec(cw, w)
+    mean = (wins - mix) / g
+    second = (wins - 2.0 * cross + _exact_dot(w, cross)) / g
     var = np.maximum(second - mean * mean, 0.0)
     return mean, np.sqrt(var / g)
 
 
 def mixture_rate(stats: Stats, weights: np.ndarray) -> tuple[float, float]:
     """The mixture's own win rate u(sigma; sigma) = mean of sum_j w_j x_j, and its standard
-    error."""
+    error (exactly rounded sums, as in :func:`mixture_differences`)."""
     g = float(stats["games"][0])
     w = np.asarray(weights, np.float64)
     cw = cowins(stats)
-    mean = float(w @ np.diag(cw)) / g
-    var = max(float(w @ cw @ w) / g - mean * mean, 0.0)
+    mean = _exact_dot(w, np.diag(cw)) / g
+    var = max(_exact_dot(w, _exact_matvec(cw, w)) / g - mean * mean, 0.0)
     return mean, math.sqrt(var / g)
 
 
@@ -196,24 +219,32 @@ class CompositionTable:
         games = np.asarray(comp_games, np.float64)[codes]
         seen = games > 0
         self.comps = comps[seen]
-        self.share = games[seen] / games.sum()
+        self.share = games[seen] / math.fsum(games[seen].tolist())
         self.rates = np.asarray(comp_wins, np.float64)[:, codes[seen]] / games[seen]
-        self.log_coef = np.array([math.lgamma(n) - sum(math.lgamma(c + 1) for c in row)
-                                  for row in self.comps])
+        self.coef = np.array([math.factorial(n - 1) / math.prod(math.factorial(int(c))
+                                                                for c in row)
+                              for row in self.comps], np.float64)
 
     def weights(self, sigma: np.ndarray) -> np.ndarray:
-        """P(composition | sigma) over the compositions seen (renormalised)."""
+        """P(composition | sigma) over the compositions seen (renormalised): coefficient times
+        powers by repeated multiplication, then exactly rounded sums, so that every machine
+        computes the same bits (``exp``, ``log`` and ``pow`` differ between libraries and
+        vector units in their last bit, and the search amplifies a last bit); sums are
+        numpy's, whose order does not depend on the machine."""
         s = np.clip(np.asarray(sigma, np.float64), 0.0, 1.0)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            terms = self.comps * np.log(s)
-        terms[self.comps == 0] = 0.0
-        prob = np.exp(self.log_coef + terms.sum(axis=1))
-        total = prob.sum()
+        prob = self.coef.copy()
+        for j in range(self.k):
+            power = np.ones(len(self.comps))
+            for e in range(1, int(self.comps[:, j].max(initial=0)) + 1):
+                power = np.where(self.comps[:, j] >= e, power * s[j], power)
+            prob = prob * power
+        total = float(prob.sum())
         return prob / total if total > 0 else np.full(prob.size, np.nan)
 
     def payoffs(self, sigma: np.ndarray) -> np.ndarray:
-        """u(c; sigma) for every candidate c."""
-        return self.rates @ self.weights(sigma)
+        """u(c; sigma) for every candidate c: numpy's own sums along each row, in an order
+        fixed by numpy (not BLAS's, which depends on the CPU and the thread count)."""
+        return (self.rates * self.weights(sigma)).sum(axis=1)
 
     def spread(self, sigma: np.ndarray) -> float:
         """sum_m P(m | sigma)**2 / share(m): 1 when the batch drew its fields from sigma."""
@@ -226,42 +257,85 @@ TRUST = 2.0
 drawn nearer the solution, is needed."""
 
 
+LATTICE = 2 ** 20
+"""Every probability the search works with is a multiple of 1/LATTICE (a binary fraction, exact
+in floating point; about 1e-6, far finer than any interval the games can give)."""
+COARSE = {2: 256, 3: 64, 4: 32}
+"""The first lattice the solver scans whole, by support size (each divides :data:`LATTICE`)."""
+
+
+def _moves(k: int) -> list[np.ndarray]:
+    """The steps the solver tries from a lattice point, in a fixed order, shortest first: every
+    move of up to three units (two for four members) between the support's members that keeps
+    the total (many more directions than the plain transfers, so that a search along the
+    ridges of a largest gain, or along the edge of the trusted region, does not stall)."""
+    reach = 3 if k <= 3 else 2
+    out = [np.array(d, np.int64) for d in itertools.product(range(-reach, reach + 1), repeat=k)
+           if sum(d) == 0 and any(d)]
+    return sorted(out, key=lambda d: (int(np.abs(d).sum()), tuple(-d)))
+
+
 def solve_restricted(table: CompositionTable, support_idx: Sequence[int]
                      ) -> tuple[np.ndarray, np.ndarray]:
     """The sigma over the support that minimises the largest gain of any candidate
     (u(c; sigma) - u(sigma; sigma)) within the region the table is trusted in; returns sigma
-    and every candidate's gain at it."""
+    (multiples of 1/:data:`LATTICE`) and every candidate's gain at it.
+
+    A search on nested lattices: the best point of a coarse lattice, then moves of a halving
+    step from the best point found, down to one unit of :data:`LATTICE`. Every step compares
+    points at least one unit apart, whose scores differ by far more than a last bit, and its
+    arithmetic is exactly rounded: so the answer is the same on every machine and library
+    build. (A continuous optimiser compares points ever closer together and ends up deciding
+    on rounding noise: a relative change of 1e-15 in the tables moved its answer by 1e-7, and
+    the batches drawn around the answer with it.)"""
     idx = np.asarray(support_idx)
     k = idx.size
 
     def gains(sigma: np.ndarray) -> np.ndarray:
         u = table.payoffs(sigma)
-        return u - float(sigma @ u[idx])
+        return u - float((sigma * u[idx]).sum())
 
-    def score(sigma: np.ndarray) -> float:
+    def score(num: np.ndarray) -> float:
+        sigma = num / LATTICE
         value = float(gains(sigma).max()) + max(0.0, table.spread(sigma) - TRUST)
         return value if math.isfinite(value) else math.inf
 
     if k == 1:
         sigma = np.ones(1)
         return sigma, gains(sigma)
-    steps = {2: 200, 3: 60, 4: 24}[k]
-    pts = compositions(steps, k) / steps
-    scores = np.array([score(p) for p in pts])
-    sigma = pts[int(np.argmin(scores))]
-
-    def objective(z: np.ndarray) -> float:
-        e = np.exp(z - z.max())
-        return score(e / e.sum())
-
-    z0 = np.log(np.maximum(sigma, 1e-6))
-    res = minimize(objective, z0, method="Nelder-Mead",
-                   options={"xatol": 1e-6, "fatol": 1e-9, "maxiter": 2000})
-    e = np.exp(res.x - res.x.max())
-    refined = e / e.sum()
-    if score(refined) < score(sigma):
-        sigma = refined
+    coarse = COARSE[k]
+    pts = compositions(coarse, k) * (LATTICE // coarse)
+    scores = [score(p) for p in pts]
+    best_i = int(np.argmin(scores))
+    best, best_score = pts[best_i], scores[best_i]
+    moves = _moves(k)
+    step = LATTICE // coarse // 2
+    while step >= 1:
+        improved = True
+        while improved:
+            improved = False
+            for d in moves:
+                cand = best + step * d
+                if (cand < 0).any():
+                    continue
+                value = score(cand)
+                if value < best_score:
+                    best, best_score, improved = cand, value, True
+                    break
+        step //= 2
+    sigma = best / LATTICE
     return sigma, gains(sigma)
+
+
+def on_lattice(weights: np.ndarray) -> np.ndarray:
+    """``weights`` scaled to sum to one, as multiples of 1/:data:`LATTICE` (largest remainders
+    get the units left over, ties to the first): integer arithmetic, so exact everywhere."""
+    w = np.asarray(weights, np.float64)
+    num = np.floor(w / w.sum() * LATTICE).astype(np.int64)
+    rest = w / w.sum() * LATTICE - num
+    for j in sorted(range(len(w)), key=lambda j: (-rest[j], j))[:LATTICE - int(num.sum())]:
+        num[j] += 1
+    return num / LATTICE
 
 
 # --- the plan for one table size ------------------------------------------------------------
@@ -418,7 +492,7 @@ def plan(rules: RoncoRules, n: int, lives: int, kind: str, start: Sequence[Polic
             if p not in cands:
                 cands.append(p)
     support = [cands.index(p) for p in start][:MAX_TABULATED]
-    sigma = np.full(len(support), 1.0 / len(support))
+    sigma = on_lattice(np.ones(len(support)))
     iterations = 0
     final = False
     while True:
@@ -439,18 +513,18 @@ def plan(rules: RoncoRules, n: int, lives: int, kind: str, start: Sequence[Polic
         best = max(outside, key=lambda i: gain[i]) if outside else -1
         keep = [j for j, s in enumerate(sigma) if s >= MIN_WEIGHT]
         support = [support[j] for j in keep]
-        sigma = sigma[keep] / sigma[keep].sum()
+        sigma = on_lattice(sigma[keep])
         room = iterations < budget.max_iterations
         if room and best >= 0 and gain[best] > budget.add_gain and len(support) < MAX_TABULATED:
             support.append(best)  # the double oracle's step: the best reply joins
-            sigma = np.append(sigma * 0.8, 0.2)
+            sigma = on_lattice(np.append(sigma * 0.8, 0.2))
         elif len(support) == 1:
             break  # a point mass: no probabilities left to refine
         elif not (room and moved):
             final = True
     keep = [j for j, s in enumerate(sigma) if s >= MIN_WEIGHT]
     sup_pol = [cands[support[j]] for j in keep]
-    probs = sigma[keep] / sigma[keep].sum()
+    probs = on_lattice(sigma[keep])
     row = yield from certify(rules, n, lives, kind, sup_pol, probs, seed=seed, budget=budget,
                              stream=f"{base}.certificate", strategies=full)
     row.search_games = played

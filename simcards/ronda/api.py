@@ -23,6 +23,7 @@ The command line (:mod:`simcards.ronda.cli`) is a thin layer over these function
 from __future__ import annotations
 
 import copy
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,7 +32,7 @@ import pandas as pd
 
 from simcards.core.cli_options import DEFAULT_SEED, check_seed, parse_count
 from simcards.core.errors import UsageError
-from simcards.core.policyspec import PolicySpec
+from simcards.core.policyspec import PolicySpec, flag_message, split_entries
 from simcards.core.runner import check_workers
 from simcards.core.spawnsafe import main_not_reimported
 from simcards.ronda import codes
@@ -80,6 +81,11 @@ class Result:
         raise NotImplementedError
 
 
+def _bound(ci: list[float] | None, i: int) -> float:
+    """One end of a JSON interval; ``nan`` where the data cannot give one (``null``)."""
+    return math.nan if ci is None else ci[i]
+
+
 def _side_frame(d: dict[str, Any]) -> pd.DataFrame:
     sides = d["sides"]
     return pd.DataFrame({"side": range(len(sides)),
@@ -97,8 +103,8 @@ class HandsResult(Result):
         d = self.data
         frame = _side_frame(d)
         frame["points_mean"] = d["points_mean"]
-        frame["points_ci_low"] = [c[0] for c in d["points_ci"]]
-        frame["points_ci_high"] = [c[1] for c in d["points_ci"]]
+        frame["points_ci_low"] = [_bound(c, 0) for c in d["points_ci"]]
+        frame["points_ci_high"] = [_bound(c, 1) for c in d["points_ci"]]
         for source, values in d["points_by_source"].items():
             frame[f"points_{source}"] = values
         frame["cards_mean"] = d["cards_mean"]
@@ -166,9 +172,16 @@ def _int(flag: str, value: object) -> int:
 def make_rules(*, players: int = 2, teams: str = "off", derba_chain: str = "flat",
                announce: str = "first_deal", announce_conflict: str = "text",
                mode: str = "points", target: int | str = 21,
-               target_check: str = "end_of_hand", hands_to_win: int | str = 1) -> RondaRules:
+               target_check: str = "end_of_hand", hands_to_win: int | str = 1,
+               match: bool = True) -> RondaRules:
     """The rules from the commands' flags, each checked with a one-line message naming its
-    flag (``RondaRules.make`` would name the option instead)."""
+    flag (``RondaRules.make`` would name the option instead).
+
+    A switch that would have no effect is refused rather than recorded as if it had one: in
+    classic mode (C1, C3) every scoring and target switch, and, when only one hand is played
+    (``match`` false: ``ronda play`` without ``--match``), the match-level ones (S4, S5, C3).
+    Each is refused at a value other than its default, as a default given explicitly changes
+    nothing."""
     n = _int("--players", players)
     if n not in DEAL_SIZES:
         raise UsageError(f"--players must be 2, 3 or 4 (rule D2), got {n}")
@@ -189,14 +202,43 @@ def make_rules(*, players: int = 2, teams: str = "off", derba_chain: str = "flat
                          f"got {h}")
     if mode == "points" and h != 1:
         raise UsageError(f"--hands-to-win applies only to --mode classic (rule C3), got {h}")
+    given = {"--derba-chain": derba_chain, "--announce": announce,
+             "--announce-conflict": announce_conflict, "--target": t,
+             "--target-check": target_check, "--hands-to-win": h}
+    if mode == "classic":
+        _refuse_ignored(given, CLASSIC_IGNORES, "no effect in --mode classic, where nothing "
+                        "scores and a match is won by hands (rules C1, C3); leave {them} out")
+    if not match:
+        _refuse_ignored(given, MATCH_ONLY, "only a whole match reads {them} (rules S4, S5, "
+                        "C3): add --match, or leave {them} out")
     return RondaRules.make(players=n, teams=teams, derba_chain=derba_chain, announce=announce,
                            announce_conflict=announce_conflict, target=t,
                            target_check=target_check, mode=mode, hands_to_win=h)
 
 
+_DEFAULTS = RondaRules()
+CLASSIC_IGNORES = {"--derba-chain": _DEFAULTS.derba_chain, "--announce": _DEFAULTS.announce,
+                   "--announce-conflict": _DEFAULTS.announce_conflict,
+                   "--target": _DEFAULTS.target, "--target-check": _DEFAULTS.target_check}
+"""C3: the flags that classic mode ignores, with their defaults (the only values allowed)."""
+MATCH_ONLY = {"--target": _DEFAULTS.target, "--target-check": _DEFAULTS.target_check,
+              "--hands-to-win": _DEFAULTS.hands_to_win}
+"""S4, S5, C3: the flags only a whole match reads, with their defaults."""
+
+
+def _refuse_ignored(given: dict[str, object], ignored: dict[str, object], why: str) -> None:
+    """One line naming every flag of ``ignored`` given at another value than its default;
+    ``why`` may say ``{them}``, which reads "it" for one flag."""
+    bad = [f"{flag} {given[flag]}" for flag, default in ignored.items()
+           if given[flag] != default]
+    if not bad:
+        return
+    names = bad[0] if len(bad) == 1 else ", ".join(bad[:-1]) + " and " + bad[-1]
+    raise UsageError(f"{names}: {why.format(them='it' if len(bad) == 1 else 'them')}")
+
+
 def _flagged(exc: UsageError, flag: str) -> UsageError:
-    msg = str(exc)
-    return exc if msg.startswith(flag) else UsageError(f"{flag}: {msg}")
+    return UsageError(flag_message(flag, str(exc)))
 
 
 def parse_policy(spec: str | PolicySpec, flag: str, kernel: bool = True) -> PolicySpec:
@@ -225,12 +267,7 @@ def seat_policies(players: int, policies: str | Sequence[str | PolicySpec] | Non
     seat in seat order; default ``greedy`` for all. ``kernel``: see :func:`parse_policy`."""
     if policies is None:
         return [KINDS.parse("greedy")] * players
-    if isinstance(policies, str):
-        items = [s.strip() for s in policies.split(",") if s.strip()]
-        if not items:
-            raise UsageError("--policies is empty")
-    else:
-        items = list(policies)
+    items = split_entries(policies) if isinstance(policies, str) else list(policies)
     if len(items) == 1:
         return [parse_policy(items[0], "--policies", kernel)] * players
     if len(items) != players:

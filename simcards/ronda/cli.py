@@ -10,6 +10,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from simcards.core.cli_options import (
@@ -20,6 +21,7 @@ from simcards.core.cli_options import (
     StoreOpt,
     WorkersOpt,
     emit_json,
+    switch_option,
 )
 from simcards.ronda import api
 from simcards.ronda.policies import KINDS
@@ -29,8 +31,9 @@ app = typer.Typer(help="Ronda, the Spanish-deck capture game.", no_args_is_help=
 _COUNTS = "k = 1,000, M = 1,000,000, G = 1,000,000,000"
 PlayersOpt = Annotated[int, typer.Option("--players", help="Players at the table: 2, 3 or 4 "
                                          "(rule D2).")]
-TeamsOpt = Annotated[str, typer.Option("--teams", help="off | on: two partnerships {0, 2} and "
-                                       "{1, 3} (4 players only, rule D2).")]
+TeamsOpt = Annotated[str, switch_option(
+    "--teams", ("on", "off"), "on", help="Two partnerships {0, 2} and {1, 3} (4 players only, "
+    "rule D2): --teams alone or --teams on; --teams off (the default): every player alone.")]
 PoliciesOpt = Annotated[str | None, typer.Option(
     "--policies", help="One policy per player in seat order, e.g. greedy,lookahead:2, or one "
     "for all (default greedy). Syntax: " + KINDS.help() + ".")]
@@ -60,8 +63,18 @@ def _console() -> Console:
     return probe if probe.is_terminal else Console(width=120)
 
 
-def _ci(x: float, ci: list[float], digits: int) -> str:
-    return f"{x:.{digits}f} [{ci[0]:.{digits}f}, {ci[1]:.{digits}f}]"
+def _ci(x: float | None, ci: list[float] | None, digits: int) -> str:
+    """A value and its 95% interval; "n/a" for what the data cannot give (JSON null: the
+    interval of a mean over one hand, one match or one deal set)."""
+    value = "n/a" if x is None else f"{x:.{digits}f}"
+    if ci is None:
+        return f"{value} {escape('[n/a]')}"
+    return f"{value} [{ci[0]:.{digits}f}, {ci[1]:.{digits}f}]"
+
+
+def _classic(out: dict[str, Any]) -> bool:
+    """C1: in classic mode nothing scores, so the tables show cards and hand wins instead."""
+    return out["rules"]["mode"] == "classic"
 
 
 def _side_names(out: dict[str, Any]) -> list[str]:
@@ -73,7 +86,12 @@ def _side_policies(out: dict[str, Any]) -> list[str]:
 
 
 def _rules_line(out: dict[str, Any]) -> str:
-    return "rules: " + ", ".join(f"{k}={v}" for k, v in out["rules"].items())
+    """The rules the run played by; in classic mode without the switches it ignores (C3:
+    they stay at their defaults, the only values the commands accept there)."""
+    ignored = {flag[2:].replace("-", "_") for flag in api.CLASSIC_IGNORES} if _classic(out) \
+        else set()
+    return "rules: " + ", ".join(f"{k}={v}" for k, v in out["rules"].items()
+                                 if k not in ignored)
 
 
 @app.command()
@@ -108,31 +126,38 @@ def hands(
 
 def _print_hands(out: dict[str, Any]) -> None:
     dealer = "drawn" if out["dealer"] is None else str(out["dealer"])
-    table = Table(title=f"Ronda hands: {out['players']} players, {out['hands']:,} hands, "
-                  f"dealer {dealer}, seed {out['seed']}")
-    for col in ("side", "policies", "points [95% CI]", "cards [95% CI]",
-                "P(win hand) [95% CI]"):
+    classic = _classic(out)
+    table = Table(title=f"Ronda hands{' (classic: nothing scores, C1)' if classic else ''}: "
+                  f"{out['players']} players, {out['hands']:,} hands, dealer {dealer}, "
+                  f"seed {out['seed']}")
+    win = "P(win hand: most cards) [95% CI]" if classic else "P(win hand) [95% CI]"
+    for col in ("side", "policies", *(() if classic else ("points [95% CI]",)),
+                "cards [95% CI]", win):
         table.add_column(col)
     names = _side_names(out)
     for t, (name, pol) in enumerate(zip(names, _side_policies(out), strict=True)):
-        table.add_row(name, pol, _ci(out["points_mean"][t], out["points_ci"][t], 3),
-                      _ci(out["cards_mean"][t], out["cards_ci"][t], 3),
+        points = () if classic else (_ci(out["points_mean"][t], out["points_ci"][t], 3),)
+        table.add_row(name, pol, *points, _ci(out["cards_mean"][t], out["cards_ci"][t], 3),
                       _ci(out["hand_win_rate"][t], out["hand_win_ci"][t], 4))
-    sources = Table(title="Points per hand by source")
-    for col in ("side", *out["points_by_source"], "Derbas", "re-hits", "Missas"):
+    by_source = {} if classic else out["points_by_source"]
+    sources = Table(title="Derbas, re-hits and Missas per hand" if classic
+                    else "Points per hand by source")
+    for col in ("side", *by_source, "Derbas", "re-hits", "Missas"):
         sources.add_column(col)
     for t, name in enumerate(names):
-        sources.add_row(name, *(f"{v[t]:.3f}" for v in out["points_by_source"].values()),
+        sources.add_row(name, *(f"{v[t]:.3f}" for v in by_source.values()),
                         *(f"{out[k][t]:.3f}" for k in ("derbas_mean", "rehits_mean",
                                                        "missas_mean")))
+    held = " (held; classic announces nothing)" if classic else ""
     console = _console()
     console.print(table)
     console.print(sources)
     console.print(f"no hand winner: {_ci(out['hand_tie_rate'], out['hand_tie_ci'], 4)}\n"
-                  f"Rondas per 4-card holding: {_ci(out['ronda_rate'], out['ronda_ci'], 5)}\n"
-                  f"Tringlas per 4-card holding: "
+                  f"Rondas per 4-card holding{held}: "
+                  f"{_ci(out['ronda_rate'], out['ronda_ci'], 5)}\n"
+                  f"Tringlas per 4-card holding{held}: "
                   f"{_ci(out['tringla_rate'], out['tringla_ci'], 5)}\n"
-                  "(95% intervals; hand wins Wilson)")
+                  "(95% intervals; hand wins Wilson; n/a: one hand gives no interval)")
     if out["violations"]:
         console.print(f"[red]invariant violations: {out['violations']}[/red]")
     console.print(_rules_line(out))
@@ -176,17 +201,20 @@ def matches(
 def _print_matches(out: dict[str, Any]) -> None:
     dealer = "drawn" if out["dealer"] is None else str(out["dealer"])
     rules = out["rules"]
-    goal = (f"first to {rules['hands_to_win']} hand wins" if rules["mode"] == "classic"
+    classic = _classic(out)
+    goal = (f"first to {rules['hands_to_win']} hand wins (classic)" if classic
             else f"to {rules['target']} points")
     table = Table(title=f"Ronda matches {goal}: {out['players']} players, {out['matches']:,} "
                   f"matches, first dealer {dealer}, seed {out['seed']}")
-    for col in ("side", "policies", "P(win) [95% CI]", "final score [95% CI]",
-                "points per hand"):
+    cols = (("hands won per match", "cards per hand") if classic
+            else ("final score [95% CI]", "points per hand"))
+    for col in ("side", "policies", "P(win) [95% CI]", *cols):
         table.add_column(col)
     for t, (name, pol) in enumerate(zip(_side_names(out), _side_policies(out), strict=True)):
-        table.add_row(name, pol, _ci(out["win_rate"][t], out["win_ci"][t], 4),
-                      _ci(out["score_mean"][t], out["score_ci"][t], 2),
-                      f"{out['points_per_hand'][t]:.3f}")
+        cells = ((f"{out['hand_wins_per_match'][t]:.3f}", f"{out['cards_per_hand'][t]:.3f}")
+                 if classic else (_ci(out["score_mean"][t], out["score_ci"][t], 2),
+                                  f"{out['points_per_hand'][t]:.3f}"))
+        table.add_row(name, pol, _ci(out["win_rate"][t], out["win_ci"][t], 4), *cells)
     console = _console()
     console.print(table)
     q = out["hands_quantiles"]
@@ -197,7 +225,7 @@ def _print_matches(out: dict[str, Any]) -> None:
                   "advantage "
                   f"{_ci(out['first_player_advantage'], out['first_player_advantage_ci'], 4)}\n"
                   f"unfinished after {out['max_hands']} hands: {out['unfinished']}\n"
-                  "(95% intervals; win rates Wilson)")
+                  "(95% intervals; win rates Wilson; n/a: one match gives no interval)")
     if out["violations"]:
         console.print(f"[red]invariant violations: {out['violations']}[/red]")
     console.print(_rules_line(out))
@@ -252,13 +280,16 @@ def _print_compare(out: dict[str, Any]) -> None:
     table.add_row("P(win match)", _ci(out["win_rate_a"], out["win_ci_a"], 4),
                   _ci(out["win_rate_b"], out["win_ci_b"], 4),
                   _ci(out["win_rate_diff"], out["win_rate_diff_ci"], 4))
-    table.add_row("points per hand", "", "", _ci(out["points_diff"], out["points_diff_ci"], 3))
+    if not _classic(out):  # C1: classic mode scores nothing; it plays for cards (C2)
+        table.add_row("points per hand", "", "",
+                      _ci(out["points_diff"], out["points_diff_ci"], 3))
     table.add_row("cards per hand", "", "", _ci(out["cards_diff"], out["cards_diff_ci"], 3))
     console = _console()
     console.print(table)
     console.print(f"hands per match: {out['hands_mean']:.3f}; unfinished after "
                   f"{out['max_hands']} hands: {out['unfinished']}\n"
-                  "(paired 95% intervals over deal sets; win rates Wilson)")
+                  "(paired 95% intervals over deal sets; win rates Wilson; n/a: one deal set "
+                  "gives no interval)")
     if out["violations"]:
         console.print(f"[red]invariant violations: {out['violations']}[/red]")
     console.print(_rules_line(out))
@@ -297,7 +328,8 @@ def play(
 
     rules = api.make_rules(players=players, teams=teams, derba_chain=derba_chain,
                            announce=announce, announce_conflict=announce_conflict, mode=mode,
-                           target=target, target_check=target_check, hands_to_win=hands_to_win)
+                           target=target, target_check=target_check, hands_to_win=hands_to_win,
+                           match=match)
     if not 0 <= seat < rules.players:
         raise UsageError(f"--seat must be a seat 0..{rules.players - 1}, got {seat}")
     items = [s.strip() for s in (policies or "").split(",")]

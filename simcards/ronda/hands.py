@@ -19,7 +19,7 @@ import numpy as np
 
 from simcards.core.policyspec import PolicySpec
 from simcards.core.runner import Stats, run_batch
-from simcards.core.stats import json_interval, mean_ci, wilson
+from simcards.core.stats import json_ci, mean_ci, wilson
 from simcards.ronda import codes
 from simcards.ronda.policies import policy_arrays
 from simcards.ronda.rules import RondaRules
@@ -106,13 +106,13 @@ class HandsResult:
         points = [mean_ci(float(s["score"][t]), float(s["score_sq"][t]), n) for t in range(ns)]
         cards = [mean_ci(float(s["cards"][t]), float(s["cards_sq"][t]), n) for t in range(ns)]
         by_source: dict[str, list[float]] = {}
-        by_source_ci: dict[str, list[list[float]]] = {}
+        by_source_ci: dict[str, list[list[float] | None]] = {}
         for name in SOURCES:
             src = codes.SOURCES.index(name)
             rows = [mean_ci(float(s["points"][t, src]), float(s["points_sq"][t, src]), n)
                     for t in range(ns)]
             by_source[name] = [r[0] for r in rows]
-            by_source_ci[name] = [json_interval(r[1], r[2]) for r in rows]
+            by_source_ci[name] = [json_ci(r[1], r[2]) for r in rows]
         won = s["hands_won"]
         wlo, whi = wilson(won, n)
         ties = n - int(won.sum())
@@ -120,15 +120,15 @@ class HandsResult:
         holdings = int(s["holdings"][0])
         out: dict[str, object] = {
             "points_mean": [p[0] for p in points],
-            "points_ci": [json_interval(p[1], p[2]) for p in points],
+            "points_ci": [json_ci(p[1], p[2]) for p in points],
             "points_by_source": by_source,
             "points_by_source_ci": by_source_ci,
             "cards_mean": [c[0] for c in cards],
-            "cards_ci": [json_interval(c[1], c[2]) for c in cards],
+            "cards_ci": [json_ci(c[1], c[2]) for c in cards],
             "hand_win_rate": (won / n).tolist(),
-            "hand_win_ci": [json_interval(a, b) for a, b in zip(wlo, whi, strict=True)],
+            "hand_win_ci": [json_ci(a, b) for a, b in zip(wlo, whi, strict=True)],
             "hand_tie_rate": ties / n,
-            "hand_tie_ci": json_interval(tlo, thi),
+            "hand_tie_ci": json_ci(tlo, thi),
             "derbas_mean": (s["derbas"] / n).tolist(),
             "rehits_mean": (s["rehits"] / n).tolist(),
             "missas_mean": (s["missas"] / n).tolist(),
@@ -139,8 +139,7 @@ class HandsResult:
             per_hand = holdings / n  # D4: the same number of 4-card holdings in every hand
             m, lo, hi = mean_ci(total, sq, n)
             out[f"{name}_rate"] = m / per_hand if per_hand else 0.0
-            out[f"{name}_ci"] = (json_interval(lo / per_hand, hi / per_hand) if per_hand
-                                 else [0.0, 0.0])
+            out[f"{name}_ci"] = json_ci(lo / per_hand, hi / per_hand) if per_hand else None
         out["violations"] = int(s["violations"][0])
         return out
 

@@ -16,6 +16,7 @@ import numpy as np
 
 from simcards.core.policyspec import PolicySpec
 from simcards.core.runner import Stats, run_batch
+from simcards.core.stats import json_ci
 from simcards.ronda import codes, summaries
 from simcards.ronda.hands import HANDS_CHUNK, SOURCES, chunk_size
 from simcards.ronda.matches import DEFAULT_MAX_HANDS
@@ -85,8 +86,10 @@ def json_number(x: float) -> float | None:
     return None if math.isnan(x) else float(x)
 
 
-def ci_pair(e: Estimate) -> list[float | None]:
-    return [json_number(e.low), json_number(e.high)]
+def ci_pair(e: Estimate) -> list[float] | None:
+    """An estimate's interval for JSON: ``[low, high]``, or null when the data cannot give it
+    (one match, one deal set)."""
+    return json_ci(e.low, e.high)
 
 
 @dataclass(frozen=True)
@@ -116,13 +119,15 @@ class MatchesResult:
             "first_player_advantage_ci": ci_pair(advantage),
             "hands_mean": length["mean"].value,
             "hands_ci": ci_pair(length["mean"]),
-            "hands_sd": length["sd"],
+            "hands_sd": json_number(length["sd"]),
             "hands_quantiles": {f"{q}%": length["quantiles"][q / 100] for q in QUANTILES},
             "score_mean": [e.value for e in scores],
             "score_ci": [ci_pair(e) for e in scores],
             "points_per_hand": per_hand.sum(axis=1).tolist(),
             "points_by_source": {name: per_hand[:, codes.SOURCES.index(name)].tolist()
                                  for name in SOURCES},
+            "cards_per_hand": summaries.cards_per_hand(s).tolist(),
+            "hand_wins_per_match": summaries.hand_wins_per_match(s).tolist(),
             "hands_played": int(s["hand_count"][0]),
             "violations": int(s["violations"][0]),
         }

@@ -73,6 +73,11 @@ def cards_label(cards: Sequence[int]) -> str:
     return " ".join(card_label(c) for c in cards) if cards else "[dim]none[/]"
 
 
+def numbers(k: int) -> str:
+    """The numbers a hand of ``k`` cards offers: ``1-4``, or ``1`` alone for one card."""
+    return "1" if k == 1 else f"1-{k}"
+
+
 def read_choice(text: str, hand: Sequence[int]) -> int | None:
     """The card the person typed: its number in ``hand`` (1-based) or its name.
 
@@ -85,12 +90,13 @@ def read_choice(text: str, hand: Sequence[int]) -> int | None:
     if t in QUIT_WORDS:
         return None
     if not t:
-        raise UsageError(f"type a card: its number 1-{k} or its name, such as 7o")
+        raise UsageError(f"type a card: its number {numbers(k)} or its name, such as 7o")
     if t.isdigit():
         i = int(t)
         if not 1 <= i <= k:
             hint = f", or name the card with its suit ({i}o)" if i in ref.VALUES else ""
-            raise UsageError(f"there is no card number {i} in your hand: choose 1-{k}{hint}")
+            raise UsageError(f"there is no card number {i} in your hand: choose {numbers(k)}"
+                             f"{hint}")
         return hand[i - 1]
     words = t.replace(" de ", " ").split()
     if len(words) == 2:
@@ -101,7 +107,7 @@ def read_choice(text: str, hand: Sequence[int]) -> int | None:
         card = ref.parse_card("".join(words))
     except UsageError:
         raise UsageError(
-            f"cannot read {text.strip()!r}: type the card's number 1-{k} or its name "
+            f"cannot read {text.strip()!r}: type the card's number {numbers(k)} or its name "
             "(value + suit letter o, c, e, b: 7o, 10c, 12e)"
         ) from None
     if card not in hand:
@@ -117,8 +123,22 @@ class SeatNames:
         self.policies = policies
         self.seat = seat
 
+    def partner(self, p: int) -> bool:
+        """D2: whether seat ``p`` is the person's partner (teams only)."""
+        return p != self.seat and self.options.side_of(p) == self.options.side_of(self.seat)
+
     def player(self, p: int) -> str:
-        return "You" if p == self.seat else f"Seat {p} ({self.policies[p]})"
+        """``You``, ``Seat 1 (greedy)``, or ``Seat 2 (greedy, your partner)``."""
+        if p == self.seat:
+            return "You"
+        return f"Seat {p} ({self.policies[p]}{', your partner' if self.partner(p) else ''})"
+
+    def short(self, p: int) -> str:
+        """The seat in a word or two, for the compact lines: ``you``, ``seat 1``,
+        ``partner 2``."""
+        if p == self.seat:
+            return "you"
+        return f"{'partner' if self.partner(p) else 'seat'} {p}"
 
     def side_of(self, p: int) -> int:
         return self.options.side_of(p)
@@ -128,8 +148,15 @@ class SeatNames:
         return f"{self.player(p)} {verb if p == self.seat else verb + 's'}"
 
     def side(self, s: int) -> str:
-        name = f"team {s} (seats {s} and {s + 2})" if self.options.teams == "on" else f"seat {s}"
-        return name + (" (you)" if s == self.options.side_of(self.seat) else "")
+        """``seat 1``, ``seat 0 (you)``; with teams ``team 1 (seats 1 and 3)`` and the
+        person's own ``team 0 (you and seat 2)``."""
+        mine = s == self.options.side_of(self.seat)
+        if self.options.teams != "on":
+            return f"seat {s}" + (" (you)" if mine else "")
+        if mine:
+            partner = next(p for p in (s, s + 2) if p != self.seat)
+            return f"team {s} (you and seat {partner})"
+        return f"team {s} (seats {s} and {s + 2})"
 
 
 def _credit_text(names: SeatNames, credits: Sequence[tuple[int, int, str]]) -> str:
@@ -174,6 +201,71 @@ def describe_play(record: ref.PlayRecord, names: SeatNames) -> str:
     return line
 
 
+def _announcements_line(announcements: Sequence[ref.Announcement], names: SeatNames) -> str:
+    """The announcements in one line (A1, I1): the latest announcing deal's by seat, and how
+    many earlier deals made (under ``every_deal`` a full list would grow deal by deal;
+    announcements of different deals never conflict, A3)."""
+    last = max(a.deal for a in announcements)
+    by_seat: dict[int, list[str]] = {}
+    for a in announcements:
+        if a.deal == last:
+            v = ref.VALUES[a.value]
+            kind = "Ronda" if a.kind == "ronda" else "Tringla"
+            by_seat.setdefault(a.player, []).append(f"{kind} {VALUE_NAMES.get(v, str(v))}")
+    earlier = sum(1 for a in announcements if a.deal != last)
+    return (f"Announced at deal {last + 1}: "
+            + "; ".join(f"{names.short(p)} {', '.join(kinds)}" for p, kinds in by_seat.items())
+            + (f" ({earlier} more at earlier deals)" if earlier else ""))
+
+
+def _played_text(record: ref.PlayRecord) -> str:
+    """A play in a few characters: ``6b`` laid, ``6b (6e 7o)`` with the cards it took,
+    ``5c (5o, Derba)``, ``11b (re-hit)``."""
+    card = card_label(record.card)
+    if record.action == "capture":
+        return f"{card} ({cards_label(record.taken)})"
+    if record.action == "derba":
+        return f"{card} ({cards_label(record.taken)}, Derba)"
+    if record.action == "rehit":
+        return f"{card} (re-hit)"
+    return card
+
+
+def _deal_history(records: Sequence[ref.PlayRecord], names: SeatNames) -> Table:
+    """What each seat has played this deal, with what each card took: one row per seat, in
+    play order (the deal's first player first)."""
+    t = Table.grid(padding=(0, 1))
+    t.add_column("seat", style="dim")
+    t.add_column("cards")
+    by_seat: dict[int, list[str]] = {}
+    for r in records:
+        by_seat.setdefault(r.player, []).append(_played_text(r))
+    for p, plays in by_seat.items():
+        t.add_row(names.short(p), ", ".join(plays))
+    return t
+
+
+def _standing(state: ref.HandState | ref.MatchState, names: SeatNames) -> str:
+    """Where the game stands, for a person who leaves: the match score (points, or in
+    classic mode hands won, C3), or the unfinished hand's points (cards in classic mode)."""
+    options = state.options
+    hand = state.hand if isinstance(state, ref.MatchState) else state
+    sides = range(options.n_sides)
+    if isinstance(state, ref.MatchState):
+        if options.scoring:
+            totals = ", ".join(f"{names.side(s)} {state.scores()[s]}" for s in sides)
+            return (f"Match score: {totals} (match to {options.target} points; hand "
+                    f"{state.hand_index + 1} unfinished)")
+        won = ", ".join(f"{names.side(s)} {state.hands_won[s]}" for s in sides)
+        return (f"Hands won: {won} (first to {options.hands_to_win}; hand "
+                f"{state.hand_index + 1} unfinished)")
+    if options.scoring:
+        return "Points so far: " + ", ".join(f"{names.side(s)} {hand.hand_points()[s]}"
+                                             for s in sides)
+    return "Cards captured so far: " + ", ".join(f"{names.side(s)} {hand.cards_held(s)}"
+                                                 for s in sides)
+
+
 def _announcement_text(a: ref.Announcement, names: SeatNames) -> str:
     kind = "Ronda" if a.kind == "ronda" else "Tringla"
     v = ref.VALUES[a.value]
@@ -197,9 +289,11 @@ def _scores_table(hand: ref.HandState, names: SeatNames, title: str) -> Table:
     return t
 
 
-def draw_board(console: Console, obs: dict, names: SeatNames, match_line: str = "") -> None:
+def draw_board(console: Console, obs: dict, names: SeatNames, match_line: str = "",
+               history: Sequence[ref.PlayRecord] = ()) -> None:
     """The person's view (I1): table, pile in play, his numbered hand, the other hands'
-    sizes, the stock, scores by side and source, and the announcements."""
+    sizes, the stock, scores by side and source, the announcements, and ``history``, the
+    plays of this deal (public, I1)."""
     n = obs["players"]
     head = (f"[bold]Deal {obs['deal'] + 1}[/] of {len(obs['options'].deal_sizes)}, "
             f"dealer {names.player(obs['dealer'])}; stock {obs['stock_size']} cards")
@@ -214,8 +308,11 @@ def draw_board(console: Console, obs: dict, names: SeatNames, match_line: str = 
                        for p in range(n) if p != obs["seat"])
     console.print(f"Other hands: {others}")
     if obs["announcements"]:
-        console.print("Announcements: "
-                      + "; ".join(_announcement_text(a, names) for a in obs["announcements"]))
+        console.print(_announcements_line(obs["announcements"], names), no_wrap=True,
+                      overflow="ellipsis")
+    if history:
+        console.print("Played this deal (cards taken), in play order:")
+        console.print(_deal_history(history, names))
     points = [dict(p) for p in obs["points_by_source"]]
     lines = []
     for s in range(len(obs["scores"])):
@@ -238,7 +335,8 @@ def draw_board(console: Console, obs: dict, names: SeatNames, match_line: str = 
 def _ask_card(console: Console, ask: Callable[[str], str], obs: dict) -> int | None:
     """Ask until the answer names a card of the hand (None: the person quits)."""
     hand = obs["hand"]
-    prompt = f"Your card (1-{len(hand)} or a name such as {ref.card_name(hand[0])}; q quits): "
+    prompt = (f"Your card ({numbers(len(hand))} or a name such as {ref.card_name(hand[0])}; "
+              "q quits): ")
     while True:
         try:
             text = ask(prompt)
@@ -364,6 +462,7 @@ def run_play(rules: RondaRules, policies: Sequence[str], seat: int = 0, seed: in
     hands.append(current)
     announced = 0
     dealt = -1
+    this_deal: list[ref.PlayRecord] = []
     while not state.is_terminal():
         hand = hand_of()
         if hand is not current:  # a new hand of the match (D3)
@@ -373,6 +472,7 @@ def run_play(rules: RondaRules, policies: Sequence[str], seat: int = 0, seed: in
             console.rule(f"[bold]Hand {len(hands)}[/]")
         if hand.deal_index != dealt:
             dealt = hand.deal_index
+            this_deal = []
             if dealt == 0 and hand.face_up is not None:  # D4/D5: 3 players
                 console.print(f"Face up on the table: {card_label(hand.face_up)}")
             size = options.deal_sizes[dealt]
@@ -385,11 +485,11 @@ def run_play(rules: RondaRules, policies: Sequence[str], seat: int = 0, seed: in
         p = state.current_player()
         obs = state.observation(p)
         if p == seat:
-            draw_board(console, obs, names, match_line())
+            draw_board(console, obs, names, match_line(), this_deal)
             card = _ask_card(console, ask, obs)
             if card is None:
                 quit_ = True
-                console.print("You leave the table.")
+                console.print("You leave the table. " + _standing(state, names))
                 break
         elif console.is_terminal:  # a search (rollout:32) may take a second or two
             with console.status(f"{names.player(p)} is thinking..."):
@@ -397,6 +497,7 @@ def run_play(rules: RondaRules, policies: Sequence[str], seat: int = 0, seed: in
         else:
             card = ref.choose(specs[p], obs, rngs[p])
         record = state.apply(card)
+        this_deal.append(record)
         plays.append((p, ref.card_name(card)))
         console.print(describe_play(record, names))
         if hand.finished:

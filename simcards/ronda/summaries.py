@@ -107,7 +107,8 @@ def first_player_advantage(stats: Stats) -> Estimate:
 
 
 def match_length(stats: Stats, quantiles: Sequence[float] = LENGTH_QUANTILES) -> dict:
-    """Match length in hands: ``mean`` (with its interval), ``sd``, and ``quantiles`` {q:
+    """Match length in hands: ``mean`` (with its interval), ``sd`` (the sample standard
+    deviation, ``nan`` for fewer than two matches), and ``quantiles`` {q:
     hands}, the smallest length L with at least a share q of the matches lasting L hands or
     fewer, read from ``length_hist`` (an unfinished match counts at ``max_hands``);
     ``max_hands`` and ``unfinished`` are reported with them."""
@@ -116,7 +117,9 @@ def match_length(stats: Stats, quantiles: Sequence[float] = LENGTH_QUANTILES) ->
     total_sq = _scalar(stats, "hands_sq")
     hist = np.asarray(stats["length_hist"], np.int64)
     mean = mean_interval(total, total_sq, n)
-    sd = math.sqrt(max(0.0, total_sq / n - (total / n) ** 2)) if n > 0 else math.nan
+    # The sample standard deviation: one match gives none (nan, null in JSON), not 0.
+    sd = (math.sqrt(max(0.0, (total_sq - total * total / n) / (n - 1))) if n > 1
+          else math.nan)
     cum = np.cumsum(hist)
     qs = {}
     for q in quantiles:
@@ -139,6 +142,22 @@ def points_per_hand(stats: Stats) -> np.ndarray:
     hands = _scalar(stats, "hands")
     pts = np.asarray(stats["points"], np.float64)
     return pts / hands if hands > 0 else np.full_like(pts, math.nan)
+
+
+def cards_per_hand(stats: Stats) -> np.ndarray:
+    """Captured cards per hand by side, over every hand started (what classic mode plays for,
+    C2; a hand the S5 check cut short counts with the cards it had captured)."""
+    hands = _scalar(stats, "hands")
+    cards = np.asarray(stats["cards"], np.float64)
+    return cards / hands if hands > 0 else np.full_like(cards, math.nan)
+
+
+def hand_wins_per_match(stats: Stats) -> np.ndarray:
+    """Hands won by strictly most captured cards (C2) per match, by side: a classic match's
+    score (C3), counted in points mode too."""
+    n = _scalar(stats, "matches")
+    wins = np.asarray(stats["hand_wins"], np.float64)
+    return wins / n if n > 0 else np.full_like(wins, math.nan)
 
 
 def match_summary(stats: Stats) -> dict:

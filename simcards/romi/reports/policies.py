@@ -35,7 +35,8 @@ PREFERRED = {"rummy": "rummy:4", "threshold": "threshold:70"}
 parameters, so every kind the registry has plays."""
 SWEEP_PLAYERS = 4
 RUMMY_K = (0, 2, 4, 6, 8, 10, 14)
-THRESHOLD_X = (51, 60, 70, 80, 90, 100, 120)
+THRESHOLD_X = (51, 52, 55, 60, 70, 80, 90, 100, 120)
+"""The threshold sweep; 52 and 55 look closely at the values next to greedy's 51."""
 
 
 def field() -> list[str]:
@@ -62,7 +63,7 @@ def sizes(quick: bool) -> tuple[int, int]:
     ones; 120 sets and 400 games keep the study near 2 minutes on two workers. Its answers
     (play `expert` at 2-5 players, by 6 to 8 points per round; waiting for a Römi does not
     pay) stand with intervals of one to two points per round; comparisons within a point of
-    greedy may read "cannot be told apart" where 300 sets separated them."""
+    greedy may read "not separated" where 300 sets separated them."""
     return (2, 4) if quick else (120, 400)
 
 
@@ -235,13 +236,91 @@ def _ci(row: pd.Series, stem: str, digits: int = 2, signed: bool = True) -> str:
     return f"{v:{s}.{digits}f} [{lo:{s}.{digits}f}, {hi:{s}.{digits}f}]"
 
 
+def _sign(lo: float, hi: float) -> int:
+    """-1 or +1 when the interval lies below or above 0, 0 when it covers 0 (not separated)."""
+    return -1 if hi < 0 else (1 if lo > 0 else 0)
+
+
 def verdict(row: pd.Series) -> str:
-    """How the row's policy stands against greedy in points (lower is better)."""
-    if row.score_diff_hi < 0:
-        return "beats"
-    if row.score_diff_lo > 0:
-        return "loses to"
-    return "cannot be told apart from"
+    """How the row's policy stands against greedy, per measure: points conceded (lower is
+    better) and game win rate, each "not separated" where its interval covers 0."""
+    pts = {-1: "concedes fewer points than greedy", 1: "concedes more points than greedy",
+           0: "is not separated from greedy in points"}[_sign(row.score_diff_lo,
+                                                               row.score_diff_hi)]
+    win_sign = _sign(row.win_diff_lo, row.win_diff_hi)
+    if win_sign == 0:
+        if pts.startswith("is not separated"):
+            return "is not separated from greedy in points or in win rate"
+        return pts + "; its win rate is not separated from greedy's"
+    win = "wins more often" if win_sign > 0 else "wins less often"
+    if pts.startswith("is not separated"):
+        return f"{pts}; it {win}"
+    return f"{pts} and {win}"
+
+
+def points_phrase(row: pd.Series) -> str:
+    """The score difference in words, without a double negative: "7.18 [5.33, 9.04] points a
+    round fewer than greedy"."""
+    v, lo, hi = row.score_diff, row.score_diff_lo, row.score_diff_hi
+    if _sign(lo, hi) == 0:
+        return f"{v:+.2f} [{lo:+.2f}, {hi:+.2f}] points a round against greedy (not separated)"
+    if v < 0:
+        return f"{-v:.2f} [{-hi:.2f}, {-lo:.2f}] points a round fewer than greedy"
+    return f"{v:.2f} [{lo:.2f}, {hi:.2f}] points a round more than greedy"
+
+
+def win_phrase(row: pd.Series) -> str:
+    """The win-rate difference in words, "not separated" where its interval covers 0."""
+    text = f"{row.win_diff:+.3f} [{row.win_diff_lo:+.3f}, {row.win_diff_hi:+.3f}]"
+    return text + (" (not separated)" if _sign(row.win_diff_lo, row.win_diff_hi) == 0 else "")
+
+
+def min_opening_cards(open_min: int) -> int:
+    """The fewest cards a lay-down worth ``open_min`` (O1, M6) can hold: its melds are sets of
+    at most 4 cards worth at most 10 each (M1) and runs whose best places are the As above the
+    King, K, Q, J, 10 (10 each), then 9, 8, ... (M2); two decks give every meld twice."""
+    c = 1
+    while best_cards_value(c) < open_min and c < 16:
+        c += 1
+    return c
+
+
+def best_cards_value(cards: int) -> int:
+    """The most a lay-down of exactly ``cards`` cards can be worth (M6; -1 when no lay-down
+    has that many cards)."""
+    run = [10, 10, 10, 10, 10, 9, 8, 7, 6, 5, 4, 3, 2]
+
+    def best(size: int) -> int:
+        v = sum(run[:size]) if size <= len(run) else -1
+        return max(v, 10 * size if size <= 4 else -1)
+
+    top = {0: 0}
+    for c in range(1, cards + 1):
+        top[c] = max((top[c - s] + best(s) for s in range(3, c + 1)
+                      if top[c - s] >= 0 and best(s) > 0), default=-1)
+    return top[cards]
+
+
+def unreachable_counts(open_min: int = 51) -> tuple[int, int]:
+    """The card counts no player holds at the start of another player's turn: a player holds
+    14 until he opens (D4, T1: one card drawn, one discarded; the starter's 15th goes with his
+    first discard) and at most 15 - min_opening_cards - 1 after his opening turn."""
+    from simcards.romi.rules import HAND_SIZE
+
+    return HAND_SIZE + 1 - min_opening_cards(open_min), HAND_SIZE - 1
+
+
+def unreachable_sentence(open_min: int = 51) -> str:
+    """Why ``rummy:K`` for K in the unreachable counts, and K = 14, play as they do."""
+    lo, hi = unreachable_counts(open_min)
+    c = min_opening_cards(open_min)
+    return (f"An opening worth {open_min} lays at least {c} cards ({c - 1} cards are worth "
+            f"{best_cards_value(c - 1)} at most, M6), so after his opening turn (14 cards, one "
+            f"drawn, at least {c} laid, one discarded) a player holds at most {lo - 1} "
+            f"cards, and before it 14: no opponent ever holds {lo} to {hi} cards at the start "
+            f"of a turn. Every K from {lo - 1} to {hi} therefore stops waiting at the same "
+            "moment, when an opponent first opens, and plays the same rounds; K = 14 never "
+            "waits (every opponent holds 14 cards or fewer), so it is greedy exactly")
 
 
 def best_and_tied(sw: pd.DataFrame) -> tuple[pd.Series, list[int]]:
@@ -277,15 +356,15 @@ def _ci_text(r: pd.Series, stem: str, digits: int) -> str:
 
 
 def _wait_sentence(rummy: pd.DataFrame) -> str:
-    """Q3's sweep in words: which K beat greedy, which lose to it, which cannot be told apart."""
+    """Q3's sweep in words, per measure: which K concede fewer or more points than greedy,
+    which are not separated, and the same for the win rate."""
     wins = rummy[rummy.score_diff_hi < 0]
     worse = rummy[rummy.score_diff_lo > 0]
     same = rummy[(rummy.score_diff_hi >= 0) & (rummy.score_diff_lo <= 0)]
     if len(wins):
         best = wins.loc[wins.score_diff.idxmin()]
         text = (f"yes for K in {_set(wins.value)}: the best, "
-                f"`rummy:{int(best.value)}`, concedes {_ci_text(best, 'score_diff', 2)} points "
-                "per round against greedy")
+                f"`rummy:{int(best.value)}`, concedes {points_phrase(best)}")
     else:
         text = "no: no `rummy:K` concedes fewer points per round than greedy"
     if len(worse):
@@ -293,8 +372,48 @@ def _wait_sentence(rummy: pd.DataFrame) -> str:
                  f"{worse.score_diff.min():+.2f} to {worse.score_diff.max():+.2f} points per "
                  "round")
     if len(same):
-        text += (f"; K in {_set(same.value)} cannot be told apart "
-                 "from greedy (the larger K, the sooner it stops waiting and plays as greedy)")
+        text += (f"; K in {_set(same.value)} are not separated from greedy in points "
+                 "(the larger K, the sooner it stops waiting and plays as greedy)")
+    wl = rummy[rummy.win_diff_hi < 0]
+    wm = rummy[rummy.win_diff_lo > 0]
+    ws = rummy[(rummy.win_diff_hi >= 0) & (rummy.win_diff_lo <= 0)]
+    parts = ([f"K in {_set(wm.value)} win more often"] if len(wm) else []) + \
+        ([f"K in {_set(wl.value)} win less often"] if len(wl) else []) + \
+        ([f"K in {_set(ws.value)} are not separated from greedy"] if len(ws) else [])
+    return text + "; in game win rate, " + ", ".join(parts)
+
+
+def threshold_sentence(thr: pd.DataFrame, tried: tuple[int, ...] = THRESHOLD_X) -> str:
+    """The threshold sweep in words: the best X measured, which X are not separated from it,
+    and what the grid leaves untried next to it."""
+    top, tied = best_and_tied(thr)
+    best = int(top.value)
+    others = [v for v in tied if v != best]
+    worse = thr[thr.score_diff_lo > top.score_diff_hi]
+    greedy = int(RomiRules().open_min)
+    text = f"The best opening threshold measured at {SWEEP_PLAYERS} players is X = {best}"
+    if best == greedy:
+        text += (f", and `threshold:{greedy}` is greedy itself (`open_min` {greedy}: its "
+                 "difference is exactly 0)")
+    else:
+        text += f" ({points_phrase(top)})"
+    if others:
+        text += f"; not separated from it in points: X in {_set(others)}"
+    above = [v for v in tried if v > best]
+    if len(worse) and best == greedy and len(worse) == len(above):
+        text += (f"; every X tried above {greedy} concedes more, from "
+                 f"{worse.score_diff.min():+.2f} to {worse.score_diff.max():+.2f} points a "
+                 "round")
+    elif len(worse):
+        text += (f"; X in {_set(worse.value)} concede more (up to "
+                 f"{worse.score_diff.max():+.2f} points a round)")
+    if above:
+        nxt = min(above)
+        text += (f". Between {best} and {nxt} nothing was tried" if nxt > best + 1 else
+                 f". {nxt}, the next integer, was tried")
+        below = [v for v in tried if v < best]
+        if below and min(below, key=lambda v: best - v) < best - 1:
+            text += f", nor between {max(below)} and {best}"
     return text
 
 
@@ -306,23 +425,22 @@ def _answer(df: pd.DataFrame) -> list[str]:
     head = []
     if greedy_ns:
         head.append(f"**Play `greedy`, opening as soon as you can, at {_listing(greedy_ns)} "
-                    "players**: no other policy measured there concedes fewer points per round "
+                    "players**: no other policy measured there concedes fewer points a round "
                     "by an interval that excludes zero.")
     for n in PLAYERS:
         r = best[n]
         if r is not None:
-            head.append(f"**At {n} players play `{r.a}`**: it concedes "
-                        f"{_ci_text(r, 'score_diff', 2)} points per round against a greedy "
-                        f"field and its game win rate per seat differs from greedy's by "
-                        f"{_ci_text(r, 'win_diff', 3)}.")
+            head.append(f"**At {n} players play `{r.a}`**: against a greedy field it "
+                        f"concedes {points_phrase(r)}, and its game win rate per seat differs "
+                        f"from greedy's by {win_phrase(r)}.")
     r = best[SWEEP_PLAYERS]
     if r is not None:
         head.append(f"At {SWEEP_PLAYERS} players `{r.a}` is left never opened (100 points, "
                     f"G5) in {r.never_opened_rate_a:.1%} of its rounds against greedy's "
                     f"{r.never_opened_rate_b:.1%}, and goes out in {r.go_out_rate_a:.1%} against "
-                    f"{r.go_out_rate_b:.1%}: with rounds of about "
-                    f"{r.turns_mean / SWEEP_PLAYERS:.0f} turns a player, what counts most is to "
-                    "open at all.")
+                    f"{r.go_out_rate_b:.1%} (rounds of about "
+                    f"{r.turns_mean / SWEEP_PLAYERS:.0f} turns a player). These are shares of "
+                    "rounds; which of its choices gains the points is not measured here.")
     lines += [" ".join(head), "",
               "Against a field of greedy players, on the same deals (score: points conceded "
               "per round, the policy's minus greedy's, so negative is better; win rate: per "
@@ -330,24 +448,34 @@ def _answer(df: pd.DataFrame) -> list[str]:
     for n in PLAYERS:
         parts = []
         for _, r in df[(df.players == n) & df.a.isin(field())].iterrows():
-            parts.append(f"`{r.a}` {verdict(r)} greedy (score {r.score_diff:+.2f}, win rate "
-                         f"{r.win_diff:+.3f})")
+            parts.append(f"`{r.a}` {verdict(r)} (score {_ci_text(r, 'score_diff', 2)}, "
+                         f"win rate {_ci_text(r, 'win_diff', 3)})")
         lines.append(f"- {n} players: " + "; ".join(parts) + ".")
     lines.append(f"- Is waiting for a one-turn Römi (-20) worth it? At {SWEEP_PLAYERS} players, "
                  f"{_wait_sentence(_sweep(df, 'rummy'))}.")
-    thr = _sweep(df, "threshold")
-    top, tied = best_and_tied(thr)
-    worse = thr[thr.score_diff_lo > top.score_diff_hi]
-    lines.append(f"- The best opening threshold at {SWEEP_PLAYERS} players is X = "
-                 f"{int(top.value)} ({_ci_text(top, 'score_diff', 2)} points per round against "
-                 f"greedy); not separated from it: X in {_set(tied)}"
-                 + (f"; every X in {_set(worse.value)} concedes more "
-                    f"(up to {worse.score_diff.max():+.2f} points per round)" if len(worse)
-                    else "")
-                 + ". `threshold:51` is greedy itself (`open_min` 51), so its difference is "
-                 "exactly 0.")
+    lines.append("- " + threshold_sentence(_sweep(df, "threshold")) + ".")
     lines.append("")
     return lines
+
+
+def _identical_note(rummy: pd.DataFrame) -> str:
+    """Why some K rows are equal (and K = 14 is greedy), with a check that they are."""
+    lo, hi = unreachable_counts(RomiRules().open_min)
+    same = rummy[(rummy.value >= lo - 1) & (rummy.value <= hi)]
+    cols = ["score_a", "win_a", "go_out_rate_a", "rummy_rate_a", "never_opened_rate_a"]
+    equal = len(same) > 1 and bool((same[cols].nunique() == 1).all())
+    ks = _listing([f"K = {int(v)}" for v in same.value])
+    text = unreachable_sentence(RomiRules().open_min) + "."
+    if len(same) > 1:
+        text += (f" Here {ks} give " + ("identical rows, as they must." if equal else
+                                         "rows that are not identical: a bug to look into."))
+    top = rummy[rummy.value >= hi + 1]
+    if len(top):
+        r = top.iloc[0]
+        exact = r.score_diff == 0 and r.win_diff == 0
+        text += (f" K = {int(r.value)} " + ("equals greedy exactly." if exact else
+                                            "differs from greedy: a bug to look into."))
+    return text
 
 
 def _compare_table(rows: pd.DataFrame, first: str) -> list[str]:
@@ -402,17 +530,15 @@ def _page(path: Path, df: pd.DataFrame, mixed: pd.DataFrame, figs: dict[str, str
               "`rummy:K` (Q3) holds its cards to open and go out in one turn for -20 while "
               "every opponent holds more than K cards, then plays as greedy; `rummy:0` never "
               "stops waiting. 4 players, against a greedy field:", "",
-              *_compare_table(rummy, "K"), ""]
+              *_compare_table(rummy, "K"), "", _identical_note(rummy), ""]
     thr = _sweep(df, "threshold")
-    best, tied = best_and_tied(thr)
+    best, _ = best_and_tied(thr)
     thr["label"] = [f"X = {int(v)}" + (" (best)" if int(v) == int(best.value) else "")
                     for v in thr.value]
     lines += ["## What opening threshold is best?", "",
               f"![threshold sweep]({figs['threshold']})", "",
               "`threshold:X` (Q4) plays as greedy but opens only with X points or more. 4 "
-              "players, against a greedy field. Best: the lowest score difference, X = "
-              f"{int(best.value)}; intervals overlapping the best's: X in "
-              f"{{{', '.join(str(v) for v in tied)}}}.", "",
+              "players, against a greedy field. " + threshold_sentence(thr) + ".", "",
               *_compare_table(thr, "X"), ""]
     stalled = float(df.stalled_rate.max())
     lines += [f"Largest share of stalled rounds (T9) in any comparison: {stalled:.5f}.", "",

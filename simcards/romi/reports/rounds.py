@@ -100,19 +100,34 @@ def _length_figure(hist: pd.DataFrame, path: Path) -> str:
 
 
 def _endings_figure(df: pd.DataFrame, path: Path) -> str:
+    """Grouped bars on a log scale with Wilson intervals, so the -20 and stopped shares (one
+    round in a hundred or fewer) are as readable as the -10 majority; the legend sits below the
+    axes, clear of every bar. A share of 0 is drawn at the axis floor with its upper bound."""
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(9, 5), layout="constrained")
+    fig, ax = plt.subplots(figsize=(10, 5.5), layout="constrained")
     x = np.arange(len(df))
-    bottom = np.zeros(len(df))
-    for key, label in ENDINGS:
+    width = 0.26
+    floor = 1e-5
+    for i, (key, label) in enumerate(ENDINGS):
         v = df[key].to_numpy()
-        ax.bar(x, v, bottom=bottom, label=label)
-        bottom += v
+        lo, hi = df[f"{key}_lo"].to_numpy(), df[f"{key}_hi"].to_numpy()
+        shown = np.maximum(v, floor)
+        xs = x + (i - 1) * width
+        ax.bar(xs, shown, width, label=label, color=f"C{i}")
+        ax.errorbar(xs, shown, yerr=[shown - np.maximum(lo, floor), np.maximum(hi, floor)
+                                     - shown], fmt="none", ecolor="black", capsize=3, lw=1)
+        for xi, vi in zip(xs, v, strict=True):
+            text = "none" if vi == 0 else (f"{vi:.2%}" if vi >= 0.001 else f"{vi:.3%}")
+            ax.annotate(text, (xi, max(vi, floor)),
+                        textcoords="offset points", xytext=(0, 4), ha="center", fontsize=7)
+    ax.set_yscale("log")
+    ax.set_ylim(floor, 2.0)
     ax.set_xticks(x, [f"{n} players" for n in df.players])
-    ax.set_ylabel("share of rounds")
+    ax.set_ylabel("share of rounds (log scale, 95% Wilson interval)")
     ax.set_title("How a Römi round ends, every seat greedy")
-    ax.legend()
+    ax.grid(alpha=0.3, axis="y", which="both")
+    fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncol=3)
     return save_figure(fig, path)
 
 

@@ -3,7 +3,9 @@ the first seat is worth, and how the answers move with the rule options.
 
 Points and match lengths are measured with every seat playing ``greedy`` (Q3); the option study
 repeats the page's key comparison, ``lookahead:1`` against ``greedy`` in duplicate, under each
-option value.
+option value, at two players only. The points are measured with the last seat dealing every
+hand (D3), so that seat 0's side is the first player's and the last seat's the dealer's: the
+roles, not the seat numbers, are what differ between sides.
 """
 
 from __future__ import annotations
@@ -39,6 +41,12 @@ GREEDY = "greedy"
 CHALLENGER = "lookahead:1"
 
 
+def dealer_seat(rules: RondaRules) -> int:
+    """The seat that deals every hand of the points sample: the last, so that seat 0 plays
+    first (D3)."""
+    return rules.players - 1
+
+
 def _sizes(quick: bool) -> tuple[int, int, int]:
     """(hands per table, matches per table and target, deal sets per option)."""
     return (2_000, 500, 8) if quick else (50_000, 10_000, 600)
@@ -55,7 +63,8 @@ def build(root: Path, *, seed: int, workers: int | None, progress: bool = True,
     for table, options in TABLES:
         rules = RondaRules.make(**options)
         specs = [greedy] * rules.players
-        batches.append(Batch(hands.hands_chunk, hands.HandConfig.build(rules, specs, None),
+        batches.append(Batch(hands.hands_chunk,
+                             hands.HandConfig.build(rules, specs, dealer_seat(rules)),
                              seed, n_hands, hands.chunk_size(specs), hands.STREAM))
         keys.append(("hands", table, None))
         for target in TARGETS:
@@ -104,11 +113,16 @@ def build(root: Path, *, seed: int, workers: int | None, progress: bool = True,
 
 def _sources_frame(res: dict, n: int) -> pd.DataFrame:
     rows = []
-    for table, _ in TABLES:
+    for table, options in TABLES:
+        rules = RondaRules.make(**options)
+        dealer_side = rules.side_of(dealer_seat(rules))
         s = res[("hands", table, None)]
         d = hands.HandsResult(n, s).to_dict()
         for side in range(len(d["points_mean"])):
-            row = {"table": table, "side": side, "points_mean": d["points_mean"][side],
+            role = ("first player" if side == 0 else "dealer" if side == dealer_side
+                    else f"seat {side}")
+            row = {"table": table, "side": side, "role": role,
+                   "points_mean": d["points_mean"][side],
                    "points_lo": d["points_ci"][side][0], "points_hi": d["points_ci"][side][1],
                    "cards_mean": d["cards_mean"][side],
                    "hand_win_rate": d["hand_win_rate"][side]}
@@ -126,7 +140,7 @@ def _lengths_frame(res: dict) -> pd.DataFrame:
             length = summaries.match_length(s)
             adv = summaries.first_player_advantage(s)
             wins = summaries.win_rates(s)
-            rows.append({"table": table, "target": target,
+            rows.append({"table": table, "target": target, "sides": len(wins),
                          "matches": int(s["matches"][0]),
                          "hands_mean": length["mean"].value,
                          "hands_lo": length["mean"].low, "hands_hi": length["mean"].high,
@@ -134,6 +148,8 @@ def _lengths_frame(res: dict) -> pd.DataFrame:
                          "first_adv": adv.value, "first_adv_lo": adv.low,
                          "first_adv_hi": adv.high,
                          "seat_win_rates": " ".join(f"{w.value:.4f}" for w in wins),
+                         "seat_win_lo": " ".join(f"{w.low:.4f}" for w in wins),
+                         "seat_win_hi": " ".join(f"{w.high:.4f}" for w in wins),
                          "unfinished": length["unfinished"]})
     return pd.DataFrame(rows)
 
@@ -164,7 +180,7 @@ def _sources_figure(df: pd.DataFrame, path: Path) -> str:
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(12, 5.5), layout="constrained")
-    labels = [f"{t}\nside {s}" for t, s in zip(df.table, df.side, strict=True)]
+    labels = [f"{t}\nside {s}: {r}" for t, s, r in zip(df.table, df.side, df.role, strict=True)]
     x = np.arange(len(df))
     bottom_pos = np.zeros(len(df))
     bottom_neg = np.zeros(len(df))
@@ -180,10 +196,26 @@ def _sources_figure(df: pd.DataFrame, path: Path) -> str:
                 fmt="o", color="black", ms=3, capsize=3, label="total (95% CI)")
     ax.set_xticks(x, labels, fontsize=8)
     ax.set_ylabel("mean points per hand")
-    ax.set_title("Where the points come from (everyone greedy, default rules)")
+    ax.set_title("Where the points come from (everyone greedy, default rules, the last seat "
+                 "dealing every hand)")
     ax.legend(fontsize=8, ncols=4)
     ax.grid(alpha=0.3, axis="y")
     return save_figure(fig, path)
+
+
+MIN_HANDS = 1
+"""The shortest possible match: one hand (S4, S5: a match ends in its first hand at the
+earliest, and a hand that S5 cuts short still counts)."""
+
+
+def length_series(length_hist: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The match-length distribution to plot, ``(hands, share of matches)``, from the shortest
+    possible match (:data:`MIN_HANDS`) to the longest seen: a match of 0 hands cannot happen,
+    so no point is drawn there."""
+    hist = np.asarray(length_hist, float)
+    top = int(np.nonzero(hist)[0].max()) + 1
+    x = np.arange(MIN_HANDS, top)
+    return x, hist[MIN_HANDS:top] / hist.sum()
 
 
 def _lengths_figure(res: dict, path: Path) -> str:
@@ -193,14 +225,13 @@ def _lengths_figure(res: dict, path: Path) -> str:
     for ax, target in zip(axes, TARGETS, strict=True):
         for table, _ in TABLES:
             s = res[("matches", table, target)]
-            hist = np.asarray(s["length_hist"], float)
-            pmf = hist / hist.sum()
-            top = int(np.nonzero(hist)[0].max()) + 1
-            ax.plot(np.arange(top), pmf[:top], marker="o", ms=3, label=table)
+            x, pmf = length_series(s["length_hist"])
+            ax.plot(x, pmf, marker="o", ms=3, label=table)
         ax.set_xlabel("hands in the match")
         ax.set_ylabel("share of matches")
         ax.set_title(f"Matches to {target}")
-        ax.set_xlim(0, None)
+        ax.set_xlim(MIN_HANDS - 0.5, None)
+        ax.xaxis.get_major_locator().set_params(integer=True)
         ax.grid(alpha=0.3)
         ax.legend(fontsize=8)
     fig.suptitle("Match length (everyone greedy)")
@@ -249,15 +280,106 @@ def _ci(v: float, lo: float, hi: float, digits: int = 3, signed: bool = False) -
     return f"{v:{s}.{digits}f} [{lo:{s}.{digits}f}, {hi:{s}.{digits}f}]"
 
 
-def _options_sentence(options: pd.DataFrame) -> str:
+OPTIONS_SCOPE = ("The option study is two-player only; how the policies compare at 3 and 4 "
+                 "players is in `policies.md`.")
+
+
+def options_sentence(options: pd.DataFrame) -> str:
+    """The option study's verdict, said for what it measured: two-player matches."""
     ahead = options[options.win_diff_lo > 0]
+    behind = options[options.win_diff_hi < 0]
     if len(ahead) == len(options):
-        return (f"- `{CHALLENGER}` beats `{GREEDY}` under every option value measured, by "
-                f"{options.win_diff.min():+.3f} to {options.win_diff.max():+.3f} in match win "
-                "rate (table below).")
-    rest = ", ".join(f"`{o}`" for o in options[options.win_diff_lo <= 0].option)
-    return (f"- `{CHALLENGER}` beats `{GREEDY}` by an interval that excludes zero under "
-            f"{len(ahead)} of {len(options)} option values; not under {rest}.")
+        return (f"- In two-player matches `{CHALLENGER}` beats `{GREEDY}` under every option "
+                f"value measured, by {options.win_diff.min():+.3f} to "
+                f"{options.win_diff.max():+.3f} in match win rate (table below). "
+                + OPTIONS_SCOPE)
+    parts = [f"under {len(ahead)} of {len(options)} option values"]
+    if len(behind):
+        parts.append("loses to it under " + ", ".join(f"`{o}`" for o in behind.option))
+    even = options[(options.win_diff_lo <= 0) & (options.win_diff_hi >= 0)]
+    if len(even):
+        parts.append("is not separated from it under " + ", ".join(f"`{o}`" for o in even.option))
+    return (f"- In two-player matches `{CHALLENGER}` beats `{GREEDY}` by an interval that "
+            f"excludes zero {'; it '.join(parts)}. " + OPTIONS_SCOPE)
+
+
+SOURCE_GAP = 0.05
+"""Per-source differences smaller than this (points per hand) are not given a reason."""
+
+
+def seat_paragraph(sources: pd.DataFrame) -> str:
+    """Why playing first is worth less, from the points sample with a fixed dealer: the
+    dealer's side against the first player's, source by source, with the rules that make each
+    source favour the last player."""
+    two = sources[sources.table == "2 players"].set_index("role")
+    first, dealer = two.loc["first player"], two.loc["dealer"]
+    gaps = {src: float(dealer[src] - first[src]) for src in SOURCES}
+    why = {"cards": "S1 card points: the dealer captures "
+                    f"{dealer.cards_mean:.2f} cards a hand to {first.cards_mean:.2f}, "
+                    "Ultima included (U1 gives the cards left on the table to the side that "
+                    "captured last, and the dealer makes the hand's last play, D3)",
+           "derba": "Derbas (X1, X6): the hand starts on an empty table (D4), so its first "
+                    "play, the first player's, lays a card that the dealer may Derba, and can "
+                    "never be a Derba itself (X2a)",
+           "missa": "Missas (M1)",
+           "last_card": "the dealer's last card (L1-L3: an As, or a Rey that captures nothing, "
+                        "gives +10 to each other side; a Rey that captures gives the dealer "
+                        "+10)",
+           "ronda": "announcements (A2)", "tringla": "announcements (A3)"}
+    pro = sorted((k for k in SOURCES if gaps[k] >= SOURCE_GAP), key=lambda k: -gaps[k])
+    con = sorted((k for k in SOURCES if gaps[k] <= -SOURCE_GAP), key=lambda k: gaps[k])
+    small = [k for k in SOURCES if abs(gaps[k]) < SOURCE_GAP]
+    ahead = dealer.points_lo > first.points_hi
+    lead = ("Why playing first is worth less" if ahead
+            else "Playing first and dealing, not separated in points per hand")
+    text = (f"{lead}: in a two-player hand between greedy players the "
+            f"dealer's side scores {_ci(dealer.points_mean, dealer.points_lo, dealer.points_hi, 2)}"
+            f" points to {_ci(first.points_mean, first.points_lo, first.points_hi, 2)} for the "
+            f"first player's (95% CI), and wins {dealer.hand_win_rate:.1%} of the hands to "
+            f"{first.hand_win_rate:.1%}. The dealer's gain comes from "
+            + "; ".join(f"{why[k]}, {gaps[k]:+.2f} points" for k in pro) + ".")
+    if con:
+        text += (" Going the other way: "
+                 + "; ".join(f"{why[k]}, {gaps[k]:+.2f} points" for k in con)
+                 + " for the dealer.")
+    if small:
+        text += (" " + ", ".join(f"`{k}`" for k in small) + f" differ by less than "
+                 f"{SOURCE_GAP} points.")
+    text += (" The table below (everyone greedy, the first dealer drawn at random, D3) gives "
+             "the match-level effect: the side of the player who plays first in the first "
+             "hand, against a fair share (1/2 with two sides, 1/3, 1/4). The deal then passes "
+             "to the first player of the hand just played (D3), so with two sides the first "
+             "dealer deals hands 1, 3, 5, ..., at least half of every match.")
+    return text
+
+
+def first_player_sentence(r: pd.Series) -> str:
+    """The match-level first-seat effect of a two-player match to 21, said as measured."""
+    ci = f"95% CI [{r.first_adv_lo:+.3f}, {r.first_adv_hi:+.3f}]"
+    if r.first_adv_hi < 0:
+        return (f"- In that match, playing first in the first hand is worth {r.first_adv:+.3f} "
+                f"in match win rate ({ci}): the dealer plays last (see the seat section).")
+    if r.first_adv_lo > 0:
+        return (f"- In that match, playing first in the first hand is worth {r.first_adv:+.3f} "
+                f"in match win rate ({ci}).")
+    return (f"- In that match, playing first in the first hand is not separated from a fair "
+            f"start: {r.first_adv:+.3f} in match win rate ({ci}).")
+
+
+def seat_check(lengths: pd.DataFrame) -> str:
+    """What the seat win rates say, with how many of their intervals miss a fair share."""
+    n_seats = 0
+    missing = 0
+    for _, r in lengths.iterrows():
+        fair = 1.0 / r.sides
+        for lo, hi in zip(r.seat_win_lo.split(), r.seat_win_hi.split(), strict=True):
+            n_seats += 1
+            missing += not (float(lo) <= fair <= float(hi))
+    return (f"Win rates by seat (with their 95% Wilson intervals) are for the seats in a fixed "
+            f"numbering with the first dealer drawn at random (D3), so the rules treat every "
+            f"seat alike and any difference from a fair share is sampling noise or a bias in "
+            f"that draw: {missing} of {n_seats} seat intervals exclude the fair share, against "
+            f"about {0.05 * n_seats:.1f} expected at 95% when every seat is fair.")
 
 
 def _page(path: Path, sources: pd.DataFrame, lengths: pd.DataFrame, options: pd.DataFrame,
@@ -278,24 +400,27 @@ def _page(path: Path, sources: pd.DataFrame, lengths: pd.DataFrame, options: pd.
             (k for k in SOURCES if k != main_src), key=lambda k: -share[k])) + ".",
         f"- A two-player match to 21 lasts {len21.hands_mean:.2f} hands on average "
         f"(median {int(len21.q50)}, 95% of matches within {int(len21.q95)}).",
-        f"- Playing first in the first hand is worth {len21.first_adv:+.3f} in match win rate "
-        f"(95% CI [{len21.first_adv_lo:+.3f}, {len21.first_adv_hi:+.3f}]) in that match.",
-        _options_sentence(options),
+        first_player_sentence(len21),
+        options_sentence(options),
         "",
-        f"Seed {seed}; {n_hands:,} hands per table for the points, {n_matches:,} matches per "
+        f"Seed {seed}; {n_hands:,} hands per table for the points (the last seat deals "
+        f"every hand), {n_matches:,} matches per "
         f"table and target for lengths and seats, {n_sets:,} duplicate deal sets per option "
         "value. Every seat greedy unless said.",
         "",
         "## Where the points come from", "",
         f"![points by source]({figs['sources']})", "",
-        "Mean points per hand by source (rules S1, X6, M1, A2-A4, L1-L5), every seat greedy:",
+        "Mean points per hand by source (rules S1, X6, M1, A2-A4, L1-L5), every seat greedy, "
+        "the last seat dealing every hand, so side 0 is the first player's (with teams, his "
+        "team's) and the last side the dealer's (D3):",
         "",
-        "| table | side | total (95% CI) | " + " | ".join(SOURCES) + " | cards held | "
+        "| table | side | role | total (95% CI) | " + " | ".join(SOURCES) + " | cards held | "
         "hand win rate |",
-        "|---" * (len(SOURCES) + 5) + "|",
+        "|---" * (len(SOURCES) + 6) + "|",
     ]
     for _, r in sources.iterrows():
-        lines.append(f"| {r.table} | {r.side} | {_ci(r.points_mean, r.points_lo, r.points_hi, 2)}"
+        lines.append(f"| {r.table} | {r.side} | {r.role} | "
+                     f"{_ci(r.points_mean, r.points_lo, r.points_hi, 2)}"
                      " | " + " | ".join(f"{r[s]:.3f}" for s in SOURCES)
                      + f" | {r.cards_mean:.2f} | {r.hand_win_rate:.4f} |")
     lines += ["", "## Match length", "", f"![match length]({figs['lengths']})", "",
@@ -306,17 +431,16 @@ def _page(path: Path, sources: pd.DataFrame, lengths: pd.DataFrame, options: pd.
                      f"{_ci(r.hands_mean, r.hands_lo, r.hands_hi, 2)} | {r.q5} | {r.q25} | "
                      f"{r.q50} | {r.q75} | {r.q95} |")
     lines += ["", "## Seat advantage", "", f"![first player]({figs['seats']})", "",
-              "The first dealer is drawn at random (D3); the side of the player after him, who "
-              "plays first in the first hand, wins this much more often than a fair share "
-              "(1/2 with two sides, 1/3, 1/4). Win rates by seat are for seats in a fixed "
-              "numbering with a random first dealer, so they are all fair by symmetry; they "
-              "are listed as a check.", "",
-              "| table | target | first player's advantage (95% CI) | win rate by seat |",
+              seat_paragraph(sources), "", seat_check(lengths), "",
+              "| table | target | first player's advantage (95% CI) | "
+              "win rate by seat (95% CI) |",
               "|---|---|---|---|"]
     for _, r in lengths.iterrows():
+        seats = ", ".join(f"{v} [{lo}, {hi}]" for v, lo, hi in zip(
+            r.seat_win_rates.split(), r.seat_win_lo.split(), r.seat_win_hi.split(), strict=True))
         lines.append(f"| {r.table} | {r.target} | "
                      f"{_ci(r.first_adv, r.first_adv_lo, r.first_adv_hi, 4, True)} | "
-                     f"{r.seat_win_rates} |")
+                     f"{seats} |")
     lines += ["", "## How the answers move with the options", "",
               f"![options]({figs['options']})", "",
               f"Two players. `{CHALLENGER}` against `{GREEDY}` in duplicate (same decks, seats "
@@ -333,11 +457,11 @@ def _page(path: Path, sources: pd.DataFrame, lengths: pd.DataFrame, options: pd.
             f"{_ci(r.greedy_first_adv, r.greedy_first_adv_lo, r.greedy_first_adv_hi, 3, True)} |")
     lines += ["", "Data: `points_by_source.csv`, `match_length.csv`, `options.csv`.", "",
               "## Reproducing a number", "",
-              "Each row is one run of a command with the same seed, which gives its numbers "
-              "exactly; for example the two-player points, the two-player match lengths to 21 "
+              "Every number comes from one run of a command with the same seed, which gives "
+              "it exactly; for example the two-player points, the two-player match lengths to 21 "
               "and the `derba_chain=tiers` comparison:", "", "```",
-              f"simcards ronda hands --players 2 --policies greedy,greedy --hands {n_hands} "
-              f"--seed {seed} --json",
+              f"simcards ronda hands --players 2 --policies greedy,greedy --dealer 1 "
+              f"--hands {n_hands} --seed {seed} --json",
               f"simcards ronda matches --players 2 --policies greedy,greedy --target 21 "
               f"--matches {n_matches} --seed {seed} --json",
               f"simcards ronda compare {CHALLENGER} {GREEDY} --players 2 --derba-chain tiers "

@@ -1,9 +1,12 @@
 """Report: which Ronda capture policy to use, and by how much it wins.
 
 Every pair of policies plays in duplicate (:mod:`simcards.ronda.compare`): the same decks and
-dealers with the seats swapped (two sides), or with the stronger policy in each seat in turn
-against the other everywhere else (3 and 4 players alone), so that the luck of the deal cancels
-from the paired difference. Matches are to 21 (S4), default rules otherwise.
+dealers with the seats swapped (two sides), or with policy A in each seat in turn against B
+everywhere else (3 and 4 players alone), so that the luck of the deal cancels from the paired
+difference. With two sides one run answers both ways round; with 3 or 4 players alone "one A
+among Bs" and "one B among As" are different questions, so every ordered pair is its own run and
+each cell of the page's table is the ``win_rate_a`` of the run its caption names. Matches are to
+21 (S4), default rules otherwise.
 """
 
 from __future__ import annotations
@@ -33,8 +36,8 @@ STUDY = "ronda-policies"
 
 @dataclass(frozen=True)
 class Pairing:
-    """One duplicate comparison of the round robin: A (the later, stronger-looking policy)
-    against B at one table."""
+    """One duplicate comparison of the round robin: A against B at one table (with 3 or 4
+    players alone A holds one seat, B every other)."""
 
     table: str
     a: str
@@ -47,33 +50,45 @@ class Pairing:
 
 
 def deal_sets(pairing: Pairing, quick: bool) -> int:
-    """Deal sets per pairing. Two-player pairings get the most, since they carry the page's
-    answer, and ``rollout:32`` against ``lookahead:1`` the most of all: the two are close, and
-    2,000 sets narrow its interval to about 0.025 either side. A ``rollout:32`` seat costs
-    about 10 times a ``lookahead:1`` seat per hand, so its other pairings get fewer."""
+    """Deal sets per pairing: 1,000, at every table size, since every table size gets its own
+    answer. Two exceptions, both for ``rollout:32``, whose seat costs about 10 times a
+    ``lookahead:1`` seat per hand. Against ``lookahead:1`` at two players it gets 2,000: the two
+    are close, and 2,000 sets narrow the interval to about 0.025 either side. With 3 or 4 players
+    a set is 3 or 4 matches and a pairing seats up to three ``rollout:32`` players, so its
+    pairings there get 300 sets, which keeps the study to a few minutes on two cores."""
     if quick:
         return 8
-    two = pairing.rules.players == 2
     if "rollout" in pairing.a + pairing.b:
-        if two:
+        if pairing.rules.players == 2:
             return 2_000 if "lookahead" in pairing.a + pairing.b else 1_000
-        return 150
-    return 1_000 if two else 300
+        return 300
+    return 1_000
+
+
+def ordered(rules: RondaRules) -> bool:
+    """Whether a table needs both orders of every pair (3 or 4 players alone), see the module
+    docstring."""
+    return rules.n_sides > 2
 
 
 def pairings() -> list[Pairing]:
+    """Every pair of :data:`POLICIES` at every table: with two sides once (A the later,
+    stronger-looking policy), with 3 or 4 players alone in both orders."""
     out = []
     for table, options in TABLES:
         rules = RondaRules.make(**options)
         for b, a in combinations(POLICIES, 2):
             out.append(Pairing(table, a, b, rules))
+            if ordered(rules):
+                out.append(Pairing(table, b, a, rules))
     return out
 
 
-def build(root: Path, *, seed: int, workers: int | None, progress: bool = True,
-          quick: bool = False, executor: Executor | None = None,
-          store: Path | None = None) -> Path:
-    jobs = pairings()
+def run_pairings(jobs: list[Pairing], *, seed: int, workers: int | None,
+                 progress: bool = False, quick: bool = False, executor: Executor | None = None,
+                 store: Path | None = None) -> pd.DataFrame:
+    """One ``compare`` run per pairing (the same seed and stream as the command), as the rows
+    of ``policies_round_robin.csv``."""
     batches = []
     for job in jobs:
         a, b = KINDS.parse(job.a), KINDS.parse(job.b)
@@ -88,14 +103,23 @@ def build(root: Path, *, seed: int, workers: int | None, progress: bool = True,
         a_rate, b_rate = summaries.duplicate_win_rates(s)
         diff = summaries.win_rate_difference(s)
         pts = summaries.points_per_hand_difference(s)
-        rows.append({"table": job.table, "a": job.a, "b": job.b, "deal_sets": batch.total,
+        rows.append({"table": job.table, "players": job.rules.players,
+                     "teams": job.rules.n_sides == 2 and job.rules.players == 4,
+                     "a": job.a, "b": job.b, "deal_sets": batch.total,
                      "a_win": a_rate.value, "a_win_lo": a_rate.low, "a_win_hi": a_rate.high,
                      "b_win": b_rate.value, "b_win_lo": b_rate.low, "b_win_hi": b_rate.high,
                      "win_diff": diff.value, "win_diff_lo": diff.low, "win_diff_hi": diff.high,
                      "points_diff": pts.value, "points_diff_lo": pts.low,
                      "points_diff_hi": pts.high, "unfinished": int(s["unfinished"][0]),
                      "violations": int(s["violations"][0])})
-    df = pd.DataFrame(rows)
+    return pd.DataFrame(rows)
+
+
+def build(root: Path, *, seed: int, workers: int | None, progress: bool = True,
+          quick: bool = False, executor: Executor | None = None,
+          store: Path | None = None) -> Path:
+    df = run_pairings(pairings(), seed=seed, workers=workers, progress=progress, quick=quick,
+                      executor=executor, store=store)
     out = out_dir(root, "ronda")
     df.to_csv(out / "policies_round_robin.csv", index=False)
     fig = _figure(df, out / "policies_round_robin.png")
@@ -113,31 +137,73 @@ def _fmt(e: Estimate, digits: int = 3, signed: bool = True) -> str:
     return f"{e.value:{s}.{digits}f} [{e.low:{s}.{digits}f}, {e.high:{s}.{digits}f}]"
 
 
+def _verdict(d: Estimate) -> str:
+    """``beats``, ``loses to`` or ``is not separated from``: a difference counts only when its
+    95% interval excludes zero."""
+    return "beats" if d.low > 0 else "loses to" if d.high < 0 else "is not separated from"
+
+
+VERDICT_COLORS = {"beats": "tab:green", "loses to": "tab:red",
+                  "is not separated from": "tab:grey"}
+VERDICT_LEGEND = {"beats": "first policy better (95% CI above 0)",
+                  "loses to": "first policy worse (95% CI below 0)",
+                  "is not separated from": "not separated (95% CI covers 0)"}
+
+
 def _figure(df: pd.DataFrame, path: Path) -> str:
     import matplotlib.pyplot as plt
+    from matplotlib.patches import Patch
 
     tables = [t for t, _ in TABLES]
-    fig, axes = plt.subplots(1, len(tables), figsize=(18, 5.5), layout="constrained",
-                             sharey=True)
+    fig, axes = plt.subplots(1, len(tables), figsize=(20, 7), layout="constrained",
+                             sharex=True)
     for ax, table in zip(axes, tables, strict=True):
         sub = df[df.table == table]
         y = np.arange(len(sub))
         err = [sub.win_diff - sub.win_diff_lo, sub.win_diff_hi - sub.win_diff]
-        colors = ["tab:green" if lo > 0 else ("tab:red" if hi < 0 else "tab:grey")
-                  for lo, hi in zip(sub.win_diff_lo, sub.win_diff_hi, strict=True)]
+        colors = [VERDICT_COLORS[_verdict(_est(r, "win_diff"))] for _, r in sub.iterrows()]
         ax.barh(y, sub.win_diff, xerr=err, color=colors, capsize=3)
-        ax.set_yticks(y, [f"{a} v {b}" for a, b in zip(sub.a, sub.b, strict=True)])
+        one = "one " if len(sub) and _alone(sub.iloc[0]) else ""
+        ax.set_yticks(y, [f"{one}{a} v {b}" for a, b in zip(sub.a, sub.b, strict=True)],
+                      fontsize=8)
+        ax.invert_yaxis()
         ax.axvline(0, color="black", lw=1)
         ax.set_title(table)
         ax.set_xlabel("match win rate, first minus second (95% CI)")
         ax.grid(alpha=0.3, axis="x")
-    fig.suptitle("Ronda round robin in duplicate, matches to 21: paired differences in win rate")
+    fig.legend(handles=[Patch(color=VERDICT_COLORS[k], label=VERDICT_LEGEND[k])
+                        for k in VERDICT_COLORS], loc="outside lower center", ncols=3)
+    fig.suptitle("Ronda round robin in duplicate, matches to 21: paired differences in win rate "
+                 "(3 and 4 players: the first policy holds one seat, the second every other)")
     return save_figure(fig, path)
 
 
-def _matrix(df: pd.DataFrame, table: str) -> list[str]:
-    """A's win rate against B, row A, column B (duplicate plays)."""
+def _alone(r: pd.Series) -> bool:
+    """Whether a row's table has 3 or 4 players alone (one seat against every other)."""
+    return bool(r.players > 2 and not r.teams)
+
+
+def _run(sub: pd.DataFrame, a: str, b: str) -> pd.Series | None:
+    hit = sub[(sub.a == a) & (sub.b == b)]
+    return hit.iloc[0] if len(hit) else None
+
+
+def cell(df: pd.DataFrame, table: str, row_p: str, col_p: str) -> Estimate:
+    """The row policy's match win rate against the column policy: ``win_rate_a`` of the run
+    ``compare ROW COLUMN`` where it exists (every cell with 3 or 4 players alone); with two
+    sides the pair's one run gives the other cell as its ``win_rate_b``."""
     sub = df[df.table == table]
+    hit = _run(sub, row_p, col_p)
+    if hit is not None:
+        return _est(hit, "a_win")
+    r = _run(sub, col_p, row_p)
+    if r is None or _alone(r):
+        raise ValueError(f"{table}: no run gives {row_p} v {col_p}")
+    return _est(r, "b_win")
+
+
+def _matrix(df: pd.DataFrame, table: str) -> list[str]:
+    """The round-robin table of one table size (:func:`cell` for every ordered pair)."""
     head = "| policy | " + " | ".join(f"v {p}" for p in POLICIES) + " |"
     lines = [head, "|---" * (len(POLICIES) + 1) + "|"]
     for row_p in POLICIES:
@@ -146,50 +212,82 @@ def _matrix(df: pd.DataFrame, table: str) -> list[str]:
             if row_p == col_p:
                 cells.append("—")
                 continue
-            hit = sub[(sub.a == row_p) & (sub.b == col_p)]
-            if len(hit):
-                cells.append(_fmt(_est(hit.iloc[0], "a_win"), signed=False))
-            else:
-                r = sub[(sub.a == col_p) & (sub.b == row_p)].iloc[0]
-                cells.append(_fmt(_est(r, "b_win"), signed=False))
+            cells.append(_fmt(cell(df, table, row_p, col_p), signed=False))
         lines.append(f"| `{row_p}` | " + " | ".join(cells) + " |")
     return lines
 
 
+def _run_line(r: pd.Series, alone: bool) -> str:
+    d = _est(r, "win_diff")
+    verdict = _verdict(d)
+    if alone:
+        who = f"One `{r.a}` among `{r.b}` players {verdict} them"
+        share = f"it takes {r.a_win:.1%} of the matches (a fair share is 1/{int(r.players)})"
+    else:
+        who = f"`{r.a}` {verdict} `{r.b}`"
+        share = f"it takes {r.a_win:.1%} of the matches"
+    return (f"- {who}: {share}; win-rate difference {_fmt(d)}, "
+            f"{r.points_diff:+.2f} points per hand "
+            f"[{r.points_diff_lo:+.2f}, {r.points_diff_hi:+.2f}] ({int(r.deal_sets):,} deal "
+            "sets).")
+
+
+def table_answer(sub: pd.DataFrame, table: str) -> list[str]:
+    """The plain answer for one table, generated from its runs: the policies that no run shows
+    worse than another (a separated difference), the verdict of every run among the policies
+    that are not ``random``, and one line for ``random``."""
+    alone = bool(len(sub)) and _alone(sub.iloc[0])
+    worse: dict[str, set[str]] = {p: set() for p in POLICIES}
+    for _, r in sub.iterrows():
+        v = _verdict(_est(r, "win_diff"))
+        if v == "beats":
+            worse[r.b].add(r.a)
+        elif v == "loses to":
+            worse[r.a].add(r.b)
+    top = [p for p in POLICIES if not worse[p]]
+    quoted = [f"`{p}`" for p in top]
+    names = quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]
+    if len(top) == 1:
+        head = (f"**{table}: play {names}.** No other policy does measurably better against "
+                "it.")
+    elif top:
+        head = (f"**{table}: play {names}; they are not separated from one another, and no "
+                f"policy does measurably better against any of them.** Of these, `{top[0]}` "
+                "costs the least to compute (Q2-Q5).")
+    else:
+        head = (f"**{table}: no policy is unbeaten**: each one does measurably worse than "
+                "another in some run below.")
+    lines = [head, ""]
+    rest = sub[(sub.a != "random") & (sub.b != "random")]
+    for _, r in rest.iterrows():
+        lines.append(_run_line(r, alone))
+    rnd = sub[(sub.a == "random") | (sub.b == "random")]
+    random_worse = all(
+        _verdict(_est(r, "win_diff")) == ("loses to" if r.a == "random" else "beats")
+        for _, r in rnd.iterrows())
+    if random_worse:
+        rates = [r.a_win if r.a == "random" else r.b_win for _, r in rnd.iterrows()]
+        lines.append(f"- `random` does measurably worse than every other policy in every run; "
+                     f"it takes {min(rates):.1%} to {max(rates):.1%} of the matches (per seat).")
+    else:
+        for _, r in rnd.iterrows():
+            lines.append(_run_line(r, alone))
+    lines.append("")
+    return lines
+
+
 def _answer(df: pd.DataFrame) -> list[str]:
-    two = df[df.table == "2 players"]
-
-    def pair(a: str, b: str) -> pd.Series:
-        return two[(two.a == a) & (two.b == b)].iloc[0]
-
-    steps = [("greedy", "random"), ("lookahead:1", "greedy"), ("rollout:32", "lookahead:1"),
-             ("rollout:32", "greedy")]
-    lines = ["## The answer", ""]
-    best = POLICIES[0]
-    for a, b in steps[:3]:
-        r = pair(a, b)
-        if r.win_diff_lo > 0:
-            best = a
+    lines = ["## The answer", "",
+             "One answer per table, from matches to 21 played in duplicate so that both "
+             "policies get the same cards. A policy counts as better only when the 95% "
+             "interval of its paired win-rate difference (over deal sets) excludes zero; "
+             "with 3 or 4 players alone each run seats one policy against the other in every "
+             "other seat, and both orders are run.", ""]
+    for table, _ in TABLES:
+        lines += table_answer(df[df.table == table], table)
     lines.append(
-        f"**Play `{best}`.** In two-player matches to 21, played in duplicate so that both "
-        "policies get the same cards:")
-    lines.append("")
-    for a, b in steps:
-        r = pair(a, b)
-        d = _est(r, "win_diff")
-        verdict = ("beats" if d.low > 0 else "loses to" if d.high < 0
-                   else "cannot be told apart from")
-        lines.append(
-            f"- `{a}` {verdict} `{b}`: it takes {r.a_win:.1%} of the matches "
-            f"(win-rate difference {_fmt(d)}; {r.points_diff:+.2f} points per hand, "
-            f"95% CI [{r.points_diff_lo:+.2f}, {r.points_diff_hi:+.2f}]).")
-    lines.append("")
-    lines.append(
-        "Each line is a paired comparison over the same deals (95% intervals over deal sets); "
-        "a policy counts as better only when its interval excludes zero. In the last deal both "
-        "searching policies play exactly (Q7), so their differences come from the deals "
-        "before it. The tables below give the same comparisons for 3 and 4 players and for "
-        "teams, where the order can differ.")
+        "In the last deal `lookahead:1` and `rollout:32` both play exactly (Q7), so the "
+        "differences between these two come from the deals before it.")
     lines.append("")
     return lines
 
@@ -200,6 +298,13 @@ def cli_flags(options: dict) -> str:
     return " ".join(f"--{k.replace('_', '-')} {v}" for k, v in options.items())
 
 
+def command(r: pd.Series, seed: int) -> str:
+    """The ``simcards ronda compare`` command that gives a row's numbers exactly."""
+    options = dict(TABLES)[r.table]
+    return (f"simcards ronda compare {r.a} {r.b} {cli_flags(options)} "
+            f"--deals {int(r.deal_sets)} --seed {seed} --json")
+
+
 def _page(path: Path, df: pd.DataFrame, fig: str, *, seed: int, quick: bool) -> None:
     lines = ["# Ronda: which capture policy to use", "", *quick_banner(quick)]
     lines += _answer(df)
@@ -208,10 +313,16 @@ def _page(path: Path, df: pd.DataFrame, fig: str, *, seed: int, quick: bool) -> 
         "",
         f"Policies (rules Q2-Q5 of `seeds/ronda.md`): {', '.join(f'`{p}`' for p in POLICIES)}. "
         "Each cell is the row policy's match win rate against the column policy, with its 95% "
-        "Wilson interval. With two sides (two players, or two teams) a fair match is 0.5; with "
-        "3 or 4 players alone the row policy holds one seat against the column policy in every "
-        "other seat, so a fair share is 1/3 or 1/4. Duplicate format: every deal set is played "
-        "with each policy in each seating on the same decks.",
+        "Wilson interval. With two sides (two players, or two teams) the row policy holds one "
+        "side and the column policy the other, a fair match is 0.5, and one run gives both "
+        "cells of a pair: the cell of the pairing's first policy is `win_rate_a` of "
+        "`simcards ronda compare FIRST SECOND`, the other cell its `win_rate_b`. With 3 or 4 "
+        "players alone the row policy holds one seat against the column policy in every other "
+        "seat, a fair share is 1/3 or 1/4, and every cell is `win_rate_a` of its own run, "
+        "`simcards ronda compare ROW COLUMN` (the two cells of a pair answer different "
+        "questions and need not add up to anything). Duplicate format: every deal set is one "
+        "match played on the same decks and dealers in every seating (each policy on each "
+        "side; with 3 or 4 players alone the run's first policy in each seat in turn).",
         "",
         f"Seed {seed}; default rules (`derba_chain=flat`, `announce=first_deal`, "
         "`announce_conflict=text`), matches to 21 checked at the end of each hand.",
@@ -219,13 +330,15 @@ def _page(path: Path, df: pd.DataFrame, fig: str, *, seed: int, quick: bool) -> 
     ]
     for table, _ in TABLES:
         sub = df[df.table == table]
-        lines += [f"### {table} ({int(sub.deal_sets.min()):,}–{int(sub.deal_sets.max()):,} "
-                  "deal sets per pairing)", "", *_matrix(df, table), ""]
+        lo, hi = int(sub.deal_sets.min()), int(sub.deal_sets.max())
+        span = f"{lo:,}" if lo == hi else f"{lo:,}–{hi:,}"
+        lines += [f"### {table} ({span} deal sets per pairing)", "", *_matrix(df, table), ""]
     lines += [f"![paired differences]({fig})", "",
               "## Paired differences", "",
               "Win-rate difference: the first policy's match win rate minus the second's (the "
               "mean over its seats), paired by deal set; points per hand: the first policy's "
-              "side minus the second's. Both with 95% intervals over deal sets.", "",
+              "side minus the second's. Both with 95% intervals over deal sets. With 3 or 4 "
+              "players alone the first policy holds one seat and the second every other.", "",
               "| table | pairing | deal sets | win-rate difference | points per hand |",
               "|---|---|---|---|---|"]
     for _, r in df.iterrows():
@@ -237,13 +350,15 @@ def _page(path: Path, df: pd.DataFrame, fig: str, *, seed: int, quick: bool) -> 
               f"unfinished: {unfinished}.", "",
               "Data: `policies_round_robin.csv`.", "",
               "## Reproducing a number", "",
-              "Every pairing is one `simcards ronda compare` run with the same seed, so the "
-              "command gives the row's numbers exactly (its `win_rate_a`, `win_rate_diff`, "
-              "`points_diff`); for example the two-player and the team rows of "
-              "`lookahead:1` against `greedy`:", "", "```"]
-    for table, options in (TABLES[0], TABLES[3]):
-        row = df[(df.table == table) & (df.a == "lookahead:1") & (df.b == "greedy")].iloc[0]
-        lines.append(f"simcards ronda compare lookahead:1 greedy {cli_flags(options)} "
-                     f"--deals {int(row.deal_sets)} --seed {seed} --json")
+              "Every pairing is one `simcards ronda compare FIRST SECOND` run with the table's "
+              "flags, the pairing's deal sets and the same seed, so the command gives the row's "
+              "numbers exactly (its `win_rate_a`, `win_rate_b`, `win_rate_diff`, "
+              "`points_diff`); for example the two-player and team rows of `lookahead:1` "
+              "against `greedy`, and the three-player cells `greedy` v `lookahead:1` and "
+              "`lookahead:1` v `greedy`:", "", "```"]
+    examples = [("2 players", "lookahead:1", "greedy"), ("teams (2 v 2)", "lookahead:1", "greedy"),
+                ("3 players", "greedy", "lookahead:1"), ("3 players", "lookahead:1", "greedy")]
+    for table, a, b in examples:
+        lines.append(command(_run(df[df.table == table], a, b), seed))
     lines += ["```"]
     path.write_text("\n".join(lines) + page_footer(STUDY, seed, quick))

@@ -1,0 +1,195 @@
+"""The questions study's kernel (:mod:`simcards.romi.reports.questions`): the rounds of
+:func:`simcards.romi.engine.simulate_rounds`, played turn by turn with what the study notes
+per round and player, and each round played again with one joker exchanged.
+
+Kept apart from the page code so that editing the page does not invalidate numba's cache."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simcards.core.rng import randbelow, seed_state
+from simcards.romi import engine as E
+
+SEL_SALT = 0x9E3779B97F4A7C15
+"""Mixed into a round's seed for the joker exchange's own stream (never the round's)."""
+
+
+# ---------------------------------------------------------------- kernel
+
+
+@njit(cache=True)
+def _deal_features(ws, rl, sv, cnt, value, jokers):
+    """Each dealt hand's ``best_value`` (V1) and jokers."""
+    hand, hn = ws[1], ws[2]
+    for p in range(rl[E.R_PLAYERS]):
+        jk = E.fill_counts(hand[p], hn[p], cnt)
+        bv, _mp, _go = E.solve_counts(cnt, jk, rl[E.R_ACE_LOW], sv)
+        value[p] = bv
+        jokers[p] = jk
+
+
+@njit(cache=True)
+def _play(deck, dealer, rl, kinds, params, ws, sv, ps, rs, log, shuf, shuf_len, info,
+          open_draw, first_disc, later_disc, draws, flags):
+    """:func:`simcards.romi.engine.play_round` turn by turn (the same calls in the same order),
+    noting per player the draw at which he opened (``open_draw``, 0 never), whether his first
+    draw took the top discard (T3), his later discard draws (T4) and draws made; ``flags``:
+    [cut card taken (T5), -20 under the other G3 reading]."""
+    st, opened, tm = ws[0], ws[3], ws[8]
+    n = rl[E.R_PLAYERS]
+    E.start_round(deck, dealer, rl, ws)
+    info[:] = 0
+    for p in range(n):
+        open_draw[p] = 0
+        first_disc[p] = 0
+        later_disc[p] = 0
+        draws[p] = 0
+    flags[0] = 0
+    flags[1] = 0
+    while st[E.S_TURNS] < E.STALL_TURNS + 1:
+        if st[E.S_TURNS] >= E.STALL_TURNS:
+            st[E.S_STALLED] = 1
+            break
+        p = st[E.S_TURN]
+        t = st[E.S_TURNS]
+        was_open = opened[p]
+        nm = st[E.S_NM]
+        info[2] = 0
+        status = E.play_turn(rl, kinds, params, ws, sv, ps, rs, log, shuf, shuf_len, info)
+        if status == 2:
+            st[E.S_STALLED] = 1
+            break
+        if t > 0:
+            draws[p] += 1
+            code = log[0, E.MV_CODE]
+            if code == E.MV_DRAW_DISCARD:
+                if draws[p] == 1:
+                    first_disc[p] = 1
+                else:
+                    later_disc[p] += 1
+            elif code == E.MV_DRAW_CUT:
+                flags[0] = 1
+        if was_open == 0 and opened[p] == 1:
+            open_draw[p] = draws[p]
+        st[E.S_TURNS] += 1
+        if status == 1:
+            if was_open == 0:
+                # G3 read the other way: a swap decides, adds to others' melds cancel in both.
+                alt = True
+                for i in range(info[2]):
+                    code = log[i, E.MV_CODE]
+                    target = log[i, E.MV_TARGET]
+                    if code == E.MV_ADD and target < nm and tm[target, E.TM_OWNER] != p:
+                        alt = False
+                    if code == E.MV_SWAP and rl[E.R_SWAP_ROMI] == 1:
+                        alt = False
+                flags[1] = 1 if alt else 0
+            break
+        st[E.S_TURN] = (st[E.S_TURN] + 1) % n
+
+
+@njit(cache=True)
+def _exchange(deck, dealer, n, focus, rs):
+    """The joker exchange for seat ``focus`` (module docstring), in place on ``deck``.
+    Returns +1 when a joker was given, -1 when one was taken away."""
+    starter = (dealer + 1) % n
+    i = (focus - starter) % n
+    lo = 0 if i == 0 else 15 + 14 * (i - 1)
+    hi = lo + (15 if i == 0 else 14)
+    nj = 0
+    for j in range(lo, hi):
+        if deck[j] >= E.JOKER0:
+            nj += 1
+    if nj > 0:
+        pick = randbelow(rs, nj)
+        a = -1
+        for j in range(lo, hi):
+            if deck[j] >= E.JOKER0:
+                if pick == 0:
+                    a = j
+                    break
+                pick -= 1
+        while True:
+            b = randbelow(rs, E.N_CARDS)
+            if (b < lo or b >= hi) and deck[b] < E.JOKER0:
+                break
+        sign = -1
+    else:
+        a = lo + randbelow(rs, hi - lo)
+        while True:
+            b = randbelow(rs, E.N_CARDS)
+            if deck[b] >= E.JOKER0:
+                break
+        sign = 1
+    x = deck[a]
+    deck[a] = deck[b]
+    deck[b] = x
+    return sign
+
+
+@njit(cache=True)
+def question_rounds(state, n_rounds, rl, kinds, params, dealer):
+    """The rounds :func:`simcards.romi.engine.simulate_rounds` plays from ``state`` (the same
+    stream use), with per-round arrays: scores [r, n], went_out [r], dealt value [r, n], dealt
+    jokers [r, n], open_draw [r, n], first_disc [r, n], later_disc [r, n], draws [r, n], flags
+    [r, 2] (cut card ended it, -20 under the other G3 reading), and the joker exchange: focus
+    seat [r], sign [r] (+1 given, -1 taken), the focus seat's score after it [r]."""
+    n = rl[E.R_PLAYERS]
+    ws = E.new_workspace(n)
+    sv = E.new_solver()
+    ps = E.new_scratch()
+    rs = np.zeros(4, np.uint64)
+    sel = np.zeros(4, np.uint64)
+    deck = np.zeros(E.N_CARDS, np.int64)
+    deck2 = np.zeros(E.N_CARDS, np.int64)
+    log = np.zeros((E.MAX_PLAN + 1, E.MW), np.int64)
+    shuf = np.zeros(0, np.int64)
+    shuf_len = np.zeros(0, np.int64)
+    info = np.zeros(3, np.int64)
+    cnt = np.zeros(52, np.int64)
+    scores = np.zeros((n_rounds, n), np.int64)
+    went_out = np.full(n_rounds, -1, np.int64)
+    value = np.zeros((n_rounds, n), np.int64)
+    jokers = np.zeros((n_rounds, n), np.int64)
+    open_draw = np.zeros((n_rounds, n), np.int64)
+    first_disc = np.zeros((n_rounds, n), np.int64)
+    later_disc = np.zeros((n_rounds, n), np.int64)
+    draws = np.zeros((n_rounds, n), np.int64)
+    flags = np.zeros((n_rounds, 2), np.int64)
+    focus = np.zeros(n_rounds, np.int64)
+    sign = np.zeros(n_rounds, np.int64)
+    alt_score = np.zeros(n_rounds, np.int64)
+    d_open = np.zeros(n, np.int64)
+    d_first = np.zeros(n, np.int64)
+    d_later = np.zeros(n, np.int64)
+    d_draws = np.zeros(n, np.int64)
+    d_flags = np.zeros(2, np.int64)
+    s2 = np.zeros(n, np.int64)
+    st = ws[0]
+    for r in range(n_rounds):
+        d, seed = E.round_chance(state, n, dealer)
+        seed_state(rs, seed)
+        E.shuffle_deck(rs, deck)
+        E.start_round(deck, d, rl, ws)
+        _deal_features(ws, rl, sv, cnt, value[r], jokers[r])
+        _play(deck, d, rl, kinds, params, ws, sv, ps, rs, log, shuf, shuf_len, info,
+              open_draw[r], first_disc[r], later_disc[r], draws[r], flags[r])
+        E.score_round(rl, ws, scores[r])
+        went_out[r] = st[E.S_OUT]
+        # The joker exchange, from its own stream; the replay's reshuffles from the round's.
+        seed_state(sel, seed ^ np.uint64(SEL_SALT))
+        f = randbelow(sel, n)
+        for j in range(E.N_CARDS):
+            deck2[j] = deck[j]
+        sign[r] = _exchange(deck2, d, n, f, sel)
+        focus[r] = f
+        seed_state(rs, seed)
+        E.shuffle_deck(rs, deck)
+        _play(deck2, d, rl, kinds, params, ws, sv, ps, rs, log, shuf, shuf_len, info,
+              d_open, d_first, d_later, d_draws, d_flags)
+        E.score_round(rl, ws, s2)
+        alt_score[r] = s2[f]
+    return (scores, went_out, value, jokers, open_draw, first_disc, later_disc, draws, flags,
+            focus, sign, alt_score)

@@ -1,0 +1,190 @@
+"""Ronda's report pages say what their numbers show: every round-robin cell is the run its
+caption names, the answers are per table size, and the figures and seat section read right."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from simcards.core.cli import main
+from simcards.ronda import compare
+from simcards.ronda.policies import KINDS
+from simcards.ronda.reports import game, policies
+from simcards.ronda.rules import RondaRules
+
+SEED = 7
+
+
+@pytest.fixture(scope="module")
+def three_player_pair() -> pd.DataFrame:
+    """Both orders of greedy and lookahead:1 at three players, as the study runs them."""
+    jobs = [p for p in policies.pairings()
+            if p.table == "3 players" and {p.a, p.b} == {"greedy", "lookahead:1"}]
+    assert [(p.a, p.b) for p in jobs] == [("lookahead:1", "greedy"), ("greedy", "lookahead:1")]
+    return policies.run_pairings(jobs, seed=SEED, workers=1, quick=True)
+
+
+def test_three_player_cell_is_win_rate_a_of_the_run_its_caption_names(
+        three_player_pair, tmp_path, monkeypatch, capsys) -> None:
+    """"greedy v lookahead:1" at 3 players is one greedy against lookahead:1 in both other
+    seats: ``win_rate_a`` of ``compare greedy lookahead:1``, not B's rate in the reverse run,
+    and the command the page prints gives it."""
+    got = policies.cell(three_player_pair, "3 players", "greedy", "lookahead:1")
+    run = compare.simulate(RondaRules.make(players=3), KINDS.parse("greedy"),
+                           KINDS.parse("lookahead:1"), 8, seed=SEED, workers=1).to_dict()
+    assert got.value == run["win_rate_a"]
+    assert [got.low, got.high] == run["win_ci_a"]
+    reverse = policies._run(three_player_pair, "lookahead:1", "greedy")
+    assert policies.cell(three_player_pair, "3 players", "lookahead:1", "greedy").value \
+        == reverse.a_win
+    row = policies._run(three_player_pair, "greedy", "lookahead:1")
+    cmd = policies.command(row, SEED)
+    assert cmd == f"simcards ronda compare greedy lookahead:1 --players 3 --deals 8 " \
+                  f"--seed {SEED} --json"
+    monkeypatch.setenv("SIMCARDS_STORE", str(tmp_path))
+    capsys.readouterr()
+    assert main([*cmd.split()[1:], "--workers", "1"]) == 0
+    assert json.loads(capsys.readouterr().out)["win_rate_a"] == got.value
+
+
+def test_two_sided_cells_come_from_the_pairs_one_run() -> None:
+    """With two sides one run answers both cells; with 3 or 4 players alone both orders run."""
+    jobs = policies.pairings()
+    for table, n in (("2 players", 6), ("3 players", 12), ("4 players", 12),
+                     ("teams (2 v 2)", 6)):
+        assert sum(j.table == table for j in jobs) == n, table
+
+
+def test_three_and_four_player_pairings_get_the_two_player_deal_sets() -> None:
+    """Every pairing without rollout:32 gets as many deal sets at every table size."""
+    for job in policies.pairings():
+        if "rollout" not in job.a + job.b:
+            assert policies.deal_sets(job, quick=False) == 1_000, job
+
+
+def _row(table: str, a: str, b: str, diff: tuple[float, float, float], a_win: float = 0.4,
+         b_win: float = 0.3) -> dict:
+    players = {"2 players": 2, "3 players": 3}[table]
+    return {"table": table, "players": players, "teams": False, "a": a, "b": b,
+            "deal_sets": 300, "a_win": a_win, "a_win_lo": a_win - 0.03,
+            "a_win_hi": a_win + 0.03, "b_win": b_win, "b_win_lo": b_win - 0.03,
+            "b_win_hi": b_win + 0.03, "win_diff": diff[0], "win_diff_lo": diff[1],
+            "win_diff_hi": diff[2], "points_diff": 0.1, "points_diff_lo": -0.1,
+            "points_diff_hi": 0.3, "unfinished": 0, "violations": 0}
+
+
+def _three_player_frame() -> pd.DataFrame:
+    """The three-player pattern of the issue: lookahead:1 loses to greedy, rollout:32 is not
+    separated from greedy, random loses to everything."""
+    diffs = {("lookahead:1", "greedy"): (-0.06, -0.09, -0.03),
+             ("greedy", "lookahead:1"): (0.05, 0.02, 0.08),
+             ("rollout:32", "greedy"): (0.03, -0.02, 0.08),
+             ("greedy", "rollout:32"): (0.00, -0.04, 0.04),
+             ("rollout:32", "lookahead:1"): (0.08, 0.02, 0.14),
+             ("lookahead:1", "rollout:32"): (-0.05, -0.10, -0.01)}
+    rows = [_row("3 players", a, b, d) for (a, b), d in diffs.items()]
+    for p in ("greedy", "lookahead:1", "rollout:32"):
+        rows.append(_row("3 players", p, "random", (0.7, 0.65, 0.75), 0.8, 0.09))
+        rows.append(_row("3 players", "random", p, (-0.6, -0.65, -0.55), 0.05, 0.45))
+    return pd.DataFrame(rows)
+
+
+def test_three_player_answer_says_not_separated_instead_of_play_rollout() -> None:
+    text = "\n".join(policies.table_answer(_three_player_frame(), "3 players"))
+    assert text.startswith("**3 players: play `greedy` or `rollout:32`; they are not "
+                           "separated from one another")
+    assert "Of these, `greedy` costs the least" in text
+    assert "One `lookahead:1` among `greedy` players loses to them" in text
+    assert "One `rollout:32` among `greedy` players is not separated from them" in text
+    assert "`random` does measurably worse than every other policy in every run" in text
+
+
+def test_two_player_answer_names_the_one_unbeaten_policy() -> None:
+    rows = [_row("2 players", "greedy", "random", (0.86, 0.84, 0.88)),
+            _row("2 players", "lookahead:1", "random", (0.97, 0.96, 0.98)),
+            _row("2 players", "rollout:32", "random", (0.97, 0.96, 0.98)),
+            _row("2 players", "lookahead:1", "greedy", (0.48, 0.45, 0.51)),
+            _row("2 players", "rollout:32", "greedy", (0.55, 0.52, 0.59)),
+            _row("2 players", "rollout:32", "lookahead:1", (0.04, 0.02, 0.07))]
+    text = "\n".join(policies.table_answer(pd.DataFrame(rows), "2 players"))
+    assert text.startswith("**2 players: play `rollout:32`.**")
+    assert "`rollout:32` beats `lookahead:1`" in text
+
+
+def test_round_robin_figure_has_a_colour_legend_and_one_x_scale(monkeypatch) -> None:
+    figs = []
+    monkeypatch.setattr(policies, "save_figure", lambda fig, path: figs.append(fig) or "x.png")
+    frames = [_three_player_frame()]
+    for table in ("2 players", "4 players", "teams (2 v 2)"):
+        f = _three_player_frame().assign(table=table)
+        frames.append(f)
+    policies._figure(pd.concat(frames, ignore_index=True), None)
+    fig = figs[0]
+    labels = [t.get_text() for legend in fig.legends for t in legend.get_texts()]
+    assert labels == list(policies.VERDICT_LEGEND.values())
+    axes = fig.axes
+    assert all(ax.get_xlim() == axes[0].get_xlim() for ax in axes)
+
+
+def test_match_length_series_starts_at_the_shortest_possible_match() -> None:
+    x, share = game.length_series(np.array([0, 5, 3, 0, 0]))
+    assert x.tolist() == [1, 2]
+    assert share.tolist() == [5 / 8, 3 / 8]
+
+
+def test_options_sentence_says_it_measured_two_players() -> None:
+    options = pd.DataFrame({"option": ["default", "target=11"], "win_diff": [0.4, 0.3],
+                            "win_diff_lo": [0.35, 0.25], "win_diff_hi": [0.45, 0.35]})
+    text = game.options_sentence(options)
+    assert text.startswith("- In two-player matches `lookahead:1` beats `greedy` under every "
+                           "option value measured")
+    assert "two-player only" in text
+
+
+def _sources() -> pd.DataFrame:
+    base = {"table": "2 players", "cards_mean": 20.0, "hand_win_rate": 0.5, "ronda": 0.41,
+            "tringla": 0.08}
+    first = {**base, "side": 0, "role": "first player", "points_mean": 6.43, "points_lo": 6.39,
+             "points_hi": 6.47, "cards": 1.04, "derba": 2.76, "missa": 0.67, "last_card": 1.47,
+             "cards_mean": 18.06, "hand_win_rate": 0.3355}
+    dealer = {**base, "side": 1, "role": "dealer", "points_mean": 9.23, "points_lo": 9.18,
+              "points_hi": 9.28, "cards": 2.97, "derba": 3.75, "missa": 1.18, "last_card": 0.84,
+              "cards_mean": 21.94, "hand_win_rate": 0.6224}
+    return pd.DataFrame([first, dealer])
+
+
+def test_seat_paragraph_says_why_the_dealer_gains_citing_the_rules() -> None:
+    text = game.seat_paragraph(_sources())
+    assert "dealer's side scores 9.23 [9.18, 9.28] points to 6.43 [6.39, 6.47]" in text
+    cards = text.index("S1 card points")
+    assert "U1" in text[cards:] and "D3" in text[cards:]
+    assert cards < text.index("Derbas (X1, X6)") < text.index("Missas (M1)")
+    other = text.index("Going the other way")
+    assert "the dealer's last card (L1-L3" in text[other:]
+    assert "-0.63 points" in text[other:]
+
+
+def test_seat_win_rates_are_measured_with_intervals_not_checked() -> None:
+    lengths = pd.DataFrame({"sides": [2, 3], "seat_win_lo": ["0.5036 0.4768",
+                                                             "0.3200 0.3300 0.3250"],
+                            "seat_win_hi": ["0.5232 0.4964", "0.3400 0.3500 0.3450"]})
+    text = game.seat_check(lengths)
+    assert "2 of 5 seat intervals exclude the fair share" in text
+    assert "about 0.2 expected at 95%" in text
+
+
+def test_seat_paragraph_gives_no_reason_for_sources_that_barely_differ() -> None:
+    text = game.seat_paragraph(_sources())
+    assert "`ronda`, `tringla` differ by less than 0.05 points" in text
+    assert "announcements" not in text
+
+
+def test_first_player_sentence_says_not_separated_when_the_interval_covers_zero() -> None:
+    r = pd.Series({"first_adv": -0.042, "first_adv_lo": -0.085, "first_adv_hi": 0.002})
+    text = game.first_player_sentence(r)
+    assert "not separated from a fair start" in text and "dealer plays last" not in text
+    r = pd.Series({"first_adv": -0.044, "first_adv_lo": -0.054, "first_adv_hi": -0.034})
+    assert "worth -0.044 in match win rate" in game.first_player_sentence(r)
