@@ -147,19 +147,11 @@ def stop_children(grace: float = GRACE_S) -> None:
     with suppress(Exception):  # the module may be half torn down: /proc still serves
         children = multiprocessing.active_children()
     others = _child_pids() - {p.pid for p in children}
-    for p in children:
-        with suppress(Exception):
-            p.terminate()
     for pid in others:
         with suppress(OSError):
             os.kill(pid, signal.SIGTERM)
     deadline = time.monotonic() + grace
-    for p in children:
-        with suppress(Exception):
-            p.join(max(deadline - time.monotonic(), 0.0))
-            if p.is_alive():
-                p.kill()
-                p.join(0.2)
+    stop_processes(children, grace)
     while others and time.monotonic() < deadline:
         others = {pid for pid in others if not _reaped(pid)}
         time.sleep(0.02)
@@ -167,6 +159,22 @@ def stop_children(grace: float = GRACE_S) -> None:
         with suppress(OSError):
             os.kill(pid, signal.SIGKILL)
             os.waitpid(pid, 0)
+
+
+def stop_processes(procs: list[Any], grace: float = GRACE_S) -> None:
+    """Terminate the :mod:`multiprocessing` processes ``procs``, give them ``grace`` seconds
+    together, then kill and reap what is left; never raises (a process may already be gone,
+    or its module half torn down)."""
+    for p in procs:
+        with suppress(Exception):
+            p.terminate()
+    deadline = time.monotonic() + grace
+    for p in procs:
+        with suppress(Exception):
+            p.join(max(deadline - time.monotonic(), 0.01))
+            if p.is_alive():
+                p.kill()
+                p.join(0.2)
 
 
 def _reaped(pid: int) -> bool:

@@ -29,6 +29,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from simcards.core.errors import UsageError, caused_by_interrupt
+from simcards.core.interrupts import stop_processes
 from simcards.core.progress import Progress, as_progress
 from simcards.core.rng import chunk_state
 
@@ -238,13 +239,7 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
                 proc.terminate()
         with suppress(Exception):
             pool.shutdown(wait=False, cancel_futures=True)
-        deadline = time.monotonic() + STOP_GRACE_S
-        for proc in procs:
-            with suppress(Exception):
-                proc.join(max(deadline - time.monotonic(), 0.01))
-                if proc.is_alive():
-                    proc.kill()
-                    proc.join(0.2)
+        stop_processes(procs, STOP_GRACE_S)  # terminated again: harmless, and then reaped
 
 
 @contextmanager
