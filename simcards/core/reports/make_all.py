@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import inspect
 import sys
+import time
 from concurrent.futures import Executor
 from pathlib import Path
 
@@ -35,11 +36,14 @@ def build_all(root: Path = Path("reports"), *, seed: int = DEFAULT_SEED,
             sys.stderr.write(f"report 0/{len(chosen)}: compiling the kernels (or loading them "
                              "from numba's cache)\n")
             sys.stderr.flush()
+        started = time.perf_counter()
         try:
             compile_warmups(sorted({game.name for _, game in chosen}), workers or 1)
         except KeyboardInterrupt:
             raise Interrupted("interrupted while compiling the kernels, before any study "
                               "started") from None
+        if progress:
+            _done(0, len(chosen), "compiling", started)
     for i, (name, game) in enumerate(chosen, 1):
         build = game.study(name)
         if progress:
@@ -52,6 +56,7 @@ def build_all(root: Path = Path("reports"), *, seed: int = DEFAULT_SEED,
             run.create()
             if _accepts_store(build):
                 options["store"] = run.path / "batches"
+        started = time.perf_counter()
         try:
             page = build(root, seed=seed, workers=workers, progress=progress, quick=quick,
                          executor=executor, **options)
@@ -62,8 +67,16 @@ def build_all(root: Path = Path("reports"), *, seed: int = DEFAULT_SEED,
         if run is not None:
             run.finish(pd.DataFrame({"page": [str(page)]}), {"page": str(page)})
         pages.append(page)
+        if progress:
+            _done(i, len(chosen), name, started)
     _index(root)
     return pages
+
+
+def _done(i: int, n: int, what: str, started: float) -> None:
+    """The step's wall time, so that a user sees where a report's minutes go."""
+    sys.stderr.write(f"report {i}/{n}: {what} done in {time.perf_counter() - started:.0f} s\n")
+    sys.stderr.flush()
 
 
 def _accepts_store(build: object) -> bool:
