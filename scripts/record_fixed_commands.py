@@ -1,7 +1,7 @@
 """Record the ``--json`` of every command in ``tests/fixed_commands/commands.txt``.
 
 The file it writes, ``tests/fixed_commands/expected.json``, is what
-``tests/test_fixed_commands.py`` holds the code to: a reshaping of the code changes no
+``tests/core/test_fixed_commands.py`` holds the code to: a reshaping of the code changes no
 number. Record again only when a number is meant to change (a rule fixed, a policy improved),
 and say in the commit which commands moved and why.
 
@@ -19,7 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
-TESTS = Path(__file__).resolve().parent.parent / "tests"
+TESTS = Path(__file__).resolve().parent.parent / "tests" / "core"
 
 
 def main() -> int:

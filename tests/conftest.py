@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
 from simcards.core.store import RunStore
+
+# The toy game (``tests/toygame``) is a top-level package, as a user's own game would be: it is
+# loaded by name (``SIMCARDS_GAMES=toygame``) from a folder on the path, never from simcards.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -29,16 +35,15 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def _games_tested(items: list[pytest.Item], names: set[str]) -> set[str]:
-    """The games whose kernels the selected tests need: a test file named for one game
-    (``test_ronda_search.py``, ``test_cli_ronco_flags.py``) needs that game's; any other file
-    (the CLI, the cluster, the reports) may touch every game."""
+    """The games whose kernels the selected tests need: a test in a game's folder
+    (``tests/ronda/``) needs that game's; any other (``tests/core/``: the CLI, the cluster, the
+    reports, the contract suite) may touch every game."""
     out: set[str] = set()
     for item in items:
-        words = set(item.path.stem.split("_"))
-        mine = words & names
-        if len(mine) != 1:
+        folder = item.path.parent.name
+        if folder not in names:
             return names
-        out |= mine
+        out.add(folder)
     return out
 
 

@@ -15,7 +15,7 @@ The rules are the engine's: :func:`resolve` follows :func:`engine.resolve`, :fun
 follows :func:`engine.apply_play` and :func:`engine.credits`, :func:`deal` follows
 :func:`engine.deal_next`, :func:`greedy` follows :func:`engine.greedy_card`, and
 :func:`finish` follows :func:`engine.finish_hand`; the point balance of one play is the
-engine's own :func:`engine.balance`. ``tests/test_ronda_compact.py`` holds them together: from
+engine's own :func:`engine.balance`. ``tests/ronda/test_compact.py`` holds them together: from
 positions of real hands in every configuration, greedy played to the end here and on the
 workspace chooses the same value at every play and ends in the same final values.
 

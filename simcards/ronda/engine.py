@@ -5,7 +5,7 @@ does, its credits, the end of the hand, and the ``greedy`` policy (Q3).
 :mod:`simcards.ronda.kernel` plays whole hands and Monte Carlo batches with these. The searching
 policies (:mod:`simcards.ronda.search`) play thousands of positions per decision, so they search
 a compact form of the position (:mod:`simcards.ronda.compact`) whose plays follow these
-functions step by step and use their point balance; ``tests/test_ronda_compact.py`` plays both
+functions step by step and use their point balance; ``tests/ronda/test_compact.py`` plays both
 forms side by side and requires the same position after every play.
 
 Cards are ids 0..39: value index ``c >> 2`` (0 = As .. 9 = Rey, the D1 sequence) and suit

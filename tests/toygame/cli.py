@@ -6,6 +6,7 @@ from typing import Annotated
 
 import pandas as pd
 import typer
+from toygame.kernel import chunk
 
 from simcards.core.cli_options import (
     DEFAULT_SEED,
@@ -21,7 +22,6 @@ from simcards.core.errors import UsageError
 from simcards.core.montecarlo import batch_run
 from simcards.core.runner import check_workers, run_batch
 from simcards.core.stats import wilson
-from toygame.kernel import chunk
 
 app = typer.Typer(help="High card (toy).", no_args_is_help=True)
 CHUNK = 50_000

@@ -250,7 +250,7 @@ def test_cli_mixed_equilibrium_json_keys(capsys) -> None:
     lo, hi = row["exploitability_ci"]
     assert 0.0 <= lo <= row["exploitability"] <= hi
     assert row["certified"] == (hi < 0.002)
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
     missing = sorted(k for k in _nested_keys(out) if f"`{k}`" not in readme)
     assert not missing, missing
 

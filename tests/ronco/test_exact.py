@@ -14,7 +14,7 @@ from simcards.ronco import reference as ref
 from simcards.ronco import rounds
 from simcards.ronco.policies import Policy
 from simcards.ronco.rules import RoncoRules
-from tests.ronco_configs import CONFIGS, Config
+from tests.ronco.configs import CONFIGS, Config
 
 MC_ROUNDS = 2_000_000
 

@@ -16,7 +16,7 @@ import pytest
 from simcards.core import registry
 from simcards.core.runner import run_batch
 
-TESTS = Path(__file__).resolve().parent
+TESTS = Path(__file__).resolve().parents[1]
 CORE = TESTS.parent / "simcards" / "core"
 
 

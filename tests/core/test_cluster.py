@@ -38,7 +38,7 @@ from simcards.ronco import rounds as ronco_rounds  # noqa: E402
 from simcards.ronco.policies import Policy  # noqa: E402
 from simcards.ronco.rounds import KernelConfig, rounds_chunk  # noqa: E402
 from simcards.ronco.rules import RoncoRules  # noqa: E402
-from tests.ronco_configs import CONFIGS, RANDOM_CONFIGS, Config  # noqa: E402
+from tests.ronco.configs import CONFIGS, RANDOM_CONFIGS, Config  # noqa: E402
 
 NO_DASHBOARD = "127.0.0.1:0"
 """Where test clusters put the scheduler's HTTP server: any free loopback port.

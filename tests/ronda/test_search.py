@@ -14,7 +14,7 @@
 
 The default run stays short on one core; a bigger agreement run::
 
-    RONDA_FULL_AGREEMENT=1 .venv/bin/python -m pytest tests/test_ronda_search.py
+    RONDA_FULL_AGREEMENT=1 .venv/bin/python -m pytest tests/ronda/test_search.py
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from simcards.core.rng import chunk_state
 from simcards.ronco import reference as ref
 from simcards.ronco.kernel import ALL_TIE, CUT, CUT_KING_FIRED, record_deals, replay_rounds
 from simcards.ronco.rounds import KernelConfig
-from tests.ronco_configs import CONFIGS, RANDOM_CONFIGS, Config
+from tests.ronco.configs import CONFIGS, RANDOM_CONFIGS, Config
 
 DEALS = 10_000
 

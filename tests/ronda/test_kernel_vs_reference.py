@@ -11,7 +11,7 @@ cards of every side, the Ultima and the Ronda/Tringla counters.
 The default run plays ``HANDS`` hands per configuration so that the file stays short on one
 core. The full check plays ``FULL_HANDS`` (10,000) hands per configuration::
 
-    RONDA_FULL_AGREEMENT=1 .venv/bin/python -m pytest tests/test_ronda_kernel_vs_reference.py
+    RONDA_FULL_AGREEMENT=1 .venv/bin/python -m pytest tests/ronda/test_kernel_vs_reference.py
 
 The Monte Carlo's Ronda and Tringla rates per dealt 4-card holding are checked against their
 exact hypergeometric values, and its invariants (every card in exactly one captured pile, never

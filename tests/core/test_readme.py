@@ -9,7 +9,7 @@ from pathlib import Path
 import simcards.ronco
 import simcards.ronda
 
-README = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+README = (Path(__file__).resolve().parents[2] / "README.md").read_text()
 
 
 def _keys(d: dict) -> set[str]:
@@ -86,7 +86,7 @@ def _speeds_module():
     """``scripts/update_readme_speeds.py``, loaded by path (``scripts`` is not a package)."""
     import importlib.util
 
-    path = Path(__file__).resolve().parents[1] / "scripts" / "update_readme_speeds.py"
+    path = Path(__file__).resolve().parents[2] / "scripts" / "update_readme_speeds.py"
     spec = importlib.util.spec_from_file_location("update_readme_speeds", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
