@@ -35,9 +35,9 @@ from distributed import LocalCluster
 
 from simcards.core.cluster import open_executor
 from simcards.core.runner import run_batch
-from simcards.ronco import rounds as ronco_rounds
+from simcards.ronco import rounds_batch as ronco_rounds
 from simcards.ronco.policies import Policy
-from simcards.ronco.rounds import KernelConfig, rounds_chunk
+from simcards.ronco.rounds_batch import KernelConfig, rounds_chunk
 from simcards.ronco.rules import RoncoRules
 
 

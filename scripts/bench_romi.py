@@ -21,8 +21,8 @@ import json
 import time
 
 from simcards.core.rng import chunk_state
-from simcards.romi import engine as E
-from simcards.romi.kernel import engine_args
+from simcards.romi import round_kernel as E
+from simcards.romi.records import engine_args
 from simcards.romi.rules import RomiRules
 
 

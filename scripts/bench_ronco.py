@@ -31,10 +31,10 @@ import numpy as np
 
 from simcards.core.rng import chunk_state, randbelow
 from simcards.ronco import reference as ref
-from simcards.ronco.games import GameConfig, games_chunk
-from simcards.ronco.kernel import deal, record_deals, simulate_rounds
+from simcards.ronco.games_batch import GameConfig, games_chunk
 from simcards.ronco.policies import Policy
-from simcards.ronco.rounds import KernelConfig
+from simcards.ronco.round_kernel import deal, record_deals, simulate_rounds
+from simcards.ronco.rounds_batch import KernelConfig
 from simcards.ronco.rules import RoncoRules
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -18,7 +18,7 @@ import argparse
 import os
 import time
 
-from simcards.ronco import bayes
+from simcards.ronco import bayes_exact
 from simcards.ronco.policies import Policy
 from simcards.ronco.rules import RoncoRules
 
@@ -28,12 +28,12 @@ FIELD = Policy("threshold", 5, 5)
 def table_seconds(players: int) -> dict[int, float]:
     """For n = 2 .. ``players``: seconds to compute the tables of sizes 2 .. n."""
     rules = RoncoRules.make()
-    bayes._compiled()  # compile (or load) the kernel first: not part of the timing
+    bayes_exact._compiled()  # compile (or load) the kernel first: not part of the timing
     total = 0.0
     out = {}
     for k in range(2, players + 1):
         t0 = time.thread_time()
-        bayes._build(rules, k, [FIELD] * k, [True] * k)
+        bayes_exact._build(rules, k, [FIELD] * k, [True] * k)
         total += time.thread_time() - t0
         out[k] = total
         print(f"  {k:>2} players: {total:>8.2f} s (tables 2 .. {k})", flush=True)
@@ -42,7 +42,7 @@ def table_seconds(players: int) -> dict[int, float]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--players", type=int, default=bayes.MAX_BAYES_PLAYERS)
+    ap.add_argument("--players", type=int, default=bayes_exact.MAX_BAYES_PLAYERS)
     ap.add_argument("--readme", action="store_true",
                     help="save the figures and rewrite the README's block from them")
     args = ap.parse_args()

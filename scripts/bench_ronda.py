@@ -32,7 +32,7 @@ import numpy as np
 from simcards.core.rng import chunk_state
 from simcards.ronda import codes
 from simcards.ronda import reference as ref
-from simcards.ronda.kernel import record_hands, simulate_hands
+from simcards.ronda.play_kernel import record_hands, simulate_hands
 from simcards.ronda.policies import policy_arrays
 from simcards.ronda.rules import RondaRules
 

@@ -7,6 +7,44 @@ the toy game of the tests), imports each, and takes its module attribute ``GAME`
 
 Everything a :class:`Game` names is a ``"module:attribute"`` reference resolved on first use,
 so listing the games imports no kernel, no typer app and no matplotlib.
+
+The game layout
+---------------
+Every game package (and the toy game of the tests) uses the same file names for the same kind
+of thing, so that a reader who knows one game finds their way in the others:
+
+``__init__.py``
+    The registration (``GAME``) and ``COMMANDS``: each command is a function of ``api.py``
+    and an attribute of the package (:mod:`simcards.core.gameapi`). Imports nothing heavy.
+``rules.py``
+    The rules as a documented frozen dataclass, every field citing its rule id in
+    ``seeds/<game>.md``.
+``codes.py``
+    Every integer code that compiled code and Python share: policy kinds, rule switches,
+    outcomes, statistics slots. Declared here once, never copied.
+``policies.py``
+    The policy kinds a user names (``kind:param``) and their checks.
+``<unit>_kernel.py``
+    numba-compiled code only, one module per unit of play (``round_kernel.py``,
+    ``hand_kernel.py``, ``match_kernel.py``, ``search_kernel.py``).
+``<command>_batch.py``
+    What a Monte Carlo command runs: its configuration, one chunk of the work and the
+    statistics that chunks merge into (``rounds_batch.py``, ``compare_batch.py``).
+``<question>_exact.py``
+    Exact solvers: enumerations, Markov chains, equilibria, the meld solver
+    (``rounds_exact.py``, ``melds_exact.py``).
+``reference.py``
+    The slow pure-Python reference engine, written from the rules text alone: the oracle that
+    the kernels are played against on the same deals.
+``api.py``
+    The Python API: one function per command, returning a result with ``.to_dict()`` (the
+    ``--json`` keys) and ``.to_frame()``.
+``cli.py``
+    The typer commands, a thin layer over ``api.py``.
+``reports/``
+    The headline studies that ``simcards report`` builds.
+``warmups.py``
+    Small calls that compile every kernel once (numba's disk cache keeps them).
 """
 
 from __future__ import annotations
@@ -108,16 +146,16 @@ def all_warmups() -> tuple[str, ...]:
 
 def compile_warmups(game_names: Sequence[str], jobs: int) -> None:
     """Compile (or load) the kernels of ``game_names`` before a long run: each game's
-    warm-ups run in a fresh interpreter of their own, ``jobs`` games at a time, the games with
-    the most warm-ups first.
+    warm-ups run in a fresh interpreter of their own, all games at once (at least ``jobs`` at a
+    time). Games compile for very different times (Ronda's search kernels take several times
+    Ronco's round kernels), and nothing tells in advance which is longest: started together,
+    the longest is never left to start last while the other cores idle.
 
     On a cold numba cache this is most of a fresh checkout's first run. Without it every
     worker process compiles the kernels it meets, side by side with the others compiling the
     same ones; here different games compile on different cores, once, and every later process
     loads them from numba's disk cache. On a warm cache it costs an import per game."""
-    chains = sorted((list(g.warmups) for g in games() if g.name in game_names),
-                    key=len, reverse=True)
-    chains = [c for c in chains if c]
+    chains = [list(g.warmups) for g in games() if g.name in game_names and g.warmups]
     if not chains:
         return
 
@@ -126,5 +164,5 @@ def compile_warmups(game_names: Sequence[str], jobs: int) -> None:
                 + "".join(f"resolve({ref!r})()\n" for ref in refs))
         subprocess.run([sys.executable, "-c", code], check=True)
 
-    with ThreadPoolExecutor(max(1, min(jobs, len(chains)))) as pool:
+    with ThreadPoolExecutor(max(1, jobs, len(chains))) as pool:
         list(pool.map(run, chains))

@@ -2,6 +2,7 @@
 exact meld solver, the numba engine and its policies, the reference engine, the commands
 ``simcards romi melds``, ``rounds``, ``games`` and ``compare``, and the report studies."""
 
+from simcards.core.gameapi import command_functions
 from simcards.core.registry import Game
 
 GAME = Game(
@@ -18,3 +19,8 @@ GAME = Game(
              "simcards.romi.warmups:warm_romi_questions"),
     policy_kinds="simcards.romi.policies:KINDS",
 )
+
+COMMANDS = ("rounds", "games", "compare")
+"""The commands, each a function of ``simcards.romi.api`` (``simcards.romi.rounds(...)``)."""
+
+__getattr__, __dir__ = command_functions(__name__, COMMANDS)

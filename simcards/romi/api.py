@@ -25,10 +25,10 @@ from simcards.core.errors import UsageError
 from simcards.core.policyspec import PolicySpec
 from simcards.core.runner import check_workers, run_batch
 from simcards.core.spawnsafe import main_not_reimported
-from simcards.romi import compare as RC
-from simcards.romi import rounds as R
-from simcards.romi.kernel import rules_array
+from simcards.romi import compare_batch as RC
+from simcards.romi import rounds_batch as R
 from simcards.romi.policies import KINDS, policy_arrays
+from simcards.romi.records import rules_array
 from simcards.romi.rules import RomiRules
 
 MAX_ROUNDS = 10**9
@@ -175,7 +175,7 @@ def compare(a: str | PolicySpec, b: str | PolicySpec, *, players: int = 4,
             workers: int | None = None, scheduler: str | None = None, store: str | None = None,
             progress: bool = False, swap_keeps_romi: bool = False) -> dict[str, Any]:
     """Policy A against policy B on the same deals with the seats rotated (``simcards romi
-    compare A B``, :mod:`simcards.romi.compare`): every deal set is one game of ``rounds``
+    compare A B``, :mod:`simcards.romi.compare_batch`): every deal set is one game of ``rounds``
     rounds played on the same decks and dealers once with A in each seat and B in all the
     others. ``score_diff`` (A minus B, points per round; negative: A concedes fewer points, A
     is better) and ``win_rate_diff`` are paired over deal sets. ``dealer`` fixes the first

@@ -28,8 +28,8 @@ from simcards.core.cli_options import (
 )
 from simcards.core.errors import UsageError
 from simcards.romi import cards as C
-from simcards.romi import melds as M
-from simcards.romi import table as T
+from simcards.romi import melds_exact as M
+from simcards.romi import table_exact as T
 from simcards.romi.policies import KINDS
 from simcards.romi.rules import MAX_OPENING, MAX_ROUNDS_PER_GAME, RomiRules
 
@@ -133,7 +133,7 @@ def melds_report(hand: str | None = None, file: Path | str | None = None,
     ``X=card``). The three numbers of every hand come from one batch call of the solver.
 
     With ``table`` (melds on the table as text, ``;`` between them, each as
-    :meth:`~simcards.romi.table.TableMeld.parse` reads it): V5 for each hand instead, as a
+    :meth:`~simcards.romi.table_exact.TableMeld.parse` reads it): V5 for each hand instead, as a
     player who has opened. The output then has ``table`` (the melds as read, in canonical
     text, numbered from 0 in order) and each hand ``best_value``, ``min_penalty`` and
     ``can_go_out`` with the table, ``melds`` (a lay-down reaching ``best_value`` as moves in

@@ -3,8 +3,8 @@
 The numba engine plays ``expert`` as greedy (Q2) except for its discard (T7), which Q5 fixes
 exactly: unseen copies of every card, a *prospect* for each card it could throw, a *feeding*
 test, and a tie order. This module writes that discard again from the rules page alone, sharing
-no code with the engine (only the exact meld solver of :mod:`simcards.romi.melds`, itself checked
-against brute force), so that replayed engine rounds can be held to it discard by discard.
+no code with the engine (only the exact meld solver of :mod:`simcards.romi.melds_exact`, itself
+checked against brute force), so that replayed engine rounds can be held to it discard by discard.
 
 Clarity beats speed: for every candidate card c and every card d still unseen, the hand
 H - c + d is solved (V1, V2) by the meld solver, with one batch call and a memo per position;
@@ -22,7 +22,7 @@ import numpy as np
 
 from simcards.core.errors import UsageError
 from simcards.romi import cards as C
-from simcards.romi.melds import MAX_HAND, solve_batch
+from simcards.romi.melds_exact import MAX_HAND, solve_batch
 from simcards.romi.rules import RomiRules
 
 JOKER = C.JOKER_KIND

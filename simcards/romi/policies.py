@@ -3,7 +3,7 @@
 ``--policies`` takes one spec per seat (Q6): ``greedy``, ``rummy:K`` (play for a Römi until an
 opponent holds K cards or fewer, Q3), ``threshold:X`` (open only with X points or more, Q4) or
 ``expert`` (greedy's draws and melds with a discard weighed over the unseen cards, Q5).
-The engine (:mod:`simcards.romi.engine`) takes a seat's policy as two integers, its kind code
+The engine (:mod:`simcards.romi.round_kernel`) takes a seat's policy as two integers, its kind code
 and its one parameter. ``threshold``'s X may not be below the rules' ``open_min`` (O1): that
 bound is named here and supplied by :func:`policy_arrays` from the rules.
 """

@@ -7,8 +7,8 @@ from __future__ import annotations
 def warm_romi_rounds() -> None:
     """Compile or load the Römi round kernel: four greedy players, default rules, two rounds."""
     from simcards.core.rng import chunk_state
-    from simcards.romi.kernel import engine_args
-    from simcards.romi.rounds import RoundConfig, rounds_chunk
+    from simcards.romi.records import engine_args
+    from simcards.romi.rounds_batch import RoundConfig, rounds_chunk
     from simcards.romi.rules import RomiRules
 
     rules = RomiRules.make()
@@ -22,7 +22,7 @@ def warm_romi_compare() -> None:
     which brings in the meld search of its discard."""
     from simcards.core.rng import chunk_state
     from simcards.romi import api
-    from simcards.romi import compare as RC
+    from simcards.romi import compare_batch as RC
     from simcards.romi.policies import KINDS
     from simcards.romi.rules import RomiRules
 
@@ -35,8 +35,8 @@ def warm_romi_compare() -> None:
 def warm_romi_games() -> None:
     """Compile or load the Römi game kernel (whole games of rounds)."""
     from simcards.core.rng import chunk_state
-    from simcards.romi.kernel import engine_args
-    from simcards.romi.rounds import RoundConfig, games_chunk
+    from simcards.romi.records import engine_args
+    from simcards.romi.rounds_batch import RoundConfig, games_chunk
     from simcards.romi.rules import RomiRules
 
     rules = RomiRules.make(players=2)
@@ -49,7 +49,7 @@ def warm_romi_questions() -> None:
     """Compile or load the kernel of the ``romi-questions`` study (rounds with per-round
     records and the joker exchange), so that the report does not compile it mid-study."""
     from simcards.core.rng import chunk_state
-    from simcards.romi.kernel import engine_args
+    from simcards.romi.records import engine_args
     from simcards.romi.reports.question_kernel import question_rounds
     from simcards.romi.rules import RomiRules
 

@@ -9,13 +9,11 @@ API mirrors the commands (see :mod:`simcards.ronco.api`)::
     simcards.ronco.games(players=4, lives=3, exact=True).to_dict()
     simcards.ronco.best_threshold(players="4-6").to_frame()
 
-``rounds``, ``games``, ``best_threshold`` and ``exact`` are the modules that implement the
-commands, made callable (:mod:`simcards.core.apimodule`); they are imported on first use.
+Each command is a function of :mod:`simcards.ronco.api`, an attribute of this package
+imported on first use (:mod:`simcards.core.gameapi`).
 """
 
-from importlib import import_module
-from typing import Any
-
+from simcards.core.gameapi import command_functions
 from simcards.core.registry import Game
 
 GAME = Game(
@@ -37,15 +35,7 @@ GAME = Game(
     policy_kinds="simcards.ronco.policies:KINDS",
 )
 
-API = ("rounds", "games", "best_threshold", "exact", "api")
-"""The API's entry points, imported on first access."""
+COMMANDS = ("rounds", "exact", "games", "best_threshold", "equilibrium")
+"""The commands, each a function of ``simcards.ronco.api`` (``simcards.ronco.rounds(...)``)."""
 
-
-def __getattr__(name: str) -> Any:
-    if name in API:
-        return import_module(f"{__name__}.{name}")
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *API])
+__getattr__, __dir__ = command_functions(__name__, COMMANDS)

@@ -218,7 +218,7 @@ def rounds(*, players: int = 4, policy: str = "threshold", policies: str | None 
     most 1e12. ``progress`` shows the command's progress bar and messages on stderr.
     """
     from simcards.core.montecarlo import batch_run
-    from simcards.ronco import rounds as ronco_rounds
+    from simcards.ronco import rounds_batch as ronco_rounds
 
     rules = _rules(deck, cut_king, ties, poroli)
     policies_list = round_policies(players, policy, threshold, dealer_threshold, thresholds,
@@ -251,7 +251,7 @@ def exact(*, players: int = 4, policy: str = "threshold", policies: str | None =
     """Exact loss probability of every position (``simcards ronco exact``): deterministic
     policies only. ``seed`` and ``workers`` are checked and do not change the answer; the
     enumeration runs in pieces, so ``progress`` can show it and Ctrl-C stops it at once."""
-    from simcards.ronco import rounds as ronco_rounds
+    from simcards.ronco import rounds_batch as ronco_rounds
 
     rules = _rules(deck, cut_king, ties, poroli)
     policies_list = round_policies(players, policy, threshold, dealer_threshold, thresholds,
@@ -285,7 +285,7 @@ def game_policies(players: int, policies: str | None = None, policy: str | None 
                   keep_prob: float | None = None, rules: RoncoRules | None = None,
                   ) -> list[Policy]:
     """One policy per player from the ``games`` flags (None: not given)."""
-    from simcards.ronco import games as ronco_games
+    from simcards.ronco import games_batch as ronco_games
 
     check_players(players)
     keep_prob = check_finite(keep_prob, "--keep-prob")
@@ -335,7 +335,7 @@ def games(*, players: int = 4, lives: int = 7, policies: str | None = None,
     ``keep_prob`` (0.5). ``games`` defaults to 100k, at most 1e10. ``exact=True`` solves small
     tables exactly; ``games``, ``store`` and ``scheduler`` then do not apply and are refused.
     """
-    from simcards.ronco import games as ronco_games
+    from simcards.ronco import games_batch as ronco_games
 
     rules = _rules(deck, cut_king, ties, poroli, absolute_tie)
     table = game_policies(players, policies, policy, threshold, dealer_threshold, keep_prob,
@@ -388,8 +388,8 @@ def best_threshold(*, players: int | str | Sequence[int] = "3-10", lives: int = 
     """
     from simcards.core.montecarlo import cluster_info, executor_for
     from simcards.core.store import RunStore, store_root
-    from simcards.ronco import best_threshold as bt
-    from simcards.ronco import games as ronco_games
+    from simcards.ronco import best_threshold_batch as bt
+    from simcards.ronco import games_batch as ronco_games
 
     if isinstance(players, str):
         sizes = parse_range(players, "--players")
@@ -523,11 +523,12 @@ def equilibrium(*, players: int | str = 2, exact: bool = False, family: str = "t
 
     ``players`` 3 or more (a size or the command's text, ``"3-10"``): the mixed symmetric
     equilibrium of whole games with ``lives`` lives (default 7) over the family's (T, Td)
-    grid, found by the search of :mod:`simcards.ronco.mixed` from ``start`` (``"5:5,5:4"``;
-    default: a screen against 5:5) and certified by its exploitability bound (rules E5, E6).
+    grid, found by the search of :mod:`simcards.ronco.equilibrium_batch` from ``start``
+    (``"5:5,5:4"``; default: a screen against 5:5) and certified by its exploitability bound
+    (rules E5, E6).
     """
-    from simcards.ronco import equilibrium as eqm
-    from simcards.ronco import games as ronco_games
+    from simcards.ronco import equilibrium_exact as eqm
+    from simcards.ronco import games_batch as ronco_games
 
     sizes = [players] if isinstance(players, int) else parse_range(str(players), "--players")
     for n in sizes:
@@ -566,7 +567,7 @@ def equilibrium(*, players: int | str = 2, exact: bool = False, family: str = "t
     cap, workers = workers, check_workers(workers)  # on a cluster only a cap, if given
     from simcards.core.montecarlo import cluster_info, executor_for
     from simcards.core.store import RunStore, store_root
-    from simcards.ronco import mixed
+    from simcards.ronco import equilibrium_batch
 
     root = store_root(store)
     manifest = {"game": "ronco", "command": "equilibrium", "rules": rules.summary(),
@@ -577,12 +578,12 @@ def equilibrium(*, players: int | str = 2, exact: bool = False, family: str = "t
         top.create()
     with main_not_reimported(), executor_for(scheduler, cap, not progress) as ex:
         t0 = time.perf_counter()
-        rows, resumed, computed = mixed.search(
+        rows, resumed, computed = equilibrium_batch.search(
             rules, [(n, family, starts) for n in sizes], lives, seed=seed, near=bool(starts),
             workers=workers, root=top.path / "stages" if top else None, progress=progress,
             executor=ex)
         seconds = time.perf_counter() - t0
-    out = {**manifest, "target": mixed.TARGET, "rows": [r.to_dict() for r in rows],
+    out = {**manifest, "target": equilibrium_batch.TARGET, "rows": [r.to_dict() for r in rows],
            **cluster_info(ex, seconds)}
     result = MixedEquilibriumResult(out, rows)
     if top is not None:

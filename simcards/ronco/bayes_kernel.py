@@ -34,7 +34,7 @@ from numba import njit, types
 from numba.typed import Dict
 
 from simcards.ronco.codes import CUT_KING_LOSES, CUT_KING_NONE, TIES_FIRST
-from simcards.ronco.kernel import field_keeps
+from simcards.ronco.round_kernel import field_keeps
 
 _I64 = types.int64
 

@@ -6,7 +6,7 @@ the round kernel plays them.
 
 Stream layout, per game: the first dealer (only when it is drawn, G4) by
 :func:`simcards.core.rng.randbelow` of n (the high half of one 64-bit output, more outputs only
-on a rejection); then per round one deal of k+1 cards by :func:`simcards.ronco.kernel.deal` (k
+on a rejection); then per round one deal of k+1 cards by :func:`simcards.ronco.round_kernel.deal` (k
 survivors in position order, then the cut card; two cards per 64-bit output, each deal starting
 on a fresh output) and, when any player's policy is random, k uniforms in position order
 (:func:`simcards.core.rng.uniform`, one 64-bit output each). An independent engine fed the same
@@ -28,7 +28,7 @@ from simcards.ronco.codes import ENDING_STALLED as STALLED
 from simcards.ronco.codes import ENDING_VOID as VOID
 from simcards.ronco.codes import ENDING_WON as WON
 from simcards.ronco.codes import RANDOM, THRESHOLD, TIES_ALL
-from simcards.ronco.kernel import ALL_TIE, deal_words, play_round
+from simcards.ronco.round_kernel import ALL_TIE, deal_words, play_round
 
 __all__ = ["ALL_OUT", "RANDOM", "REPLAY_TIE", "STALLED", "VOID", "VOID_TIE", "WON"]
 

@@ -1,7 +1,7 @@
 """Exact Ronco game values for small tables: a Markov chain over (lives, dealer).
 
 Each round's exact outcome distribution over every set of losers (with Poroli's double losses and
-the absolute tie) comes from :func:`simcards.ronco.exact.round_outcomes`; the game is then a
+the absolute tie) comes from :func:`simcards.ronco.rounds_exact.round_outcomes`; the game is then a
 Markov chain on states (lives of every player, dealer). It is solved without recursion, as an
 explicit sparse transition table over the states reachable from the start, through which the
 start's probability is pushed round by round. Total lives strictly fall every counted round, so
@@ -22,9 +22,9 @@ import numpy as np
 from scipy import sparse
 
 from simcards.core.errors import UsageError
-from simcards.ronco.exact import round_outcomes
-from simcards.ronco.games import QUANTILES, check_first_dealer, check_lives
+from simcards.ronco.games_batch import QUANTILES, check_first_dealer, check_lives
 from simcards.ronco.policies import Policy
+from simcards.ronco.rounds_exact import round_outcomes
 from simcards.ronco.rules import AbsoluteTie, RoncoRules, check_players
 
 MAX_STATES = 250_000

@@ -119,7 +119,7 @@ class PolicyTable:
     def from_policies(cls, policies: Sequence[Policy],
                       bayes: tuple[np.ndarray, np.ndarray] | None = None) -> PolicyTable:
         """The arrays of ``policies``; ``bayes`` is the decision table (sorted keys, decisions)
-        any ``bayes`` policy among them looks up (see :mod:`simcards.ronco.bayes`)."""
+        any ``bayes`` policy among them looks up (see :mod:`simcards.ronco.bayes_exact`)."""
         if bayes is None:
             if any(p.kind == "bayes" for p in policies):
                 raise ValueError("a bayes policy needs its decision table")

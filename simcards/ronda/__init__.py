@@ -10,19 +10,11 @@ API mirrors the commands (see :mod:`simcards.ronda.api`)::
     simcards.ronda.matches(players=4, teams="on", target=41, matches="100k").to_dict()
     simcards.ronda.compare("lookahead:1", "greedy", deals="20k").to_dict()
 
-``hands``, ``matches`` and ``compare`` are modules (the hands batch, the match kernels, the
-duplicate batch) made callable (:mod:`simcards.core.apimodule`); they are imported on first use.
-The package makes each of them callable as it becomes the package's attribute (which Python
-does on every import of the submodule, whoever imports it), so the modules themselves need not
-know about the API.
+Each command is a function of :mod:`simcards.ronda.api`, an attribute of this package
+imported on first use (:mod:`simcards.core.gameapi`).
 """
 
-import sys
-import types
-from importlib import import_module
-from typing import Any
-
-from simcards.core.apimodule import make_callable
+from simcards.core.gameapi import command_functions
 from simcards.core.registry import Game
 
 GAME = Game(
@@ -41,30 +33,7 @@ GAME = Game(
     policy_kinds="simcards.ronda.policies:KINDS",
 )
 
-API = ("hands", "matches", "compare", "api")
-"""The API's entry points, imported on first access."""
 COMMANDS = ("hands", "matches", "compare")
-"""The submodules that run the command of the same name when called."""
+"""The commands, each a function of ``simcards.ronda.api`` (``simcards.ronda.hands(...)``)."""
 
-
-class _Package(types.ModuleType):
-    """This package's module class: a command's submodule, set as the package's attribute by
-    the import system, is made callable on the way in."""
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name in COMMANDS and isinstance(value, types.ModuleType):
-            make_callable(value.__name__, f"simcards.ronda.api:{name}")
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package
-
-
-def __getattr__(name: str) -> Any:
-    if name in API:
-        return import_module(f"{__name__}.{name}")
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *API])
+__getattr__, __dir__ = command_functions(__name__, COMMANDS)

@@ -327,7 +327,7 @@ def hands(*, players: int = 2, teams: str = "off", policies: str | Sequence[str]
     stderr.
     """
     from simcards.core.montecarlo import batch_run
-    from simcards.ronda import hands as ronda_hands
+    from simcards.ronda import hands_batch as ronda_hands
 
     rules = make_rules(players=players, teams=teams, derba_chain=derba_chain,
                        announce=announce, announce_conflict=announce_conflict, mode=mode)
@@ -367,7 +367,7 @@ def matches(*, players: int = 2, teams: str = "off",
     match, D3). ``matches`` defaults to 100k, at most 1e9.
     """
     from simcards.core.montecarlo import batch_run
-    from simcards.ronda import matchplay
+    from simcards.ronda import matches_batch
 
     rules = make_rules(players=players, teams=teams, derba_chain=derba_chain,
                        announce=announce, announce_conflict=announce_conflict, mode=mode,
@@ -378,12 +378,12 @@ def matches(*, players: int = 2, teams: str = "off",
     check_seed(seed)
     cap, workers = workers, check_workers(workers)  # on a cluster only a cap, if given
     header = {**_header("matches", rules, specs), "dealer": dealer,
-              "max_hands": matchplay.max_hands(rules)}
+              "max_hands": matches_batch.max_hands(rules)}
     manifest = {**header, "seed": seed, "matches": total,
-                "chunk_size": matchplay.match_chunk_size(rules, specs)}
+                "chunk_size": matches_batch.match_chunk_size(rules, specs)}
     with main_not_reimported(), \
             batch_run(scheduler, cap, store, manifest, not progress) as run:
-        res = matchplay.simulate(rules, specs, total, dealer=dealer, seed=seed,
+        res = matches_batch.simulate(rules, specs, total, dealer=dealer, seed=seed,
                                  workers=workers, progress=progress, **run.options())
     out = {**header, "seed": seed, "matches": total, **res.to_dict(), **run.cluster_json()}
     result = MatchesResult(out, res)
@@ -408,8 +408,8 @@ def compare(a: str | PolicySpec, b: str | PolicySpec, *, players: int = 2, teams
     1e9; ``dealer`` fixes the first dealer of every set (default: drawn for each set).
     """
     from simcards.core.montecarlo import batch_run
-    from simcards.ronda import compare as ronda_compare
-    from simcards.ronda import matchplay
+    from simcards.ronda import compare_batch as ronda_compare
+    from simcards.ronda import matches_batch
 
     spec_a = parse_policy(a, "policy A")
     spec_b = parse_policy(b, "policy B")
@@ -423,7 +423,7 @@ def compare(a: str | PolicySpec, b: str | PolicySpec, *, players: int = 2, teams
     header = {"game": "ronda", "command": "compare", "players": rules.players,
               "rules": rules.summary(), "sides": sides(rules), "policy_a": spec_a.text(),
               "policy_b": spec_b.text(), "dealer": dealer,
-              "max_hands": matchplay.max_hands(rules)}
+              "max_hands": matches_batch.max_hands(rules)}
     manifest = {**header, "seed": seed, "deals": total,
                 "chunk_size": ronda_compare.chunk_for(rules, spec_a, spec_b)}
     with main_not_reimported(), \

@@ -343,10 +343,10 @@ def play(
         typer.echo(f"seed {seed}", err=True)
     check_seed(seed)
     try:
-        from simcards.ronda.play import run_play
+        from simcards.ronda.terminal import run_play
     except ModuleNotFoundError as exc:
-        if exc.name != "simcards.ronda.play":
+        if exc.name != "simcards.ronda.terminal":
             raise
-        raise UsageError("ronda play is not available in this build (simcards.ronda.play "
+        raise UsageError("ronda play is not available in this build (simcards.ronda.terminal "
                          "is missing)") from None
     run_play(rules, specs, seat=seat, seed=seed, dealer=dealer, match=match)

@@ -1,9 +1,10 @@
 """The numbers users see from Ronda's match and duplicate statistics.
 
-Pure functions of the merged statistics dicts of :func:`simcards.ronda.matches.simulate_matches`
-(:data:`~simcards.ronda.matches.MATCH_STAT_NAMES`) and
-:func:`simcards.ronda.matches.simulate_duplicate`
-(:data:`~simcards.ronda.matches.DUPLICATE_STAT_NAMES`): the kernels return only sums, so chunks
+Pure functions of the merged statistics dicts of
+:func:`simcards.ronda.match_kernel.simulate_matches`
+(:data:`~simcards.ronda.match_kernel.MATCH_STAT_NAMES`) and
+:func:`simcards.ronda.match_kernel.simulate_duplicate`
+(:data:`~simcards.ronda.match_kernel.DUPLICATE_STAT_NAMES`): the kernels return only sums, so chunks
 merge by addition, and every rate, mean and interval is formed here, once, from the totals.
 
 Intervals are at 95%: Wilson's for proportions (they stay inside [0, 1], also near 0 or 1), the

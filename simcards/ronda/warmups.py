@@ -10,7 +10,7 @@ from __future__ import annotations
 def warm_ronda_hands() -> None:
     """Compile or load the Ronda hand kernel: two players, default rules, a few hands."""
     from simcards.core.rng import chunk_state
-    from simcards.ronda.hands import HandConfig, hands_chunk
+    from simcards.ronda.hands_batch import HandConfig, hands_chunk
     from simcards.ronda.policies import KINDS
     from simcards.ronda.rules import RondaRules
 
@@ -21,7 +21,7 @@ def warm_ronda_hands() -> None:
 def warm_ronda_matches() -> None:
     """Compile or load the Ronda match kernel: two players, default rules, a few matches."""
     from simcards.core.rng import chunk_state
-    from simcards.ronda.matchplay import MatchConfig, matches_chunk
+    from simcards.ronda.matches_batch import MatchConfig, matches_chunk
     from simcards.ronda.policies import KINDS
     from simcards.ronda.rules import RondaRules
 
@@ -32,7 +32,7 @@ def warm_ronda_matches() -> None:
 def warm_ronda_duplicate() -> None:
     """Compile or load the Ronda duplicate kernel (the compare command): a few deal sets."""
     from simcards.core.rng import chunk_state
-    from simcards.ronda.compare import DuplicateConfig, duplicate_chunk
+    from simcards.ronda.compare_batch import DuplicateConfig, duplicate_chunk
     from simcards.ronda.policies import KINDS
     from simcards.ronda.rules import RondaRules
 

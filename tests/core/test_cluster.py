@@ -34,9 +34,9 @@ from simcards.core.cluster import (  # noqa: E402
 )
 from simcards.core.errors import UsageError  # noqa: E402
 from simcards.core.runner import run_batch  # noqa: E402
-from simcards.ronco import rounds as ronco_rounds  # noqa: E402
+from simcards.ronco import rounds_batch as ronco_rounds  # noqa: E402
 from simcards.ronco.policies import Policy  # noqa: E402
-from simcards.ronco.rounds import KernelConfig, rounds_chunk  # noqa: E402
+from simcards.ronco.rounds_batch import KernelConfig, rounds_chunk  # noqa: E402
 from simcards.ronco.rules import RoncoRules  # noqa: E402
 from tests.ronco.configs import CONFIGS, RANDOM_CONFIGS, Config  # noqa: E402
 
@@ -105,7 +105,7 @@ def executor(local_cluster) -> Iterator[ClusterExecutor]:
 
 def _kernel_signatures(dask_worker) -> int:
     """How many compiled signatures the round kernel has in this worker process."""
-    from simcards.ronco.kernel import simulate_rounds
+    from simcards.ronco.round_kernel import simulate_rounds
 
     return len(simulate_rounds.signatures)
 
@@ -296,7 +296,7 @@ def test_local_path_never_imports_dask() -> None:
         import simcards.core.cluster
         from simcards.core.cluster import open_executor
         from simcards.ronco.policies import Policy
-        from simcards.ronco.rounds import simulate
+        from simcards.ronco.rounds_batch import simulate
         from simcards.ronco.rules import RoncoRules
         with open_executor(None, 1) as ex:
             assert ex is None
@@ -328,7 +328,7 @@ def test_games_register_warmups_by_importable_name() -> None:
 
 
 def test_ronco_games_through_the_cluster_equal_the_local_run(executor) -> None:
-    from simcards.ronco import games as ronco_games
+    from simcards.ronco import games_batch as ronco_games
 
     rules = RoncoRules.make(poroli=True, absolute_tie="replay")
     policies = [Policy("informed", 5, 5), Policy("threshold", 6, 4), Policy("random", p=0.4),
@@ -343,7 +343,7 @@ def test_ronco_games_through_the_cluster_equal_the_local_run(executor) -> None:
 
 
 def test_best_threshold_search_through_the_cluster_equals_the_local_run(executor) -> None:
-    from simcards.ronco import best_threshold as bt
+    from simcards.ronco import best_threshold_batch as bt
 
     rules = RoncoRules.make()
     opts = {"seed": 4, "first_stage": 1024, "max_games": 8192, "min_games": 2048,

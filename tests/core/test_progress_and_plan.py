@@ -125,7 +125,7 @@ def test_a_short_run_shows_no_progress(fast_clock, capsys) -> None:
 
 def test_best_threshold_shows_one_overall_progress_not_one_per_stage(monkeypatch,
                                                                    capsys) -> None:
-    from simcards.ronco import best_threshold as bt
+    from simcards.ronco import best_threshold_batch as bt
     from simcards.ronco.policies import Policy
     from simcards.ronco.rules import RoncoRules
 

@@ -144,7 +144,7 @@ def test_bayes_results_do_not_change_with_the_seconds_a_table_took(tmp_path, mon
 
     import pandas as pd
 
-    from simcards.ronco import bayes
+    from simcards.ronco import bayes_exact
     from simcards.ronco.policies import Policy
     from simcards.ronco.reports import bayes as page
     from simcards.ronco.rules import RoncoRules
@@ -154,11 +154,11 @@ def test_bayes_results_do_not_change_with_the_seconds_a_table_took(tmp_path, mon
     rows = [{"players": n, "best_T": 6, "best_Td": 6, "bayes_gain": 0.02,
              "bayes_gain_ci": [0.01, 0.03], "bayes_win_rate": 0.3, "threshold_win_rate": 0.28,
              "gain_games": 1000} for n in (3, 4)]
-    real = bayes.game_table
+    real = bayes_exact.game_table
     outputs = []
     for seconds in (0.25, 61.0):
-        monkeypatch.setattr(bayes, "game_table", lambda r, n, f, s=seconds: dataclasses.replace(
-            real(r, n, f), seconds=s * n))
+        monkeypatch.setattr(bayes_exact, "game_table", lambda r, n, f, s=seconds:
+                            dataclasses.replace(real(r, n, f), seconds=s * n))
         out = tmp_path / f"s{seconds}"
         out.mkdir()
         page.write(out, rules, field, rows, seed=1, quick=True, command="simcards ronco")

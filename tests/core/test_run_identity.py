@@ -102,7 +102,7 @@ def test_changing_a_kernel_source_file_changes_the_run_key(tmp_path, monkeypatch
 
     before = key()
     assert key() == before
-    kernel = copy / "ronco" / "kernel.py"
+    kernel = copy / "ronco" / "round_kernel.py"
     kernel.write_text(kernel.read_text().replace("lost[i] = hit", "lost[i] = hit  # changed"))
     after = key()
     fingerprint.package_fingerprint.cache_clear()
@@ -122,15 +122,15 @@ def test_two_policy_parameters_never_share_a_run_key(tmp_path, capsys) -> None:
 _PROBE = textwrap.dedent("""
     import numpy as np
     from simcards.core.rng import chunk_state
-    from simcards.ronco.kernel import record_deals
+    from simcards.ronco.round_kernel import record_deals
     cards, us = record_deals(chunk_state(3, 0), 4, 3, np.full(3, 2, np.int64), 40)
     print(float(us[0, 0]))
 """)
 
 
 def test_numba_cache_never_serves_a_kernel_built_from_an_older_inlined_helper(tmp_path) -> None:
-    """``record_deals`` (kernel.py) inlines ``uniform`` (rng.py). Change only rng.py: numba's
-    own cache, which watches kernel.py alone, would serve the old machine code."""
+    """``record_deals`` (round_kernel.py) inlines ``uniform`` (rng.py). Change only rng.py: numba's
+    own cache, which watches round_kernel.py alone, would serve the old machine code."""
     root = tmp_path / "src"
     shutil.copytree(PACKAGE, root / "simcards", ignore=shutil.ignore_patterns("__pycache__"))
     env = {"PYTHONPATH": str(root), "SIMCARDS_CACHE": str(tmp_path / "cache"),

@@ -11,7 +11,7 @@ import pytest
 
 from simcards.core.cli import main
 from simcards.romi import cards as C
-from simcards.romi import melds as M
+from simcards.romi import melds_exact as M
 from tests.cli_checks import assert_one_line_error
 
 MELDS = ["romi", "melds", "--json"]

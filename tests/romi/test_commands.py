@@ -12,9 +12,9 @@ import pytest
 
 from simcards.core.cli import main
 from simcards.core.rng import chunk_state
-from simcards.romi import engine as E
-from simcards.romi import rounds as R
-from simcards.romi.kernel import engine_args
+from simcards.romi import round_kernel as E
+from simcards.romi import rounds_batch as R
+from simcards.romi.records import engine_args
 from simcards.romi.rules import RomiRules
 from tests.cli_checks import assert_one_line_error
 

@@ -15,8 +15,8 @@ import pytest
 from simcards.core.cli import main
 from simcards.core.rng import chunk_state, next_u64, randbelow, seed_state
 from simcards.romi import api
-from simcards.romi import compare as RC
-from simcards.romi import engine as E
+from simcards.romi import compare_batch as RC
+from simcards.romi import round_kernel as E
 from simcards.romi.rules import RomiRules
 
 

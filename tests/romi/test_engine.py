@@ -1,4 +1,4 @@
-"""Römi's numba engine (``simcards.romi.engine``, ``kernel``) and its policies (Q2-Q4), by
+"""Römi's numba engine (``simcards.romi.round_kernel``, ``kernel``) and its policies (Q2-Q4), by
 rule id of ``seeds/romi.md``.
 
 Three kinds of checks:
@@ -24,7 +24,7 @@ import pytest
 from simcards.core.errors import UsageError
 from simcards.core.rng import chunk_state, randbelow, seed_state
 from simcards.romi import cards as C
-from simcards.romi import engine as E
+from simcards.romi import round_kernel as E
 from simcards.romi.actions import (
     NO_JOKER,
     Add,
@@ -37,7 +37,9 @@ from simcards.romi.actions import (
     Open,
     Swap,
 )
-from simcards.romi.kernel import (
+from simcards.romi.melds_exact import solve
+from simcards.romi.policies import KINDS
+from simcards.romi.records import (
     RoundRecord,
     engine_args,
     play_one_turn,
@@ -46,8 +48,6 @@ from simcards.romi.kernel import (
     record_from_seed,
     record_rounds,
 )
-from simcards.romi.melds import solve
-from simcards.romi.policies import KINDS
 from simcards.romi.rules import RomiRules
 
 # ---------------------------------------------------------------- helpers

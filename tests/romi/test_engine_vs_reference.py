@@ -16,7 +16,7 @@ import os
 import pytest
 
 from simcards.core.rng import chunk_state
-from simcards.romi import kernel as K
+from simcards.romi import records as K
 from simcards.romi import reference as ref
 from simcards.romi.rules import RomiRules
 

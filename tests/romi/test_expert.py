@@ -26,7 +26,7 @@ import pytest
 from simcards.core.errors import UsageError
 from simcards.core.rng import chunk_state
 from simcards.romi import cards as C
-from simcards.romi import kernel as K
+from simcards.romi import records as K
 from simcards.romi import reference as ref
 from simcards.romi.actions import Discard, DrawStock
 from simcards.romi.expert_rule import (

@@ -1,6 +1,6 @@
 """Römi's exact meld solver (V1-V4 of ``seeds/romi.md``), its cards (D1) and rules (options).
 
-The solver (``simcards.romi.melds``) is checked against two exhaustive searches written here
+The solver (``simcards.romi.melds_exact``) is checked against two exhaustive searches written here
 from the rules alone, in pure Python, sharing nothing with it:
 
 - ``brute``: every partition of the hand into blocks, each block kept only if it is a valid
@@ -29,9 +29,9 @@ import pytest
 
 from simcards.core.errors import UsageError
 from simcards.romi import cards as C
-from simcards.romi import melds as M
+from simcards.romi import melds_exact as M
 from simcards.romi.rules import RomiRules
-from simcards.romi.table import TableMeld, solve_with_table
+from simcards.romi.table_exact import TableMeld, solve_with_table
 
 FULL = bool(os.environ.get("ROMI_FULL_MELDS"))
 JOKER = "X"

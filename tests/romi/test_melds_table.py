@@ -23,9 +23,9 @@ import pytest
 from simcards.core.cli import main
 from simcards.core.errors import UsageError
 from simcards.romi import cards as C
-from simcards.romi import melds as M
+from simcards.romi import melds_exact as M
 from simcards.romi.rules import RomiRules
-from simcards.romi.table import (
+from simcards.romi.table_exact import (
     Addition,
     JokerSwap,
     NewMeld,

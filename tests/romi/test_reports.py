@@ -10,8 +10,8 @@ import pytest
 
 from simcards.core.rng import chunk_state
 from simcards.romi import cards as C
-from simcards.romi import engine as E
 from simcards.romi import reference as ref
+from simcards.romi import round_kernel as E
 from simcards.romi.actions import (
     NO_JOKER,
     Add,
@@ -23,8 +23,8 @@ from simcards.romi.actions import (
     Open,
     Swap,
 )
-from simcards.romi.kernel import engine_args, play_one_turn, position, record_rounds
-from simcards.romi.melds import solve
+from simcards.romi.melds_exact import solve
+from simcards.romi.records import engine_args, play_one_turn, position, record_rounds
 from simcards.romi.reports import policies as P
 from simcards.romi.reports import questions as Q
 from simcards.romi.rules import RomiRules

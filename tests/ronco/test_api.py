@@ -79,15 +79,6 @@ def test_api_and_cli_share_the_default_seed(capsys) -> None:
                                                "--workers", "1", "--json"])
 
 
-def test_modules_stay_callable_after_being_imported_as_modules() -> None:
-    import simcards.ronco.games
-    import simcards.ronco.rounds
-    from simcards.ronco import rounds
-
-    assert rounds is simcards.ronco.rounds and hasattr(rounds, "simulate")
-    assert rounds(players=3, rounds=1000, workers=1)["players"] == 3
-
-
 @pytest.mark.parametrize(("kwargs", "message"), [
     ({"seed": -1}, "--seed must be between 0"),
     ({"rounds": "1e13"}, "--rounds must be at most 1e12"),

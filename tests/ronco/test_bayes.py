@@ -5,7 +5,7 @@
   ``bayes`` player's exact expected loss is at most that of every threshold and every informed
   policy of the grid at that seat.
 * Exactness: the decision table's own numbers are checked against the exact enumerator
-  (:mod:`simcards.ronco.exact`), an independent computation over every deal: the loss of
+  (:mod:`simcards.ronco.rounds_exact`), an independent computation over every deal: the loss of
   ``bayes`` itself, and the loss of other policies evaluated from the table.
 * Agreement: the numba round and game kernels and the pure-Python reference engine, fed the
   table's decisions keyed by the reference's own view of the history, play the same deals and
@@ -21,14 +21,14 @@ import pytest
 
 from simcards.core.errors import UsageError
 from simcards.core.rng import chunk_state, randbelow
-from simcards.ronco import bayes
+from simcards.ronco import bayes_exact
 from simcards.ronco import reference as ref
-from simcards.ronco.exact import exact_round
 from simcards.ronco.game_kernel import ALL_OUT, VOID, WON, detail_games
-from simcards.ronco.games import MAX_ROUNDS, GameConfig
-from simcards.ronco.kernel import deal, field_keeps, record_deals, replay_rounds
+from simcards.ronco.games_batch import MAX_ROUNDS, GameConfig
 from simcards.ronco.policies import Policy
-from simcards.ronco.rounds import KernelConfig
+from simcards.ronco.round_kernel import deal, field_keeps, record_deals, replay_rounds
+from simcards.ronco.rounds_batch import KernelConfig
+from simcards.ronco.rounds_exact import exact_round
 from simcards.ronco.rules import RoncoRules
 
 TOL = 1e-10
@@ -87,7 +87,7 @@ def _alternatives(rules: RoncoRules) -> list[Policy]:
     return [Policy(kind, v, v) for kind in ("threshold", "informed") for v in values]
 
 
-def _table_loss(rules: RoncoRules, table: bayes.BayesTable, pol: Policy) -> float:
+def _table_loss(rules: RoncoRules, table: bayes_exact.BayesTable, pol: Policy) -> float:
     """Expected lives lost by ``pol`` at the table's seat, from the table's exact
     per-state losses: the states' probabilities do not depend on the seat's own policy."""
     ra = rules.arrays
@@ -108,7 +108,7 @@ def test_S4_bayes_loses_no_more_than_any_grid_policy_from_every_seat(case) -> No
     n = len(field)
     for seat in range(n):
         policies = _with(field, seat, Policy("bayes"))
-        table = bayes.round_table(rules, policies)
+        table = bayes_exact.round_table(rules, policies)
         own = _lives(rules, policies, seat)
         # the table's own expectation is the enumerator's, and its states add up to one
         assert float(np.sum(table.weight)) == pytest.approx(1.0, abs=TOL)
@@ -130,7 +130,7 @@ def test_S4_bayes_strictly_beats_the_best_threshold_somewhere() -> None:
     rules = RoncoRules.make()
     field = _field(4)
     policies = _with(field, 3, Policy("bayes"))
-    table = bayes.round_table(rules, policies)
+    table = bayes_exact.round_table(rules, policies)
     best = min(_table_loss(rules, table, p) for p in _alternatives(rules))
     assert _lives(rules, policies, 3) == pytest.approx(0.342709511, abs=1e-9)
     assert best == pytest.approx(0.348012790, abs=1e-9)
@@ -141,7 +141,7 @@ def test_S4_bayes_keeps_a_low_card_after_seeing_the_earlier_players_pass() -> No
     holding a 4 keeps when both earlier players passed (each swap hands on a card below 5, so
     lower cards are on the table) but passes a 4 when both kept."""
     rules = RoncoRules.make()
-    table = bayes.round_table(rules, _with(_field(4), 2, Policy("bayes")))
+    table = bayes_exact.round_table(rules, _with(_field(4), 2, Policy("bayes")))
     rep = table.replies()
     assert rep[(4, 2, ("swap", "swap"), 4, 3)] is True
     assert rep[(4, 2, ("keep", "keep"), 4, None)] is False
@@ -162,7 +162,7 @@ def test_S4_round_kernel_matches_reference_on_every_deal(case) -> None:
     for seat in range(n):
         policies = _with(field, seat, Policy("bayes"))
         kc = KernelConfig.build(rules, policies)
-        replies = bayes.round_table(rules, policies).replies()
+        replies = bayes_exact.round_table(rules, policies).replies()
         cards, us = record_deals(chunk_state(3, seat, stream=98), 3000, n, kc.policies.kind,
                                  kc.rules.n_cards)
         lost, _, finals = replay_rounds(cards, us, *kc.args())
@@ -192,7 +192,7 @@ def test_S4_game_kernel_matches_reference_game_by_game(case) -> None:
     cfg = GameConfig.build(rules, policies, lives, None)
     out, lives_left, _ = detail_games(chunk_state(5, 1, stream=78), games, *cfg.args(),
                                       MAX_ROUNDS)
-    replies = bayes.game_table(rules, n, field).replies()
+    replies = bayes_exact.game_table(rules, n, field).replies()
     ref_pols = [_ref_policy(p, replies) for p in policies]
     state = chunk_state(5, 1, stream=78)
     perm = np.arange(cfg.rules.n_cards)
@@ -216,13 +216,14 @@ def test_S4_game_kernel_matches_reference_game_by_game(case) -> None:
 def test_S4_bayes_refuses_what_it_cannot_reply_to() -> None:
     rules = RoncoRules.make()
     with pytest.raises(UsageError, match="threshold or informed"):
-        bayes.round_table(rules, [Policy("bayes"), Policy("random", p=0.5), Policy()])
+        bayes_exact.round_table(rules, [Policy("bayes"), Policy("random", p=0.5), Policy()])
     with pytest.raises(UsageError, match="at most one player"):
-        bayes.round_table(rules, [Policy("bayes"), Policy("bayes"), Policy()])
+        bayes_exact.round_table(rules, [Policy("bayes"), Policy("bayes"), Policy()])
     with pytest.raises(UsageError, match="at most 10 players"):
-        bayes.game_table(rules, 11, Policy())
+        bayes_exact.game_table(rules, 11, Policy())
     with pytest.raises(UsageError, match="same threshold or informed policy"):
-        bayes.game_field([Policy("bayes"), Policy("threshold", 5, 5), Policy("threshold", 6, 6)])
+        bayes_exact.game_field([Policy("bayes"), Policy("threshold", 5, 5),
+                                Policy("threshold", 6, 6)])
 
 
 def test_S4_exact_and_rounds_take_bayes_by_position(capsys) -> None:

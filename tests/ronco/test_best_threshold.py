@@ -10,7 +10,7 @@ import pytest
 from simcards.core.cli import main
 from simcards.core.rng import chunk_state
 from simcards.core.runner import run_batches
-from simcards.ronco import best_threshold as bt
+from simcards.ronco import best_threshold_batch as bt
 from simcards.ronco.games_exact import exact_game
 from simcards.ronco.policies import Policy
 from simcards.ronco.rules import RoncoRules

@@ -18,9 +18,9 @@ from scipy.optimize import linprog
 from simcards.core.cli import main
 from simcards.core.errors import UsageError
 from simcards.ronco import api
-from simcards.ronco import equilibrium as eqm
-from simcards.ronco.exact import exact_round, round_outcomes
+from simcards.ronco import equilibrium_exact as eqm
 from simcards.ronco.policies import Policy
+from simcards.ronco.rounds_exact import exact_round, round_outcomes
 from simcards.ronco.rules import RoncoRules
 from tests.cli_checks import assert_one_line_error
 

@@ -22,9 +22,9 @@ from simcards.core.cli import main
 from simcards.core.errors import UsageError
 from simcards.core.rng import chunk_state
 from simcards.core.runner import local_executor, run_batches
-from simcards.ronco import api, mixed
-from simcards.ronco.best_threshold import run_lockstep
-from simcards.ronco.games import MAX_ROUNDS
+from simcards.ronco import api, equilibrium_batch
+from simcards.ronco.best_threshold_batch import run_lockstep
+from simcards.ronco.games_batch import MAX_ROUNDS
 from simcards.ronco.games_exact import exact_game
 from simcards.ronco.mixed_kernel import composition_bins, mixed_games
 from simcards.ronco.policies import Policy, PolicyTable
@@ -52,7 +52,7 @@ def _exact_payoff(hero: Policy, support: list[Policy], probs: list[float]) -> fl
 
 def _kernel(n: int, support: list[Policy], probs: list[float], cands: list[Policy],
             games: int, bins: int = 1, seed: int = 7) -> tuple[np.ndarray, ...]:
-    cfg = mixed.mixed_config(RULES, n, LIVES, support, probs, cands)
+    cfg = equilibrium_batch.mixed_config(RULES, n, LIVES, support, probs, cands)
     ra = cfg.rules
     return mixed_games(chunk_state(seed, 0), games, n, LIVES, cfg.cum, *cfg.support.args(),
                        *cfg.candidates.args(), *ra.round_args(), ra.absolute_tie, -1,
@@ -124,7 +124,7 @@ def test_e5_composition_tables_give_the_payoff_of_other_mixtures() -> None:
     _w, _b, _g, comp_wins, comp_games = _kernel(3, sup, [0.5, 0.5], cands, games,
                                                 composition_bins(3, 2))
     assert comp_games.sum() == games
-    table = mixed.CompositionTable(3, 2, comp_wins, comp_games)
+    table = equilibrium_batch.CompositionTable(3, 2, comp_wins, comp_games)
     sigma = np.array([0.2, 0.8])
     # sum over compositions of P(m | sigma)**2 / P(m | q): (2, 0), (1, 1), (0, 2)
     spread = 0.04 ** 2 / 0.25 + 0.32 ** 2 / 0.5 + 0.64 ** 2 / 0.25
@@ -147,19 +147,19 @@ def test_e6_paired_differences_from_cowins_match_the_per_game_computation() -> N
     beats = np.array([[np.sum(x[i] & ~x[j]) for j in range(k)] for i in range(k)], np.int64)
     stats = {"wins": wins, "beats": beats, "games": np.array([g])}
     w = np.array([0.5, 0.3, 0.2, 0.0])
-    mean, se = mixed.mixture_differences(stats, w)
+    mean, se = equilibrium_batch.mixture_differences(stats, w)
     d = x.astype(float) - w @ x.astype(float)
     np.testing.assert_allclose(mean, d.mean(axis=1), atol=1e-12)
     np.testing.assert_allclose(se, d.std(axis=1) / np.sqrt(g), atol=1e-12)
-    rate, rate_se = mixed.mixture_rate(stats, w)
+    rate, rate_se = equilibrium_batch.mixture_rate(stats, w)
     mix = w @ x.astype(float)
     assert rate == pytest.approx(mix.mean()) and rate_se == pytest.approx(mix.std() / np.sqrt(g))
 
 
 def test_e6_bonferroni_quantile_holds_all_intervals_at_once() -> None:
-    assert mixed.bonferroni_z(0.05, 1) == pytest.approx(1.959964, abs=1e-6)
-    assert mixed.bonferroni_z(0.02, 100) == pytest.approx(3.719016, abs=1e-6)
-    assert sum(mixed.CERT_ALPHAS) == pytest.approx(0.05)
+    assert equilibrium_batch.bonferroni_z(0.05, 1) == pytest.approx(1.959964, abs=1e-6)
+    assert equilibrium_batch.bonferroni_z(0.02, 100) == pytest.approx(3.719016, abs=1e-6)
+    assert sum(equilibrium_batch.CERT_ALPHAS) == pytest.approx(0.05)
 
 
 def _run(gen):
@@ -172,8 +172,8 @@ def test_e6_exploitability_of_a_pure_field_is_the_exact_gain_of_the_best_deviati
     and 7:7 gains exactly u(7:7; 5:5) - u(5:5; 5:5) > 0.002, which is then the exploitability:
     its estimate is inside the certificate's interval and the field is not certified."""
     a, b = Policy("threshold", 5, 5), Policy("threshold", 7, 7)
-    budget = mixed.Budget(cert_games=(4096, 65_536))
-    row = _run(mixed.certify(RULES, 3, LIVES, "threshold", [a], np.array([1.0]), seed=3,
+    budget = equilibrium_batch.Budget(cert_games=(4096, 65_536))
+    row = _run(equilibrium_batch.certify(RULES, 3, LIVES, "threshold", [a], np.array([1.0]), seed=3,
                              budget=budget, strategies=[a, b]))
     gain = _exact_win(b, a, a) - _exact_win(a, a, a)
     assert gain > 0.005
@@ -184,7 +184,8 @@ def test_e6_exploitability_of_a_pure_field_is_the_exact_gain_of_the_best_deviati
     stage = row.stages[-1]
     assert stage.games == 65_536 and sorted(stage.tested) == [0, 1]
     assert stage.se[0] == 0.0 and stage.mean[0] == 0.0  # 5:5 against itself
-    assert stage.z == pytest.approx(mixed.bonferroni_z(mixed.CERT_ALPHAS[1], 2))
+    z = equilibrium_batch.bonferroni_z(equilibrium_batch.CERT_ALPHAS[1], 2)
+    assert stage.z == pytest.approx(z)
 
 
 def test_e5_e6_solver_finds_the_mixed_equilibrium_of_a_two_strategy_game() -> None:
@@ -204,8 +205,8 @@ def test_e5_e6_solver_finds_the_mixed_equilibrium_of_a_two_strategy_game() -> No
         lo, hi = (mid, hi) if f(mid) > 0 else (lo, mid)
     p_star = (lo + hi) / 2
     assert 0.3 < p_star < 0.4
-    budget = mixed.Budget(solve_games=32_768, final_games=131_072)
-    row = _run(mixed.plan(RULES, 3, LIVES, "threshold", [a, b], seed=1, budget=budget,
+    budget = equilibrium_batch.Budget(solve_games=32_768, final_games=131_072)
+    row = _run(equilibrium_batch.plan(RULES, 3, LIVES, "threshold", [a, b], seed=1, budget=budget,
                           near=True, strategies=[a, b]))
     assert set(row.support) == {a, b}
     p = float(row.probabilities[row.support.index(a)])
@@ -214,7 +215,7 @@ def test_e5_e6_solver_finds_the_mixed_equilibrium_of_a_two_strategy_game() -> No
     assert abs(p - p_star) < 0.2
     u = [_exact_payoff(s, [a, b], [p, 1 - p]) for s in (a, b)]
     exploit = max(u) - (p * u[0] + (1 - p) * u[1])
-    assert exploit < mixed.TARGET
+    assert exploit < equilibrium_batch.TARGET
     assert row.exploitability_ci[0] <= exploit <= row.exploitability_ci[1]
     assert row.certified
 
@@ -227,10 +228,10 @@ def test_e5_start_from_race_reads_converged_cycle_and_path() -> None:
     path = {"equilibrium_converged": False, "equilibrium_T": None, "equilibrium_Td": None,
             "equilibrium_cycle": [], "best_response_path": [[5, 5], [6, 6], [6, 4], [5, 4],
                                                             [5, 6]]}
-    assert mixed.start_from_race("threshold", conv) == [Policy("threshold", 6, 5)]
-    assert [(p.T, p.Td) for p in mixed.start_from_race("informed", cyc)] == \
+    assert equilibrium_batch.start_from_race("threshold", conv) == [Policy("threshold", 6, 5)]
+    assert [(p.T, p.Td) for p in equilibrium_batch.start_from_race("informed", cyc)] == \
         [(5, 5), (5, 4), (4, 4)]
-    assert [(p.T, p.Td) for p in mixed.start_from_race("threshold", path)] == \
+    assert [(p.T, p.Td) for p in equilibrium_batch.start_from_race("threshold", path)] == \
         [(6, 4), (5, 4), (5, 6)]
 
 
@@ -287,7 +288,8 @@ def test_api_refuses_a_two_player_mixed_search_before_computing() -> None:
         api.equilibrium(players="2-5")
 
 
-def _perturbed(table: mixed.CompositionTable, rel: float) -> mixed.CompositionTable:
+def _perturbed(table: equilibrium_batch.CompositionTable, rel: float
+               ) -> equilibrium_batch.CompositionTable:
     """A copy of ``table`` whose rates differ in their last bits, as another CPU's vector
     unit, another BLAS kernel or another library build would compute them."""
     out = copy.copy(table)
@@ -305,12 +307,13 @@ def test_e5_solver_answer_does_not_move_with_the_last_bit_of_its_tables() -> Non
     cands = [*sup, Policy("threshold", 4, 4), Policy("threshold", 6, 6)]
     _w, _b, _g, comp_wins, comp_games = _kernel(3, sup, [0.4, 0.3, 0.3], cands, 20_000,
                                                 composition_bins(3, 3))
-    table = mixed.CompositionTable(3, 3, comp_wins, comp_games)
-    sigma, gain = mixed.solve_restricted(table, [0, 1, 2])
+    table = equilibrium_batch.CompositionTable(3, 3, comp_wins, comp_games)
+    sigma, gain = equilibrium_batch.solve_restricted(table, [0, 1, 2])
     assert sigma.sum() == 1.0
-    np.testing.assert_array_equal(sigma * mixed.LATTICE, np.round(sigma * mixed.LATTICE))
+    lattice = equilibrium_batch.LATTICE
+    np.testing.assert_array_equal(sigma * lattice, np.round(sigma * lattice))
     for rel in (1e-15, -3e-15, 1e-13):
-        again, again_gain = mixed.solve_restricted(_perturbed(table, rel), [0, 1, 2])
+        again, again_gain = equilibrium_batch.solve_restricted(_perturbed(table, rel), [0, 1, 2])
         np.testing.assert_array_equal(again, sigma)
         np.testing.assert_allclose(again_gain, gain, rtol=0, atol=1e-12)
     # the exactly rounded certificate sums give the same bits in any order
@@ -319,11 +322,12 @@ def test_e5_solver_answer_does_not_move_with_the_last_bit_of_its_tables() -> Non
     order = [2, 0, 1]
     shuffled = {"wins": stats["wins"][order], "games": stats["games"],
                 "beats": stats["beats"][np.ix_(order, order)]}
-    mean, se = mixed.mixture_differences(stats, sigma)
-    mean2, se2 = mixed.mixture_differences(shuffled, sigma[order])
+    mean, se = equilibrium_batch.mixture_differences(stats, sigma)
+    mean2, se2 = equilibrium_batch.mixture_differences(shuffled, sigma[order])
     np.testing.assert_array_equal(mean[order], mean2)
     np.testing.assert_array_equal(se[order], se2)
-    assert mixed.mixture_rate(stats, sigma) == mixed.mixture_rate(shuffled, sigma[order])
+    rate = equilibrium_batch.mixture_rate
+    assert rate(stats, sigma) == rate(shuffled, sigma[order])
 
 
 def test_e5_e6_mixed_search_is_bit_identical_for_one_and_two_workers() -> None:
@@ -331,12 +335,12 @@ def test_e5_e6_mixed_search_is_bit_identical_for_one_and_two_workers() -> None:
     composition tables, stages), as the report runs it, gives every value bit for bit the
     same with one worker and with two."""
     start = [Policy("threshold", 5, 5), Policy("threshold", 7, 7)]
-    budget = mixed.Budget(solve_games=4096, final_games=8192, max_iterations=2,
+    budget = equilibrium_batch.Budget(solve_games=4096, final_games=8192, max_iterations=2,
                           cert_games=(2048, 8192))
     strategies = [*start, Policy("threshold", 6, 4), Policy("threshold", 6, 6)]
     rows = []
     for workers in (1, 2):
-        plans = [mixed.plan(RULES, 3, LIVES, "threshold", start, seed=9, budget=budget,
+        plans = [equilibrium_batch.plan(RULES, 3, LIVES, "threshold", start, seed=9, budget=budget,
                             near=True, strategies=strategies)]
         with local_executor(workers) as pool:
             rows.append(run_lockstep(plans, lambda reqs, pool=pool, w=workers: run_batches(

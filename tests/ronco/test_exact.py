@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from simcards.ronco import reference as ref
-from simcards.ronco import rounds
+from simcards.ronco import rounds_batch
 from simcards.ronco.policies import Policy
 from simcards.ronco.rules import RoncoRules
 from tests.ronco.configs import CONFIGS, Config
@@ -35,7 +35,7 @@ def _keep_all_closed_form(deck_values: list[int], n: int) -> list[float]:
 @pytest.mark.parametrize("n", [2, 4, 6])
 def test_R8_exact_matches_closed_form_when_everybody_keeps(deck: str, n: int) -> None:
     rules = RoncoRules.make(deck=deck)
-    res = rounds.exact(rules, [Policy("threshold", 0, 0)] * n)
+    res = rounds_batch.exact(rules, [Policy("threshold", 0, 0)] * n)
     expected = _keep_all_closed_form(list(rules.deck_obj.values), n)
     np.testing.assert_allclose(res.p_lose, expected, rtol=0, atol=1e-12)
     assert res.p_cut == 0.0
@@ -43,7 +43,7 @@ def test_R8_exact_matches_closed_form_when_everybody_keeps(deck: str, n: int) ->
 
 def test_R9_absolute_tie_closed_form_two_players() -> None:
     """Two keepers tie when both cards share a value: 4 copies of each of 10 values."""
-    res = rounds.exact(RoncoRules.make(), [Policy("threshold", 0, 0)] * 2)
+    res = rounds_batch.exact(RoncoRules.make(), [Policy("threshold", 0, 0)] * 2)
     assert res.p_all_tie == pytest.approx(3 / 39, abs=1e-14)
 
 
@@ -78,7 +78,7 @@ TWO_PLAYER = [c for c in CONFIGS if len(c.policies) == 2] + [
 @pytest.mark.parametrize("cfg", TWO_PLAYER, ids=lambda c: c.name)
 def test_exact_matches_reference_enumeration_of_every_ordered_deal(cfg: Config) -> None:
     p_lose, p_tie, p_double = _brute_force(cfg)
-    res = rounds.exact(cfg.rules, cfg.policies)
+    res = rounds_batch.exact(cfg.rules, cfg.policies)
     np.testing.assert_allclose(res.p_lose, p_lose, rtol=0, atol=1e-12)
     np.testing.assert_allclose(res.p_double, p_double, rtol=0, atol=1e-12)
     assert res.p_all_tie == pytest.approx(p_tie, abs=1e-12)
@@ -86,8 +86,8 @@ def test_exact_matches_reference_enumeration_of_every_ordered_deal(cfg: Config) 
 
 @pytest.mark.parametrize("cfg", CONFIGS, ids=lambda c: c.name)
 def test_monte_carlo_agrees_with_exact_within_4_standard_errors(cfg: Config) -> None:
-    exact = rounds.exact(cfg.rules, cfg.policies)
-    mc = rounds.simulate(cfg.rules, cfg.policies, MC_ROUNDS, seed=11, workers=1)
+    exact = rounds_batch.exact(cfg.rules, cfg.policies)
+    mc = rounds_batch.simulate(cfg.rules, cfg.policies, MC_ROUNDS, seed=11, workers=1)
     se = np.sqrt(exact.p_lose * (1 - exact.p_lose) / MC_ROUNDS)
     z = (mc.p_lose - exact.p_lose) / se
     assert np.all(np.abs(z) < 4), f"z-scores {z}"
@@ -103,7 +103,7 @@ def test_exact_refuses_random_policies() -> None:
     from simcards.core.errors import UsageError
 
     with pytest.raises(UsageError, match="deterministic"):
-        rounds.exact(RoncoRules.make(), [Policy("random", p=0.5)] * 3)
+        rounds_batch.exact(RoncoRules.make(), [Policy("random", p=0.5)] * 3)
 
 
 @pytest.mark.parametrize("deck", ["spanish40", "french52"])
@@ -115,7 +115,7 @@ def test_R6_exact_six_players_dealer_always_cutting_matches_closed_form(deck: st
     rules = RoncoRules.make(deck=deck, cut_king="none")
     top = rules.top
     policies = [Policy("threshold", 0, 0)] * 5 + [Policy("threshold", 0, top + 1)]
-    res = rounds.exact(rules, policies)
+    res = rounds_batch.exact(rules, policies)
     expected = _keep_all_closed_form(list(rules.deck_obj.values), 6)
     np.testing.assert_allclose(res.p_lose, expected, rtol=0, atol=1e-10)  # sums of 13**7 terms
     assert res.p_cut == pytest.approx(1.0, abs=1e-10)

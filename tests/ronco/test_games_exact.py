@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simcards.ronco import games
+from simcards.ronco import games_batch
 from simcards.ronco.games_exact import exact_game
 from simcards.ronco.policies import Policy
 from simcards.ronco.rules import RoncoRules
@@ -40,7 +40,7 @@ def test_G1_G7_monte_carlo_games_agree_with_exact_chain(case) -> None:
     _, rules, policies, lives, first_dealer = case
     ex = exact_game(rules, policies, lives, first_dealer)
     assert ex.win.sum() + ex.draw == pytest.approx(1.0, abs=1e-12)
-    mc = games.simulate(rules, policies, lives, GAMES, first_dealer=first_dealer, seed=2024,
+    mc = games_batch.simulate(rules, policies, lives, GAMES, first_dealer=first_dealer, seed=2024,
                         workers=1)
     for p_mc, p_ex in zip(mc.win_rate, ex.win, strict=True):
         assert abs(_z(p_mc, p_ex, GAMES)) < 4
@@ -75,11 +75,11 @@ def _two_player_chain(rules: RoncoRules, policies: list[Policy], lives: int,
     ``absolute_tie="replay"`` without Poroli: every counted round costs exactly one player one
     life (a two-player tie at the lowest is an absolute tie, replayed), and the dealer alternates
     (G5). Arrays indexed [lives of player 0, lives of player 1, dealer]; filled bottom up."""
-    from simcards.ronco import rounds
+    from simcards.ronco import rounds_batch
 
     q = []  # by dealer: P(the position-0 player loses | the round counts), P(absolute tie)
     for dealer in (0, 1):
-        ex = rounds.exact(rules, [policies[1 - dealer], policies[dealer]])
+        ex = rounds_batch.exact(rules, [policies[1 - dealer], policies[dealer]])
         assert ex.p_lose.sum() == pytest.approx(1 + ex.p_all_tie, abs=1e-12)
         q.append(((ex.p_lose[0] - ex.p_all_tie) / (1 - ex.p_all_tie), ex.p_all_tie))
     win = np.zeros((lives + 1, lives + 1, 2))

@@ -14,9 +14,9 @@ import pytest
 from simcards.core.rng import chunk_state, randbelow, uniform
 from simcards.ronco import reference as ref
 from simcards.ronco.game_kernel import ALL_OUT, VOID, WON, detail_games
-from simcards.ronco.games import MAX_ROUNDS, GameConfig
-from simcards.ronco.kernel import deal
+from simcards.ronco.games_batch import MAX_ROUNDS, GameConfig
 from simcards.ronco.policies import Policy
+from simcards.ronco.round_kernel import deal
 from simcards.ronco.rules import RoncoRules
 
 GAME_CONFIGS = [

@@ -12,8 +12,8 @@ import pytest
 
 from simcards.core.rng import chunk_state
 from simcards.ronco import reference as ref
-from simcards.ronco.kernel import ALL_TIE, CUT, CUT_KING_FIRED, record_deals, replay_rounds
-from simcards.ronco.rounds import KernelConfig
+from simcards.ronco.round_kernel import ALL_TIE, CUT, CUT_KING_FIRED, record_deals, replay_rounds
+from simcards.ronco.rounds_batch import KernelConfig
 from tests.ronco.configs import CONFIGS, RANDOM_CONFIGS, Config
 
 DEALS = 10_000
@@ -65,7 +65,7 @@ def test_monte_carlo_loop_plays_exactly_the_recorded_deals(cfg: Config) -> None:
     """``simulate_rounds`` (with its fused all-threshold path) and ``record_deals`` +
     ``replay_rounds`` (the path checked against the reference above) read the same stream the
     same way: their tallies over the same 10,000 deals are identical."""
-    from simcards.ronco.kernel import simulate_rounds
+    from simcards.ronco.round_kernel import simulate_rounds
 
     kc = KernelConfig.build(cfg.rules, cfg.policies)
     n = kc.n

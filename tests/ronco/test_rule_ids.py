@@ -14,12 +14,12 @@ import pytest
 from simcards.core.cli import main
 from simcards.core.errors import UsageError
 from simcards.core.rng import chunk_state
-from simcards.ronco import games, rounds
+from simcards.ronco import games_batch, rounds_batch
 from simcards.ronco import reference as ref
 from simcards.ronco.games_exact import exact_game
-from simcards.ronco.kernel import CUT, record_deals, replay_rounds
 from simcards.ronco.policies import Policy
-from simcards.ronco.rounds import KernelConfig
+from simcards.ronco.round_kernel import CUT, record_deals, replay_rounds
+from simcards.ronco.rounds_batch import KernelConfig
 from simcards.ronco.rules import AbsoluteTie, CutKing, RoncoRules, Ties, check_players
 
 OROS, C, E, B = "oros", "copas", "espadas", "bastos"
@@ -96,7 +96,7 @@ def test_T1_twenty_keepers_lose_as_the_closed_form_says() -> None:
     rules = RoncoRules.make()
     keep = [Policy("threshold", 0, 0)] * 20
     n = 200_000
-    mc = rounds.simulate(rules, keep, n, seed=5, workers=1)
+    mc = rounds_batch.simulate(rules, keep, n, seed=5, workers=1)
     se = np.sqrt(float(p) * (1 - float(p)) / n)
     assert np.all(np.abs(mc.p_lose - float(p)) < 4 * se), (mc.p_lose, float(p))
     assert mc.cut == 0
@@ -192,7 +192,7 @@ def test_P1_two_keepers_exact_probabilities_match_a_hand_count_and_the_reference
     assert p_tie == Fraction(114, 1560)
 
     keep = [Policy("threshold", 0, 0)] * 2
-    ex = rounds.exact(_poroli_by_hand(), keep)
+    ex = rounds_batch.exact(_poroli_by_hand(), keep)
     np.testing.assert_allclose(ex.p_lose, [float(p_lose)] * 2, rtol=0, atol=1e-12)
     np.testing.assert_allclose(ex.p_double, [1 / 40] * 2, rtol=0, atol=1e-12)
     assert ex.p_all_tie == pytest.approx(float(p_tie), abs=1e-12)
@@ -253,9 +253,9 @@ def test_G4_first_dealer_is_drawn_uniformly() -> None:
     assert np.ptp(by_dealer[:, 0]) > 0.15
     np.testing.assert_allclose(by_dealer.mean(axis=0), [1 / 3] * 3, rtol=0, atol=1e-12)
     n = 200_000
-    mc = games.simulate(rules, pols, 1, n, seed=17, workers=1)
+    mc = games_batch.simulate(rules, pols, 1, n, seed=17, workers=1)
     se = np.sqrt(by_dealer.mean(axis=0) * (1 - by_dealer.mean(axis=0)) / n)
     assert np.all(np.abs(mc.win_rate - 1 / 3) < 4 * se), mc.win_rate
-    fixed = games.simulate(rules, pols, 1, n, first_dealer=1, seed=17, workers=1)
+    fixed = games_batch.simulate(rules, pols, 1, n, first_dealer=1, seed=17, workers=1)
     se1 = np.sqrt(by_dealer[1] * (1 - by_dealer[1]) / n)
     assert np.all(np.abs(fixed.win_rate - by_dealer[1]) < 4 * se1), fixed.win_rate

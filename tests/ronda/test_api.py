@@ -16,7 +16,7 @@ from simcards.core.cli_options import DEFAULT_SEED
 from simcards.core.errors import UsageError
 from simcards.core.registry import games, resolve
 from simcards.ronda import api, codes
-from simcards.ronda import hands as ronda_hands
+from simcards.ronda import hands_batch as ronda_hands
 from simcards.ronda.policies import KINDS
 
 
@@ -59,14 +59,6 @@ def test_api_and_cli_share_the_default_seed_and_counts(capsys) -> None:
     assert res["seed"] == DEFAULT_SEED and res["policies"] == ["greedy", "greedy"]
     assert res.to_dict() == _cli_json(capsys, ["ronda", "hands", "--hands", "3000",
                                                "--workers", "1", "--json"])
-
-
-def test_the_hands_module_stays_callable_after_being_imported_as_a_module() -> None:
-    import simcards.ronda.hands
-    from simcards.ronda import hands
-
-    assert hands is simcards.ronda.hands and hasattr(hands, "simulate")
-    assert hands(players=3, hands=500, workers=1)["players"] == 3
 
 
 @pytest.mark.parametrize(("kwargs", "message"), [
@@ -160,22 +152,6 @@ def test_compare_to_dict_is_the_cli_json_and_to_frame_has_a_row_per_policy(capsy
     assert list(frame["policy"]) == ["greedy", "random"]
     assert list(frame["win_rate"]) == [cli["win_rate_a"], cli["win_rate_b"]]
     assert list(frame["win_rate_diff"]) == [cli["win_rate_diff"], -cli["win_rate_diff"]]
-
-
-def test_every_command_module_is_callable_however_it_was_imported() -> None:
-    """``simcards.ronda.matches`` is the match kernel module: importing it directly still gives
-    the package a callable attribute."""
-    code = ("import simcards.ronda.matches, simcards.ronda.compare, simcards.ronda; "
-            "from simcards.ronda import hands; "
-            "r = simcards.ronda.matches(matches=300, workers=1, store='none'); "
-            "c = simcards.ronda.compare('greedy', 'random', deals=50, workers=1, store='none'); "
-            "h = hands(hands=300, workers=1, store='none'); "
-            "assert hasattr(simcards.ronda.matches, 'simulate_matches'); "
-            "print(r['matches'], c['deals'], h['hands'])")
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=300)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    assert proc.stdout.split() == ["300", "50", "300"]
 
 
 @pytest.mark.parametrize(("fn", "kwargs", "message"), [

@@ -430,9 +430,9 @@ def test_play_passes_the_checked_rules_policies_and_options_to_run_play(capsys,
     import types
 
     calls: list = []
-    fake = types.ModuleType("simcards.ronda.play")
+    fake = types.ModuleType("simcards.ronda.terminal")
     fake.run_play = lambda rules, policies, **kw: calls.append((rules, policies, kw))
-    monkeypatch.setitem(sys.modules, "simcards.ronda.play", fake)
+    monkeypatch.setitem(sys.modules, "simcards.ronda.terminal", fake)
     assert main(["ronda", "play", "--players", "3", "--policies", "greedy,random,lookahead:2",
                  "--seat", "2", "--seed", "7", "--dealer", "0", "--match", "--target", "11",
                  "--derba-chain", "tiers"]) == 0

@@ -1,12 +1,12 @@
 """The compact positions of the searching policies play by the engine's rules (Q1, Q3, and the
 play, deal and end-of-hand rules P, X, M1, L, A1, U1, S1 of ``seeds/ronda.md``).
 
-Whole hands are played twice side by side, on the hand's workspace (:mod:`simcards.ronda.engine`)
-and on a compact position (:mod:`simcards.ronda.compact`), in every table configuration and
-option value that changes play. Each play is greedy's (Q3) or a random value, the same in both;
-after every play and deal the compact position must equal the one read from the workspace, slot
-for slot, greedy must pick the same value on both, and the hand must end in the same final
-values.
+Whole hands are played twice side by side, on the hand's workspace
+(:mod:`simcards.ronda.hand_kernel`) and on a compact position
+(:mod:`simcards.ronda.compact_kernel`), in every table configuration and option value that changes
+play. Each play is greedy's (Q3) or a random value, the same in both; after every play and deal the
+compact position must equal the one read from the workspace, slot for slot, greedy must pick the
+same value on both, and the hand must end in the same final values.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ import random
 import numpy as np
 import pytest
 
-from simcards.ronda import compact as C
-from simcards.ronda import engine as E
+from simcards.ronda import compact_kernel as C
+from simcards.ronda import hand_kernel as E
 from simcards.ronda.codes import (
     ACT_DERBA,
     ACT_REHIT,

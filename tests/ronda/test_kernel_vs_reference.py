@@ -31,7 +31,7 @@ from simcards.core.errors import UsageError
 from simcards.core.rng import chunk_state
 from simcards.ronda import codes
 from simcards.ronda import reference as ref
-from simcards.ronda.kernel import (
+from simcards.ronda.play_kernel import (
     STAT_NAMES,
     named_stats,
     record_hands,

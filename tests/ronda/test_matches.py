@@ -24,8 +24,7 @@ from simcards.core.errors import UsageError
 from simcards.core.rng import chunk_state, next_u64, randbelow, seed_state, uniform
 from simcards.ronda import codes
 from simcards.ronda import reference as ref
-from simcards.ronda.kernel import replay
-from simcards.ronda.matches import (
+from simcards.ronda.match_kernel import (
     DUPLICATE_STAT_NAMES,
     MATCH_STAT_NAMES,
     check_max_hands,
@@ -39,6 +38,7 @@ from simcards.ronda.matches import (
     simulate_matches,
     target_leader,
 )
+from simcards.ronda.play_kernel import replay
 from simcards.ronda.policies import policy_arrays
 from simcards.ronda.rules import RondaRules
 from simcards.ronda.summaries import (

@@ -19,7 +19,8 @@ from rich.text import Text
 
 from simcards.core.errors import UsageError
 from simcards.ronda import reference as ref
-from simcards.ronda.play import (
+from simcards.ronda.rules import RondaRules
+from simcards.ronda.terminal import (
     SeatNames,
     bot_rng,
     describe_play,
@@ -27,7 +28,6 @@ from simcards.ronda.play import (
     read_choice,
     run_play,
 )
-from simcards.ronda.rules import RondaRules
 
 
 def quiet() -> tuple[Console, io.StringIO]:

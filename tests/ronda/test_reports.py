@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from simcards.core.cli import main
-from simcards.ronda import compare
+from simcards.ronda import compare_batch
 from simcards.ronda.policies import KINDS
 from simcards.ronda.reports import game, policies
 from simcards.ronda.rules import RondaRules
@@ -33,7 +33,7 @@ def test_three_player_cell_is_win_rate_a_of_the_run_its_caption_names(
     seats: ``win_rate_a`` of ``compare greedy lookahead:1``, not B's rate in the reverse run,
     and the command the page prints gives it."""
     got = policies.cell(three_player_pair, "3 players", "greedy", "lookahead:1")
-    run = compare.simulate(RondaRules.make(players=3), KINDS.parse("greedy"),
+    run = compare_batch.simulate(RondaRules.make(players=3), KINDS.parse("greedy"),
                            KINDS.parse("lookahead:1"), 8, seed=SEED, workers=1).to_dict()
     assert got.value == run["win_rate_a"]
     assert [got.low, got.high] == run["win_ci_a"]

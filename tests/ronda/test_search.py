@@ -29,9 +29,9 @@ import numpy as np
 import pytest
 
 from simcards.core.rng import chunk_state, seed_state
-from simcards.ronda import codes, search
+from simcards.ronda import codes, search_kernel
 from simcards.ronda import reference as ref
-from simcards.ronda.kernel import play_position, record_hands, replay_searched
+from simcards.ronda.play_kernel import play_position, record_hands, replay_searched
 from simcards.ronda.policies import policy_arrays
 from simcards.ronda.rules import RondaRules
 
@@ -73,7 +73,7 @@ CONFIGS = [
 def _drawn(meta_row, hands, stock, players: int, seat: int) -> list:
     """The recorded samples of one decision in the reference's form."""
     out = []
-    first, count = int(meta_row[search.REC_FIRST]), int(meta_row[search.REC_COUNT])
+    first, count = int(meta_row[search_kernel.REC_FIRST]), int(meta_row[search_kernel.REC_COUNT])
     for k in range(first, first + count):
         hidden = {q: _cards(hands[k, q]) for q in range(players) if q != seat}
         out.append((hidden, [int(c) for c in stock[k] if c >= 0]))
@@ -93,7 +93,7 @@ def test_q4_q5_q7_kernel_decisions_match_the_reference(index: int) -> None:
     out = replay_searched(decks, dealers, us, seeds, kinds, params, rl, ds, 200_000)
     plays, meta, rec_hands, rec_stock = out[0], out[7], out[8], out[9]
     assert out[6][:, 3].sum() == 0  # no broken invariant
-    rows = {(int(r[search.REC_HAND]), int(r[search.REC_PLAY])): r for r in meta}
+    rows = {(int(r[search_kernel.REC_HAND]), int(r[search_kernel.REC_PLAY])): r for r in meta}
     compared = {"sampled": 0, "forced": 0, "last_deal": 0}
     for h in range(n_hands):
         state = ref.HandState(options, int(dealers[h]), [int(c) for c in decks[h]])
@@ -110,9 +110,10 @@ def test_q4_q5_q7_kernel_decisions_match_the_reference(index: int) -> None:
                 card = ref.greedy_policy(obs)
             elif (h, k) in rows:
                 row = rows[(h, k)]
-                assert int(row[search.REC_SEAT]) == p and int(row[search.REC_KIND]) == kind
+                assert int(row[search_kernel.REC_SEAT]) == p
+                assert int(row[search_kernel.REC_KIND]) == kind
                 drawn = _drawn(row, rec_hands, rec_stock, obs["players"], p)
-                expected = search.LOOKAHEAD_SAMPLES if kind == codes.POLICY_LOOKAHEAD \
+                expected = search_kernel.LOOKAHEAD_SAMPLES if kind == codes.POLICY_LOOKAHEAD \
                     else int(params[p])
                 assert len(drawn) == expected
                 unseen = ref.unseen_cards(obs)
@@ -154,14 +155,14 @@ def _search(rules: RondaRules, ws, spec: str, seed: int = 1, rec_cap: int = 0):
     """The kernel's card for the player to move, and the samples it drew."""
     rl, ds = rules.arrays.args()
     kinds, params = policy_arrays([spec])
-    sw = search.new_search_workspace(rl, rec_cap)
+    sw = search_kernel.new_search_workspace(rl, rec_cap)
     pst = np.zeros(4, np.uint64)
     seed_state(pst, np.uint64(seed))
     p = int(ws[0][10])  # S_TURN
-    card = search.search_card(p, kinds[0], params[0], rl, ds, ws, sw, pst)
-    n_samples = int(sw[search.W_REC_INFO][2])
-    return int(card), sw[search.W_REC_HANDS][:n_samples].copy(), \
-        sw[search.W_REC_STOCK][:n_samples].copy()
+    card = search_kernel.search_card(p, kinds[0], params[0], rl, ds, ws, sw, pst)
+    n_samples = int(sw[search_kernel.W_REC_INFO][2])
+    return int(card), sw[search_kernel.W_REC_HANDS][:n_samples].copy(), \
+        sw[search_kernel.W_REC_STOCK][:n_samples].copy()
 
 
 # ---------------------------------------------------------------- Q7: the exact last deal

@@ -2,7 +2,7 @@
 threshold is best.
 
 Every policy is measured against a field of ``greedy`` players (Q2) with
-:mod:`simcards.romi.compare`: the same decks and dealers with the policy in each seat in turn,
+:mod:`simcards.romi.compare_batch`: the same decks and dealers with the policy in each seat in turn,
 so that the luck of the deal cancels from the paired differences. A mixed-table games run
 (``simcards romi games``) shows the policies against one another at one table. Default rules
 (``open_min`` 51, ``ace_low_value`` 1), games of 7 rounds.
@@ -21,10 +21,10 @@ from simcards.core.reports.common import out_dir, page_footer, quick_banner, sav
 from simcards.core.runner import Batch, run_batches
 from simcards.core.store import batch_set_store
 from simcards.romi import api
-from simcards.romi import compare as RC
-from simcards.romi import rounds as R
-from simcards.romi.kernel import rules_array
+from simcards.romi import compare_batch as RC
+from simcards.romi import rounds_batch as R
 from simcards.romi.policies import KINDS, policy_arrays
+from simcards.romi.records import rules_array
 from simcards.romi.rules import PLAYERS, RomiRules
 
 STUDY = "romi-policies"

@@ -1,5 +1,5 @@
 """The questions study's kernel (:mod:`simcards.romi.reports.questions`): the rounds of
-:func:`simcards.romi.engine.simulate_rounds`, played turn by turn with what the study notes
+:func:`simcards.romi.round_kernel.simulate_rounds`, played turn by turn with what the study notes
 per round and player, and each round played again with one joker exchanged.
 
 Kept apart from the page code so that editing the page does not invalidate numba's cache."""
@@ -10,7 +10,7 @@ import numpy as np
 from numba import njit
 
 from simcards.core.rng import randbelow, seed_state
-from simcards.romi import engine as E
+from simcards.romi import round_kernel as E
 
 SEL_SALT = 0x9E3779B97F4A7C15
 """Mixed into a round's seed for the joker exchange's own stream (never the round's)."""
@@ -33,9 +33,9 @@ def _deal_features(ws, rl, sv, cnt, value, jokers):
 @njit(cache=True)
 def _play(deck, dealer, rl, kinds, params, ws, sv, ps, rs, log, shuf, shuf_len, info,
           open_draw, first_disc, later_disc, draws, flags):
-    """:func:`simcards.romi.engine.play_round` turn by turn (the same calls in the same order),
-    noting per player the draw at which he opened (``open_draw``, 0 never), whether his first
-    draw took the top discard (T3), his later discard draws (T4) and draws made; ``flags``:
+    """:func:`simcards.romi.round_kernel.play_round` turn by turn (the same calls in the same
+    order), noting per player the draw at which he opened (``open_draw``, 0 never), whether his
+    first draw took the top discard (T3), his later discard draws (T4) and draws made; ``flags``:
     [cut card taken (T5), -20 under the other G3 reading]."""
     st, opened, tm = ws[0], ws[3], ws[8]
     n = rl[E.R_PLAYERS]
@@ -131,7 +131,7 @@ def _exchange(deck, dealer, n, focus, rs):
 
 @njit(cache=True)
 def question_rounds(state, n_rounds, rl, kinds, params, dealer):
-    """The rounds :func:`simcards.romi.engine.simulate_rounds` plays from ``state`` (the same
+    """The rounds :func:`simcards.romi.round_kernel.simulate_rounds` plays from ``state`` (the same
     stream use), with per-round arrays: scores [r, n], went_out [r], dealt value [r, n], dealt
     jokers [r, n], open_draw [r, n], first_disc [r, n], later_disc [r, n], draws [r, n], flags
     [r, 2] (cut card ended it, -20 under the other G3 reading), and the joker exchange: focus

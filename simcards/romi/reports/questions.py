@@ -2,8 +2,8 @@
 
 The rounds are exactly those of ``simcards romi rounds --players 4 --policies greedy --dealer 0
 --rounds N --seed S`` (the same batch stream, chunks and kernel calls, so the same decks and
-scores); :func:`question_rounds` plays them as :func:`simcards.romi.engine.play_round` does and
-also notes, per round and player, what that command only sums: whether the cut card (T5) ended
+scores); :func:`question_rounds` plays them as :func:`simcards.romi.round_kernel.play_round` does
+and also notes, per round and player, what that command only sums: whether the cut card (T5) ended
 the round, each dealt hand's ``best_value`` (V1) and jokers, the draw at which each player
 opened (O1), his draws from the discard pile (T3, T4), and whether the round's -20 would change
 under the other reading of G3 (``RomiRules.swap_keeps_romi``). For the joker's worth every
@@ -26,9 +26,9 @@ from simcards.core.reports.common import out_dir, page_footer, quick_banner, sav
 from simcards.core.runner import Batch, run_batches
 from simcards.core.stats import mean_ci, wilson
 from simcards.core.store import batch_set_store
-from simcards.romi import engine as E
-from simcards.romi import rounds as R
-from simcards.romi.kernel import engine_args
+from simcards.romi import round_kernel as E
+from simcards.romi import rounds_batch as R
+from simcards.romi.records import engine_args
 from simcards.romi.reports.question_kernel import _exchange, question_rounds  # noqa: F401
 from simcards.romi.rules import RomiRules
 

@@ -17,8 +17,8 @@ from simcards.core.reports.common import out_dir, page_footer, quick_banner, sav
 from simcards.core.runner import Batch, run_batches
 from simcards.core.stats import wilson
 from simcards.core.store import batch_set_store
-from simcards.romi import rounds as R
-from simcards.romi.kernel import engine_args
+from simcards.romi import rounds_batch as R
+from simcards.romi.records import engine_args
 from simcards.romi.rules import PLAYERS, RomiRules
 
 STUDY = "romi-rounds"

@@ -17,9 +17,9 @@ import numpy as np
 import pandas as pd
 
 from simcards.core.reports.common import page_footer, quick_banner
-from simcards.ronco import bayes
-from simcards.ronco.kernel import field_keeps
+from simcards.ronco import bayes_exact
 from simcards.ronco.policies import Policy
+from simcards.ronco.round_kernel import field_keeps
 from simcards.ronco.rules import RoncoRules
 
 SITUATION_PLAYERS = (5, 7)
@@ -32,7 +32,7 @@ TIMINGS = "bayes_timings.csv"
 run with the same seed reproduces (the README's figures are written from it)."""
 
 
-def _rows_of(table: bayes.BayesTable, k: int) -> dict[str, np.ndarray]:
+def _rows_of(table: bayes_exact.BayesTable, k: int) -> dict[str, np.ndarray]:
     m = table.k == k
     return {f: getattr(table, f)[m] for f in ("pos", "hist", "card", "dealt", "weight",
                                               "loss_keep", "loss_pass")} | {"keep": table.keep[m]}
@@ -139,7 +139,7 @@ def write(out: Path, rules: RoncoRules, field: Policy, rows: list[dict[str, Any]
     sit_frames = []
     for n in sorted(by_n):
         r = by_n[n]
-        full = bayes.game_table(rules, n, field)
+        full = bayes_exact.game_table(rules, n, field)
         cur = _rows_of(full, n)
         bayes_loss = round_loss(cur, n, cur["keep"])
         game_pair = (r["best_T"], r["best_Td"])

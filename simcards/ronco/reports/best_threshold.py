@@ -24,8 +24,8 @@ from simcards.core.reports.common import fmt_p, out_dir, page_footer, quick_bann
 from simcards.core.runner import Batch, local_executor, run_batches
 from simcards.core.stats import Z95, wilson
 from simcards.core.store import batch_set_store
-from simcards.ronco import best_threshold as bt
-from simcards.ronco import mixed
+from simcards.ronco import best_threshold_batch as bt
+from simcards.ronco import equilibrium_batch
 from simcards.ronco.policies import Policy
 from simcards.ronco.reports import bayes as bayes_page
 from simcards.ronco.rules import RoncoRules
@@ -49,12 +49,12 @@ def build(root: Path, *, seed: int, workers: int | None, progress: bool = True,
     opts = {"seed": seed, "first_stage": 8192, "max_games": 262_144, "min_games": 32_768,
             "z_drop": 3.0, "max_iterations": 3, "gain_games": 262_144}
     sizes = PLAYERS
-    budget = mixed.Budget()
+    budget = equilibrium_batch.Budget()
     if quick:
         opts.update(first_stage=1024, max_games=4096, min_games=2048, gain_games=2048,
                     max_iterations=1)
         sizes = [3, 4]
-        budget = mixed.Budget(solve_games=2048, final_games=4096, max_iterations=1,
+        budget = equilibrium_batch.Budget(solve_games=2048, final_games=4096, max_iterations=1,
                               cert_games=(1024, 4096))
     with local_executor(workers or 1) if executor is None else nullcontext(executor) as pool:
         rows, _, _ = bt.search(rules, sizes, LIVES, "threshold", FIELD, opts,
@@ -67,10 +67,11 @@ def build(root: Path, *, seed: int, workers: int | None, progress: bool = True,
                                         informed_opts, workers=workers or 1,
                                         root=store, progress=progress, executor=pool)
         # The mixed equilibria of both families, each searched next to what its races found.
-        jobs = [(d["players"], kind, mixed.start_from_race(kind, d))
+        jobs = [(d["players"], kind, equilibrium_batch.start_from_race(kind, d))
                 for kind, found in (("threshold", rows), ("informed", informed_rows))
                 for d in map(bt.row_dict, found)]
-        eq_rows, _, _ = mixed.search(rules, jobs, LIVES, seed=seed, budget=budget, near=True,
+        eq_rows, _, _ = equilibrium_batch.search(
+            rules, jobs, LIVES, seed=seed, budget=budget, near=True,
                                      workers=workers or 1, root=store, progress=progress,
                                      executor=pool)
         # Two curves per table size: T = Td, and T against the best Td the search found (the

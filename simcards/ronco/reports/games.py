@@ -15,8 +15,8 @@ from simcards.core.reports.common import fmt_p, out_dir, page_footer, quick_bann
 from simcards.core.runner import Batch, run_batches
 from simcards.core.stats import wilson
 from simcards.core.store import batch_set_store
-from simcards.ronco import games as ronco_games
-from simcards.ronco.games import GameConfig, GamesResult
+from simcards.ronco import games_batch as ronco_games
+from simcards.ronco.games_batch import GameConfig, GamesResult
 from simcards.ronco.policies import Policy
 from simcards.ronco.rules import RoncoRules
 

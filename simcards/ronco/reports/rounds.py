@@ -19,7 +19,7 @@ from simcards.core.reports.common import fmt_p, out_dir, page_footer, quick_bann
 from simcards.core.runner import Batch, run_batches
 from simcards.core.stats import wilson
 from simcards.core.store import batch_set_store
-from simcards.ronco import rounds as ronco_rounds
+from simcards.ronco import rounds_batch as ronco_rounds
 from simcards.ronco.policies import Policy
 from simcards.ronco.rules import RoncoRules
 

@@ -19,7 +19,7 @@ import pandas as pd
 from simcards.core.reports.common import out_dir, page_footer, quick_banner, save_figure
 from simcards.core.runner import Batch, run_batches
 from simcards.core.store import batch_set_store
-from simcards.ronda import compare, hands, matchplay, summaries
+from simcards.ronda import compare_batch, hands_batch, matches_batch, summaries
 from simcards.ronda.policies import KINDS
 from simcards.ronda.rules import RondaRules
 
@@ -63,27 +63,27 @@ def build(root: Path, *, seed: int, workers: int | None, progress: bool = True,
     for table, options in TABLES:
         rules = RondaRules.make(**options)
         specs = [greedy] * rules.players
-        batches.append(Batch(hands.hands_chunk,
-                             hands.HandConfig.build(rules, specs, dealer_seat(rules)),
-                             seed, n_hands, hands.chunk_size(specs), hands.STREAM))
+        batches.append(Batch(hands_batch.hands_chunk,
+                             hands_batch.HandConfig.build(rules, specs, dealer_seat(rules)),
+                             seed, n_hands, hands_batch.chunk_size(specs), hands_batch.STREAM))
         keys.append(("hands", table, None))
         for target in TARGETS:
             r = RondaRules.make(**options, target=target)
-            batches.append(Batch(matchplay.matches_chunk,
-                                 matchplay.MatchConfig.build(r, specs, None), seed, n_matches,
-                                 matchplay.match_chunk_size(r, specs), matchplay.STREAM))
+            batches.append(Batch(matches_batch.matches_chunk,
+                                 matches_batch.MatchConfig.build(r, specs, None), seed, n_matches,
+                                 matches_batch.match_chunk_size(r, specs), matches_batch.STREAM))
             keys.append(("matches", table, target))
     for name, options in OPTIONS:
         rules = RondaRules.make(players=2, **options)
-        batches.append(Batch(compare.duplicate_chunk,
-                             compare.DuplicateConfig.build(rules, challenger, greedy, None),
-                             seed, n_sets, compare.chunk_for(rules, challenger, greedy),
-                             compare.STREAM))
+        batches.append(Batch(compare_batch.duplicate_chunk,
+                             compare_batch.DuplicateConfig.build(rules, challenger, greedy, None),
+                             seed, n_sets, compare_batch.chunk_for(rules, challenger, greedy),
+                             compare_batch.STREAM))
         keys.append(("options", name, None))
         specs = [greedy, greedy]
-        batches.append(Batch(matchplay.matches_chunk,
-                             matchplay.MatchConfig.build(rules, specs, None), seed, n_matches,
-                             matchplay.match_chunk_size(rules, specs), matchplay.STREAM))
+        batches.append(Batch(matches_batch.matches_chunk,
+                             matches_batch.MatchConfig.build(rules, specs, None), seed, n_matches,
+                             matches_batch.match_chunk_size(rules, specs), matches_batch.STREAM))
         keys.append(("option-matches", name, None))
     stats = run_batches(batches, workers=workers, executor=executor, progress=progress,
                         label="Ronda game report",
@@ -117,7 +117,7 @@ def _sources_frame(res: dict, n: int) -> pd.DataFrame:
         rules = RondaRules.make(**options)
         dealer_side = rules.side_of(dealer_seat(rules))
         s = res[("hands", table, None)]
-        d = hands.HandsResult(n, s).to_dict()
+        d = hands_batch.HandsResult(n, s).to_dict()
         for side in range(len(d["points_mean"])):
             role = ("first player" if side == 0 else "dealer" if side == dealer_side
                     else f"seat {side}")

@@ -1,6 +1,6 @@
 """Report: which Ronda capture policy to use, and by how much it wins.
 
-Every pair of policies plays in duplicate (:mod:`simcards.ronda.compare`): the same decks and
+Every pair of policies plays in duplicate (:mod:`simcards.ronda.compare_batch`): the same decks and
 dealers with the seats swapped (two sides), or with policy A in each seat in turn against B
 everywhere else (3 and 4 players alone), so that the luck of the deal cancels from the paired
 difference. With two sides one run answers both ways round; with 3 or 4 players alone "one A
@@ -22,7 +22,7 @@ import pandas as pd
 from simcards.core.reports.common import out_dir, page_footer, quick_banner, save_figure
 from simcards.core.runner import Batch, run_batches
 from simcards.core.store import batch_set_store
-from simcards.ronda import compare, summaries
+from simcards.ronda import compare_batch, summaries
 from simcards.ronda.policies import KINDS
 from simcards.ronda.rules import RondaRules
 from simcards.ronda.summaries import Estimate
@@ -92,9 +92,9 @@ def run_pairings(jobs: list[Pairing], *, seed: int, workers: int | None,
     batches = []
     for job in jobs:
         a, b = KINDS.parse(job.a), KINDS.parse(job.b)
-        cfg = compare.DuplicateConfig.build(job.rules, a, b, None)
-        batches.append(Batch(compare.duplicate_chunk, cfg, seed, deal_sets(job, quick),
-                             compare.chunk_for(job.rules, a, b), compare.STREAM))
+        cfg = compare_batch.DuplicateConfig.build(job.rules, a, b, None)
+        batches.append(Batch(compare_batch.duplicate_chunk, cfg, seed, deal_sets(job, quick),
+                             compare_batch.chunk_for(job.rules, a, b), compare_batch.STREAM))
     stats = run_batches(batches, workers=workers, executor=executor, progress=progress,
                         label="Ronda policies report",
                         store=batch_set_store(store, "ronda", "report-policies"))

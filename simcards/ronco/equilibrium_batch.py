@@ -68,8 +68,8 @@ from simcards.core.progress import Progress
 from simcards.core.runner import Batch, Stats, run_batches
 from simcards.core.stats import Z95
 from simcards.core.store import RunStore, multi_batch_options
-from simcards.ronco.best_threshold import StageRequest, grid, lockstep_on_pool
-from simcards.ronco.games import MAX_ROUNDS
+from simcards.ronco.best_threshold_batch import StageRequest, grid, lockstep_on_pool
+from simcards.ronco.games_batch import MAX_ROUNDS
 from simcards.ronco.mixed_kernel import MAX_TABULATED, composition_bins, mixed_games
 from simcards.ronco.policies import Policy, PolicyTable
 from simcards.ronco.rules import RoncoRules, RuleArrays, check_players
@@ -448,7 +448,7 @@ def neighbourhood(rules: RoncoRules, start: Sequence[Policy]) -> list[Policy]:
 
 
 def start_from_race(kind: str, row: dict[str, Any]) -> list[Policy]:
-    """Where a best-threshold row (:func:`~simcards.ronco.best_threshold.row_dict`) says the
+    """Where a best-threshold row (:func:`~simcards.ronco.best_threshold_batch.row_dict`) says the
     equilibrium lies: its pure equilibrium when the best-response iteration converged, else the
     cycle the best responses ran round, else the last best responses of the path (at most
     :data:`~simcards.ronco.mixed_kernel.MAX_TABULATED`)."""

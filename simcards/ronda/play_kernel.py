@@ -2,8 +2,8 @@
 
 A hand is played from a given deck order (D5: top card first) and dealer, with one policy per
 seat (Q6): ``random`` (Q2), ``greedy`` (Q3) or a searching policy, ``lookahead:D`` (Q4) or
-``rollout:K`` (Q5), which :mod:`simcards.ronda.search` plays. The rules themselves are the
-primitives of :mod:`simcards.ronda.engine`.
+``rollout:K`` (Q5), which :mod:`simcards.ronda.search_kernel` plays. The rules themselves are the
+primitives of :mod:`simcards.ronda.hand_kernel`.
 
 Chance in a hand is drawn before its first play. :func:`simulate_hands`'s stream layout, per
 hand, from the chunk's xoshiro256** state, in this order:
@@ -44,7 +44,7 @@ from simcards.ronda.codes import (
     R_SIDES,
     R_TEAMS,
 )
-from simcards.ronda.engine import (
+from simcards.ronda.hand_kernel import (
     N_CARDS,
     S_HELD,
     S_HOLDINGS,
@@ -61,7 +61,7 @@ from simcards.ronda.engine import (
     start_hand,
 )
 from simcards.ronda.policies import policy_arrays
-from simcards.ronda.search import (
+from simcards.ronda.search_kernel import (
     W_REC_HANDS,
     W_REC_INFO,
     W_REC_META,

@@ -1,6 +1,7 @@
 """Ronda hands: Monte Carlo points, cards, hand wins and announcements per hand, by side.
 
-Calling the module, ``simcards.ronda.hands(...)``, runs :func:`simcards.ronda.api.hands`.
+The command's Python function is :func:`simcards.ronda.api.hands`
+(``simcards.ronda.hands(...)``).
 
 A batch of hands is cut into chunks whose size depends on how costly the seats' policies are
 (:func:`chunk_size`): searching policies are tens to hundreds of times slower per hand than
@@ -86,7 +87,7 @@ class HandConfig:
 
 def hands_chunk(state: np.ndarray, size: int, cfg: HandConfig) -> dict[str, np.ndarray]:
     """One chunk of Monte Carlo hands (runs in a worker)."""
-    from simcards.ronda.kernel import named_stats, simulate_hands
+    from simcards.ronda.play_kernel import named_stats, simulate_hands
 
     return named_stats(simulate_hands(state, size, cfg.dealer, cfg.kinds, cfg.params, cfg.rl,
                                       cfg.ds))
@@ -94,7 +95,7 @@ def hands_chunk(state: np.ndarray, size: int, cfg: HandConfig) -> dict[str, np.n
 
 @dataclass(frozen=True)
 class HandsResult:
-    """Merged hand statistics (:data:`simcards.ronda.kernel.STAT_NAMES`), summarised."""
+    """Merged hand statistics (:data:`simcards.ronda.play_kernel.STAT_NAMES`), summarised."""
 
     hands: int
     stats: Stats

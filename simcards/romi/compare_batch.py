@@ -22,8 +22,8 @@ itself gives a difference of exactly 0 on every set.
 Chance. From the chunk's stream, per set: the first dealer (``randbelow(players)``, unless
 fixed) and one 64-bit seed. Every rotation starts a fresh *set stream* from that seed
 (:func:`simcards.core.rng.seed_state`) and plays the game round by round through
-:func:`simcards.romi.engine.simulate_rounds` with the dealer fixed, which draws each round's own
-seed from the set stream: every rotation gets the same round seeds, hence the same decks
+:func:`simcards.romi.round_kernel.simulate_rounds` with the dealer fixed, which draws each round's
+own seed from the set stream: every rotation gets the same round seeds, hence the same decks
 (D3, D4) and the same random numbers for the reshuffles (T8). A reshuffle shuffles the discard
 pile of the moment; when the policies have played differently before it, the piles and so the
 new stocks differ between rotations (a rare event: most rounds end before the stock runs out).
@@ -103,7 +103,7 @@ def _empty() -> dict[str, np.ndarray]:
 def compare_chunk(state: np.ndarray, size: int, cfg: CompareConfig) -> dict[str, np.ndarray]:
     """One chunk of deal sets (runs in a worker); see the module docstring."""
     from simcards.core.rng import next_u64, randbelow, seed_state
-    from simcards.romi.engine import simulate_rounds
+    from simcards.romi.round_kernel import simulate_rounds
 
     n, rounds = cfg.players, cfg.rounds_per_game
     acc = _empty()

@@ -1,7 +1,7 @@
 """numba kernels that play whole Ronda matches (rules S2, S4, S5, C1-C3 and D3 of
 ``seeds/ronda.md``) and the duplicate comparison of two policies.
 
-A match is a sequence of hands (:mod:`simcards.ronda.kernel` plays one hand the same way) whose
+A match is a sequence of hands (:mod:`simcards.ronda.play_kernel` plays one hand the same way) whose
 dealer moves on by one seat after each hand (D3). In points mode the scores carry over (S2) and
 the target ``rl[R_TARGET]`` is checked after the S1 count of each hand (S4,
 ``target_check=end_of_hand``) or at every check point (S5, ``immediate``: after each deal's
@@ -67,7 +67,7 @@ from simcards.ronda.codes import (
     R_TEAMS,
     TARGET_CHECK_IMMEDIATE,
 )
-from simcards.ronda.engine import (
+from simcards.ronda.hand_kernel import (
     N_CARDS,
     S_HELD,
     S_SCORE,
@@ -80,8 +80,8 @@ from simcards.ronda.engine import (
     side_of,
     start_hand,
 )
-from simcards.ronda.kernel import _draw_hand, choose_card
-from simcards.ronda.search import new_search_workspace
+from simcards.ronda.play_kernel import _draw_hand, choose_card
+from simcards.ronda.search_kernel import new_search_workspace
 
 __all__ = [
     "DEFAULT_MAX_HANDS",

@@ -1,6 +1,6 @@
 """Römi rounds as records for the reference engine, and the Python side of the numba engine.
 
-:func:`record_rounds` plays the rounds :func:`simcards.romi.engine.simulate_rounds` would play
+:func:`record_rounds` plays the rounds :func:`simcards.romi.round_kernel.simulate_rounds` would play
 from the same stream (the same dealers, decks and reshuffles) and returns, per round, what a
 replay needs: the deck (top first), the dealer, every new stock order of T8 (top first, in the
 order they were drawn) and the flat list of moves in the :mod:`simcards.romi.actions`
@@ -19,7 +19,7 @@ from numba import njit
 from simcards.core.errors import UsageError
 from simcards.core.policyspec import PolicySpec
 from simcards.core.rng import seed_state
-from simcards.romi import engine as E
+from simcards.romi import round_kernel as E
 from simcards.romi.actions import (
     NO_JOKER,
     Action,
@@ -247,7 +247,7 @@ def record_from_seed(seed: int, dealer: int, rl: np.ndarray, kinds: np.ndarray,
 
 def record_rounds(state: np.ndarray, n_rounds: int, rl: np.ndarray, kinds: np.ndarray,
                   params: np.ndarray, dealer: int = -1) -> list[RoundRecord]:
-    """The rounds :func:`simcards.romi.engine.simulate_rounds` plays from ``state`` (advanced
+    """The rounds :func:`simcards.romi.round_kernel.simulate_rounds` plays from ``state`` (advanced
     the same way), each with its deck, dealer, new stock orders and moves."""
     if n_rounds < 0:
         raise UsageError(f"n_rounds={n_rounds} must be >= 0")

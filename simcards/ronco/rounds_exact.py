@@ -5,7 +5,8 @@ classes dealt to positions 0 .. n-1, weighted by the probability of drawing it w
 replacement; the cut card is enumerated only for deals where the dealer cuts. That turns 40!/(40-n)!
 ordered deals into at most classes**n sequences (10**6 for 6 players and a Spanish deck).
 
-Calling the module, ``simcards.ronco.exact(...)``, runs :func:`simcards.ronco.api.exact`.
+The command's Python function is :func:`simcards.ronco.api.exact`
+(``simcards.ronco.exact(...)``).
 """
 
 from __future__ import annotations
@@ -16,11 +17,10 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from simcards.core.apimodule import make_callable
 from simcards.core.errors import UsageError
-from simcards.ronco.bayes import policy_table
-from simcards.ronco.kernel import ALL_TIE, CUT, CUT_KING_FIRED, act, resolve
+from simcards.ronco.bayes_exact import policy_table
 from simcards.ronco.policies import Policy
+from simcards.ronco.round_kernel import ALL_TIE, CUT, CUT_KING_FIRED, act, resolve
 from simcards.ronco.rules import RoncoRules, check_players
 
 MAX_LEAVES = 3_000_000_000
@@ -227,4 +227,3 @@ def exact_round(rules: RoncoRules, policies: Sequence[Policy], *,
     return ExactRound(p_lose, p_double, float(tallies[0]), float(tallies[1]), float(tallies[2]))
 
 
-make_callable(__name__, "simcards.ronco.api:exact")

@@ -10,7 +10,7 @@ again in the same lay-down (J3). The answers:
 - ``min_penalty``: the smallest penalty (M7) of the hand cards left;
 - ``can_go_out``: whether a lay-down leaves exactly one card (the discard, never a freed joker);
 
-and with an empty table they equal V1-V3 of :mod:`simcards.romi.melds`. For play,
+and with an empty table they equal V1-V3 of :mod:`simcards.romi.melds_exact`. For play,
 :func:`answer_with_table` adds one lay-down reaching ``best_value`` (new melds, additions with
 the place each card takes, swaps with where each freed joker is laid), the cards of the hand
 that each table meld takes on its own, and the table jokers the hand can take
@@ -41,7 +41,7 @@ from typing import NamedTuple
 
 from simcards.core.errors import UsageError
 from simcards.romi import cards as C
-from simcards.romi.melds import MAX_HAND, MeldAnswer
+from simcards.romi.melds_exact import MAX_HAND, MeldAnswer
 from simcards.romi.rules import RomiRules
 
 JOKER_PENALTY = 20

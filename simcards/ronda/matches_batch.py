@@ -1,8 +1,8 @@
 """Ronda matches as Monte Carlo batches: match win rates, match length, first-player advantage.
 
-The match kernel is :func:`simcards.ronda.matches.simulate_matches`; this module cuts a run into
-chunks (sized by the policies' cost and the expected length of a match, so that progress stays
-live), and lays out the merged statistics (:data:`~simcards.ronda.matches.MATCH_STAT_NAMES`) as
+The match kernel is :func:`simcards.ronda.match_kernel.simulate_matches`; this module cuts a run
+into chunks (sized by the policies' cost and the expected length of a match, so that progress stays
+live), and lays out the merged statistics (:data:`~simcards.ronda.match_kernel.MATCH_STAT_NAMES`) as
 the command's JSON, with the estimates of :mod:`simcards.ronda.summaries`.
 """
 
@@ -18,8 +18,8 @@ from simcards.core.policyspec import PolicySpec
 from simcards.core.runner import Stats, run_batch
 from simcards.core.stats import json_ci
 from simcards.ronda import codes, summaries
-from simcards.ronda.hands import HANDS_CHUNK, SOURCES, chunk_size
-from simcards.ronda.matches import DEFAULT_MAX_HANDS
+from simcards.ronda.hands_batch import HANDS_CHUNK, SOURCES, chunk_size
+from simcards.ronda.match_kernel import DEFAULT_MAX_HANDS
 from simcards.ronda.policies import policy_arrays
 from simcards.ronda.rules import RondaRules
 from simcards.ronda.summaries import Estimate
@@ -33,7 +33,7 @@ POINTS_PER_HAND = 7.0
 
 def max_hands(rules: RondaRules) -> int:
     """The cap on a match's length, after which a match is stopped and counted as unfinished:
-    the kernel's :data:`~simcards.ronda.matches.DEFAULT_MAX_HANDS`, or more for a classic match
+    the kernel's :data:`~simcards.ronda.match_kernel.DEFAULT_MAX_HANDS`, or more for a classic match
     that needs many hand wins (C3)."""
     if rules.mode == "classic":
         return max(DEFAULT_MAX_HANDS, 8 * rules.hands_to_win * rules.n_sides)
@@ -49,7 +49,7 @@ def hands_per_match(rules: RondaRules) -> float:
 
 def match_chunk_size(rules: RondaRules, specs: Sequence[PolicySpec], plays: int = 1) -> int:
     """Matches (or deal sets of ``plays`` matches) per chunk: about as much work as a chunk of
-    :data:`~simcards.ronda.hands.HANDS_CHUNK` greedy hands."""
+    :data:`~simcards.ronda.hands_batch.HANDS_CHUNK` greedy hands."""
     return chunk_size(specs, max(1, int(HANDS_CHUNK / (hands_per_match(rules) * plays))))
 
 
@@ -75,7 +75,7 @@ class MatchConfig:
 
 def matches_chunk(state: np.ndarray, size: int, cfg: MatchConfig) -> dict[str, np.ndarray]:
     """One chunk of Monte Carlo matches (runs in a worker)."""
-    from simcards.ronda.matches import named_match_stats, simulate_matches
+    from simcards.ronda.match_kernel import named_match_stats, simulate_matches
 
     return named_match_stats(simulate_matches(state, size, cfg.dealer, cfg.kinds, cfg.params,
                                               cfg.rl, cfg.ds, cfg.max_hands))
@@ -94,7 +94,7 @@ def ci_pair(e: Estimate) -> list[float] | None:
 
 @dataclass(frozen=True)
 class MatchesResult:
-    """Merged match statistics (:data:`~simcards.ronda.matches.MATCH_STAT_NAMES`), summarised
+    """Merged match statistics (:data:`~simcards.ronda.match_kernel.MATCH_STAT_NAMES`), summarised
     by :mod:`simcards.ronda.summaries`."""
 
     matches: int

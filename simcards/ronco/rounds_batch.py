@@ -1,6 +1,7 @@
 """Ronco rounds: Monte Carlo per-position loss rates, and the exact answer beside them.
 
-Calling the module, ``simcards.ronco.rounds(...)``, runs :func:`simcards.ronco.api.rounds`.
+The command's Python function is :func:`simcards.ronco.api.rounds`
+(``simcards.ronco.rounds(...)``).
 """
 
 from __future__ import annotations
@@ -11,14 +12,13 @@ from typing import NamedTuple
 
 import numpy as np
 
-from simcards.core.apimodule import make_callable
 from simcards.core.errors import UsageError
 from simcards.core.runner import run_batch
 from simcards.core.stats import wilson
-from simcards.ronco.bayes import policy_table
-from simcards.ronco.exact import ExactRound, exact_round
-from simcards.ronco.kernel import simulate_rounds
+from simcards.ronco.bayes_exact import policy_table
 from simcards.ronco.policies import Policy, PolicyTable
+from simcards.ronco.round_kernel import simulate_rounds
+from simcards.ronco.rounds_exact import ExactRound, exact_round
 from simcards.ronco.rules import RoncoRules, RuleArrays, check_players
 
 ROUNDS_CHUNK = 1 << 21
@@ -145,8 +145,7 @@ def simulate(
 
 
 def exact(rules: RoncoRules, policies: Sequence[Policy], *, progress: bool = False) -> ExactRound:
-    """Exact round probabilities (see :mod:`simcards.ronco.exact`)."""
+    """Exact round probabilities (see :mod:`simcards.ronco.rounds_exact`)."""
     return exact_round(rules, policies, progress=progress)
 
 
-make_callable(__name__, "simcards.ronco.api:rounds")

@@ -19,8 +19,8 @@ Search design:
 All the races of all table sizes advance in lockstep, so every stage of every table size shares
 one pool of workers. Each stage is a batch stored like any other, so a killed search resumes.
 
-Calling the module, ``simcards.ronco.best_threshold(...)``, runs
-:func:`simcards.ronco.api.best_threshold`.
+The command's Python function is :func:`simcards.ronco.api.best_threshold`
+(``simcards.ronco.best_threshold(...)``).
 """
 
 from __future__ import annotations
@@ -33,14 +33,13 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from simcards.core.apimodule import make_callable
 from simcards.core.errors import Interrupted
 from simcards.core.progress import Progress
 from simcards.core.runner import Batch, Stats, local_executor, run_batches
 from simcards.core.stats import Z95, wilson
 from simcards.core.store import RunStore, multi_batch_options
-from simcards.ronco.bayes import FIELD_KINDS, MAX_BAYES_PLAYERS, game_table, prebuild
-from simcards.ronco.games import MAX_ROUNDS
+from simcards.ronco.bayes_exact import FIELD_KINDS, MAX_BAYES_PLAYERS, game_table, prebuild
+from simcards.ronco.games_batch import MAX_ROUNDS
 from simcards.ronco.policies import Policy, PolicyTable
 from simcards.ronco.race_kernel import race_games
 from simcards.ronco.rules import RoncoRules, RuleArrays, check_players
@@ -241,7 +240,7 @@ def plan(rules: RoncoRules, n: int, lives: int, kind: str, field_policy: Policy,
 
 def with_bayes(n: int, field_policy: Policy) -> bool:
     """Whether the gain comparison includes ``bayes`` (S4): its decisions are computed for up
-    to :data:`~simcards.ronco.bayes.MAX_BAYES_PLAYERS` players and threshold or informed
+    to :data:`~simcards.ronco.bayes_exact.MAX_BAYES_PLAYERS` players and threshold or informed
     fields."""
     return n <= MAX_BAYES_PLAYERS and field_policy.kind in FIELD_KINDS
 
@@ -420,4 +419,3 @@ def _tracked(gen: Generator[StageRequest, Stats, Row],
             return stop.value
 
 
-make_callable(__name__, "simcards.ronco.api:best_threshold")

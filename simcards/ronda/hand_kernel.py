@@ -2,11 +2,11 @@
 ``seeds/ronda.md``): the workspace a hand is played in, deals and announcements, what a card
 does, its credits, the end of the hand, and the ``greedy`` policy (Q3).
 
-:mod:`simcards.ronda.kernel` plays whole hands and Monte Carlo batches with these. The searching
-policies (:mod:`simcards.ronda.search`) play thousands of positions per decision, so they search
-a compact form of the position (:mod:`simcards.ronda.compact`) whose plays follow these
-functions step by step and use their point balance; ``tests/ronda/test_compact.py`` plays both
-forms side by side and requires the same position after every play.
+:mod:`simcards.ronda.play_kernel` plays whole hands and Monte Carlo batches with these. The
+searching policies (:mod:`simcards.ronda.search_kernel`) play thousands of positions per decision,
+so they search a compact form of the position (:mod:`simcards.ronda.compact_kernel`) whose plays
+follow these functions step by step and use their point balance; ``tests/ronda/test_compact.py``
+plays both forms side by side and requires the same position after every play.
 
 Cards are ids 0..39: value index ``c >> 2`` (0 = As .. 9 = Rey, the D1 sequence) and suit
 ``c & 3``, so id order is the card order of Q1. A hand is kept in a handful of int64 arrays
@@ -17,7 +17,7 @@ player the announced and the played cards of each value at the current deal (pub
 from which the searching policies derive their samples, I3).
 
 The functions that run once per hand or per deal and allocate nothing (:func:`announce_credits`,
-:func:`hand_violations`, and the hand loops of :mod:`simcards.ronda.kernel`) are compiled with
+:func:`hand_violations`, and the hand loops of :mod:`simcards.ronda.play_kernel`) are compiled with
 ``_nrt=False``, numba's switch that turns off reference counting. With it on, every array taken
 out of the workspace tuple, and every array argument of an inlined helper, is counted up and down
 with atomic instructions; in a whole hand of greedy plays that counting cost about three quarters

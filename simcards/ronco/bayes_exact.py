@@ -8,7 +8,7 @@ this one takes the best action for every piece of information.
 
 The decisions are computed once per (rules, table size, other players' policies) by
 :func:`simcards.ronco.bayes_kernel.build_table` and handed to the kernels as a sorted table of
-lookup keys (:func:`simcards.ronco.kernel.bayes_key`). Tables are kept on disk beside numba's
+lookup keys (:func:`simcards.ronco.round_kernel.bayes_key`). Tables are kept on disk beside numba's
 cache, keyed by the kernel sources and the question, so a report builds each one once.
 """
 

@@ -23,8 +23,8 @@ cards, then the cut card only where the dealer cuts), each weighted by its exact
 being drawn without replacement. The outcome of a deal under each pair of actions comes from
 the reference engine (:func:`simcards.ronco.reference.play_round`, written from the rules text),
 and each policy's action from the reference's own decision rule, so the matrices share no code
-with the numba kernels that :func:`simcards.ronco.exact.exact_round` runs; the tests check that
-both agree on every cell.
+with the numba kernels that :func:`simcards.ronco.rounds_exact.exact_round` runs; the tests check
+that both agree on every cell.
 
 **Payoffs (E2).** ``lose``: a position's probability of being a loser of the round (R7, R8; an
 absolute tie, R9, still has its losers). ``lives``: its expected lives lost in the round as a

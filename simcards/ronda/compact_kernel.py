@@ -3,7 +3,7 @@ with plays, deals, ``greedy`` (Q3), the end of the hand and the final values on 
 
 Why a second form of the rules: ``rollout:K`` plays greedy to the end of the hand K times per
 candidate and decision, and the exact last deal (Q7) walks thousands of positions per decision.
-On the hand's workspace (:mod:`simcards.ronda.engine`: a dozen arrays, the holdings as sorted
+On the hand's workspace (:mod:`simcards.ronda.hand_kernel`: a dozen arrays, the holdings as sorted
 card lists, the points by source) each such play costs a few hundred nanoseconds, most of it
 copying and bookkeeping that a search never reads. Here a position is 36 integers: holdings as
 counts of each value packed four bits a value, the table as a mask of values (P4 allows one
@@ -51,7 +51,7 @@ from simcards.ronda.codes import (
     SRC_LAST_CARD,
     SRC_MISSA,
 )
-from simcards.ronda.engine import (
+from simcards.ronda.hand_kernel import (
     AS,
     COMB,
     N_CARDS,
@@ -407,7 +407,7 @@ def greedy(x, rl, ds, held):
 
 @njit(cache=True, inline="always")
 def values(x, rl, f):
-    """The final values F(t) of every side (Q1, :mod:`simcards.ronda.search`): 100 x (2 P(t)
+    """The final values F(t) of every side (Q1, :mod:`simcards.ronda.search_kernel`): 100 x (2 P(t)
     - sum of P) + captured cards, an open pile counted for its last hitter's side."""
     ns = rl[R_SIDES]
     total = 0

@@ -1,6 +1,7 @@
 """Whole Ronco games: Monte Carlo win rates, game lengths and elimination order.
 
-Calling the module, ``simcards.ronco.games(...)``, runs :func:`simcards.ronco.api.games`.
+The command's Python function is :func:`simcards.ronco.api.games`
+(``simcards.ronco.games(...)``).
 """
 
 from __future__ import annotations
@@ -11,11 +12,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from simcards.core.apimodule import make_callable
 from simcards.core.errors import UsageError
 from simcards.core.runner import Stats, run_batch
 from simcards.core.stats import wilson
-from simcards.ronco.bayes import policy_table
+from simcards.ronco.bayes_exact import policy_table
 from simcards.ronco.game_kernel import ALL_OUT, STALLED, VOID, simulate_games
 from simcards.ronco.policies import KINDS, Policy, PolicyTable
 from simcards.ronco.rules import RoncoRules, RuleArrays, check_players
@@ -182,4 +182,3 @@ def simulate(rules: RoncoRules, policies: Sequence[Policy], lives: int, games: i
     return GamesResult.from_stats(games, stats)
 
 
-make_callable(__name__, "simcards.ronco.api:games")

@@ -6,12 +6,12 @@ facts and its own hand (40 minus its hand, the table, the pile in play and every
 captured cards), the other hands' sizes, and the current deal's announcements with the cards
 each player has played since that deal (the workspace's ``ann`` and ``dplay``). The caller's
 workspace holds every hand and the deck order; nothing here reads another player's holding
-nor the stock: :func:`compact.from_workspace` copies only the seat's view, and each sample
+nor the stock: :func:`compact_kernel.from_workspace` copies only the seat's view, and each sample
 (Q1) or assignment (Q7) fills in the other holdings and the stock.
 
-Positions are searched as compact positions (:mod:`simcards.ronda.compact`, the engine's rules
-on 36 integers) stacked by depth in the search workspace (:func:`new_search_workspace`): level 0
-is the observed position completed by a sample or an assignment, level 1 the position after a
+Positions are searched as compact positions (:mod:`simcards.ronda.compact_kernel`, the engine's
+rules on 36 integers) stacked by depth in the search workspace (:func:`new_search_workspace`): level
+0 is the observed position completed by a sample or an assignment, level 1 the position after a
 candidate card, and so on, so a decision allocates nothing. Values are kept per side as the
 *final value* F(t) = 100 * (2 P(t) - sum of P) + K(t), P the points without announcements, K
 the captured cards with an open pile counted for its last hitter's side: Q1's V(t) of a stretch
@@ -41,7 +41,7 @@ from numba import njit
 
 from simcards.core.bits import popcount
 from simcards.core.rng import randbelow, randbelow_wide
-from simcards.ronda import compact
+from simcards.ronda import compact_kernel
 from simcards.ronda.codes import (
     ACT_CAPTURE,
     ACT_LAY,
@@ -60,7 +60,7 @@ from simcards.ronda.codes import (
     R_SIDES,
     R_TEAMS,
 )
-from simcards.ronda.compact import (
+from simcards.ronda.compact_kernel import (
     C_HAND,
     C_HELD,
     C_PH,
@@ -70,7 +70,7 @@ from simcards.ronda.compact import (
     C_TURN,
     hand_values,
 )
-from simcards.ronda.engine import (
+from simcards.ronda.hand_kernel import (
     COMB,
     FULL,
     N_CARDS,
@@ -208,7 +208,7 @@ def _reply_score(v, x, rl):
     s = side_of(p, teams)
     hitter = x[C_PH]
     hs = side_of(hitter, teams) if hitter >= 0 else -1
-    action, k, hit, _chain_closed, missa, _last = compact.resolve(v, x, rl[R_PLAYS])
+    action, k, hit, _chain_closed, missa, _last = compact_kernel.resolve(v, x, rl[R_PLAYS])
     if action == ACT_REHIT:
         dk = 1 if hs == s else x[C_PN] + 1
     elif action == ACT_LAY:
@@ -249,7 +249,7 @@ def _horizon(x, rl, vm, f):
                 b_k = k
                 b_hit = hit
                 b_missa = missa
-    compact.values(x, rl, f)
+    compact_kernel.values(x, rl, f)
     if rl[R_MODE] == MODE_POINTS:
         own = 0
         prev = 0
@@ -317,8 +317,8 @@ def _next_child(stack, d, order, lvl, rl):
     v = order[d, lvl[d, L_IDX]]
     lvl[d, L_IDX] += 1
     child = stack[d + 1]
-    compact.copy(stack[d], child)
-    compact.play(v, child, rl)
+    compact_kernel.copy(stack[d], child)
+    compact_kernel.play(v, child, rl)
     return child
 
 
@@ -335,11 +335,11 @@ def _alphabeta(stack, base, rl, ds, deck, order, key, lvl, f, lo, hi):
         if lvl[d, L_IDX] < lvl[d, L_NORD]:
             child = _next_child(stack, d, order, lvl, rl)
             if child[C_PLAYS] == plays:
-                compact.finish(child, rl, f)
+                compact_kernel.finish(child, rl, f)
                 val = f[0]
             else:
                 if child[C_HELD] == 0:
-                    compact.deal(child, rl, ds, deck)
+                    compact_kernel.deal(child, rl, ds, deck)
                 _ab_enter(stack, d + 1, rl, order, key, lvl, lvl[d, L_LO], lvl[d, L_HI])
                 d += 1
                 continue
@@ -398,12 +398,12 @@ def _max_n(stack, base, plays_left, rl, ds, deck, order, lvl, best, f):
         if lvl[d, L_IDX] < lvl[d, L_NORD]:
             child = _next_child(stack, d, order, lvl, rl)
             if child[C_PLAYS] == plays:
-                compact.finish(child, rl, f)
+                compact_kernel.finish(child, rl, f)
             elif d + 1 - base == plays_left:
-                compact.values(child, rl, f)
+                compact_kernel.values(child, rl, f)
             else:
                 if child[C_HELD] == 0:
-                    compact.deal(child, rl, ds, deck)
+                    compact_kernel.deal(child, rl, ds, deck)
                 d += 1
                 _mn_enter(stack, d, order, lvl)
                 continue
@@ -435,13 +435,13 @@ def max_n(base, plays_left, rl, ds, sw, lo, hi):
     stack = sw[W_ST]
     x = stack[base]
     if x[C_PLAYS] == plays:
-        compact.finish(x, rl, f)
+        compact_kernel.finish(x, rl, f)
         return
     if plays_left == 0:
-        compact.values(x, rl, f)
+        compact_kernel.values(x, rl, f)
         return
     if x[C_HELD] == 0:
-        compact.deal(x, rl, ds, deck)
+        compact_kernel.deal(x, rl, ds, deck)
     if rl[R_SIDES] == 2 and x[C_PLAYS] + plays_left >= plays:
         f[0] = _alphabeta(stack, base, rl, ds, deck, sw[W_ORD], sw[W_KEY], sw[W_LVL], f, lo,
                           hi)
@@ -786,8 +786,8 @@ def _solve_one(s, nc, rl, ds, sw):
                 lo = best - 1
             else:
                 hi = N_CARDS - best + 1
-        compact.copy(x0, x1)
-        compact.play(cand[j] >> 2, x1, rl)
+        compact_kernel.copy(x0, x1)
+        compact_kernel.play(cand[j] >> 2, x1, rl)
         max_n(1, N_CARDS, rl, ds, sw, lo, hi)
         totals[j] += f[s]
         if i == 0 or f[s] > best:
@@ -804,7 +804,7 @@ def _solve_last_deal(p, rl, ds, ws, sw, nc):
     hn = ws[2]
     x0 = sw[W_ST][0]
     x1 = sw[W_ST][1]
-    compact.copy(sw[W_PUB], x0)
+    compact_kernel.copy(sw[W_PUB], x0)
     o0 = (p + 1) % n  # the other seats, in play order from p
     o1 = (p + 2) % n
     o2 = (p + 3) % n
@@ -832,7 +832,7 @@ def _solve_last_deal(p, rl, ds, ws, sw, nc):
                     for i in range(k):
                         mq = m0 if i == 0 else (m1 if i == 1 else m2)
                         q = o0 if i == 0 else (o1 if i == 1 else o2)
-                        x0[C_HAND + q] = compact.packed_counts(mq)
+                        x0[C_HAND + q] = compact_kernel.packed_counts(mq)
                         if check:
                             for v in range(N_VALUES):
                                 cnt[v] = popcount((mq >> (4 * v)) & 15)
@@ -844,8 +844,8 @@ def _solve_last_deal(p, rl, ds, ws, sw, nc):
                             _solve_one(s, nc, rl, ds, sw)
                         else:
                             for j in range(nc):
-                                compact.copy(x0, x1)
-                                compact.play(cand[j] >> 2, x1, rl)
+                                compact_kernel.copy(x0, x1)
+                                compact_kernel.play(cand[j] >> 2, x1, rl)
                                 max_n(1, N_CARDS, rl, ds, sw, -UNBOUNDED, UNBOUNDED)
                                 totals[j] += f[s]
                 if k < 2 or m1 == 0:
@@ -866,7 +866,7 @@ def _place(p, hands, need, rl, ws, sw):
     un = sw[W_UN]
     hn = ws[2]
     x0 = sw[W_ST][0]
-    compact.copy(sw[W_PUB], x0)
+    compact_kernel.copy(sw[W_PUB], x0)
     pos = 0
     for q in range(n):
         if q == p:
@@ -894,8 +894,8 @@ def _reply_table(p, nc, rl, sw):
     f = sw[W_F]
     x1 = sw[W_ST][1]
     for j in range(nc):
-        compact.copy(sw[W_PUB], x1)
-        compact.play(cand[j] >> 2, x1, rl)
+        compact_kernel.copy(sw[W_PUB], x1)
+        compact_kernel.play(cand[j] >> 2, x1, rl)
         for v in range(N_VALUES):
             rsc[j, v] = _reply_score(v, x1, rl)[0]
             _horizon(x1, rl, 1 << v, f)
@@ -929,7 +929,7 @@ def search_card(p, kind, param, rl, ds, ws, sw, pst):
             nc += 1
     if nc == 1:
         return cand[0]  # one value: nothing to search
-    compact.from_workspace(ws, rl, p, sw[W_PUB])
+    compact_kernel.from_workspace(ws, rl, p, sw[W_PUB])
     stock_left = N_CARDS - st[S_STOCK]
     if stock_left == 0:
         _solve_last_deal(p, rl, ds, ws, sw, nc)
@@ -986,12 +986,12 @@ def search_card(p, kind, param, rl, ds, ws, sw, pst):
                 continue
             _place(p, hands, need, rl, ws, sw)
             for j in range(nc):
-                compact.copy(x0, x1)
-                compact.play(cand[j] >> 2, x1, rl)
+                compact_kernel.copy(x0, x1)
+                compact_kernel.play(cand[j] >> 2, x1, rl)
                 if kind == POLICY_LOOKAHEAD:
                     max_n(1, param, rl, ds, sw, -UNBOUNDED, UNBOUNDED)
                 else:
-                    compact.greedy_to_end(x1, rl, ds, deck, held, f)
+                    compact_kernel.greedy_to_end(x1, rl, ds, deck, held, f)
                 totals[j] += f[s]
     best = -1
     best_v = 0

@@ -1,13 +1,14 @@
 """Two Ronda policies compared in duplicate: the same deals, the seats swapped.
 
-Calling the module, ``simcards.ronda.compare(...)``, runs :func:`simcards.ronda.api.compare`.
+The command's Python function is :func:`simcards.ronda.api.compare`
+(``simcards.ronda.compare(...)``).
 
 Each deal set is one match played on the same sequence of decks and dealers with A and B in
-every seating (:func:`simcards.ronda.matches.simulate_duplicate`): with two sides A takes one
+every seating (:func:`simcards.ronda.match_kernel.simulate_duplicate`): with two sides A takes one
 side and then the other; with 3 or 4 players alone A takes each seat in turn against B
 everywhere else. Luck of the deal falls alike on both policies and cancels from the paired
 differences, whose intervals come from the spread of the per-set differences
-(:data:`~simcards.ronda.matches.DUPLICATE_STAT_NAMES`).
+(:data:`~simcards.ronda.match_kernel.DUPLICATE_STAT_NAMES`).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import numpy as np
 from simcards.core.policyspec import PolicySpec
 from simcards.core.runner import Stats, run_batch
 from simcards.ronda import summaries
-from simcards.ronda.matchplay import ci_pair, json_number, match_chunk_size, max_hands
+from simcards.ronda.matches_batch import ci_pair, json_number, match_chunk_size, max_hands
 from simcards.ronda.policies import policy_arrays
 from simcards.ronda.rules import RondaRules
 
@@ -29,7 +30,7 @@ STREAM = "ronda.compare"
 
 def plays_per_set(rules: RondaRules) -> tuple[int, int]:
     """``(P, m)``: matches per deal set and B's sides per match (see
-    :func:`simcards.ronda.matches.duplicate_plays`)."""
+    :func:`simcards.ronda.match_kernel.duplicate_plays`)."""
     if rules.n_sides == 2:
         return 2, 1
     return rules.players, rules.players - 1
@@ -65,7 +66,7 @@ class DuplicateConfig:
 
 def duplicate_chunk(state: np.ndarray, size: int, cfg: DuplicateConfig) -> dict[str, np.ndarray]:
     """One chunk of deal sets (runs in a worker)."""
-    from simcards.ronda.matches import named_duplicate_stats, simulate_duplicate
+    from simcards.ronda.match_kernel import named_duplicate_stats, simulate_duplicate
 
     return named_duplicate_stats(simulate_duplicate(
         state, size, cfg.dealer, cfg.kinds_a, cfg.params_a, cfg.kinds_b, cfg.params_b, cfg.rl,
@@ -79,7 +80,7 @@ def chunk_for(rules: RondaRules, a: PolicySpec, b: PolicySpec) -> int:
 
 @dataclass(frozen=True)
 class CompareResult:
-    """Merged duplicate statistics (:data:`~simcards.ronda.matches.DUPLICATE_STAT_NAMES`),
+    """Merged duplicate statistics (:data:`~simcards.ronda.match_kernel.DUPLICATE_STAT_NAMES`),
     summarised by :mod:`simcards.ronda.summaries`."""
 
     deals: int

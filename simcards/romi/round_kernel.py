@@ -12,9 +12,9 @@ the top of the discard pile, the cut card, every player's card count and opened 
 own first-draw and turn flags. The policy functions (:func:`choose_draw`, :func:`plan_turn`)
 take exactly those arrays, never the workspace, and work on scratch copies; the engine then
 copies the planned hand and table back and records the moves (rows ``MV_*``, decoded into the
-:mod:`simcards.romi.actions` vocabulary by :mod:`simcards.romi.kernel`).
+:mod:`simcards.romi.actions` vocabulary by :mod:`simcards.romi.records`).
 
-The meld questions are answered by the exact solver of :mod:`simcards.romi.melds`, with one
+The meld questions are answered by the exact solver of :mod:`simcards.romi.melds_exact`, with one
 search workspace reused for every hand (a stamp per question instead of a new table).
 """
 
@@ -24,7 +24,7 @@ import numpy as np
 from numba import njit
 
 from simcards.core.rng import next_u64, randbelow, seed_state
-from simcards.romi.melds import (
+from simcards.romi.melds_exact import (
     _VBITS,
     _VMASK,
     F_JOKER,
@@ -60,7 +60,7 @@ GO_OUT = -10
 ROMI = -20
 NEVER_OPENED = 100
 
-# Rules array (:func:`simcards.romi.kernel.rules_array`).
+# Rules array (:func:`simcards.romi.records.rules_array`).
 R_PLAYERS, R_ROUNDS, R_OPEN_MIN, R_ACE_LOW = 0, 1, 2, 3
 R_SWAP_ROMI = 4  # G3: 1 when a joker swap keeps the -20 (``RomiRules.swap_keeps_romi``)
 R_SIZE = 5
@@ -342,8 +342,8 @@ def sub_less(k, jk, key, cur, res0, ace_low, sv):
 def laydown(counts, jk, ace_low, sv, by_penalty):
     """One lay-down of the hand reaching best_value (V4) or, with ``by_penalty``, min_penalty
     (V2): its melds as solver rows in ``sv[7][:n]``; returns n. Melds are chosen pivot by pivot
-    as in :func:`simcards.romi.melds._best_laydown`: the pivot's copies all left when that still
-    reaches the target, else the first option (sets, then runs, in the solver's order) that
+    as in :func:`simcards.romi.melds_exact._best_laydown`: the pivot's copies all left when that
+    still reaches the target, else the first option (sets, then runs, in the solver's order) that
     does."""
     w, stamp, memo, buf, fr, tmp, _, rows = sv[:8]
     for k in range(52):

@@ -5,9 +5,9 @@ A chunk returns sums only (scores and their squares, counts of going out, of Rö
 players who never opened, a histogram of round lengths, stalls), so chunks merge by addition
 and the same seed gives the same numbers for any number of workers.
 
-Games are played round by round through :func:`simcards.romi.engine.simulate_rounds`, one call
+Games are played round by round through :func:`simcards.romi.round_kernel.simulate_rounds`, one call
 per round with the dealer fixed: the stream is consumed exactly as
-:func:`simcards.romi.engine.simulate_games` consumes it (the first dealer, then one seed per
+:func:`simcards.romi.round_kernel.simulate_games` consumes it (the first dealer, then one seed per
 round), so both give the same games, and the games command also reports every per-round rate.
 """
 
@@ -78,7 +78,7 @@ def _add_rounds(acc: dict[str, np.ndarray], out: tuple) -> None:
 
 def rounds_chunk(state: np.ndarray, size: int, cfg: RoundConfig) -> dict[str, np.ndarray]:
     """One chunk of Monte Carlo rounds (runs in a worker)."""
-    from simcards.romi.engine import simulate_rounds
+    from simcards.romi.round_kernel import simulate_rounds
 
     acc = _empty(cfg.players)
     _add_rounds(acc, simulate_rounds(state, size, cfg.rl, cfg.kinds, cfg.params, cfg.dealer))
@@ -89,7 +89,7 @@ def games_chunk(state: np.ndarray, size: int, cfg: RoundConfig) -> dict[str, np.
     """One chunk of Monte Carlo games (D5, G6): the first dealer drawn, the deal moving one seat
     left each round, the lowest total winning and equal lowest totals sharing the win."""
     from simcards.core.rng import randbelow
-    from simcards.romi.engine import simulate_rounds
+    from simcards.romi.round_kernel import simulate_rounds
 
     n = cfg.players
     acc = _empty(n)
