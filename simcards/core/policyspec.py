@@ -11,7 +11,7 @@ with the shortest text that reads back exactly, so two different parameters neve
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from simcards.core.errors import UsageError
@@ -183,16 +183,50 @@ class PolicyKinds:
             p.check(v, kind.name, bounds or {})
         return spec
 
-    def parse_list(self, text: str, players: int, bounds: Mapping[str, Number] | None = None,
-                   defaults: Mapping[str, Number] | None = None) -> list[PolicySpec]:
-        """``--policies``: one comma-separated entry per player, or one entry for all."""
-        items = split_entries(text)
+    def parse_list(self, policies: str | Sequence[str | PolicySpec] | None, players: int,
+                   bounds: Mapping[str, Number] | None = None,
+                   defaults: Mapping[str, Number] | None = None, *,
+                   flag: str = "--policies", default: str | None = None,
+                   entry: Callable[[str | PolicySpec], PolicySpec] | None = None,
+                   entries: Callable[[str | Sequence[str | PolicySpec], str],
+                                     list[str | PolicySpec]] | None = None,
+                   ) -> list[PolicySpec]:
+        """One policy per seat from a per-seat list such as ``--policies``: one entry for
+        every seat, or one per seat in seat order. Every game reads its ``--policies`` here.
+
+        ``policies`` is the flag's text or a list of entries (text or specs); ``None`` means
+        the flag was not given and gives ``default`` to every seat (refused if there is no
+        default). Each entry is read by ``entry`` (default: :meth:`parse`, or :meth:`check` for
+        a spec, with ``bounds`` and ``defaults``, its errors under ``flag``), so that a game can
+        add its own check of one policy; ``entries`` cuts the text into entries (default:
+        :func:`split_entries`; a list is taken as it is). Checks that look at the whole table
+        (a game's "at most one of this kind") stay in the game, after this returns."""
+        if policies is None:
+            if default is None:
+                raise UsageError(f"{flag} is missing")
+            policies = default
+        read = entry or (lambda item: self._flagged(item, flag, bounds, defaults))
+        if entries is not None:
+            items = entries(policies, flag)
+        else:
+            items = split_entries(policies, flag) if isinstance(policies, str) else list(policies)
         if len(items) == 1:
-            return [self.parse(items[0], bounds, defaults)] * players
+            return [read(items[0])] * players
         if len(items) != players:
-            raise UsageError(f"--policies needs 1 or {players} entries (one per player), "
+            raise UsageError(f"{flag} needs 1 or {players} entries (one per player), "
                              f"got {len(items)}")
-        return [self.parse(s, bounds, defaults) for s in items]
+        return [read(item) for item in items]
+
+    def _flagged(self, item: str | PolicySpec, flag: str, bounds: Mapping[str, Number] | None,
+                 defaults: Mapping[str, Number] | None) -> PolicySpec:
+        """One entry of a per-seat list, parsed (or, as a spec, checked), errors under
+        ``flag``."""
+        try:
+            if isinstance(item, PolicySpec):
+                return self.check(item, bounds)
+            return self.parse(str(item), bounds, defaults)
+        except UsageError as exc:
+            raise UsageError(flag_message(flag, str(exc))) from None
 
     def help(self) -> str:
         """The syntax of every kind, for ``--policies`` help texts."""

@@ -37,8 +37,9 @@ of thing, so that a reader who knows one game finds their way in the others:
     The slow pure-Python reference engine, written from the rules text alone: the oracle that
     the kernels are played against on the same deals.
 ``api.py``
-    The Python API: one function per command, returning a result with ``.to_dict()`` (the
-    ``--json`` keys) and ``.to_frame()``.
+    The Python API: one function per command, returning a
+    :class:`~simcards.core.results.Result` with ``.to_dict()`` (the ``--json`` object) and
+    ``.to_frame()``; per-seat ``--policies`` read by ``KINDS.parse_list``.
 ``cli.py``
     The typer commands, a thin layer over ``api.py``.
 ``reports/``
@@ -90,6 +91,13 @@ class Game:
     """``"module:function"`` warm-ups run once on every dask worker (compile the kernels)."""
     policy_kinds: str | None = None
     """``"module:attr"`` of the game's :class:`~simcards.core.policyspec.PolicyKinds`."""
+    example: tuple[str, ...] = ()
+    """A Monte Carlo command of the game that runs in a few seconds and in several chunks, as
+    the words after ``simcards NAME`` (``("rounds", "--rounds", "6M")``). The contract suite
+    that every game must pass (``tests/core/test_contract.py``) runs it with 1 and 2 workers,
+    interrupted and resumed, and through the Python API (``simcards.<game>.<command>``)."""
+    example_long: tuple[str, ...] = ()
+    """The same command made long (minutes or more), for the contract's Ctrl-C check."""
 
     def app(self) -> Any:
         return resolve(self.cli)

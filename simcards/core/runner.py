@@ -82,11 +82,19 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
+MAX_WORKERS = 1024
+"""The most worker processes ``--workers`` may ask for. On one machine more processes than
+cores only share them; the bound stops a typing slip (an extra zero, a pasted number) from
+reaching the operating system as an impossible request. On a cluster it is a cap."""
+
+
 def check_workers(workers: int | None) -> int:
     if workers is None:
         return default_workers()
     if workers < 1:
         raise UsageError(f"--workers must be at least 1, got {workers}")
+    if workers > MAX_WORKERS:
+        raise UsageError(f"--workers must be at most {MAX_WORKERS}, got {workers}")
     return workers
 
 

@@ -1,32 +1,47 @@
-"""Römi's Python API: ``simcards romi rounds``, ``games`` and ``compare`` as functions.
+"""Römi's Python API: the ``simcards romi`` commands (``melds``, ``rounds``, ``games`` and
+``compare``) as functions.
 
 ::
 
-    import simcards.romi.api as romi
+    import simcards.romi
 
-    romi.rounds(players=4, policies="greedy,rummy:4,threshold:70,greedy", rounds="20k")
-    romi.compare("rummy:4", "greedy", players=4, deals="2k")["score_diff"]
+    res = simcards.romi.rounds(players=4, policies="greedy,rummy:4,threshold:70,greedy",
+                               rounds="20k")
+    res.to_dict()    # the same keys as `simcards romi rounds --json`
+    res.to_frame()   # one row per player
+    simcards.romi.compare("rummy:4", "greedy", players=4, deals="2k")["score_diff"]
+    simcards.romi.melds(hand="Ah 2h 3h 7c 7d 7s X").to_frame()   # one row per hand
 
-Keyword arguments are named after the commands' flags, with the same defaults, checks and seed;
-the answer is the command's JSON object as a dict. Bad arguments raise
-:class:`~simcards.core.errors.UsageError` naming the flag before anything is computed. Runs are
-kept in the run store and may run on a dask cluster (``store``, ``scheduler``) as the commands'.
+Keyword arguments are named after the commands' flags (``--open-min`` is ``open_min``), with
+the same defaults, checks and seed; each function returns a
+:class:`~simcards.core.results.Result` whose ``to_dict()`` is the command's JSON object. Bad
+arguments raise :class:`~simcards.core.errors.UsageError` naming the flag before anything is
+computed. Runs are kept in the run store and may run on a dask cluster (``store``,
+``scheduler``) as the commands'.
+
+The command line (:mod:`simcards.romi.cli`) is a thin layer over these functions.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from simcards.core.cli_options import DEFAULT_SEED, check_seed, parse_count, rule_integer
 from simcards.core.errors import UsageError
 from simcards.core.policyspec import PolicySpec
+from simcards.core.results import Result
 from simcards.core.runner import check_workers, run_batch
 from simcards.core.spawnsafe import main_not_reimported
+from simcards.romi import cards as C
 from simcards.romi import compare_batch as RC
+from simcards.romi import melds_exact as M
 from simcards.romi import rounds_batch as R
+from simcards.romi import table_exact as T
 from simcards.romi.policies import KINDS, policy_arrays
 from simcards.romi.records import rules_array
 from simcards.romi.rules import RomiRules
@@ -43,27 +58,21 @@ def seat_policies(rules: RomiRules, policies: str | Sequence[str | PolicySpec] |
                   ) -> list[PolicySpec]:
     """Q6: one policy per seat from ``--policies`` (one entry for every seat, or one per seat
     in seat order; default ``greedy``), each checked against the rules (Q4's X >= open_min)."""
-    bound = {"open_min": rules.open_min}
-    if policies is None:
-        return [KINDS.parse("greedy", bound)] * rules.players
+    return KINDS.parse_list(policies, rules.players, {"open_min": rules.open_min},
+                            default="greedy", entries=_policy_entries)
+
+
+def _policy_entries(policies: str | Sequence[str | PolicySpec], flag: str
+                    ) -> list[str | PolicySpec]:
+    """The entries of Römi's ``--policies``, with its own words for an empty list or entry."""
     items = [s.strip() for s in policies.split(",")] \
         if isinstance(policies, str) else list(policies)
     if not items or items == [""]:
-        raise UsageError("--policies is empty")
+        raise UsageError(f"{flag} is empty")
     if any(isinstance(s, str) and not s.strip() for s in items):
-        raise UsageError(f"--policies {policies!r} has an empty entry (two commas in a row, or "
+        raise UsageError(f"{flag} {policies!r} has an empty entry (two commas in a row, or "
                          "one at an end)")
-    try:
-        specs = [KINDS.check(s, bound) if isinstance(s, PolicySpec) else KINDS.parse(str(s), bound)
-                 for s in items]
-    except UsageError as exc:
-        raise UsageError(f"--policies: {exc}") from None
-    if len(specs) == 1:
-        return specs * rules.players
-    if len(specs) != rules.players:
-        raise UsageError(f"--policies needs 1 or {rules.players} entries (one per player), got "
-                         f"{len(specs)}")
-    return specs
+    return items
 
 
 def _config(rules: RomiRules, specs: Sequence[PolicySpec], dealer: int | None) -> R.RoundConfig:
@@ -82,6 +91,8 @@ def _dealer(dealer: int | None, players: int) -> int | None:
 
 
 def _frame(out: dict[str, Any]) -> pd.DataFrame:
+    """The table a ``rounds`` or ``games`` run keeps in the run store: one row per player,
+    every per-player figure (not its interval) as a column."""
     keys = [k for k, v in out.items() if isinstance(v, list) and len(v) == out["players"]
             and not isinstance(v[0], list)]
     frame = pd.DataFrame({"player": range(out["players"]), "policy": out["policies"]})
@@ -91,9 +102,26 @@ def _frame(out: dict[str, Any]) -> pd.DataFrame:
     return frame
 
 
+def players_frame(d: dict[str, Any]) -> pd.DataFrame:
+    """``rounds`` and ``games``, one row per player: its policy, every per-player rate and
+    mean of the JSON object, and each one's 95% interval as ``<name>_low`` and ``<name>_high``
+    (``score_ci`` gives ``score_ci_low``, ``score_ci_high``)."""
+    n = d["players"]
+    frame = pd.DataFrame({"player": range(n), "policy": d["policies"]})
+    for key, values in d.items():
+        if key == "policies" or not isinstance(values, list) or len(values) != n:
+            continue
+        if isinstance(values[0], list):
+            frame[f"{key}_low"] = [ci[0] for ci in values]
+            frame[f"{key}_high"] = [ci[1] for ci in values]
+        else:
+            frame[key] = values
+    return frame
+
+
 def _run(command: str, players: int, policies, open_min, ace_low_value, rounds_per_game,
          count: int | str, dealer, seed: int, workers, scheduler, store, progress,
-         swap_keeps_romi: bool = False) -> dict[str, Any]:
+         swap_keeps_romi: bool = False) -> Result:
     from simcards.core.montecarlo import batch_run
 
     rules = RomiRules.make(players=players, rounds=rounds_per_game, open_min=open_min,
@@ -128,14 +156,14 @@ def _run(command: str, players: int, policies, open_min, ace_low_value, rounds_p
     out.update(run.cluster_json())
     if run.store is not None:
         run.store.finish(_frame(out), {k: out[k] for k in ("score_mean", command)})
-    return out
+    return Result(out, stats, players_frame)
 
 
 def rounds(*, players: int = 4, policies: str | Sequence[str] | None = None,
            open_min: int | str = 51, ace_low_value: int | str = 1, rounds: int | str = "10k",
            dealer: int | None = None, seed: int = DEFAULT_SEED, workers: int | None = None,
            scheduler: str | None = None, store: str | None = None,
-           progress: bool = False, swap_keeps_romi: bool = False) -> dict[str, Any]:
+           progress: bool = False, swap_keeps_romi: bool = False) -> Result:
     """Monte Carlo single rounds (``simcards romi rounds``): score by player, going out, Römi
     (-20) finishes, never opened, round length and stalls. ``dealer`` fixes the dealer
     (default: drawn for every round, D3). ``swap_keeps_romi`` reads G3 the other way
@@ -148,7 +176,7 @@ def games(*, players: int = 4, policies: str | Sequence[str] | None = None,
           open_min: int | str = 51, ace_low_value: int | str = 1, rounds: int | str = 7,
           games: int | str = "2k", seed: int = DEFAULT_SEED, workers: int | None = None,
           scheduler: str | None = None, store: str | None = None,
-          progress: bool = False, swap_keeps_romi: bool = False) -> dict[str, Any]:
+          progress: bool = False, swap_keeps_romi: bool = False) -> Result:
     """Monte Carlo games of ``rounds`` rounds (``simcards romi games``, D5, G6): game score and
     win rate by player (shared wins split), and every per-round figure of :func:`rounds`."""
     return _run("games", players, policies, open_min, ace_low_value, rounds, games, None, seed,
@@ -173,7 +201,7 @@ def compare(a: str | PolicySpec, b: str | PolicySpec, *, players: int = 4,
             open_min: int | str = 51, ace_low_value: int | str = 1, rounds: int | str = 7,
             deals: int | str = "1k", dealer: int | None = None, seed: int = DEFAULT_SEED,
             workers: int | None = None, scheduler: str | None = None, store: str | None = None,
-            progress: bool = False, swap_keeps_romi: bool = False) -> dict[str, Any]:
+            progress: bool = False, swap_keeps_romi: bool = False) -> Result:
     """Policy A against policy B on the same deals with the seats rotated (``simcards romi
     compare A B``, :mod:`simcards.romi.compare_batch`): every deal set is one game of ``rounds``
     rounds played on the same decks and dealers once with A in each seat and B in all the
@@ -208,7 +236,7 @@ def compare(a: str | PolicySpec, b: str | PolicySpec, *, players: int = 4,
     if run.store is not None:
         run.store.finish(compare_frame(out), {k: out[k] for k in (
             "score_diff", "win_rate_diff", "deal_sets")})
-    return out
+    return Result(out, stats, compare_frame)
 
 
 def config_for(rules: RomiRules, a: PolicySpec, b: PolicySpec, dealer: int | None
@@ -233,3 +261,170 @@ def compare_frame(out: dict[str, Any]) -> pd.DataFrame:
                      "score_diff": sign * out["score_diff"]["mean"],
                      "win_rate_diff": sign * out["win_rate_diff"]["mean"]})
     return pd.DataFrame(rows)
+
+
+# ---------------------------------------------------------------- melds
+
+
+def _read_hands(hand: str | None, file: Path | None) -> list[tuple[str, list[int]]]:
+    """The hands to solve as card ids, each checked (one-line errors naming the line), with
+    where each was read (``""`` for ``--hand``, ``"--file F, line N: "`` for a file) so that
+    a later error can name it too."""
+    if (hand is None) == (file is None):
+        raise UsageError("give exactly one of --hand and --file")
+    if hand is not None:
+        ids = M._hand_ids(hand)
+        if not ids:
+            raise UsageError(f"--hand {hand!r} holds no card: give cards such as "
+                             "\"Ah 2h 3h 7c 7d 7s X\"")
+        return [("", ids)]
+    try:
+        # utf-8-sig: a byte-order mark, as some editors write one, is not part of the first card
+        text = file.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise UsageError(f"--file {file}: no such file") from None
+    except (IsADirectoryError, PermissionError, UnicodeDecodeError) as exc:
+        raise UsageError(f"--file {file}: cannot be read ({type(exc).__name__})") from None
+    out = []
+    for number, line in enumerate(text.splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        where = f"--file {file}, line {number}: "
+        try:
+            ids = M._hand_ids(line)
+        except UsageError as exc:
+            raise UsageError(f"{where}{exc}") from None
+        if not ids:
+            raise UsageError(f"{where}{line!r} holds no card")
+        out.append((where, ids))
+    if not out:
+        raise UsageError(f"--file {file} holds no hand")
+    return out
+
+
+def _read_table(table: str | None) -> list[T.TableMeld] | None:
+    """The melds of ``--table`` (``;`` between melds), each checked (M1-M4) with a one-line
+    error naming it; ``None`` without the option."""
+    if table is None:
+        return None
+    if not table.strip():
+        raise UsageError("--table is empty: give table melds separated by ';', "
+                         "e.g. \"5h X 7h; 7c 7d 7s X\"")
+    out = []
+    for number, text in enumerate(table.split(";"), 1):
+        if not text.strip():
+            raise UsageError(f"--table meld {number} is empty (melds are separated by ';')")
+        try:
+            out.append(T.TableMeld.parse(text.strip()))
+        except UsageError as exc:
+            raise UsageError(f"--table meld {number}: {exc}") from None
+    return out
+
+
+def _laydown_json(step: T.Step) -> dict[str, Any]:
+    """One move of a V5 lay-down as JSON (the ``melds`` key with ``--table``)."""
+    if isinstance(step, T.Addition):
+        return {"action": "add", "card": step.card_text(), "meld": step.meld,
+                "place": step.place}
+    if isinstance(step, T.JokerSwap):
+        return {"action": "swap", "card": C.kind_text(step.card), "meld": step.meld,
+                "joker_as": C.kind_text(step.joker_as), "joker_to": step.joker_to}
+    return {"action": "lay", "meld": step.meld, "cards": step.text()}
+
+
+def _table_row(ids: list[int], table: list[T.TableMeld], rules: RomiRules) -> dict[str, Any]:
+    """V5 for one hand: the three numbers, the lay-down as moves, and the additions and swaps
+    the hand allows on its own."""
+    a = T.answer_with_table(ids, table, rules)
+    return {"hand": C.format_hand(ids), "best_value": a.best_value,
+            "min_penalty": a.min_penalty, "can_go_out": a.can_go_out,
+            "melds": [_laydown_json(s) for s in a.laydown],
+            "additions": [{"card": x.card_text(), "meld": x.meld, "place": x.place}
+                          for x in a.additions],
+            "swaps": [{"meld": x.meld, "card": C.kind_text(x.card),
+                       "joker_as": C.kind_text(x.joker_as)} for x in a.swaps]}
+
+
+def melds(*, hand: str | None = None, file: Path | str | None = None,
+          ace_low_value: int | str = 1, table: str | None = None) -> Result:
+    """The exact meld solver (``simcards romi melds``): give exactly one of ``hand`` (one hand
+    as text, ``--hand``) and ``file`` (a text file with one hand a line, ``--file``).
+
+    V1-V4 for each hand, in order: ``best_value``, ``min_penalty``, ``can_go_out`` and
+    ``melds`` (a lay-down reaching ``best_value``, each meld as text with its joker written
+    ``X=card``). The three numbers of every hand come from one batch call of the solver.
+
+    With ``table`` (melds on the table as text, ``;`` between them, each as
+    :meth:`~simcards.romi.table_exact.TableMeld.parse` reads it): V5 for each hand instead, as a
+    player who has opened. The output then has ``table`` (the melds as read, in canonical
+    text, numbered from 0 in order) and each hand ``best_value``, ``min_penalty`` and
+    ``can_go_out`` with the table, ``melds`` (a lay-down reaching ``best_value`` as moves in
+    playing order: ``{"action": "add", "card", "meld", "place"}``, ``{"action": "swap",
+    "card", "meld", "joker_as", "joker_to"}`` and ``{"action": "lay", "meld", "cards"}``, new
+    melds numbered after the table's), ``additions`` (``{"card", "meld", "place"}``: each hand
+    card a table meld takes on its own; ``place`` is ``low`` or ``high`` for a run's end,
+    ``set`` for a set; a joker written ``X=card``) and ``swaps`` (``{"meld", "card",
+    "joker_as"}``: each table joker the hand can take, J1-J3). The melds are read before the
+    hands, so a bad table is reported first."""
+    rules = RomiRules.make(ace_low_value=ace_low_value)
+    melds_on_table = _read_table(table)
+    if file is not None and not str(file).strip():
+        raise UsageError("--file is empty: give the path of a text file with one hand a line")
+    read = _read_hands(hand, Path(file) if file is not None else None)
+    head = {"game": "romi", "command": "melds", "rules": {"ace_low_value": rules.ace_low_value}}
+    if melds_on_table is not None:
+        rows = []
+        for where, h in read:
+            try:
+                rows.append(_table_row(h, melds_on_table, rules))
+            except UsageError as exc:
+                raise UsageError(f"{where}{exc}") from None
+        return Result({**head, "table": [m.text() for m in melds_on_table], "hands": rows},
+                      None, melds_frame)
+    hands = [h for _, h in read]
+    width = max(1, max(len(h) for h in hands))
+    batch = np.full((len(hands), width), -1, np.int64)
+    for i, h in enumerate(hands):
+        batch[i, :len(h)] = h
+    answers = M.solve_batch(batch, rules.ace_low_value)
+    rows = []
+    for h, (value, penalty, out) in zip(hands, answers, strict=True):
+        lay = M.melds(h, rules) if value > 0 else []
+        rows.append({"hand": C.format_hand(h), "best_value": int(value),
+                     "min_penalty": int(penalty), "can_go_out": bool(out),
+                     "melds": [_meld_text(m) for m in lay]})
+    return Result({**head, "hands": rows}, None, melds_frame)
+
+
+def melds_frame(d: dict[str, Any]) -> pd.DataFrame:
+    """``melds``, one row per hand, in order: the hand, its three numbers, and its lay-down as
+    the text the command's table prints (melds joined by ``|``; with ``table``, the moves
+    joined by ``;``, then the additions and swaps the hand allows, counted)."""
+    with_table = "table" in d
+    rows = []
+    for r in d["hands"]:
+        row = {"hand": r["hand"], "best_value": r["best_value"],
+               "min_penalty": r["min_penalty"], "can_go_out": r["can_go_out"]}
+        if with_table:
+            row["melds"] = "; ".join(step_text(s) for s in r["melds"])
+            row["additions"] = len(r["additions"])
+            row["swaps"] = len(r["swaps"])
+        else:
+            row["melds"] = " | ".join(r["melds"])
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _meld_text(m: M.Meld) -> str:
+    return " ".join("X=" + C.kind_text(m.joker_as) if C.is_joker(c) and m.joker_as is not None
+                    else C.card_text(c) for c in m.cards)
+
+
+def step_text(step: dict[str, Any]) -> str:
+    """A V5 lay-down move of the JSON as one short line (the table view and the frame)."""
+    if step["action"] == "add":
+        return f"add {step['card']} to {step['meld']} ({step['place']})"
+    if step["action"] == "swap":
+        return f"swap {step['card']} for X in {step['meld']}, X to {step['joker_to']}"
+    return f"lay {step['meld']}: {step['cards']}"

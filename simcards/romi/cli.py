@@ -3,16 +3,14 @@
 ``games``, Monte Carlo rounds and games under chosen policies; ``compare``, two policies on the
 same deals with the seats rotated.
 
-The commands only read their flags, call :func:`melds_report` or :mod:`simcards.romi.api`
-(which check them and compute) and print; the same functions serve Python callers.
+The commands only read their flags, call :mod:`simcards.romi.api` (which checks them and
+computes) and print; the same functions serve Python callers.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated, Any
 
-import numpy as np
 import typer
 from rich.console import Console
 from rich.table import Table
@@ -26,12 +24,8 @@ from simcards.core.cli_options import (
     WorkersOpt,
     emit_json,
 )
-from simcards.core.errors import UsageError
-from simcards.romi import cards as C
-from simcards.romi import melds_exact as M
-from simcards.romi import table_exact as T
 from simcards.romi.policies import KINDS
-from simcards.romi.rules import MAX_OPENING, MAX_ROUNDS_PER_GAME, RomiRules
+from simcards.romi.rules import MAX_OPENING, MAX_ROUNDS_PER_GAME
 
 app = typer.Typer(help="Römi húngaro, the two-deck rummy with jokers.", no_args_is_help=True)
 
@@ -44,147 +38,6 @@ FileOpt = Annotated[str | None, typer.Option(
 AceLowOpt = Annotated[int, typer.Option(
     "--ace-low-value", help="What an As below the 2 in a run is worth for best_value, 1..10 "
     "(rule M6).")]
-
-
-def _read_hands(hand: str | None, file: Path | None) -> list[tuple[str, list[int]]]:
-    """The hands to solve as card ids, each checked (one-line errors naming the line), with
-    where each was read (``""`` for ``--hand``, ``"--file F, line N: "`` for a file) so that
-    a later error can name it too."""
-    if (hand is None) == (file is None):
-        raise UsageError("give exactly one of --hand and --file")
-    if hand is not None:
-        ids = M._hand_ids(hand)
-        if not ids:
-            raise UsageError(f"--hand {hand!r} holds no card: give cards such as "
-                             "\"Ah 2h 3h 7c 7d 7s X\"")
-        return [("", ids)]
-    try:
-        # utf-8-sig: a byte-order mark, as some editors write one, is not part of the first card
-        text = file.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise UsageError(f"--file {file}: no such file") from None
-    except (IsADirectoryError, PermissionError, UnicodeDecodeError) as exc:
-        raise UsageError(f"--file {file}: cannot be read ({type(exc).__name__})") from None
-    out = []
-    for number, line in enumerate(text.splitlines(), 1):
-        line = line.strip()
-        if not line or line.startswith("#"):
-            continue
-        where = f"--file {file}, line {number}: "
-        try:
-            ids = M._hand_ids(line)
-        except UsageError as exc:
-            raise UsageError(f"{where}{exc}") from None
-        if not ids:
-            raise UsageError(f"{where}{line!r} holds no card")
-        out.append((where, ids))
-    if not out:
-        raise UsageError(f"--file {file} holds no hand")
-    return out
-
-
-def _read_table(table: str | None) -> list[T.TableMeld] | None:
-    """The melds of ``--table`` (``;`` between melds), each checked (M1-M4) with a one-line
-    error naming it; ``None`` without the option."""
-    if table is None:
-        return None
-    if not table.strip():
-        raise UsageError("--table is empty: give table melds separated by ';', "
-                         "e.g. \"5h X 7h; 7c 7d 7s X\"")
-    out = []
-    for number, text in enumerate(table.split(";"), 1):
-        if not text.strip():
-            raise UsageError(f"--table meld {number} is empty (melds are separated by ';')")
-        try:
-            out.append(T.TableMeld.parse(text.strip()))
-        except UsageError as exc:
-            raise UsageError(f"--table meld {number}: {exc}") from None
-    return out
-
-
-def _laydown_json(step: T.Step) -> dict[str, Any]:
-    """One move of a V5 lay-down as JSON (the ``melds`` key with ``--table``)."""
-    if isinstance(step, T.Addition):
-        return {"action": "add", "card": step.card_text(), "meld": step.meld,
-                "place": step.place}
-    if isinstance(step, T.JokerSwap):
-        return {"action": "swap", "card": C.kind_text(step.card), "meld": step.meld,
-                "joker_as": C.kind_text(step.joker_as), "joker_to": step.joker_to}
-    return {"action": "lay", "meld": step.meld, "cards": step.text()}
-
-
-def _table_row(ids: list[int], table: list[T.TableMeld], rules: RomiRules) -> dict[str, Any]:
-    """V5 for one hand: the three numbers, the lay-down as moves, and the additions and swaps
-    the hand allows on its own."""
-    a = T.answer_with_table(ids, table, rules)
-    return {"hand": C.format_hand(ids), "best_value": a.best_value,
-            "min_penalty": a.min_penalty, "can_go_out": a.can_go_out,
-            "melds": [_laydown_json(s) for s in a.laydown],
-            "additions": [{"card": x.card_text(), "meld": x.meld, "place": x.place}
-                          for x in a.additions],
-            "swaps": [{"meld": x.meld, "card": C.kind_text(x.card),
-                       "joker_as": C.kind_text(x.joker_as)} for x in a.swaps]}
-
-
-def melds_report(hand: str | None = None, file: Path | str | None = None,
-                 ace_low_value: int | str = 1, table: str | None = None) -> dict[str, Any]:
-    """V1-V4 for each hand, in order: ``best_value``, ``min_penalty``, ``can_go_out`` and
-    ``melds`` (a lay-down reaching ``best_value``, each meld as text with its joker written
-    ``X=card``). The three numbers of every hand come from one batch call of the solver.
-
-    With ``table`` (melds on the table as text, ``;`` between them, each as
-    :meth:`~simcards.romi.table_exact.TableMeld.parse` reads it): V5 for each hand instead, as a
-    player who has opened. The output then has ``table`` (the melds as read, in canonical
-    text, numbered from 0 in order) and each hand ``best_value``, ``min_penalty`` and
-    ``can_go_out`` with the table, ``melds`` (a lay-down reaching ``best_value`` as moves in
-    playing order: ``{"action": "add", "card", "meld", "place"}``, ``{"action": "swap",
-    "card", "meld", "joker_as", "joker_to"}`` and ``{"action": "lay", "meld", "cards"}``, new
-    melds numbered after the table's), ``additions`` (``{"card", "meld", "place"}``: each hand
-    card a table meld takes on its own; ``place`` is ``low`` or ``high`` for a run's end,
-    ``set`` for a set; a joker written ``X=card``) and ``swaps`` (``{"meld", "card",
-    "joker_as"}``: each table joker the hand can take, J1-J3). The melds are read before the
-    hands, so a bad table is reported first."""
-    rules = RomiRules.make(ace_low_value=ace_low_value)
-    melds_on_table = _read_table(table)
-    if file is not None and not str(file).strip():
-        raise UsageError("--file is empty: give the path of a text file with one hand a line")
-    read = _read_hands(hand, Path(file) if file is not None else None)
-    head = {"game": "romi", "command": "melds", "rules": {"ace_low_value": rules.ace_low_value}}
-    if melds_on_table is not None:
-        rows = []
-        for where, h in read:
-            try:
-                rows.append(_table_row(h, melds_on_table, rules))
-            except UsageError as exc:
-                raise UsageError(f"{where}{exc}") from None
-        return {**head, "table": [m.text() for m in melds_on_table], "hands": rows}
-    hands = [h for _, h in read]
-    width = max(1, max(len(h) for h in hands))
-    batch = np.full((len(hands), width), -1, np.int64)
-    for i, h in enumerate(hands):
-        batch[i, :len(h)] = h
-    answers = M.solve_batch(batch, rules.ace_low_value)
-    rows = []
-    for h, (value, penalty, out) in zip(hands, answers, strict=True):
-        lay = M.melds(h, rules) if value > 0 else []
-        rows.append({"hand": C.format_hand(h), "best_value": int(value),
-                     "min_penalty": int(penalty), "can_go_out": bool(out),
-                     "melds": [_meld_text(m) for m in lay]})
-    return {**head, "hands": rows}
-
-
-def _meld_text(m: M.Meld) -> str:
-    return " ".join("X=" + C.kind_text(m.joker_as) if C.is_joker(c) and m.joker_as is not None
-                    else C.card_text(c) for c in m.cards)
-
-
-def _step_text(step: dict[str, Any]) -> str:
-    """A lay-down move of the JSON as one short line for the table view."""
-    if step["action"] == "add":
-        return f"add {step['card']} to {step['meld']} ({step['place']})"
-    if step["action"] == "swap":
-        return f"swap {step['card']} for X in {step['meld']}, X to {step['joker_to']}"
-    return f"lay {step['meld']}: {step['cards']}"
 
 
 TableOpt = Annotated[str | None, typer.Option(
@@ -206,7 +59,11 @@ def melds(hand: HandOpt = None, file: FileOpt = None, ace_low_value: AceLowOpt =
     For every hand: the best lay-down value, the least penalty left, whether the hand can go
     out, and one best lay-down (V1-V4); with --table, the same given the melds on the table
     (V5), with the additions and joker swaps the hand allows."""
-    out = melds_report(hand, file, ace_low_value, table)
+    from simcards.romi import api
+
+    # .data, not .to_dict(): the command only reads the answer, so a file of 20,000 hands
+    # is not copied before it prints
+    out = api.melds(hand=hand, file=file, ace_low_value=ace_low_value, table=table).data
     if json:
         emit_json(out)
         return
@@ -222,7 +79,7 @@ def melds(hand: HandOpt = None, file: FileOpt = None, ace_low_value: AceLowOpt =
         row = [r["hand"], str(r["best_value"]), str(r["min_penalty"]),
                "yes" if r["can_go_out"] else "no"]
         if with_table:
-            row += ["; ".join(_step_text(s) for s in r["melds"]) or "-",
+            row += ["; ".join(api.step_text(s) for s in r["melds"]) or "-",
                     "; ".join(f"{x['card']} to {x['meld']} ({x['place']})"
                               for x in r["additions"]) or "-",
                     "; ".join(f"{x['card']} for X in {x['meld']}" for x in r["swaps"]) or "-"]
@@ -328,7 +185,8 @@ def rounds(
     out = api.rounds(players=players, policies=policies, open_min=open_min,
                      ace_low_value=ace_low_value, swap_keeps_romi=swap_keeps_romi,
                      rounds=n_rounds, dealer=dealer, seed=seed,
-                     workers=workers, scheduler=scheduler, store=store, progress=not as_json)
+                     workers=workers, scheduler=scheduler, store=store,
+                     progress=not as_json).data
     if as_json:
         emit_json(out)
         return
@@ -360,7 +218,7 @@ def games(
                     ace_low_value=ace_low_value, swap_keeps_romi=swap_keeps_romi,
                     rounds=rounds_per_game, games=n_games,
                     seed=seed, workers=workers, scheduler=scheduler, store=store,
-                    progress=not as_json)
+                    progress=not as_json).data
     if as_json:
         emit_json(out)
         return
@@ -431,7 +289,7 @@ def compare(
                       ace_low_value=ace_low_value, swap_keeps_romi=swap_keeps_romi,
                       rounds=rounds_per_game, deals=n_deals,
                       dealer=dealer, seed=seed, workers=workers, scheduler=scheduler,
-                      store=store, progress=not as_json)
+                      store=store, progress=not as_json).data
     if as_json:
         emit_json(out)
         return

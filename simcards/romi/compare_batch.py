@@ -38,7 +38,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simcards.core.stats import Z95, wilson
-from simcards.romi.rules import STALL_TURNS
+from simcards.romi.codes import STALL_TURNS
 
 STREAM = "romi.compare"
 """The random stream of the compare command."""

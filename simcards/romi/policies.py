@@ -16,12 +16,8 @@ import numpy as np
 
 from simcards.core.errors import UsageError
 from simcards.core.policyspec import Param, PolicyKind, PolicyKinds, PolicySpec
+from simcards.romi.codes import POLICY_EXPERT, POLICY_GREEDY, POLICY_RUMMY, POLICY_THRESHOLD
 from simcards.romi.rules import RomiRules
-
-POLICY_GREEDY = 0
-POLICY_RUMMY = 1
-POLICY_THRESHOLD = 2
-POLICY_EXPERT = 3
 
 MAX_THRESHOLD = 1000
 """Q4: the largest opening threshold accepted (no lay-down of 15 cards is worth more)."""
@@ -41,14 +37,6 @@ KINDS = PolicyKinds("romi", [
                "next player"),
 ])
 """Römi's policy kinds: what ``--policies`` accepts, with ranges and defaults."""
-
-
-def parse_policies(texts: Sequence[str], rules: RomiRules) -> tuple[PolicySpec, ...]:
-    """One spec per seat (Q6); one line naming the problem for a wrong count or a bad spec."""
-    if len(texts) != rules.players:
-        raise UsageError(f"--policies needs one policy per player: got {len(texts)} for "
-                         f"{rules.players} players")
-    return tuple(KINDS.parse(t, {"open_min": rules.open_min}) for t in texts)
 
 
 def policy_arrays(specs: Sequence[PolicySpec | str], rules: RomiRules

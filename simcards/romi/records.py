@@ -19,6 +19,7 @@ from numba import njit
 from simcards.core.errors import UsageError
 from simcards.core.policyspec import PolicySpec
 from simcards.core.rng import seed_state
+from simcards.romi import codes
 from simcards.romi import round_kernel as E
 from simcards.romi.actions import (
     NO_JOKER,
@@ -46,12 +47,12 @@ reshuffle, so they are at most the 1,000 turns' draws plus the last stock."""
 
 def rules_array(rules: RomiRules) -> np.ndarray:
     """The engine's form of the rules (``engine.R_*``)."""
-    rl = np.zeros(E.R_SIZE, np.int64)
-    rl[E.R_PLAYERS] = rules.players
-    rl[E.R_ROUNDS] = rules.rounds
-    rl[E.R_OPEN_MIN] = rules.open_min
-    rl[E.R_ACE_LOW] = rules.ace_low_value
-    rl[E.R_SWAP_ROMI] = int(rules.swap_keeps_romi)
+    rl = np.zeros(codes.R_SIZE, np.int64)
+    rl[codes.R_PLAYERS] = rules.players
+    rl[codes.R_ROUNDS] = rules.rounds
+    rl[codes.R_OPEN_MIN] = rules.open_min
+    rl[codes.R_ACE_LOW] = rules.ace_low_value
+    rl[codes.R_SWAP_ROMI] = int(rules.swap_keeps_romi)
     return rl
 
 
@@ -66,7 +67,7 @@ def engine_args(rules: RomiRules, policies: Sequence[PolicySpec | str]
 def record_round(seed, dealer, rl, kinds, params, max_turns):
     """One round from the seed of its own stream (deck, then reshuffles) with every move
     logged. Returns (deck, log rows, reshuffle cards, reshuffle lengths, scores, workspace)."""
-    n = rl[E.R_PLAYERS]
+    n = rl[codes.R_PLAYERS]
     ws = E.new_workspace(n)
     sv = E.new_solver()
     ps = E.new_scratch()
@@ -74,15 +75,15 @@ def record_round(seed, dealer, rl, kinds, params, max_turns):
     seed_state(rs, seed)
     deck = np.zeros(E.N_CARDS, np.int64)
     E.shuffle_deck(rs, deck)
-    log = np.zeros((LOG_CAP, E.MW), np.int64)
+    log = np.zeros((LOG_CAP, codes.MW), np.int64)
     shuf = np.zeros(SHUF_CAP, np.int64)
-    shuf_len = np.zeros(E.STALL_TURNS + 1, np.int64)
+    shuf_len = np.zeros(codes.STALL_TURNS + 1, np.int64)
     info = np.zeros(3, np.int64)
     E.play_round(deck, dealer, rl, kinds, params, ws, sv, ps, rs, log, shuf, shuf_len, info,
                  max_turns)
     if info[2] > LOG_CAP:
         raise ValueError("record_round: move log overflow")
-    if info[1] != ws[0][E.S_SHUF]:
+    if info[1] != ws[0][codes.S_SHUF]:
         raise ValueError("record_round: reshuffle record overflow")
     scores = np.zeros(n, np.int64)
     E.score_round(rl, ws, scores)
@@ -105,13 +106,13 @@ def _chances(state, n_rounds, n, dealer):
 def _table(ws):
     """Final table in canonical form: (owners, cards [m, 14] padded -1, counts, stands)."""
     st, tm, tc = ws[0], ws[8], ws[9]
-    nm = st[E.S_NM]
+    nm = st[codes.S_NM]
     owners = np.zeros(nm, np.int64)
     cards = np.full((nm, 14), -1, np.int64)
     counts = np.zeros(nm, np.int64)
     stands = np.zeros(nm, np.int64)
     for m in range(nm):
-        owners[m] = tm[m, E.TM_OWNER]
+        owners[m] = tm[m, codes.TM_OWNER]
         counts[m], stands[m] = E.meld_cards(tm, tc, m, cards[m])
     return owners, cards, counts, stands
 
@@ -141,7 +142,7 @@ class RoundRecord:
     cut: int
     """The cut card, -1 once taken."""
     rows: np.ndarray = field(compare=False, repr=False, default_factory=lambda: np.zeros(
-        (0, E.MW), np.int64))
+        (0, codes.MW), np.int64))
     """The moves as the engine's integer rows (``engine.MV_*``), which :func:`decode_moves`
     turns into ``moves``."""
 
@@ -175,31 +176,31 @@ def _decode(rows: np.ndarray) -> tuple[list[Action], dict[int, int]]:
         opening.clear()
 
     for row in np.asarray(rows):
-        code = int(row[E.MV_CODE])
-        if code != E.MV_OPEN and opening:
+        code = int(row[codes.MV_CODE])
+        if code != codes.MV_OPEN and opening:
             close_opening()
-        target = int(row[E.MV_TARGET])
-        if code == E.MV_DRAW_STOCK:
+        target = int(row[codes.MV_TARGET])
+        if code == codes.MV_DRAW_STOCK:
             out.append(DrawStock())
-        elif code == E.MV_DRAW_DISCARD:
+        elif code == codes.MV_DRAW_DISCARD:
             out.append(DrawDiscard())
-        elif code == E.MV_DRAW_CUT:
+        elif code == codes.MV_DRAW_CUT:
             out.append(DrawCut())
-        elif code in (E.MV_OPEN, E.MV_LAY):
-            meld = _meld(row[E.MV_C0:], int(row[E.MV_N]), int(row[E.MV_STANDS]))
-            if code == E.MV_OPEN:
+        elif code in (codes.MV_OPEN, codes.MV_LAY):
+            meld = _meld(row[codes.MV_C0:], int(row[codes.MV_N]), int(row[codes.MV_STANDS]))
+            if code == codes.MV_OPEN:
                 opening.append((target, meld))
             else:
                 index[target] = target
                 out.append(Lay(meld))
-        elif code == E.MV_ADD:
-            s = int(row[E.MV_STANDS])
-            out.append(Add(index.get(target, target), int(row[E.MV_CARD]),
+        elif code == codes.MV_ADD:
+            s = int(row[codes.MV_STANDS])
+            out.append(Add(index.get(target, target), int(row[codes.MV_CARD]),
                            NO_JOKER if s < 0 else s))
-        elif code == E.MV_SWAP:
-            out.append(Swap(index.get(target, target), int(row[E.MV_CARD])))
-        elif code == E.MV_DISCARD:
-            out.append(Discard(int(row[E.MV_CARD])))
+        elif code == codes.MV_SWAP:
+            out.append(Swap(index.get(target, target), int(row[codes.MV_CARD])))
+        elif code == codes.MV_DISCARD:
+            out.append(Discard(int(row[codes.MV_CARD])))
         else:
             raise ValueError(f"unknown move code {code}")
     if opening:
@@ -208,12 +209,12 @@ def _decode(rows: np.ndarray) -> tuple[list[Action], dict[int, int]]:
 
 
 def record_from_seed(seed: int, dealer: int, rl: np.ndarray, kinds: np.ndarray,
-                     params: np.ndarray, max_turns: int = E.STALL_TURNS + 1) -> RoundRecord:
+                     params: np.ndarray, max_turns: int = codes.STALL_TURNS + 1) -> RoundRecord:
     """One round from its own stream's seed (or its first ``max_turns`` turns)."""
     deck, log, shuf, shuf_len, scores, ws = record_round(np.uint64(seed), dealer, rl, kinds,
                                                          params, max_turns)
     st, hand, hn, opened, _, _, stock, pile = ws[:8]
-    n = int(rl[E.R_PLAYERS])
+    n = int(rl[codes.R_PLAYERS])
     orders = []
     at = 0
     for m in shuf_len:
@@ -231,16 +232,16 @@ def record_from_seed(seed: int, dealer: int, rl: np.ndarray, kinds: np.ndarray,
         stock_orders=tuple(orders),
         moves=tuple(moves),
         scores=tuple(int(s) for s in scores),
-        went_out=int(st[E.S_OUT]),
-        romi=bool(st[E.S_ROMI]),
+        went_out=int(st[codes.S_OUT]),
+        romi=bool(st[codes.S_ROMI]),
         never_opened=tuple(not bool(opened[p]) for p in range(n)),
-        turns=int(st[E.S_TURNS]),
-        stalled=bool(st[E.S_STALLED]),
+        turns=int(st[codes.S_TURNS]),
+        stalled=bool(st[codes.S_STALLED]),
         hands=tuple(tuple(int(c) for c in hand[p, :hn[p]]) for p in range(n)),
         table=tuple(table),
-        pile=tuple(int(c) for c in pile[:st[E.S_PN]]),
-        stock=tuple(int(c) for c in stock[st[E.S_POS]:st[E.S_END]]),
-        cut=int(st[E.S_CUT]),
+        pile=tuple(int(c) for c in pile[:st[codes.S_PN]]),
+        stock=tuple(int(c) for c in stock[st[codes.S_POS]:st[codes.S_END]]),
+        cut=int(st[codes.S_CUT]),
         rows=log,
     )
 
@@ -251,7 +252,7 @@ def record_rounds(state: np.ndarray, n_rounds: int, rl: np.ndarray, kinds: np.nd
     the same way), each with its deck, dealer, new stock orders and moves."""
     if n_rounds < 0:
         raise UsageError(f"n_rounds={n_rounds} must be >= 0")
-    n = int(rl[E.R_PLAYERS])
+    n = int(rl[codes.R_PLAYERS])
     dealers, seeds = _chances(state, n_rounds, n, dealer)
     return [record_from_seed(int(seeds[r]), int(dealers[r]), rl, kinds, params)
             for r in range(n_rounds)]
@@ -273,16 +274,16 @@ def put_meld(ws: tuple, m: int, owner: int, cards: Sequence[int],
         raise UsageError(f"table meld {list(cards)} is no meld (M1-M4)")
     tm[m, :] = 0
     tc[m, :] = -1
-    tm[m, E.TM_OWNER] = owner
-    tm[m, E.TM_JID] = jokers[0] if jokers else -1
+    tm[m, codes.TM_OWNER] = owner
+    tm[m, codes.TM_JID] = jokers[0] if jokers else -1
     ranks = {c % 13 for c in real}
     suits = [(c % 52) // 13 for c in real]
     if len(ranks) == 1 and len(set(suits)) == len(real) and len(cards) <= 4:
-        tm[m, E.TM_RUN] = 0
-        tm[m, E.TM_RANK] = real[0] % 13 + 1
+        tm[m, codes.TM_RUN] = 0
+        tm[m, codes.TM_RANK] = real[0] % 13 + 1
         for c, s in zip(real, suits, strict=True):
             tc[m, s] = c
-            tm[m, E.TM_MASK] |= 1 << s
+            tm[m, codes.TM_MASK] |= 1 << s
         return
     if len(set(suits)) != 1:
         raise UsageError(f"table meld {list(cards)} is no meld (M1-M4)")
@@ -293,14 +294,14 @@ def put_meld(ws: tuple, m: int, owner: int, cards: Sequence[int],
     hi = lo + len(cards) - 1
     if lo < 1 or hi > 14 or hi - lo > 12:
         raise UsageError(f"table meld {list(cards)} is no run (M2)")
-    tm[m, E.TM_RUN] = 1
-    tm[m, E.TM_SUIT] = suits[0]
-    tm[m, E.TM_LO] = lo
-    tm[m, E.TM_HI] = hi
+    tm[m, codes.TM_RUN] = 1
+    tm[m, codes.TM_SUIT] = suits[0]
+    tm[m, codes.TM_LO] = lo
+    tm[m, codes.TM_HI] = hi
     for i, c in enumerate(cards):
         p = lo + i
         if c >= E.JOKER0:
-            tm[m, E.TM_JP] = p
+            tm[m, codes.TM_JP] = p
             if stands_for != NO_JOKER and stands_for != E.pos_kind(suits[0], p):
                 raise UsageError(f"table meld {list(cards)}: the joker is at a different place")
         elif E.pos_kind(suits[0], p) != c % 52:
@@ -321,10 +322,10 @@ def position(rules: RomiRules, hands: Sequence[Sequence[int]], *, dealer: int = 
     n = rules.players
     ws = E.new_workspace(n)
     st, hand, hn, op, dr, pl, stk, pil = ws[:8]
-    st[E.S_DEALER] = dealer
-    st[E.S_TURN] = (dealer + 1) % n if to_move is None else to_move
-    st[E.S_TURNS] = turns
-    st[E.S_OUT] = -1
+    st[codes.S_DEALER] = dealer
+    st[codes.S_TURN] = (dealer + 1) % n if to_move is None else to_move
+    st[codes.S_TURNS] = turns
+    st[codes.S_OUT] = -1
     for p in range(n):
         hand[p, :] = -1
         hand[p, :len(hands[p])] = hands[p]
@@ -333,14 +334,14 @@ def position(rules: RomiRules, hands: Sequence[Sequence[int]], *, dealer: int = 
         dr[p] = int(drawn[p]) if drawn is not None else 1
         pl[p] = played[p] if played is not None else 1
     stk[:len(stock)] = stock
-    st[E.S_POS] = 0
-    st[E.S_END] = len(stock)
+    st[codes.S_POS] = 0
+    st[codes.S_END] = len(stock)
     pil[:len(pile)] = pile
-    st[E.S_PN] = len(pile)
-    st[E.S_CUT] = cut
+    st[codes.S_PN] = len(pile)
+    st[codes.S_CUT] = cut
     for m, (owner, cards, stands) in enumerate(table):
         put_meld(ws, m, owner, cards, stands)
-    st[E.S_NM] = len(table)
+    st[codes.S_NM] = len(table)
     return ws
 
 
@@ -350,7 +351,7 @@ def _one_turn(rl, kinds, params, ws, seed):
     ps = E.new_scratch()
     rs = np.zeros(4, np.uint64)
     seed_state(rs, seed)
-    log = np.zeros((E.MAX_PLAN + 1, E.MW), np.int64)
+    log = np.zeros((E.MAX_PLAN + 1, codes.MW), np.int64)
     shuf = np.zeros(E.N_CARDS, np.int64)
     shuf_len = np.zeros(1, np.int64)
     info = np.zeros(3, np.int64)

@@ -31,6 +31,28 @@ Decisions where the rules page leaves a detail open (each also stated where it i
   or none in the pile the round is stopped there and counted as stalled (as in T9).
 * Scores before the round is over: ``scores()`` and ``returns()`` are zeros; the observation's
   ``scores`` is ``None``.
+
+Example: two players dealt from the deck in id order (As .. K of spades, then hearts ...); seat
+1 deals, so seat 0 is the starter with 15 cards, and his first turn is only a discard (D4). Seat
+1 then draws (T2), but may not open on his first turn (O2), so a discard is all he can do next:
+
+>>> state = RoundState(RomiRules.make(players=2), dealer=1, deck=list(range(C.N_CARDS)))
+>>> state.current_player(), len(state.hands[0]), len(state.hands[1])
+(0, 15, 14)
+>>> {type(a).__name__ for a in state.legal_actions()}
+{'Discard'}
+>>> C.card_text(14)
+'2h'
+>>> state.apply(Discard(14))
+>>> state.current_player(), state.legal_actions()
+(1, [DrawStock(), DrawDiscard()])
+>>> state.apply(DrawStock())
+>>> len(state.hands[1]), C.card_text(state.hands[1][-1])
+(15, '4d')
+>>> {type(a).__name__ for a in state.legal_actions()}
+{'Discard'}
+>>> state.observation(1)["discards"], state.scores()
+((14,), [0, 0])
 """
 
 from __future__ import annotations
@@ -56,15 +78,8 @@ from simcards.romi.actions import (
     Open,
     Swap,
 )
-from simcards.romi.rules import (
-    GO_OUT,
-    HAND_SIZE,
-    NEVER_OPENED,
-    ROMI,
-    STALL_TURNS,
-    STARTER_SIZE,
-    RomiRules,
-)
+from simcards.romi.codes import GO_OUT, NEVER_OPENED, ROMI, STALL_TURNS
+from simcards.romi.rules import HAND_SIZE, STARTER_SIZE, RomiRules
 
 Shuffler = Callable[[list[int]], None]
 """Reorders a list in place (``random.Random(seed).shuffle``). T8 hands it the discard pile

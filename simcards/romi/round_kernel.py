@@ -5,7 +5,9 @@ the scalars ``st`` (slots ``S_*``), each player's hand as card ids (``hand[p, :h
 opened, has-drawn and turns-played flags per player, the stock (``stock[pos:end]``, top first),
 the discard pile (``pile[:pn]``, bottom first) and the table melds (``tm[m]``: owner, kind,
 suit or rank, places, joker; ``tc[m]``: the real card at each place of a run, 1 .. 14, or of
-each suit of a set, -1 where none). Card ids are those of :mod:`simcards.romi.cards`.
+each suit of a set, -1 where none). Card ids are those of :mod:`simcards.romi.cards`; the slots
+and every other integer code shared with Python (``R_*``, ``S_*``, ``TM_*``, ``MV_*``, ``X_*``,
+the policy kinds, scores and the turn limit) are declared in :mod:`simcards.romi.codes`.
 
 A turn is planned by the seat's policy from its observation only (I3): its own hand, the table,
 the top of the discard pile, the cut card, every player's card count and opened flag, and its
@@ -24,6 +26,70 @@ import numpy as np
 from numba import njit
 
 from simcards.core.rng import next_u64, randbelow, seed_state
+from simcards.romi.cards import JOKER0, JOKER_KIND, N_CARDS
+from simcards.romi.codes import (
+    GO_OUT,
+    MV_ADD,
+    MV_C0,
+    MV_CARD,
+    MV_CODE,
+    MV_DISCARD,
+    MV_DRAW_CUT,
+    MV_DRAW_DISCARD,
+    MV_DRAW_STOCK,
+    MV_LAY,
+    MV_N,
+    MV_OPEN,
+    MV_P,
+    MV_STANDS,
+    MV_SWAP,
+    MV_TARGET,
+    MW,
+    NEVER_OPENED,
+    POLICY_EXPERT,
+    POLICY_RUMMY,
+    POLICY_THRESHOLD,
+    R_ACE_LOW,
+    R_OPEN_MIN,
+    R_PLAYERS,
+    R_ROUNDS,
+    R_SWAP_ROMI,
+    ROMI,
+    S_CUT,
+    S_DEALER,
+    S_END,
+    S_NM,
+    S_OUT,
+    S_PN,
+    S_POS,
+    S_ROMI,
+    S_SHUF,
+    S_SIZE,
+    S_STALLED,
+    S_TURN,
+    S_TURNS,
+    STALL_TURNS,
+    TC_SIZE,
+    TM_HI,
+    TM_JID,
+    TM_JP,
+    TM_LO,
+    TM_MASK,
+    TM_OWNER,
+    TM_RANK,
+    TM_RUN,
+    TM_SIZE,
+    TM_SUIT,
+    X_BV0,
+    X_CAND,
+    X_MP0,
+    X_NEXT_OPEN,
+    X_ON,
+    X_PILE,
+    X_PRO,
+    X_SEEN,
+    X_SIZE,
+)
 from simcards.romi.melds_exact import (
     _VBITS,
     _VMASK,
@@ -45,75 +111,15 @@ from simcards.romi.melds_exact import (
     _solve_counts,
     _useful,
 )
-from simcards.romi.policies import POLICY_EXPERT, POLICY_RUMMY, POLICY_THRESHOLD
 
-N_CARDS = 108
-JOKER0 = 104
-JOKER_KIND = 52
 HW = 20
 """Width of a hand row (a hand holds at most 16 cards, D4 plus one draw)."""
 MAX_MELDS = 40
 """More than the 36 melds 108 cards can make."""
-STALL_TURNS = 1000
-"""T9."""
-GO_OUT = -10
-ROMI = -20
-NEVER_OPENED = 100
-
-# Rules array (:func:`simcards.romi.records.rules_array`).
-R_PLAYERS, R_ROUNDS, R_OPEN_MIN, R_ACE_LOW = 0, 1, 2, 3
-R_SWAP_ROMI = 4  # G3: 1 when a joker swap keeps the -20 (``RomiRules.swap_keeps_romi``)
-R_SIZE = 5
-
-# Scalars of the workspace's ``st``.
-S_DEALER = 0
-S_TURN = 1  # player to move
-S_TURNS = 2  # turns played (T9)
-S_POS = 3  # stock[pos:end] is the stock, top first
-S_END = 4
-S_PN = 5  # cards in the discard pile
-S_CUT = 6  # the cut card (D3), -1 once taken
-S_NM = 7  # melds on the table
-S_OUT = 8  # player who went out, -1
-S_ROMI = 9  # 1 when he went out for -20 (G3)
-S_STALLED = 10  # 1 when the round was stopped (T8, T9)
-S_SHUF = 11  # reshuffles (T8)
-S_SIZE = 12
-
-# Table meld fields (``tm[m]``).
-TM_OWNER = 0
-TM_RUN = 1  # 1 run, 0 set
-TM_SUIT = 2  # run: its suit
-TM_RANK = 3  # set: its rank 1 .. 13
-TM_LO = 4  # run: lowest place (1 = As below the 2)
-TM_HI = 5  # run: highest place (14 = As above the King)
-TM_JP = 6  # run: the joker's place, 0 none
-TM_JID = 7  # the joker's card id, -1 none
-TM_MASK = 8  # set: bit mask of its real suits
-TM_SIZE = 9
-TC_SIZE = 15
-
-# Move rows (records and plans).
-MV_P, MV_CODE, MV_TARGET, MV_CARD, MV_STANDS, MV_N, MV_C0 = 0, 1, 2, 3, 4, 5, 6
-MW = MV_C0 + 14
-MV_DRAW_STOCK, MV_DRAW_DISCARD, MV_DRAW_CUT = 0, 1, 2
-MV_OPEN = 3  # one row per meld of the opening; consecutive rows form one Open
-MV_LAY, MV_ADD, MV_SWAP, MV_DISCARD = 4, 5, 6, 7
 CACHE = 1 << 14
 """Entries of the solver's answer cache (:func:`solve_counts`)."""
 MAX_PLAN = 96
 """Moves of one turn: at most 16 cards placed, each a row, plus swaps and their joker adds."""
-
-# The expert's view (Q5), ``ps[8]``: set by :func:`play_turn` from public information only.
-X_ON = 0  # 1 when the player to move plays expert
-X_NEXT_OPEN = 1  # 1 when the next player in play order has opened
-X_PILE = 2  # X_PILE + kind: copies of each kind (52 = joker) in the discard pile
-X_SEEN = 64  # X_SEEN + kind: scratch, the copies seen outside the hand (pile and table)
-X_CAND = 128  # scratch per candidate discard: its kind,
-X_BV0 = 192  # best_value of the hand without it,
-X_MP0 = 256  # min_penalty of the hand without it,
-X_PRO = 320  # and its prospect
-X_SIZE = 384
 
 
 def _pen_order() -> np.ndarray:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simcards.core.stats import json_interval, mean_ci, wilson
-from simcards.romi.rules import STALL_TURNS
+from simcards.romi.codes import STALL_TURNS
 
 ROUNDS_CHUNK = 512
 """Rounds per chunk: under a second on one core (about 700 four-player greedy rounds/s)."""

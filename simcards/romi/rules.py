@@ -1,4 +1,15 @@
-"""Römi's rule switches, as one frozen dataclass (rule ids from ``seeds/romi.md``)."""
+"""Römi's rule switches, as one frozen dataclass (rule ids from ``seeds/romi.md``).
+
+With three players and seat 0 dealing, the starter is seat 1, on the dealer's left, who gets 15
+cards; the others get 14 (D4). An opening must be worth 51 by default, and no opening can be
+worth more than 140 (O1):
+
+>>> rules = RomiRules.make(players=3)
+>>> rules.hand_sizes(dealer=0)
+(14, 15, 14)
+>>> rules.open_min, MAX_OPENING
+(51, 140)
+"""
 
 from __future__ import annotations
 
@@ -15,14 +26,6 @@ STARTER_SIZE = 15
 """D4: cards dealt to the starter (the player on the dealer's left)."""
 JOKERS_PER_MELD = 1
 """M4: at most one joker in a meld."""
-GO_OUT = -10
-"""G2: the score of going out."""
-ROMI = -20
-"""G3: the score of opening and going out in one turn with one's own melds."""
-NEVER_OPENED = 100
-"""G5: the score of a player who has not opened when the round ends."""
-STALL_TURNS = 1000
-"""T9: a round reaching this many turns is stopped and scored as it stands."""
 MAX_ROUNDS_PER_GAME = 100
 """D5: the most rounds a game may have (a game is 7 by default; a game of 100 four-player
 rounds takes a core about a second, and a run's progress moves by whole chunks of games)."""

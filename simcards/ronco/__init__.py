@@ -33,6 +33,8 @@ GAME = Game(
         "simcards.ronco.warmups:warm_ronco_mixed",
     ),
     policy_kinds="simcards.ronco.policies:KINDS",
+    example=("rounds", "--players", "4", "--rounds", "6M"),
+    example_long=("rounds", "--players", "4", "--rounds", "100G"),
 )
 
 COMMANDS = ("rounds", "exact", "games", "best_threshold", "equilibrium")

@@ -10,8 +10,9 @@
 
 Each function takes keyword arguments named after the command's flags (``--dealer-threshold``
 is ``dealer_threshold``), with the same defaults, the same checks and the same seed
-(:data:`~simcards.core.cli_options.DEFAULT_SEED`), and returns a result with ``.to_dict()`` and
-``.to_frame()``. Counts may be ints or the command line's text (``"1M"``, ``"1e6"``). Bad
+(:data:`~simcards.core.cli_options.DEFAULT_SEED`), and returns a
+:class:`~simcards.core.results.Result` (every game's) with ``.to_dict()`` and ``.to_frame()``.
+Counts may be ints or the command line's text (``"1M"``, ``"1e6"``). Bad
 arguments raise :class:`~simcards.core.errors.UsageError` (a ``ValueError``) naming the flag,
 before anything is computed. Runs are kept in the run store as the commands keep them (``store``
 as ``--store``). The functions work from a script without an ``if __name__ == "__main__":``
@@ -25,7 +26,6 @@ from __future__ import annotations
 import copy
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import pandas as pd
@@ -39,6 +39,7 @@ from simcards.core.cli_options import (
     parse_range,
 )
 from simcards.core.errors import UsageError
+from simcards.core.results import Result
 from simcards.core.runner import check_workers
 from simcards.core.spawnsafe import main_not_reimported
 from simcards.ronco.policies import DEFAULT_P, DEFAULT_T, DEFAULT_TD, KINDS, Policy
@@ -55,69 +56,37 @@ DEFAULT_FIRST_STAGE = 8192
 DEFAULT_MIN_GAMES = 64_000
 
 
-@dataclass(frozen=True)
-class Result:
-    """A command's answer: ``to_dict()`` is its JSON object, ``to_frame()`` a tidy table."""
-
-    data: dict[str, Any]
-    raw: Any = field(default=None, repr=False, compare=False)
-    """The underlying statistics (counts) when the run was a simulation."""
-
-    def to_dict(self) -> dict[str, Any]:
-        """The same keys and values as the command's ``--json`` output."""
-        return copy.deepcopy(self.data)
-
-    def __getitem__(self, key: str) -> Any:
-        return self.data[key]
-
-    def to_frame(self) -> pd.DataFrame:  # pragma: no cover - every subclass defines it
-        raise NotImplementedError
+def rounds_frame(d: dict[str, Any]) -> pd.DataFrame:
+    """``rounds`` (Monte Carlo) or ``exact`` (enumeration), one row per position: role,
+    policy, P(lose), its 95% interval (Monte Carlo only) and P(double loss)."""
+    n = d["players"]
+    frame = pd.DataFrame({"position": range(n), "role": [_role(i, n) for i in range(n)],
+                          "policy": d["policies"], "p_lose": d["p_lose"]})
+    if "ci_low" in d:
+        frame["ci_low"] = d["ci_low"]
+        frame["ci_high"] = d["ci_high"]
+    frame["p_double"] = d["p_double"]
+    return frame
 
 
-@dataclass(frozen=True)
-class RoundsResult(Result):
-    """``rounds`` (Monte Carlo) or ``exact`` (enumeration): loss probability by position."""
-
-    def to_frame(self) -> pd.DataFrame:
-        """One row per position: role, policy, P(lose), its 95% interval (Monte Carlo only)
-        and P(double loss)."""
-        d = self.data
-        n = d["players"]
-        frame = pd.DataFrame({"position": range(n), "role": [_role(i, n) for i in range(n)],
-                              "policy": d["policies"], "p_lose": d["p_lose"]})
-        if "ci_low" in d:
-            frame["ci_low"] = d["ci_low"]
-            frame["ci_high"] = d["ci_high"]
-        frame["p_double"] = d["p_double"]
-        return frame
+def games_frame(d: dict[str, Any]) -> pd.DataFrame:
+    """``games``, one row per player: policy, P(win) (with its 95% interval for Monte Carlo)
+    and, for Monte Carlo, ``place_k``: the probability of finishing k-th (0 = winner)."""
+    n = d["players"]
+    frame = pd.DataFrame({"player": range(n), "policy": d["policies"],
+                          "win_rate": d["win_rate"]})
+    if not d["exact"]:
+        frame["win_ci_low"] = d["win_ci_low"]
+        frame["win_ci_high"] = d["win_ci_high"]
+        for k in range(n):
+            frame[f"place_{k}"] = [row[k] for row in d["place_distribution"]]
+    return frame
 
 
-@dataclass(frozen=True)
-class GamesResult(Result):
-    """``games``: win rate by player, draws, game length, elimination order."""
-
-    def to_frame(self) -> pd.DataFrame:
-        """One row per player: policy, P(win) (with its 95% interval for Monte Carlo) and, for
-        Monte Carlo, ``place_k``: the probability of finishing k-th (0 = winner)."""
-        d = self.data
-        n = d["players"]
-        frame = pd.DataFrame({"player": range(n), "policy": d["policies"],
-                              "win_rate": d["win_rate"]})
-        if not d["exact"]:
-            frame["win_ci_low"] = d["win_ci_low"]
-            frame["win_ci_high"] = d["win_ci_high"]
-            for k in range(n):
-                frame[f"place_{k}"] = [row[k] for row in d["place_distribution"]]
-        return frame
-
-
-@dataclass(frozen=True)
-class BestThresholdResult(Result):
-    """``best-threshold``: one row per table size."""
-
-    def to_frame(self) -> pd.DataFrame:
-        """One row per table size, with the keys of the JSON output's ``rows`` as columns."""
-        return pd.DataFrame(copy.deepcopy(self.data["rows"]))
+def best_threshold_frame(d: dict[str, Any]) -> pd.DataFrame:
+    """``best-threshold``, one row per table size, with the keys of the JSON output's
+    ``rows`` as columns."""
+    return pd.DataFrame(copy.deepcopy(d["rows"]))
 
 
 def _role(i: int, n: int) -> str:
@@ -210,7 +179,7 @@ def rounds(*, players: int = 4, policy: str = "threshold", policies: str | None 
            keep_prob: float | None = None, deck: str = "spanish40", cut_king: str | None = None,
            ties: str = "all", poroli: bool = False, rounds: int | str = "1M",
            seed: int = DEFAULT_SEED, workers: int | None = None, scheduler: str | None = None,
-           store: str | None = None, progress: bool = False) -> RoundsResult:
+           store: str | None = None, progress: bool = False) -> Result:
     """Monte Carlo loss rate of every position in one round (``simcards ronco rounds``).
 
     ``threshold`` and ``dealer_threshold`` default to 5, ``keep_prob`` to 0.5 (random policy
@@ -239,7 +208,7 @@ def rounds(*, players: int = 4, policy: str = "threshold", policies: str | None 
                           "lost": res.lost, "double": res.double, "p_lose": out["p_lose"],
                           "ci_low": out["ci_low"], "ci_high": out["ci_high"]}),
             {k: out[k] for k in ("p_lose", "p_all_tie", "rounds")})
-    return RoundsResult(out, res)
+    return Result(out, res, rounds_frame)
 
 
 def exact(*, players: int = 4, policy: str = "threshold", policies: str | None = None,
@@ -247,7 +216,7 @@ def exact(*, players: int = 4, policy: str = "threshold", policies: str | None =
           dealer_threshold: int | None = None, thresholds: str | Sequence[int] | None = None,
           keep_prob: float | None = None, deck: str = "spanish40", cut_king: str | None = None,
           ties: str = "all", poroli: bool = False, seed: int = DEFAULT_SEED,
-          workers: int | None = None, progress: bool = False) -> RoundsResult:
+          workers: int | None = None, progress: bool = False) -> Result:
     """Exact loss probability of every position (``simcards ronco exact``): deterministic
     policies only. ``seed`` and ``workers`` are checked and do not change the answer; the
     enumeration runs in pieces, so ``progress`` can show it and Ctrl-C stops it at once."""
@@ -267,7 +236,7 @@ def exact(*, players: int = 4, policy: str = "threshold", policies: str | None =
         "p_cut": res.p_cut,
         "p_cut_king": res.p_cut_king,
     }
-    return RoundsResult(out, res)
+    return Result(out, res, rounds_frame)
 
 
 def _entries(spec: str) -> list[tuple[str, int]]:
@@ -326,7 +295,7 @@ def games(*, players: int = 4, lives: int = 7, policies: str | None = None,
           poroli: bool = False, absolute_tie: str = "void", first_dealer: int | None = None,
           games: int | str | None = None, exact: bool = False, seed: int = DEFAULT_SEED,
           workers: int | None = None, scheduler: str | None = None, store: str | None = None,
-          progress: bool = False) -> GamesResult:
+          progress: bool = False) -> Result:
     """Whole games (``simcards ronco games``): win rate by player, draws, game length and
     elimination order.
 
@@ -351,7 +320,7 @@ def games(*, players: int = 4, lives: int = 7, policies: str | None = None,
         from simcards.ronco.games_exact import exact_game
 
         solved = exact_game(rules, table, lives, first_dealer)
-        return GamesResult({**header, "exact": True, **solved.to_dict()}, solved)
+        return Result({**header, "exact": True, **solved.to_dict()}, solved, games_frame)
     total = parse_count("100k" if games is None else games, "--games", MAX_GAMES)
     from simcards.core.montecarlo import batch_run
 
@@ -362,7 +331,7 @@ def games(*, players: int = 4, lives: int = 7, policies: str | None = None,
                                    seed=seed, workers=workers, progress=progress,
                                    **run.options())
     out = {**header, "exact": False, "seed": seed, **res.to_dict(), **run.cluster_json()}
-    result = GamesResult(out, res)
+    result = Result(out, res, games_frame)
     if run.store is not None:
         run.store.finish(result.to_frame(), {k: out[k] for k in (
             "win_rate", "draw_rate", "rounds_mean", "games")})
@@ -377,7 +346,7 @@ def best_threshold(*, players: int | str | Sequence[int] = "3-10", lives: int = 
                    z_drop: float = 3.0, max_iterations: int = 3,
                    gain_games: int | str = "256k", seed: int = DEFAULT_SEED,
                    workers: int | None = None, scheduler: str | None = None,
-                   store: str | None = None, progress: bool = False) -> BestThresholdResult:
+                   store: str | None = None, progress: bool = False) -> Result:
     """The best (T, Td) against a field, and the symmetric equilibrium, for each table size
     (``simcards ronco best-threshold``).
 
@@ -442,7 +411,7 @@ def best_threshold(*, players: int | str | Sequence[int] = "3-10", lives: int = 
         frame = pd.DataFrame([{k: (str(v) if isinstance(v, list) else v)
                                for k, v in r.items()} for r in out["rows"]])
         top.finish(frame, {"rows": len(rows)})
-    return BestThresholdResult(out, rows)
+    return Result(out, rows, best_threshold_frame)
 
 
 def _bounded(value: int | str | None, default: int, budget: int, what: str) -> int:
@@ -456,40 +425,33 @@ def _bounded(value: int | str | None, default: int, budget: int, what: str) -> i
     return n
 
 
-@dataclass(frozen=True)
-class EquilibriumResult(Result):
-    """``equilibrium``: the exact two-player equilibrium of one round."""
-
-    def to_frame(self) -> pd.DataFrame:
-        """One row per (position, strategy) of the printed equilibrium's supports."""
-        rows = []
-        for pos, mix in enumerate(self.data["mix"]):
-            for m in mix:
-                rows.append({"position": pos, "role": _role(pos, 2),
-                             "parameter": "T" if pos == 0 else "Td",
-                             "strategy": m["T" if pos == 0 else "Td"],
-                             "probability": m["probability"], "decimal": m["decimal"],
-                             "value": self.data["value"][pos]["fraction"]})
-        return pd.DataFrame(rows)
+def equilibrium_frame(d: dict[str, Any]) -> pd.DataFrame:
+    """``equilibrium --exact`` (the two-player equilibrium of one round), one row per
+    (position, strategy) of the printed equilibrium's supports."""
+    rows = []
+    for pos, mix in enumerate(d["mix"]):
+        for m in mix:
+            rows.append({"position": pos, "role": _role(pos, 2),
+                         "parameter": "T" if pos == 0 else "Td",
+                         "strategy": m["T" if pos == 0 else "Td"],
+                         "probability": m["probability"], "decimal": m["decimal"],
+                         "value": d["value"][pos]["fraction"]})
+    return pd.DataFrame(rows)
 
 
-@dataclass(frozen=True)
-class MixedEquilibriumResult(Result):
-    """``equilibrium`` for 3 or more players: the certified mixed symmetric equilibrium of
-    whole games, one row per table size (rules E5, E6)."""
-
-    def to_frame(self) -> pd.DataFrame:
-        """One row per (table size, support strategy)."""
-        rows = []
-        for r in self.data["rows"]:
-            for m in r["support"]:
-                rows.append({"players": r["players"], "family": r["family"], "T": m["T"],
-                             "Td": m["Td"], "probability": m["probability"],
-                             "win_rate": r["win_rate"],
-                             "exploitability": r["exploitability"],
-                             "exploitability_high": r["exploitability_ci"][1],
-                             "certified": r["certified"]})
-        return pd.DataFrame(rows)
+def mixed_equilibrium_frame(d: dict[str, Any]) -> pd.DataFrame:
+    """``equilibrium`` for 3 or more players (the certified mixed symmetric equilibrium of
+    whole games, rules E5, E6), one row per (table size, support strategy)."""
+    rows = []
+    for r in d["rows"]:
+        for m in r["support"]:
+            rows.append({"players": r["players"], "family": r["family"], "T": m["T"],
+                         "Td": m["Td"], "probability": m["probability"],
+                         "win_rate": r["win_rate"],
+                         "exploitability": r["exploitability"],
+                         "exploitability_high": r["exploitability_ci"][1],
+                         "certified": r["certified"]})
+    return pd.DataFrame(rows)
 
 
 def _start_policies(start: str | None, family: str, top: int) -> list[Policy]:
@@ -513,7 +475,7 @@ def equilibrium(*, players: int | str = 2, exact: bool = False, family: str = "t
                 poroli: bool = False, absolute_tie: str = "void", seed: int = DEFAULT_SEED,
                 workers: int | None = None, scheduler: str | None = None,
                 store: str | None = None, progress: bool = False,
-                ) -> EquilibriumResult | MixedEquilibriumResult:
+                ) -> Result:
     """Symmetric equilibria (``simcards ronco equilibrium``).
 
     ``players=2, exact=True``: the exact equilibrium of a two-player round (rules E1-E4): each
@@ -552,7 +514,7 @@ def equilibrium(*, players: int | str = 2, exact: bool = False, family: str = "t
         sol = eqm.solve(rules, family, payoff)
         out = {"game": "ronco", "command": "equilibrium", "players": 2,
                "rules": rules.summary(), **sol.to_dict()}
-        return EquilibriumResult(out, sol)
+        return Result(out, sol, equilibrium_frame)
     if 2 in sizes:
         raise UsageError("the two-player solution is --exact (--players 2 --exact); the mixed "
                          "search takes 3 or more players")
@@ -585,7 +547,7 @@ def equilibrium(*, players: int | str = 2, exact: bool = False, family: str = "t
         seconds = time.perf_counter() - t0
     out = {**manifest, "target": equilibrium_batch.TARGET, "rows": [r.to_dict() for r in rows],
            **cluster_info(ex, seconds)}
-    result = MixedEquilibriumResult(out, rows)
+    result = Result(out, rows, mixed_equilibrium_frame)
     if top is not None:
         top.resumed, top.computed = resumed, computed
         top.finish(result.to_frame(), {"rows": len(rows)})

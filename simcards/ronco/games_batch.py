@@ -96,8 +96,10 @@ def player_policies(players: int, spec: str | None, default: Policy) -> list[Pol
     check_players(players)
     if spec is None:
         return [default] * players
-    specs = KINDS.parse_list(spec, players, None,
-                             {"T": default.T, "Td": default.Td, "p": default.p})
+    defaults = {"T": default.T, "Td": default.Td, "p": default.p}
+    # each entry's errors as the policy's own ("policy threshold: T must be ..."), unflagged
+    specs = KINDS.parse_list(spec, players,
+                             entry=lambda item: KINDS.parse(str(item), None, defaults))
     return [Policy.from_spec(s, default) for s in specs]
 
 

@@ -8,6 +8,19 @@ Clarity beats speed everywhere; every rule is cited by its id (C1, R4, S2b,
 G5, ...) where it is implemented.
 
 Only the Python standard library is used.
+
+Example: three players, all playing thresholds of 6 (S1). Position 0 holds a 3 and passes,
+but position 1 holds the Rey and refuses the swap (R4), so the 3 stays with position 0;
+position 1 keeps; the dealer's 5 is below 6, so he cuts and must take the As (R6), the lowest
+card of the round: he alone loses (R8).
+
+>>> threshold = RefPolicy("threshold", T=6, Td=6)
+>>> out = play_round([(3, "oros"), (12, "copas"), (5, "espadas")], (1, "bastos"),
+...                  [threshold] * 3)
+>>> out.final_cards
+((3, 'oros'), (12, 'copas'), (1, 'bastos'))
+>>> out.losers, out.dealer_cut, out.cut_king_fired
+((False, False, True), True, False)
 """
 
 from __future__ import annotations

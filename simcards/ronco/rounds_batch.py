@@ -12,7 +12,6 @@ from typing import NamedTuple
 
 import numpy as np
 
-from simcards.core.errors import UsageError
 from simcards.core.runner import run_batch
 from simcards.core.stats import wilson
 from simcards.ronco.bayes_exact import policy_table
@@ -60,30 +59,6 @@ STREAM = "ronco.rounds"
 def rounds_chunk(state: np.ndarray, size: int, cfg: KernelConfig) -> RoundStats:
     """One chunk of Monte Carlo rounds (runs in a worker)."""
     return RoundStats(*simulate_rounds(state, size, *cfg.args()))
-
-
-def table_policies(
-    players: int,
-    policy: str = "threshold",
-    threshold: int = 5,
-    dealer_threshold: int = 5,
-    thresholds: Sequence[int] | None = None,
-    keep_prob: float = 0.5,
-) -> list[Policy]:
-    """One policy per position from the CLI's flags.
-
-    ``thresholds`` (one per position, the dealer's last) overrides ``threshold`` and
-    ``dealer_threshold``: each non-dealer keeps at his own T and the dealer cuts below the last.
-    """
-    check_players(players)
-    if thresholds is not None:
-        if len(thresholds) != players:
-            raise UsageError(
-                f"--thresholds needs {players} values (one per position, the dealer's last), "
-                f"got {len(thresholds)}"
-            )
-        return [Policy(policy, t, t, keep_prob) for t in thresholds]
-    return [Policy(policy, threshold, dealer_threshold, keep_prob)] * players
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,16 @@
-"""Ronco's rule switches, as one frozen dataclass (rule ids from ``seeds/ronco.md``)."""
+"""Ronco's rule switches, as one frozen dataclass (rule ids from ``seeds/ronco.md``).
+
+The Poroli preset (P1) turns the cut-king rule off and puts the As de bastos below every other
+card, at strength 0 (C4); the Rey stays the blocking card of the Spanish deck (C3):
+
+>>> rules = RoncoRules.make(poroli=True)
+>>> rules.cut_king.value
+'none'
+>>> int(rules.top)
+12
+>>> int(rules.strength_counts[0])
+1
+"""
 
 from __future__ import annotations
 

@@ -31,6 +31,8 @@ GAME = Game(
         "simcards.ronda.warmups:warm_ronda_duplicate",
     ),
     policy_kinds="simcards.ronda.policies:KINDS",
+    example=("hands", "--players", "3", "--hands", "100k"),
+    example_long=("hands", "--players", "3", "--hands", "1G"),
 )
 
 COMMANDS = ("hands", "matches", "compare")

@@ -10,8 +10,9 @@
 
 Each function takes keyword arguments named after the command's flags (``--derba-chain`` is
 ``derba_chain``), with the same defaults, the same checks and the same seed
-(:data:`~simcards.core.cli_options.DEFAULT_SEED`), and returns a result with ``.to_dict()`` and
-``.to_frame()``. Counts may be ints or the command line's text (``"1M"``, ``"1e6"``);
+(:data:`~simcards.core.cli_options.DEFAULT_SEED`), and returns a
+:class:`~simcards.core.results.Result` (every game's) with ``.to_dict()`` and ``.to_frame()``.
+Counts may be ints or the command line's text (``"1M"``, ``"1e6"``);
 ``policies`` may be the ``--policies`` text or a list of specs. Bad arguments raise
 :class:`~simcards.core.errors.UsageError` (a ``ValueError``) naming the flag, before anything is
 computed. Runs are kept in the run store as the commands keep them (``store`` as ``--store``),
@@ -22,20 +23,18 @@ The command line (:mod:`simcards.ronda.cli`) is a thin layer over these function
 
 from __future__ import annotations
 
-import copy
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import pandas as pd
 
 from simcards.core.cli_options import DEFAULT_SEED, check_seed, parse_count
 from simcards.core.errors import UsageError
-from simcards.core.policyspec import PolicySpec, flag_message, split_entries
+from simcards.core.policyspec import PolicySpec, flag_message
+from simcards.core.results import Result
 from simcards.core.runner import check_workers
 from simcards.core.spawnsafe import main_not_reimported
-from simcards.ronda import codes
 from simcards.ronda.policies import KINDS
 from simcards.ronda.rules import (
     ANNOUNCE_CODE,
@@ -62,25 +61,6 @@ HAND_RULES = ("players", "teams", "derba_chain", "announce", "announce_conflict"
 """The rule switches that a single hand reads (the rest are match level, S4, S5, C3)."""
 
 
-@dataclass(frozen=True)
-class Result:
-    """A command's answer: ``to_dict()`` is its JSON object, ``to_frame()`` a tidy table."""
-
-    data: dict[str, Any]
-    raw: Any = field(default=None, repr=False, compare=False)
-    """The underlying statistics (counts)."""
-
-    def to_dict(self) -> dict[str, Any]:
-        """The same keys and values as the command's ``--json`` output."""
-        return copy.deepcopy(self.data)
-
-    def __getitem__(self, key: str) -> Any:
-        return self.data[key]
-
-    def to_frame(self) -> pd.DataFrame:  # pragma: no cover - every subclass defines it
-        raise NotImplementedError
-
-
 def _bound(ci: list[float] | None, i: int) -> float:
     """One end of a JSON interval; ``nan`` where the data cannot give one (``null``)."""
     return math.nan if ci is None else ci[i]
@@ -93,57 +73,44 @@ def _side_frame(d: dict[str, Any]) -> pd.DataFrame:
                          "policies": [",".join(d["policies"][p] for p in s) for s in sides]})
 
 
-@dataclass(frozen=True)
-class HandsResult(Result):
-    """``hands``: points, cards and hand wins per hand, by side."""
-
-    def to_frame(self) -> pd.DataFrame:
-        """One row per side: its seats and policies, mean points with their 95% interval,
-        mean points by source, mean cards and the hand win rate with its Wilson interval."""
-        d = self.data
-        frame = _side_frame(d)
-        frame["points_mean"] = d["points_mean"]
-        frame["points_ci_low"] = [_bound(c, 0) for c in d["points_ci"]]
-        frame["points_ci_high"] = [_bound(c, 1) for c in d["points_ci"]]
-        for source, values in d["points_by_source"].items():
-            frame[f"points_{source}"] = values
-        frame["cards_mean"] = d["cards_mean"]
-        frame["hand_win_rate"] = d["hand_win_rate"]
-        frame["hand_win_ci_low"] = [c[0] for c in d["hand_win_ci"]]
-        frame["hand_win_ci_high"] = [c[1] for c in d["hand_win_ci"]]
-        return frame
+def hands_frame(d: dict[str, Any]) -> pd.DataFrame:
+    """``hands``, one row per side: its seats and policies, mean points with their 95%
+    interval, mean points by source, mean cards and the hand win rate with its Wilson
+    interval."""
+    frame = _side_frame(d)
+    frame["points_mean"] = d["points_mean"]
+    frame["points_ci_low"] = [_bound(c, 0) for c in d["points_ci"]]
+    frame["points_ci_high"] = [_bound(c, 1) for c in d["points_ci"]]
+    for source, values in d["points_by_source"].items():
+        frame[f"points_{source}"] = values
+    frame["cards_mean"] = d["cards_mean"]
+    frame["hand_win_rate"] = d["hand_win_rate"]
+    frame["hand_win_ci_low"] = [c[0] for c in d["hand_win_ci"]]
+    frame["hand_win_ci_high"] = [c[1] for c in d["hand_win_ci"]]
+    return frame
 
 
-@dataclass(frozen=True)
-class MatchesResult(Result):
-    """``matches``: match win rate by side, match length, first-player advantage."""
-
-    def to_frame(self) -> pd.DataFrame:
-        """One row per side: its seats and policies, the match win rate and its Wilson
-        interval, and the mean points per hand."""
-        d = self.data
-        frame = _side_frame(d)
-        frame["win_rate"] = d["win_rate"]
-        frame["win_ci_low"] = [c[0] for c in d["win_ci"]]
-        frame["win_ci_high"] = [c[1] for c in d["win_ci"]]
-        return frame
+def matches_frame(d: dict[str, Any]) -> pd.DataFrame:
+    """``matches``, one row per side: its seats and policies, the match win rate and its
+    Wilson interval."""
+    frame = _side_frame(d)
+    frame["win_rate"] = d["win_rate"]
+    frame["win_ci_low"] = [c[0] for c in d["win_ci"]]
+    frame["win_ci_high"] = [c[1] for c in d["win_ci"]]
+    return frame
 
 
-@dataclass(frozen=True)
-class CompareResult(Result):
-    """``compare``: two policies on the same deals, seats swapped (duplicate format)."""
-
-    def to_frame(self) -> pd.DataFrame:
-        """One row per policy: its match win rate and interval; the paired differences (A
-        minus B) are in the first row's ``win_rate_diff`` and ``points_diff`` columns."""
-        d = self.data
-        frame = pd.DataFrame({"policy": [d["policy_a"], d["policy_b"]],
-                              "win_rate": [d["win_rate_a"], d["win_rate_b"]],
-                              "win_ci_low": [d["win_ci_a"][0], d["win_ci_b"][0]],
-                              "win_ci_high": [d["win_ci_a"][1], d["win_ci_b"][1]]})
-        frame["win_rate_diff"] = [d["win_rate_diff"], -d["win_rate_diff"]]
-        frame["points_diff"] = [d["points_diff"], -d["points_diff"]]
-        return frame
+def compare_frame(d: dict[str, Any]) -> pd.DataFrame:
+    """``compare``, one row per policy: its match win rate and interval; the paired
+    differences (A minus B) are in the first row's ``win_rate_diff`` and ``points_diff``
+    columns, their opposites in the second's."""
+    frame = pd.DataFrame({"policy": [d["policy_a"], d["policy_b"]],
+                          "win_rate": [d["win_rate_a"], d["win_rate_b"]],
+                          "win_ci_low": [d["win_ci_a"][0], d["win_ci_b"][0]],
+                          "win_ci_high": [d["win_ci_a"][1], d["win_ci_b"][1]]})
+    frame["win_rate_diff"] = [d["win_rate_diff"], -d["win_rate_diff"]]
+    frame["points_diff"] = [d["points_diff"], -d["points_diff"]]
+    return frame
 
 
 # ---------------------------------------------------------------- checks
@@ -241,39 +208,23 @@ def _flagged(exc: UsageError, flag: str) -> UsageError:
     return UsageError(flag_message(flag, str(exc)))
 
 
-def parse_policy(spec: str | PolicySpec, flag: str, kernel: bool = True) -> PolicySpec:
+def parse_policy(spec: str | PolicySpec, flag: str) -> PolicySpec:
     """One policy spec (``greedy``, ``lookahead:2``, ...), checked; errors name ``flag``.
 
-    With ``kernel`` (the Monte Carlo commands), a kind the kernel does not play yet
-    (``codes.KERNEL_POLICIES``) is refused here, in one line, rather than failing inside the
-    kernel."""
+    Every kind that parses is one the kernels play: ``KINDS`` declares exactly the four
+    kinds of ``codes.POLICY_*`` and the kernels dispatch on all four, so no further check of
+    the kind is needed (the Monte Carlo commands and ``play`` take the same policies)."""
     try:
-        parsed = KINDS.check(spec) if isinstance(spec, PolicySpec) else KINDS.parse(str(spec))
+        return KINDS.check(spec) if isinstance(spec, PolicySpec) else KINDS.parse(str(spec))
     except UsageError as exc:
         raise _flagged(exc, flag) from None
-    if kernel and KINDS.code(parsed.kind) not in codes.KERNEL_POLICIES:
-        raise UsageError(f"{flag}: the {parsed.kind} policy is not in the kernel yet "
-                         f"(available: {' | '.join(_kernel_kinds())})")
-    return parsed
 
 
-def _kernel_kinds() -> list[str]:
-    return [k.name for k in KINDS.kinds.values() if k.code in codes.KERNEL_POLICIES]
-
-
-def seat_policies(players: int, policies: str | Sequence[str | PolicySpec] | None,
-                  kernel: bool = True) -> list[PolicySpec]:
+def seat_policies(players: int, policies: str | Sequence[str | PolicySpec] | None
+                  ) -> list[PolicySpec]:
     """One policy per seat (Q6) from ``--policies``: one entry for every seat, or one per
-    seat in seat order; default ``greedy`` for all. ``kernel``: see :func:`parse_policy`."""
-    if policies is None:
-        return [KINDS.parse("greedy")] * players
-    items = split_entries(policies) if isinstance(policies, str) else list(policies)
-    if len(items) == 1:
-        return [parse_policy(items[0], "--policies", kernel)] * players
-    if len(items) != players:
-        raise UsageError(f"--policies needs 1 or {players} entries (one per player), got "
-                         f"{len(items)}")
-    return [parse_policy(s, "--policies", kernel) for s in items]
+    seat in seat order; default ``greedy`` for all."""
+    return KINDS.parse_list(policies, players, default="greedy")
 
 
 def check_dealer(dealer: int | None, players: int, flag: str = "--dealer") -> int | None:
@@ -317,7 +268,7 @@ def hands(*, players: int = 2, teams: str = "off", policies: str | Sequence[str]
           announce_conflict: str = "text", mode: str = "points", hands: int | str = "100k",
           dealer: int | None = None, seed: int = DEFAULT_SEED, workers: int | None = None,
           scheduler: str | None = None, store: str | None = None,
-          progress: bool = False) -> HandsResult:
+          progress: bool = False) -> Result:
     """Monte Carlo single hands (``simcards ronda hands``): points by side and by source,
     cards, hand wins, Rondas and Tringlas dealt.
 
@@ -344,7 +295,7 @@ def hands(*, players: int = 2, teams: str = "off", policies: str | Sequence[str]
         res = ronda_hands.simulate(rules, specs, total, dealer=dealer, seed=seed,
                                    workers=workers, progress=progress, **run.options())
     out = {**header, "seed": seed, "hands": total, **res.to_dict(), **run.cluster_json()}
-    result = HandsResult(out, res)
+    result = Result(out, res, hands_frame)
     if run.store is not None:
         run.store.finish(result.to_frame(), {k: out[k] for k in (
             "points_mean", "hand_win_rate", "ronda_rate", "hands")})
@@ -358,7 +309,7 @@ def matches(*, players: int = 2, teams: str = "off",
             hands_to_win: int | str = 1, matches: int | str = "100k",
             dealer: int | None = None, seed: int = DEFAULT_SEED, workers: int | None = None,
             scheduler: str | None = None, store: str | None = None,
-            progress: bool = False) -> MatchesResult:
+            progress: bool = False) -> Result:
     """Monte Carlo whole matches (``simcards ronda matches``): match win rate by side, match
     length, first-player advantage.
 
@@ -386,7 +337,7 @@ def matches(*, players: int = 2, teams: str = "off",
         res = matches_batch.simulate(rules, specs, total, dealer=dealer, seed=seed,
                                  workers=workers, progress=progress, **run.options())
     out = {**header, "seed": seed, "matches": total, **res.to_dict(), **run.cluster_json()}
-    result = MatchesResult(out, res)
+    result = Result(out, res, matches_frame)
     if run.store is not None:
         run.store.finish(result.to_frame(), {k: out[k] for k in (
             "win_rate", "hands_mean", "first_player_advantage", "matches")})
@@ -399,7 +350,7 @@ def compare(a: str | PolicySpec, b: str | PolicySpec, *, players: int = 2, teams
             target_check: str = "end_of_hand", hands_to_win: int | str = 1,
             deals: int | str = "50k", dealer: int | None = None, seed: int = DEFAULT_SEED,
             workers: int | None = None, scheduler: str | None = None, store: str | None = None,
-            progress: bool = False) -> CompareResult:
+            progress: bool = False) -> Result:
     """Policy A against policy B in duplicate (``simcards ronda compare A B``): every deal set
     is one match played on the same deals in every seating of A and B, so the paired
     differences (A minus B) in match win rate and in points per hand are sharp.
@@ -431,7 +382,7 @@ def compare(a: str | PolicySpec, b: str | PolicySpec, *, players: int = 2, teams
         res = ronda_compare.simulate(rules, spec_a, spec_b, total, dealer=dealer, seed=seed,
                                      workers=workers, progress=progress, **run.options())
     out = {**header, "seed": seed, **res.to_dict(), **run.cluster_json()}
-    result = CompareResult(out, res)
+    result = Result(out, res, compare_frame)
     if run.store is not None:
         run.store.finish(result.to_frame(), {k: out[k] for k in (
             "win_rate_diff", "points_diff", "deals")})

@@ -336,7 +336,7 @@ def play(
     if len(items) == rules.players and items[seat].lower() == "human":
         items[seat] = "greedy"  # the person's entry is not used; "human" may stand there
         policies = ",".join(items)
-    specs = api.seat_policies(rules.players, policies, kernel=False)
+    specs = api.seat_policies(rules.players, policies)
     dealer = api.check_dealer(dealer, rules.players)
     if seed is None:
         seed = secrets.randbits(63)

@@ -60,9 +60,6 @@ POLICY_RANDOM = 0
 POLICY_GREEDY = 1
 POLICY_LOOKAHEAD = 2
 POLICY_ROLLOUT = 3
-POLICY_NAMES = ("random", "greedy", "lookahead", "rollout")
-KERNEL_POLICIES = (POLICY_RANDOM, POLICY_GREEDY, POLICY_LOOKAHEAD, POLICY_ROLLOUT)
-"""The policy kinds the kernel plays today."""
 
 # ---------------------------------------------------------------- sources of points (S2)
 # Same order as the reference engine's SOURCES. Re-hits are booked under SRC_DERBA (X4);

@@ -11,7 +11,6 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from simcards.core.errors import UsageError
 from simcards.core.policyspec import Param, PolicyKind, PolicyKinds, PolicySpec
 from simcards.ronda import codes
 
@@ -32,14 +31,6 @@ KINDS = PolicyKinds("ronda", [
                "Q5: K samples, each card followed by greedy play to the end of the hand"),
 ])
 """Ronda's policy kinds: what ``--policies`` accepts, with ranges and defaults."""
-
-
-def parse_policies(texts: Sequence[str], players: int) -> tuple[PolicySpec, ...]:
-    """One spec per seat (Q6); one line naming the problem for a wrong count or a bad spec."""
-    if len(texts) != players:
-        raise UsageError(f"--policies needs one policy per player: got {len(texts)} for "
-                         f"{players} players")
-    return tuple(KINDS.parse(t) for t in texts)
 
 
 def policy_arrays(specs: Sequence[PolicySpec | str]) -> tuple[np.ndarray, np.ndarray]:

@@ -49,6 +49,27 @@ is implemented):
   assignments that differ only in the order of cards within a hand are one
   assignment. Samples handed to ``lookahead`` or ``rollout`` (``drawn``) are
   ignored once the stock is empty: the last deal is never sampled.
+
+Example: two players; seat 1 deals, so seat 0 plays first (D3) and the cards come one at a time,
+seat 0 first (D5). Seat 0 lays 5o, seat 1 lays 6c, seat 0 lays 1o (P3); then seat 1's 5c
+captures the 5o and runs on to the 6c (P2). The previous play laid a 1, not a 5, so this is a
+plain capture (X1, P5); the 1o stays on the table, so it is no Missa (M1), and captured cards
+score only at the end of the hand (S1):
+
+>>> top = parse_cards("5o 6c 1o 5c 7o 12c 10o 3c")
+>>> deck = top + [c for c in range(N_CARDS) if c not in top]
+>>> state = HandState(RondaOptions(players=2), 1, deck)
+>>> [card_name(c) for c in state.hand(0)], [card_name(c) for c in state.hand(1)]
+(['1o', '5o', '7o', '10o'], ['3c', '5c', '6c', '12c'])
+>>> for name in ("5o", "6c", "1o"):
+...     _ = state.apply(parse_card(name))
+>>> play = state.apply(parse_card("5c"))
+>>> play.action, [card_name(c) for c in play.taken], play.missa
+('capture', ['5o', '6c'], False)
+>>> [card_name(c) for c in state.table_cards()], [card_name(c) for c in state.captured_cards(1)]
+(['1o'], ['5o', '5c', '6c'])
+>>> state.hand_points(), state.current_player()
+((0, 0), 0)
 """
 
 from __future__ import annotations

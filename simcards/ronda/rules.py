@@ -1,4 +1,17 @@
-"""Ronda's rule switches, as one frozen dataclass (rule ids from ``seeds/ronda.md``)."""
+"""Ronda's rule switches, as one frozen dataclass (rule ids from ``seeds/ronda.md``).
+
+Four players in two partnerships (D2) are two sides, seats 0 and 2 against 1 and 3, each
+entitled to 20 of the 40 cards (S1), dealt 4, 4 and 2 cards a player (D4); with three
+players one card lies face up, so 39 are played:
+
+>>> rules = RondaRules.make(players=4, teams="on")
+>>> rules.n_sides, rules.share, rules.deal_sizes
+(2, 20, (4, 4, 2))
+>>> rules.side_of(2)
+0
+>>> RondaRules.make(players=3).plays
+39
+"""
 
 from __future__ import annotations
 

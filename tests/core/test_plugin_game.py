@@ -45,7 +45,7 @@ def test_shared_modules_import_no_game() -> None:
 
 def test_the_toy_game_gets_a_cli_group_whose_answer_matches_the_exact_win_rate(
         toy_env) -> None:
-    from toygame.kernel import exact_win
+    from toygame.deal_kernel import exact_win
 
     assert "toy" in _simcards(toy_env, "--help").stdout
     proc = _simcards(toy_env, "toy", "deals", "--players", "3", "--deals", "400k", "--json",
@@ -63,7 +63,7 @@ def test_the_toy_game_exact_win_rate_equals_a_full_enumeration() -> None:
     sys.path.insert(0, str(TESTS))
     from itertools import permutations
 
-    from toygame.kernel import RANKS, SUITS, exact_win
+    from toygame.deal_kernel import RANKS, SUITS, exact_win
 
     ranks = [c // SUITS for c in range(RANKS * SUITS)]
     wins = total = 0
@@ -103,18 +103,18 @@ def test_the_toy_game_runs_on_a_cluster_bit_for_bit(toy_env) -> None:
     distributed = pytest.importorskip("distributed")
     import logging
 
-    from toygame.kernel import chunk
+    from toygame.deal_kernel import chunk
 
     from simcards.core.cluster import open_executor
 
-    assert "toygame.kernel:warm" in registry.all_warmups()
+    assert "toygame.deal_kernel:warm" in registry.all_warmups()
     local = run_batch(chunk, 4, seed=5, total=210_000, chunk_size=20_000, stream="toy.t",
                       workers=1)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   host="127.0.0.1", dashboard_address="127.0.0.1:0",
                                   silence_logs=logging.CRITICAL) as lc, \
             open_executor(lc.scheduler_address, None) as ex:
-        assert "toygame.kernel:warm" in ex.info.warmups
+        assert "toygame.deal_kernel:warm" in ex.info.warmups
         remote = run_batch(chunk, 4, seed=5, total=210_000, chunk_size=20_000,
                            stream="toy.t", executor=ex)
     assert list(local) == list(remote) == ["wins", "draws"]

@@ -9,7 +9,7 @@ from concurrent.futures import Executor, Future
 import numpy as np
 import psutil
 import pytest
-from toygame.kernel import chunk as toy_chunk
+from toygame.deal_kernel import chunk as toy_chunk
 
 from simcards.core import progress as progress_mod
 from simcards.core.progress import Progress

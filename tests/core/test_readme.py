@@ -3,6 +3,7 @@ that a benchmark measured (in blocks written from its saved results)."""
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -59,20 +60,56 @@ def test_readme_lists_every_json_key_of_every_ronda_command() -> None:
 
 def test_readme_lists_every_json_key_of_every_romi_command() -> None:
     from simcards.romi import api
-    from simcards.romi.cli import melds_report
 
-    out = melds_report(hand="Ah 2h 3h X 9s")
+    out = api.melds(hand="Ah 2h 3h X 9s").to_dict()
     keys = _nested_keys(out) | set(out["hands"][0])
     common = {"workers": 1, "store": "none"}
-    keys |= _nested_keys(api.rounds(players=2, rounds=4, **common))
-    keys |= _nested_keys(api.games(players=2, rounds=1, games=2, **common))
+    keys |= _nested_keys(api.rounds(players=2, rounds=4, **common).to_dict())
+    keys |= _nested_keys(api.games(players=2, rounds=1, games=2, **common).to_dict())
     keys |= _nested_keys(api.compare("rummy:4", "greedy", players=2, rounds=1, deals=2,
-                                     **common))
+                                     **common).to_dict())
     missing = sorted(k for k in keys if f"`{k}`" not in README)
     assert not missing, missing
     for command in ("simcards romi melds", "simcards romi rounds", "simcards romi games",
                     "simcards romi compare"):
         assert command in README, command
+
+
+def _python_example(game: str) -> str:
+    """The README's Python example of ``game``: from its ``import simcards.<game>`` line to the
+    next blank line after its calls (the end of the block or the next game's import)."""
+    block = re.search(r"```python\n(.*?)```", README, re.S)
+    assert block is not None
+    text = block.group(1)
+    start = text.index(f"import simcards.{game}\n")
+    end = text.find("\nimport simcards.", start + 1)
+    return text[start:] if end < 0 else text[start:end]
+
+
+def test_readme_romi_python_example_runs_and_gives_a_result_of_every_kind() -> None:
+    """The Römi example, run as written with its counts made small (one worker, no store)."""
+    import pandas as pd
+
+    code = _python_example("romi")
+    small = {'rounds="20k"': 'rounds=200, workers=1, store="none"',
+             'deals="2k"': 'deals=20, workers=1, store="none"'}
+    for big, tiny in small.items():
+        assert big in code, big
+        code = code.replace(big, tiny)
+    namespace: dict = {}
+    values = []
+    for statement in ast.parse(code).body:  # the import, then one call a statement
+        if isinstance(statement, ast.Expr):
+            values.append(eval(compile(ast.Expression(statement.value), "README", "eval"),
+                               namespace))
+        else:
+            exec(compile(ast.Module([statement], []), "README", "exec"), namespace)
+    assert len(values) == 3
+    rounds, score_diff, melds = values
+    assert isinstance(rounds, pd.DataFrame) and len(rounds) == 4
+    assert list(rounds["policy"]) == ["greedy", "rummy:4", "threshold:70", "greedy"]
+    assert set(score_diff) == {"mean", "ci"}
+    assert list(melds["best_value"]) == [34] and list(melds["can_go_out"]) == [True]
 
 
 def test_readme_documents_count_maxima_seed_range_and_suffixes() -> None:

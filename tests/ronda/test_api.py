@@ -84,20 +84,23 @@ def test_api_refuses_bad_arguments_before_computing(kwargs, message, monkeypatch
     assert isinstance(err.value, ValueError)
 
 
-def test_a_policy_kind_the_kernel_does_not_play_yet_is_refused_in_one_line(monkeypatch) -> None:
-    monkeypatch.setattr(codes, "KERNEL_POLICIES", (codes.POLICY_RANDOM, codes.POLICY_GREEDY))
-    with pytest.raises(UsageError, match="the lookahead policy is not in the kernel yet"):
-        simcards.ronda.hands(policies="greedy,lookahead:2")
-    # play runs policies in Python and takes every kind
-    specs = api.seat_policies(2, "greedy,lookahead:2", kernel=False)
-    assert [s.text() for s in specs] == ["greedy", "lookahead:2"]
+def test_every_policy_kind_that_parses_is_one_the_kernels_play() -> None:
+    """Q2-Q5: the kinds declared are exactly the kernels' four codes, and a run with each of
+    them computes; so a parsed policy needs no further "not in the kernel" check."""
+    assert {k.code for k in KINDS.kinds.values()} == {
+        codes.POLICY_RANDOM, codes.POLICY_GREEDY, codes.POLICY_LOOKAHEAD, codes.POLICY_ROLLOUT}
+    specs = api.seat_policies(4, "random,greedy,lookahead:1,rollout:2")
+    assert [s.text() for s in specs] == ["random", "greedy", "lookahead:1", "rollout:2"]
+    res = simcards.ronda.hands(players=4, policies=specs, hands=40, workers=1, store="none")
+    assert res["policies"] == ["random", "greedy", "lookahead:1", "rollout:2"]
+    assert res["hands"] == 40
 
 
 def test_chunks_shrink_with_the_cost_of_the_policies() -> None:
     """Searching policies cost hundreds (lookahead) to thousands (rollout) of greedy plays per
     play: their chunks are that much smaller, so progress and interruption stay prompt."""
     def size(text: str, players: int = 2) -> int:
-        return ronda_hands.chunk_size(api.seat_policies(players, text, kernel=False))
+        return ronda_hands.chunk_size(api.seat_policies(players, text))
 
     assert size("greedy") == size("random") == ronda_hands.HANDS_CHUNK
     assert size("greedy,lookahead:1") == 256  # 32768 / 125.5

@@ -199,13 +199,9 @@ def test_S2_S4_S5_C2_C3_D3_kernel_matches_agree_with_reference_match_state(index
     assert (results[:, 1] > 1).any()  # S2: scores carried over at least once
 
 
-SEARCHING = codes.POLICY_LOOKAHEAD in codes.KERNEL_POLICIES
-
-
 @pytest.mark.parametrize("policies", [
     (G, R, G),
-    pytest.param(("lookahead:1", R, "rollout:4"), marks=pytest.mark.skipif(
-        not SEARCHING, reason="searching policies are not in the kernel")),
+    ("lookahead:1", R, "rollout:4"),
 ], ids=["greedy-random", "searching"])
 def test_S2_every_hand_of_a_match_is_the_hand_kernels_hand(policies) -> None:
     """A match's hands, replayed one by one by ``kernel.replay`` from the recorded draws (decks,
@@ -214,7 +210,7 @@ def test_S2_every_hand_of_a_match_is_the_hand_kernels_hand(policies) -> None:
     rules = RondaRules.make(players=3, target=21)
     rl, ds = rules.arrays.args()
     kinds, params = policy_arrays(policies)
-    n = 6 if SEARCHING and policies[0] != G else 60
+    n = 6 if policies[0] != G else 60
     rec = record_matches(chunk_state(79, 0, stream=5), n, -1, kinds, params, rl, ds, MAX_HANDS)
     _, _, results, scores, decks, dealers, us, seeds, hand_scores = rec
     for i in range(n):

@@ -10,6 +10,7 @@ import numpy as np
 from numba import njit
 
 from simcards.core.rng import randbelow, seed_state
+from simcards.romi import codes
 from simcards.romi import round_kernel as E
 
 SEL_SALT = 0x9E3779B97F4A7C15
@@ -23,9 +24,9 @@ SEL_SALT = 0x9E3779B97F4A7C15
 def _deal_features(ws, rl, sv, cnt, value, jokers):
     """Each dealt hand's ``best_value`` (V1) and jokers."""
     hand, hn = ws[1], ws[2]
-    for p in range(rl[E.R_PLAYERS]):
+    for p in range(rl[codes.R_PLAYERS]):
         jk = E.fill_counts(hand[p], hn[p], cnt)
-        bv, _mp, _go = E.solve_counts(cnt, jk, rl[E.R_ACE_LOW], sv)
+        bv, _mp, _go = E.solve_counts(cnt, jk, rl[codes.R_ACE_LOW], sv)
         value[p] = bv
         jokers[p] = jk
 
@@ -38,7 +39,7 @@ def _play(deck, dealer, rl, kinds, params, ws, sv, ps, rs, log, shuf, shuf_len, 
     first draw took the top discard (T3), his later discard draws (T4) and draws made; ``flags``:
     [cut card taken (T5), -20 under the other G3 reading]."""
     st, opened, tm = ws[0], ws[3], ws[8]
-    n = rl[E.R_PLAYERS]
+    n = rl[codes.R_PLAYERS]
     E.start_round(deck, dealer, rl, ws)
     info[:] = 0
     for p in range(n):
@@ -48,46 +49,46 @@ def _play(deck, dealer, rl, kinds, params, ws, sv, ps, rs, log, shuf, shuf_len, 
         draws[p] = 0
     flags[0] = 0
     flags[1] = 0
-    while st[E.S_TURNS] < E.STALL_TURNS + 1:
-        if st[E.S_TURNS] >= E.STALL_TURNS:
-            st[E.S_STALLED] = 1
+    while st[codes.S_TURNS] < codes.STALL_TURNS + 1:
+        if st[codes.S_TURNS] >= codes.STALL_TURNS:
+            st[codes.S_STALLED] = 1
             break
-        p = st[E.S_TURN]
-        t = st[E.S_TURNS]
+        p = st[codes.S_TURN]
+        t = st[codes.S_TURNS]
         was_open = opened[p]
-        nm = st[E.S_NM]
+        nm = st[codes.S_NM]
         info[2] = 0
         status = E.play_turn(rl, kinds, params, ws, sv, ps, rs, log, shuf, shuf_len, info)
         if status == 2:
-            st[E.S_STALLED] = 1
+            st[codes.S_STALLED] = 1
             break
         if t > 0:
             draws[p] += 1
-            code = log[0, E.MV_CODE]
-            if code == E.MV_DRAW_DISCARD:
+            code = log[0, codes.MV_CODE]
+            if code == codes.MV_DRAW_DISCARD:
                 if draws[p] == 1:
                     first_disc[p] = 1
                 else:
                     later_disc[p] += 1
-            elif code == E.MV_DRAW_CUT:
+            elif code == codes.MV_DRAW_CUT:
                 flags[0] = 1
         if was_open == 0 and opened[p] == 1:
             open_draw[p] = draws[p]
-        st[E.S_TURNS] += 1
+        st[codes.S_TURNS] += 1
         if status == 1:
             if was_open == 0:
                 # G3 read the other way: a swap decides, adds to others' melds cancel in both.
                 alt = True
                 for i in range(info[2]):
-                    code = log[i, E.MV_CODE]
-                    target = log[i, E.MV_TARGET]
-                    if code == E.MV_ADD and target < nm and tm[target, E.TM_OWNER] != p:
+                    code = log[i, codes.MV_CODE]
+                    target = log[i, codes.MV_TARGET]
+                    if code == codes.MV_ADD and target < nm and tm[target, codes.TM_OWNER] != p:
                         alt = False
-                    if code == E.MV_SWAP and rl[E.R_SWAP_ROMI] == 1:
+                    if code == codes.MV_SWAP and rl[codes.R_SWAP_ROMI] == 1:
                         alt = False
                 flags[1] = 1 if alt else 0
             break
-        st[E.S_TURN] = (st[E.S_TURN] + 1) % n
+        st[codes.S_TURN] = (st[codes.S_TURN] + 1) % n
 
 
 @njit(cache=True)
@@ -136,7 +137,7 @@ def question_rounds(state, n_rounds, rl, kinds, params, dealer):
     jokers [r, n], open_draw [r, n], first_disc [r, n], later_disc [r, n], draws [r, n], flags
     [r, 2] (cut card ended it, -20 under the other G3 reading), and the joker exchange: focus
     seat [r], sign [r] (+1 given, -1 taken), the focus seat's score after it [r]."""
-    n = rl[E.R_PLAYERS]
+    n = rl[codes.R_PLAYERS]
     ws = E.new_workspace(n)
     sv = E.new_solver()
     ps = E.new_scratch()
@@ -144,7 +145,7 @@ def question_rounds(state, n_rounds, rl, kinds, params, dealer):
     sel = np.zeros(4, np.uint64)
     deck = np.zeros(E.N_CARDS, np.int64)
     deck2 = np.zeros(E.N_CARDS, np.int64)
-    log = np.zeros((E.MAX_PLAN + 1, E.MW), np.int64)
+    log = np.zeros((E.MAX_PLAN + 1, codes.MW), np.int64)
     shuf = np.zeros(0, np.int64)
     shuf_len = np.zeros(0, np.int64)
     info = np.zeros(3, np.int64)
@@ -177,7 +178,7 @@ def question_rounds(state, n_rounds, rl, kinds, params, dealer):
         _play(deck, d, rl, kinds, params, ws, sv, ps, rs, log, shuf, shuf_len, info,
               open_draw[r], first_disc[r], later_disc[r], draws[r], flags[r])
         E.score_round(rl, ws, scores[r])
-        went_out[r] = st[E.S_OUT]
+        went_out[r] = st[codes.S_OUT]
         # The joker exchange, from its own stream; the replay's reshuffles from the round's.
         seed_state(sel, seed ^ np.uint64(SEL_SALT))
         f = randbelow(sel, n)

@@ -26,7 +26,7 @@ from simcards.core.reports.common import out_dir, page_footer, quick_banner, sav
 from simcards.core.runner import Batch, run_batches
 from simcards.core.stats import mean_ci, wilson
 from simcards.core.store import batch_set_store
-from simcards.romi import round_kernel as E
+from simcards.romi import codes
 from simcards.romi import rounds_batch as R
 from simcards.romi.records import engine_args
 from simcards.romi.reports.question_kernel import _exchange, question_rounds  # noqa: F401
@@ -112,7 +112,7 @@ def add_rounds(acc: dict[str, np.ndarray], out: tuple, dealer: int) -> None:
     acc["rounds"][0] += r
     acc["cut_out"][0] += int(flags[:, 0].sum())
     acc["went_out"][0] += int((went_out >= 0).sum())
-    acc["romi"][0] += int(sum(scores[i, went_out[i]] == E.ROMI for i in range(r)
+    acc["romi"][0] += int(sum(scores[i, went_out[i]] == codes.ROMI for i in range(r)
                               if went_out[i] >= 0))
     acc["romi_alt"][0] += int(flags[:, 1].sum())
     acc["seat_score"] += scores.sum(axis=0)

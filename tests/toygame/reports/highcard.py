@@ -5,7 +5,7 @@ from __future__ import annotations
 from concurrent.futures import Executor
 from pathlib import Path
 
-from toygame.kernel import chunk, exact_win
+from toygame.deal_kernel import chunk, exact_win
 
 from simcards.core.reports.common import out_dir, page_footer
 from simcards.core.runner import run_batch

@@ -1,0 +1,60 @@
+"""The toy game's Python API: ``toygame.deals(...)`` runs ``simcards toy deals``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pandas as pd
+from toygame.deal_kernel import chunk
+
+from simcards.core.cli_options import DEFAULT_SEED, check_seed, parse_count
+from simcards.core.errors import UsageError
+from simcards.core.montecarlo import batch_run
+from simcards.core.results import Result
+from simcards.core.runner import check_workers, run_batch
+from simcards.core.spawnsafe import main_not_reimported
+from simcards.core.stats import wilson
+
+CHUNK = 50_000
+"""Deals per chunk."""
+
+
+def deals_frame(d: dict[str, Any]) -> pd.DataFrame:
+    """One row per seat: its win rate and Wilson interval."""
+    return pd.DataFrame({"seat": range(d["players"]), "win_rate": d["win_rate"],
+                         "ci_low": d["ci_low"], "ci_high": d["ci_high"]})
+
+
+def deals(*, players: int = 2, deals: int | str = "100k", seed: int = DEFAULT_SEED,
+          workers: int | None = None, scheduler: str | None = None, store: str | None = None,
+          progress: bool = False) -> Result:
+    """Win rate by seat over ``deals`` deals of one card each."""
+    return play_deals(chunk, "toy", players=players, deals=deals, seed=seed, workers=workers,
+                      scheduler=scheduler, store=store, progress=progress)
+
+
+def play_deals(chunk_fn: Callable[..., Any], game: str, *, players: int, deals: int | str,
+               seed: int, workers: int | None, scheduler: str | None, store: str | None,
+               progress: bool) -> Result:
+    """The ``deals`` command of the game ``game`` over the chunk function ``chunk_fn``."""
+    if not 2 <= players <= 10:
+        raise UsageError(f"--players must be between 2 and 10, got {players}")
+    total = parse_count(deals, "--deals")
+    check_seed(seed)
+    cap, workers = workers, check_workers(workers)
+    manifest = {"game": game, "command": "deals", "players": players, "seed": seed,
+                "deals": total, "chunk_size": CHUNK}
+    with main_not_reimported(), batch_run(scheduler, cap, store, manifest, not progress) as run:
+        stats = run_batch(chunk_fn, players, seed=seed, total=total, chunk_size=CHUNK,
+                          stream=f"{game}.deals", workers=workers, progress=progress,
+                          **run.options())
+    lo, hi = wilson(stats["wins"], total)
+    out = {"game": game, "command": "deals", "players": players, "deals": total, "seed": seed,
+           "win_rate": (stats["wins"] / total).tolist(), "ci_low": lo.tolist(),
+           "ci_high": hi.tolist(), "draw_rate": float(stats["draws"][0]) / total,
+           **run.cluster_json()}
+    result = Result(out, stats, deals_frame)
+    if run.store is not None:
+        run.store.finish(result.to_frame(), {"draw_rate": out["draw_rate"]})
+    return result
