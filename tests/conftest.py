@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -31,7 +30,7 @@ def pytest_configure(config: pytest.Config) -> None:
         return
     from simcards.core.registry import compile_warmups, games
 
-    compile_warmups([g.name for g in games()], os.cpu_count() or 1)
+    compile_warmups([g.name for g in games()])
 
 
 def _games_tested(items: list[pytest.Item], names: set[str]) -> set[str]:

@@ -54,7 +54,7 @@ import os
 import subprocess
 import sys
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import import_module
@@ -152,25 +152,64 @@ def all_warmups() -> tuple[str, ...]:
     return tuple(ref for g in games() for ref in g.warmups)
 
 
-def compile_warmups(game_names: Sequence[str], jobs: int) -> None:
-    """Compile (or load) the kernels of ``game_names`` before a long run: each game's
-    warm-ups run in a fresh interpreter of their own, all games at once (at least ``jobs`` at a
-    time). Games compile for very different times (Ronda's search kernels take several times
-    Ronco's round kernels), and nothing tells in advance which is longest: started together,
-    the longest is never left to start last while the other cores idle.
+class Warmups:
+    """The kernels of some games, compiling (or loading) into numba's disk cache, each game's
+    warm-ups in a fresh interpreter of their own, every game at once.
+
+    Games compile for very different times (Ronda's search kernels take several times Ronco's
+    round kernels), and nothing tells in advance which is longest: started together, the
+    longest is never left to start last while the other cores idle, and a run can start on
+    the games that are ready while the others still compile (``simcards report`` does).
 
     On a cold numba cache this is most of a fresh checkout's first run. Without it every
     worker process compiles the kernels it meets, side by side with the others compiling the
     same ones; here different games compile on different cores, once, and every later process
     loads them from numba's disk cache. On a warm cache it costs an import per game."""
-    chains = [list(g.warmups) for g in games() if g.name in game_names and g.warmups]
-    if not chains:
-        return
 
-    def run(refs: list[str]) -> None:
+    def __init__(self, game_names: Sequence[str]) -> None:
+        chosen = [g for g in games() if g.name in game_names and g.warmups]
+        self._procs: list[subprocess.Popen[bytes]] = []
+        self._stopped = False
+        pool = ThreadPoolExecutor(max(1, len(chosen)), thread_name_prefix="warm-ups")
+        self.futures: dict[str, Future[None]] = {
+            g.name: pool.submit(self._run, list(g.warmups)) for g in chosen}
+        pool.shutdown(wait=False)
+
+    def _run(self, refs: list[str]) -> None:
         code = ("from simcards.core.registry import resolve\n"
                 + "".join(f"resolve({ref!r})()\n" for ref in refs))
-        subprocess.run([sys.executable, "-c", code], check=True)
+        if self._stopped:
+            return
+        proc = subprocess.Popen([sys.executable, "-c", code])
+        self._procs.append(proc)
+        if proc.wait() != 0 and not self._stopped:
+            raise RuntimeError(f"the warm-ups {', '.join(refs)} failed "
+                               f"(exit status {proc.returncode})")
 
-    with ThreadPoolExecutor(max(1, jobs, len(chains))) as pool:
-        list(pool.map(run, chains))
+    def wait(self, game: str) -> None:
+        """Return once ``game``'s kernels are compiled (at once for a game not started)."""
+        future = self.futures.get(game)
+        if future is not None:
+            future.result()
+
+    def wait_all(self) -> None:
+        for game in self.futures:
+            self.wait(game)
+
+    def stop(self) -> None:
+        """Stop the warm-ups still running (a run that ends early does not wait for them)."""
+        self._stopped = True
+        for proc in self._procs:
+            if proc.poll() is None:
+                proc.kill()
+        for proc in self._procs:
+            proc.wait()
+
+
+def compile_warmups(game_names: Sequence[str]) -> None:
+    """Compile (or load) the kernels of ``game_names`` (:class:`Warmups`) and wait for all."""
+    warm = Warmups(game_names)
+    try:
+        warm.wait_all()
+    finally:
+        warm.stop()

@@ -319,7 +319,7 @@ class ChunkStore(Protocol):
         ...
 
 
-class _InOrder:
+class InOrder:
     """Merges each batch's chunks in chunk order as they arrive in any order, holding only the
     ones that arrived early: the sum is the same, bit for bit, as merging a full list."""
 
@@ -355,7 +355,7 @@ IN_FLIGHT_PER_WORKER = 4
 batch of any size costs no memory for its queue and an interruption loses little."""
 
 
-def _in_flight_cap(executor: Executor) -> int:
+def in_flight_cap(executor: Executor) -> int:
     cap = getattr(executor, "max_in_flight", None)
     if cap:
         return int(cap)
@@ -393,7 +393,7 @@ def run_batches(
     found = {k: v for k, v in found.items()
              if 0 <= k[0] < len(batches) and 0 <= k[1] < batches[k[0]].n_chunks}
     bar, own_bar = as_progress(progress, sum(b.total for b in batches), label)
-    merged = _InOrder(len(batches))
+    merged = InOrder(len(batches))
     bar.skip(sum(chunk_size_at(batches[b].total, batches[b].chunk_size, c) for b, c in found))
     resumed = set(found)
     for key in sorted(resumed):
@@ -455,7 +455,7 @@ def run_batch(fn: ChunkFn, config: Any, *, seed: int, total: int, chunk_size: in
 
 
 @contextmanager
-def _sigint_held() -> Iterator[None]:
+def sigint_held() -> Iterator[None]:
     """Hold Ctrl-C for the length of the block, then act on it.
 
     In the main thread only (elsewhere, nothing changes): SIGINT is recorded rather than raised
@@ -507,7 +507,7 @@ def _run_on(executor: Executor, todo: Iterator[tuple[int, Chunk]],
             finish: Callable[[tuple[int, Chunk], Stats], None]) -> None:
     """Submit the chunks, a bounded number at a time (``executor.max_in_flight`` when it has
     that attribute, else a few per worker), and finish each as it completes."""
-    cap = _in_flight_cap(executor)
+    cap = in_flight_cap(executor)
     futures: dict[Future, tuple[int, Chunk]] = {}
 
     def submit_next() -> None:
@@ -516,7 +516,7 @@ def _run_on(executor: Executor, todo: Iterator[tuple[int, Chunk]],
             # A submit may start a worker process: a Ctrl-C in the middle would leave it to
             # die reading its start-up data, with a traceback. Hold the signal until the start
             # is done (the held mask is inherited, so the worker never sees it either).
-            with _sigint_held():
+            with sigint_held():
                 future = executor.submit(run_chunk, item[1])
             futures[future] = item
 

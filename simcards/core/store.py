@@ -25,7 +25,7 @@ import json
 import os
 import pickle
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -298,6 +298,22 @@ class SplitStore:
         st = self.stores[key[0]]
         if st is not None:
             st.save((0, key[1]), chunk, stats)
+
+
+def stage_stores(root: Path | None) -> tuple[Callable[[Any], RunStore | None], list[RunStore]]:
+    """``store_for`` for :func:`~simcards.core.plans.run_plans`: each stage kept as its own run
+    under ``root``, keyed by the stage's manifest (nothing kept when ``root`` is None), and the
+    list of those runs, to count what was resumed and computed."""
+    made: list[RunStore] = []
+
+    def store_for(request: Any) -> RunStore | None:
+        if root is None:
+            return None
+        store = RunStore(root, request.manifest)
+        made.append(store)
+        return store
+
+    return store_for, made
 
 
 def multi_batch_options(stores: list[RunStore | None]) -> dict[str, Any]:

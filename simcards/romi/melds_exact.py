@@ -114,7 +114,7 @@ def _options(counts, jk, k, ace_low, buf, depth):
     k is held: writes them to ``buf[depth]`` and returns how many (M1-M4)."""
     r = k % 13 + 1
     s = k // 13
-    n = 0
+    n = np.int64(0)
     # Sets (M1): the pivot with any higher suits of its rank, and at most one joker (M4).
     rv = _rank_value(r)
     for used in range(16):
@@ -159,7 +159,7 @@ def _options(counts, jk, k, ace_low, buf, depth):
     b = p0 + 1
     while b <= top and counts[_pos_kind(s, b)] > 0:
         if b - p0 >= 2:
-            n = _emit_run(buf, depth, n, s, p0, b, 0, ace_low)
+            n = _emit_run(buf, depth, n, s, p0, b, np.int64(0), ace_low)
         b += 1
     if jk > 0:
         # joker at place q above the pivot; places p0+1 .. q-1 and q+1 .. b held
@@ -185,20 +185,20 @@ def _options(counts, jk, k, ace_low, buf, depth):
                 b += 1
     # Runs that end with the pivot As above the King (place 14), reaching down at most to 2.
     if r == 1:
-        a = 13
+        a = np.int64(13)
         while a >= 2 and counts[_pos_kind(s, a)] > 0:
             if 14 - a >= 2:
-                n = _emit_run(buf, depth, n, s, a, 14, 0, ace_low)
+                n = _emit_run(buf, depth, n, s, a, np.int64(14), np.int64(0), ace_low)
             a -= 1
         if jk > 0:
-            q = 13
+            q = np.int64(13)
             while q >= 2:
                 if 14 - q >= 2:
-                    n = _emit_run(buf, depth, n, s, q, 14, q, ace_low)
+                    n = _emit_run(buf, depth, n, s, q, np.int64(14), q, ace_low)
                 a = q - 1
                 while a >= 2 and counts[_pos_kind(s, a)] > 0:
                     if 14 - a >= 2:
-                        n = _emit_run(buf, depth, n, s, a, 14, q, ace_low)
+                        n = _emit_run(buf, depth, n, s, a, np.int64(14), q, ace_low)
                     a -= 1
                 if counts[_pos_kind(s, q)] == 0:
                     break
@@ -365,7 +365,8 @@ def _solve_counts(counts, jk, ace_low, w, stamp, memo, cur, buf, fr):
         total += counts[k] * _rank_value(k % 13 + 1)
     total += JOKER_PENALTY * jk
     out_n, key = _prepare(counts, jk, w)
-    res = _search(counts, jk, 0, key, 0, ace_low, w, stamp, memo, cur, buf, fr)
+    res = _search(counts, jk, np.int64(0), key, np.int64(0), ace_low, w, stamp, memo, cur, buf,
+                  fr)
     bits = ((res >> (2 * _VBITS)) << out_n) & 3
     best_v = res & _VMASK
     laid = (res >> _VBITS) & _VMASK
@@ -424,16 +425,17 @@ def _best_laydown(counts, jk, ace_low):
     n_chosen = 0
     start = 0
     depth = 0  # the lay-down's own options live in buf[0]; the searches use buf[1:]
+    one = np.int64(1)  # typed, not a literal: one compiled _search for every caller
     while True:
         k = start
         while k < 52 and counts[k] == 0:
             k += 1
         if k == 52:
             break
-        target = _search(counts, jk, k, key, 1, ace_low, w, stamp, memo, 1, buf, fr) & _VMASK
+        target = _search(counts, jk, k, key, one, ace_low, w, stamp, memo, one, buf, fr) & _VMASK
         c = counts[k]
         counts[k] = 0
-        res = _search(counts, jk, k + 1, key - c * w[k], 1, ace_low, w, stamp, memo, 1, buf, fr)
+        res = _search(counts, jk, k + 1, key - c * w[k], one, ace_low, w, stamp, memo, one, buf, fr)
         if res & _VMASK == target:
             key -= c * w[k]
             start = k + 1
@@ -449,7 +451,7 @@ def _best_laydown(counts, jk, ace_low):
             for t in range(nreal):
                 counts[row[F_KINDS + t]] -= 1
                 key2 -= w[row[F_KINDS + t]]
-            res = _search(counts, jk - joker, k, key2, 1, ace_low, w, stamp, memo, 1, buf, fr)
+            res = _search(counts, jk - joker, k, key2, one, ace_low, w, stamp, memo, one, buf, fr)
             if (res & _VMASK) + row[F_VALUE] == target:
                 chosen[n_chosen, :] = row
                 n_chosen += 1

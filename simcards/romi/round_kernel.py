@@ -323,7 +323,10 @@ def sub_begin(counts, jk, sv):
 def sub_search(jk, key, cur, ace_low, sv):
     """The packed search answer (best value, penalty laid) for the cards in ``tmp`` and jk
     jokers under :func:`sub_begin`'s weights and stamp."""
-    return _search(sv[5], jk, 0, key, 0, ace_low, sv[0], sv[1], sv[2], cur, sv[3], sv[4])
+    # Constants go to compiled callees typed (np.int64(0)), not as literals: numba compiles a
+    # callee once more for each literal argument it is given, copies that are never needed.
+    return _search(sv[5], jk, np.int64(0), key, np.int64(0), ace_low, sv[0], sv[1], sv[2], cur,
+                   sv[3], sv[4])
 
 
 @njit(cache=True, inline="always")
@@ -357,6 +360,7 @@ def laydown(counts, jk, ace_low, sv, by_penalty):
     cur = _stamp(sv)
     _, key = _prepare(tmp, jk, w)
     shift = _VBITS if by_penalty else 0
+    one = np.int64(1)  # typed, not a literal: one compiled _search for every caller
     n_chosen = 0
     start = 0
     while True:
@@ -365,17 +369,17 @@ def laydown(counts, jk, ace_low, sv, by_penalty):
             k += 1
         if k == 52:
             break
-        target = (_search(tmp, jk, k, key, 1, ace_low, w, stamp, memo, cur, buf, fr)
+        target = (_search(tmp, jk, k, key, one, ace_low, w, stamp, memo, cur, buf, fr)
                   >> shift) & _VMASK
         c = tmp[k]
         tmp[k] = 0
-        res = _search(tmp, jk, k + 1, key - c * w[k], 1, ace_low, w, stamp, memo, cur, buf, fr)
+        res = _search(tmp, jk, k + 1, key - c * w[k], one, ace_low, w, stamp, memo, cur, buf, fr)
         if (res >> shift) & _VMASK == target:
             key -= c * w[k]
             start = k + 1
             continue
         tmp[k] = c
-        n = _options(tmp, jk, k, ace_low, buf, 0)
+        n = _options(tmp, jk, k, ace_low, buf, np.int64(0))
         found = False
         for i in range(n):
             row = buf[0, i]
@@ -385,7 +389,7 @@ def laydown(counts, jk, ace_low, sv, by_penalty):
             for t in range(nreal):
                 tmp[row[F_KINDS + t]] -= 1
                 key2 -= w[row[F_KINDS + t]]
-            res = _search(tmp, jk - joker, k, key2, 1, ace_low, w, stamp, memo, cur, buf, fr)
+            res = _search(tmp, jk - joker, k, key2, one, ace_low, w, stamp, memo, cur, buf, fr)
             gain = row[F_PEN] if by_penalty else row[F_VALUE]
             if ((res >> shift) & _VMASK) + gain == target:
                 rows[n_chosen, :] = row
@@ -436,7 +440,7 @@ def lay_row(row, hand, n, must, avoid, tm, tc, m, owner):
                 n = remove_at(hand, n, i)
                 t += 1
             else:
-                i = find_kind(hand, n, JOKER_KIND, must, avoid)
+                i = find_kind(hand, n, np.int64(JOKER_KIND), must, avoid)
                 if i < 0:
                     raise ValueError("lay: joker not in hand")
                 tm[m, TM_JP] = p
@@ -459,7 +463,7 @@ def lay_row(row, hand, n, must, avoid, tm, tc, m, owner):
             n = remove_at(hand, n, i)
         tm[m, TM_MASK] = mask
         if joker:
-            i = find_kind(hand, n, JOKER_KIND, must, avoid)
+            i = find_kind(hand, n, np.int64(JOKER_KIND), must, avoid)
             if i < 0:
                 raise ValueError("lay: joker not in hand")
             tm[m, TM_JID] = hand[i]
@@ -634,9 +638,9 @@ def discard_index(hand, n, must, ace_low, sv, cnt):
 @njit(cache=True, inline="always")
 def _discard_pick(hand, n, must, best_k):
     """The copy of kind ``best_k`` to throw: not ``must`` when another is held (T4)."""
-    i = find_kind(hand, n, best_k, -1, must)
+    i = find_kind(hand, n, best_k, np.int64(-1), must)
     if i < 0:
-        i = find_kind(hand, n, best_k, -1, -1)
+        i = find_kind(hand, n, best_k, np.int64(-1), np.int64(-1))
     return i
 
 
@@ -647,7 +651,7 @@ def _discard_kind(cnt, jk, ace_low, sv):
     best_m = 1 << 30
     best_pen = -1
     best_ord = 99
-    best_k = -1
+    best_k = np.int64(-1)
     key = -1
     cur = 0
     total = hand_penalty(cnt, jk)
@@ -682,7 +686,7 @@ def _fits_table(k, tm, nm):
     """Whether a card of kind k (0 .. 51) can be added to some table meld (T6): Q5's feeding
     test and its opened prospect."""
     fits = False
-    m = 0
+    m = np.int64(0)
     while not fits and m < nm:
         fits = add_place(tm, m, k) >= 0
         m += 1
@@ -789,7 +793,7 @@ def expert_discard(hand, n, must, opened, x, tm, tc, nm, ace_low, sv, cnt, xs):
     best_s = -(1 << 60)
     best_v = 1 << 30
     best_m = 1 << 30
-    best_k = -1
+    best_k = np.int64(-1)
     for i in range(nc):
         k = cand[i]
         feed = 1 if watch and (k == JOKER_KIND or _fits_table(k, tm, nm)) else 0
@@ -868,11 +872,11 @@ def _meld_more(ph, n, must, ptm, ptc, nm, me, ace_low, sv, ps, nmv):
             jk -= 1
         else:
             cnt[ka] -= 1
-        nr = laydown(cnt, jk, ace_low, sv, True)
+        nr = laydown(cnt, jk, ace_low, sv, np.bool_(True))
         rows = sv[7]
         for r in range(nr):
             n = lay_row(rows[r], ph, n, must, avoid, ptm, ptc, nm, me)
-            nmv = _meld_row(mv, nmv, me, MV_LAY, ptm, ptc, nm)
+            nmv = _meld_row(mv, nmv, me, np.int64(MV_LAY), ptm, ptc, nm)
             nm += 1
     changed = True
     while changed and n >= 2:
@@ -896,7 +900,7 @@ def _meld_more(ph, n, must, ptm, ptc, nm, me, ace_low, sv, ps, nmv):
             need = swap_kind(ptm, m)
             if need < 0:
                 continue
-            i = find_kind(ph, n, need, must, -1)
+            i = find_kind(ph, n, need, must, np.int64(-1))
             if i < 0:
                 continue
             c = ph[i]
@@ -948,11 +952,11 @@ def plan_turn(hand, n, must, opened, may_open, x, hold, tm, tc, nm, me, ace_low,
             ptm[m, j] = tm[m, j]
         for j in range(TC_SIZE):
             ptc[m, j] = tc[m, j]
-    nmv = 0
+    nmv = np.int64(0)
     if not opened and may_open:
         jk = fill_counts(ph, n, cnt)
         bv0, _, go0 = solve_counts(cnt, jk, ace_low, sv)
-        keep = -1
+        keep = np.int64(-1)
         nr = 0
         if hold:
             if go0 and bv0 >= x:
@@ -967,7 +971,7 @@ def plan_turn(hand, n, must, opened, may_open, x, hold, tm, tc, nm, me, ace_low,
                             continue
                         cnt[k] -= 1
                     if solve_counts(cnt, jk, ace_low, sv)[1] == 0:
-                        nr = laydown(cnt, jk, ace_low, sv, True)
+                        nr = laydown(cnt, jk, ace_low, sv, np.bool_(True))
                         value = 0
                         for r in range(nr):
                             value += sv[7][r, F_VALUE]
@@ -1006,20 +1010,20 @@ def plan_turn(hand, n, must, opened, may_open, x, hold, tm, tc, nm, me, ace_low,
                     keep = k
             if keep >= 0:
                 if keep == JOKER_KIND:
-                    nr = laydown(cnt, jk - 1, ace_low, sv, False)
+                    nr = laydown(cnt, jk - 1, ace_low, sv, np.bool_(False))
                 else:
                     cnt[keep] -= 1
-                    nr = laydown(cnt, jk, ace_low, sv, False)
+                    nr = laydown(cnt, jk, ace_low, sv, np.bool_(False))
                     cnt[keep] += 1
         if keep >= 0:
-            i = find_kind(ph, n, keep, -1, must)
+            i = find_kind(ph, n, keep, np.int64(-1), must)
             if i < 0:
-                i = find_kind(ph, n, keep, -1, -1)
+                i = find_kind(ph, n, keep, np.int64(-1), np.int64(-1))
             avoid = ph[i]
             rows = sv[7]
             for r in range(nr):
                 n = lay_row(rows[r], ph, n, must, avoid, ptm, ptc, nm, me)
-                nmv = _meld_row(mv, nmv, me, MV_OPEN, ptm, ptc, nm)
+                nmv = _meld_row(mv, nmv, me, np.int64(MV_OPEN), ptm, ptc, nm)
                 nm += 1
             opened = True
     if opened:
@@ -1090,8 +1094,8 @@ def choose_draw(hand, n, opened, may_open, first_draw, x, hold, top, cut, tm, tc
             if not _placeable(h2, n + 1, tm, nm, cnt, jk, h2[i]):
                 left += 1
         if left <= 1:
-            out = plan_turn(h2, n + 1, -1, opened, may_open, x, hold, tm, tc, nm, me, ace_low,
-                            sv, ps)
+            out = plan_turn(h2, n + 1, np.int64(-1), opened, may_open, x, hold, tm, tc, nm, me,
+                            ace_low, sv, ps)
             if out[4]:
                 _keep_plan(kept, out)
                 return MV_DRAW_CUT
@@ -1268,11 +1272,11 @@ def play_turn(rl, kinds, params, ws, sv, ps, rs, log, shuf, shuf_len, info):
             xs[X_PILE + kind_of(pile[i])] += 1
     li = info[2]
     cap = log.shape[0]
-    must = -1
+    must = np.int64(-1)
     if st[S_TURNS] == 0:
         # D4: the starter's first turn is his discard.
-        res = plan_turn(hand[p], hn[p], -1, False, False, x, False, tm, tc, nm, p, ace_low, sv,
-                        ps)
+        res = plan_turn(hand[p], hn[p], np.int64(-1), np.bool_(False), np.bool_(False), x,
+                        np.bool_(False), tm, tc, nm, p, ace_low, sv, ps)
     else:
         top = pile[st[S_PN] - 1] if st[S_PN] > 0 else -1
         choice = choose_draw(hand[p], hn[p], opened[p] == 1, played[p] >= 1, drawn[p] == 0, x,

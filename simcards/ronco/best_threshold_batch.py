@@ -16,8 +16,9 @@ Search design:
   response found so far until the field's own thresholds are a best response to themselves
   (the best, or tied with it).
 
-All the races of all table sizes advance in lockstep, so every stage of every table size shares
-one pool of workers. Each stage is a batch stored like any other, so a killed search resumes.
+The races of all table sizes run side by side on one pool of workers
+(:func:`~simcards.core.plans.run_plans`). Each stage is a batch stored like any other, so a
+killed search resumes.
 
 The command's Python function is :func:`simcards.ronco.api.best_threshold`
 (``simcards.ronco.best_threshold(...)``).
@@ -25,7 +26,7 @@ The command's Python function is :func:`simcards.ronco.api.best_threshold`
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Generator, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,11 +34,11 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from simcards.core.errors import Interrupted
+from simcards.core.plans import Plan, StageRequest, run_plans
 from simcards.core.progress import Progress
-from simcards.core.runner import Batch, Stats, local_executor, run_batches
+from simcards.core.runner import Batch, Stats
 from simcards.core.stats import Z95, wilson
-from simcards.core.store import RunStore, multi_batch_options
+from simcards.core.store import stage_stores
 from simcards.ronco.bayes_exact import FIELD_KINDS, MAX_BAYES_PLAYERS, game_table, prebuild
 from simcards.ronco.games_batch import MAX_ROUNDS
 from simcards.ronco.policies import Policy, PolicyTable
@@ -80,14 +81,6 @@ def _config(rules: RoncoRules, n: int, lives: int, field_policy: Policy,
         bayes = game_table(rules, n, field_policy).kernel_arrays()
     return RaceConfig(n, lives, PolicyTable.from_policies([field_policy] * n),
                       PolicyTable.from_policies(candidates, bayes), rules.arrays)
-
-
-@dataclass(frozen=True)
-class StageRequest:
-    """What a race needs run next: one batch, and the description its store is keyed by."""
-
-    batch: Batch
-    manifest: dict[str, Any]
 
 
 @dataclass
@@ -258,25 +251,6 @@ def _same(a: Policy, b: Policy) -> bool:
     return (a.kind, a.T, a.Td) == (b.kind, b.T, b.Td)
 
 
-def run_lockstep(plans: Sequence[Generator[StageRequest, Stats, Any]],
-                 run_stage: Callable[[list[StageRequest]], list[Stats]]) -> list[Any]:
-    """Advance every plan one stage at a time, running all their pending stages together."""
-    rows: list[Row | None] = [None] * len(plans)
-    pending: dict[int, StageRequest] = {}
-    for i, p in enumerate(plans):
-        pending[i] = next(p)
-    while pending:
-        keys = sorted(pending)
-        results = run_stage([pending[i] for i in keys])
-        for i, stats in zip(keys, results, strict=True):
-            try:
-                pending[i] = plans[i].send(stats)
-            except StopIteration as stop:
-                rows[i] = stop.value
-                del pending[i]
-    return [r for r in rows if r is not None]
-
-
 def row_dict(row: Row) -> dict[str, Any]:
     """The JSON form of one row."""
     br = row.best_response.summary()
@@ -320,62 +294,47 @@ def row_dict(row: Row) -> dict[str, Any]:
     return out
 
 
-def search(rules: RoncoRules, sizes: Sequence[int], lives: int, kind: str,
-           field_policy: Policy, opts: dict[str, Any], *, workers: int,
-           root: Path | None, progress: bool,
-           executor: Executor | None = None) -> tuple[list[Row], int, int]:
-    """Run :func:`plan` for every table size in lockstep on one pool of workers.
-
-    Every stage batch is stored under ``root`` (if given), so an interrupted search resumes.
-    Returns the rows and how many chunks were resumed and computed.
-    """
-    counts = {"resumed": 0, "computed": 0}
+def race_plans(rules: RoncoRules, sizes: Sequence[int], lives: int, kind: str,
+               field_policy: Policy, opts: dict[str, Any]) -> tuple[list[Plan], list[_Budget]]:
+    """One :func:`plan` per table size, each with the budget it may still spend (for a progress
+    bar's total). The bayes tables the gains need start computing in the background."""
     budgets = [_Budget(opts["max_iterations"] + 1, opts["max_games"], opts["gain_games"])
                for _ in sizes]
-    bar = Progress(sum(b.remaining() for b in budgets), "best-threshold", progress)
-
-    def run_stage(pool: Executor | None, requests: list[StageRequest]) -> list[Stats]:
-        finished = sum(b.finished for b in budgets)
-        bar.update(total=bar.done + sum(r.batch.total for r in requests)
-                   + sum(b.remaining() for b in budgets),
-                   label=f"best-threshold, {finished} of {len(sizes)} table sizes done (games)")
-        stores = [RunStore(root, r.manifest) if root is not None else None for r in requests]
-        options = multi_batch_options(stores)
-        try:
-            return run_batches([r.batch for r in requests], workers=workers, executor=pool,
-                               progress=bar, **options)
-        finally:
-            counts["resumed"] += sum(s.resumed for s in stores if s)
-            counts["computed"] += sum(s.computed for s in stores if s)
-
     plans = [_tracked(plan(rules, n, lives, kind, field_policy, **opts), b)
              for n, b in zip(sizes, budgets, strict=True)]
     bayes_sizes = [n for n in sizes if with_bayes(n, field_policy)]
     if opts["gain_games"] > 0 and bayes_sizes:
-        # The bayes tables are computed in the background while the first races run.
         prebuild(rules, max(bayes_sizes), field_policy)
-    rows = lockstep_on_pool(plans, run_stage, executor=executor, workers=workers, root=root,
-                            bar=bar)
-    return rows, counts["resumed"], counts["computed"]
+    return plans, budgets
 
 
-def lockstep_on_pool(plans: Sequence[Generator[StageRequest, Stats, Any]],
-                     run_stage: Callable[[Executor | None, list[StageRequest]], list[Stats]],
-                     *, executor: Executor | None, workers: int, root: Path | None,
-                     bar: Progress) -> list[Any]:
-    """:func:`run_lockstep` on ``executor``, or on a local pool of ``workers`` made for it;
-    Ctrl-C becomes one line saying where the finished chunks are kept, and ``bar`` is closed
-    either way."""
+def search(rules: RoncoRules, sizes: Sequence[int], lives: int, kind: str,
+           field_policy: Policy, opts: dict[str, Any], *, workers: int,
+           root: Path | None, progress: bool,
+           executor: Executor | None = None) -> tuple[list[Row], int, int]:
+    """Run :func:`plan` for every table size side by side on one pool of workers
+    (:func:`~simcards.core.plans.run_plans`).
+
+    Every stage batch is stored under ``root`` (if given), so an interrupted search resumes.
+    Returns the rows and how many chunks were resumed and computed.
+    """
+    plans, budgets = race_plans(rules, sizes, lives, kind, field_policy, opts)
+    bar = Progress(sum(b.remaining() for b in budgets), "best-threshold", progress)
+    store_for, stores = stage_stores(root)
+    queued = [0]
+
+    def on_request(request: StageRequest) -> None:
+        queued[0] += request.batch.total
+        finished = sum(b.finished for b in budgets)
+        bar.update(total=queued[0] + sum(b.remaining() for b in budgets),
+                   label=f"best-threshold, {finished} of {len(sizes)} table sizes done (games)")
+
     try:
-        if executor is not None:
-            return run_lockstep(plans, lambda reqs: run_stage(executor, reqs))
-        with local_executor(workers) as pool:
-            return run_lockstep(plans, lambda reqs: run_stage(pool, reqs))
-    except KeyboardInterrupt:
-        where = f"; finished chunks kept under {root}" if root is not None else ""
-        raise Interrupted(f"interrupted{where}, run the same command again to resume") from None
+        rows = run_plans(plans, executor=executor, workers=workers, store_for=store_for,
+                         bar=bar, on_request=on_request, kept_under=root)
     finally:
         bar.close()
+    return (rows, sum(s.resumed for s in stores), sum(s.computed for s in stores))
 
 
 class _Budget:

@@ -46,8 +46,8 @@ own sums, the certificate's by :func:`math.fsum`), and every probability is a bi
 fraction on :data:`LATTICE`: the same seed gives the same bits on any machine, for any worker
 count.
 
-All plans of all table sizes and families run in lockstep as batches through
-:func:`~simcards.core.runner.run_batches`, each stored with a
+All plans of all table sizes and families run side by side on one pool
+(:func:`~simcards.core.plans.run_plans`), each batch stored with a
 :class:`~simcards.core.store.RunStore` when a store is given, so a killed run resumes.
 """
 
@@ -64,11 +64,12 @@ from typing import Any, NamedTuple
 import numpy as np
 from scipy.stats import norm
 
+from simcards.core.plans import StageRequest, run_plans
 from simcards.core.progress import Progress
-from simcards.core.runner import Batch, Stats, run_batches
+from simcards.core.runner import Batch, Stats
 from simcards.core.stats import Z95
-from simcards.core.store import RunStore, multi_batch_options
-from simcards.ronco.best_threshold_batch import StageRequest, grid, lockstep_on_pool
+from simcards.core.store import stage_stores
+from simcards.ronco.best_threshold_batch import grid
 from simcards.ronco.games_batch import MAX_ROUNDS
 from simcards.ronco.mixed_kernel import MAX_TABULATED, composition_bins, mixed_games
 from simcards.ronco.policies import Policy, PolicyTable
@@ -595,25 +596,22 @@ def search(rules: RoncoRules, jobs: Sequence[tuple[int, str, Sequence[Policy]]],
            root: Path | None,
            progress: bool, executor: Executor | None = None,
            ) -> tuple[list[MixedRow], int, int]:
-    """Run :func:`plan` for every (players, family, start) of ``jobs`` in lockstep on one pool
+    """Run :func:`plan` for every (players, family, start) of ``jobs`` side by side on one pool
     of workers, each batch stored under ``root`` (if given). Returns the rows (in the order of
     ``jobs``) and how many chunks were resumed and computed."""
-    counts = {"resumed": 0, "computed": 0}
     bar = Progress(0, "equilibrium", progress)
+    store_for, stores = stage_stores(root)
+    queued = [0]
 
-    def run_stage(pool: Executor | None, requests: list[StageRequest]) -> list[Stats]:
-        bar.update(total=bar.done + sum(r.batch.total for r in requests),
-                   label=f"equilibrium, {len(requests)} searches running (games)")
-        stores = [RunStore(root, r.manifest) if root is not None else None for r in requests]
-        try:
-            return run_batches([r.batch for r in requests], workers=workers, executor=pool,
-                               progress=bar, **multi_batch_options(stores))
-        finally:
-            counts["resumed"] += sum(s.resumed for s in stores if s)
-            counts["computed"] += sum(s.computed for s in stores if s)
+    def on_request(request: StageRequest) -> None:
+        queued[0] += request.batch.total
+        bar.update(total=queued[0], label=f"equilibrium, {len(jobs)} searches (games)")
 
     plans = [plan(rules, n, lives, kind, start, seed=seed, budget=budget, near=near)
              for n, kind, start in jobs]
-    rows = lockstep_on_pool(plans, run_stage, executor=executor, workers=workers, root=root,
-                            bar=bar)
-    return rows, counts["resumed"], counts["computed"]
+    try:
+        rows = run_plans(plans, executor=executor, workers=workers, store_for=store_for,
+                         bar=bar, on_request=on_request, kept_under=root)
+    finally:
+        bar.close()
+    return rows, sum(s.resumed for s in stores), sum(s.computed for s in stores)

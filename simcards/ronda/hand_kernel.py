@@ -261,7 +261,7 @@ def deal_next(deck, rl, ds, ws, deal_log, log_on):
             ann[p, v] = 0
             dplay[p, v] = 0
     announcing = rl[R_MODE] == MODE_POINTS and (d == 0 or rl[R_ANNOUNCE] == ANNOUNCE_EVERY_DEAL)
-    na = 0
+    na = np.int64(0)
     p = first - 1
     for _i in range(n):
         p += 1

@@ -407,10 +407,12 @@ def _run_matches(state, n_matches, dealer, kinds, params, rl, ds, max_hands, rec
         if first < 0:
             first = randbelow(state, n)
         j = m if rec_on else 0
-        _play_match(state, dst, rst, 0, False, deck, first, kinds, params, rl, ds, ws, sw, pst,
-                    us, seeds, log, play_pts, deal_log, max_hands, scores, mcards, points,
-                    hand_wins, won, out, rec_on, r_decks[j], r_dealers[j], r_us[j], r_seeds[j],
-                    r_hand_scores[j])
+        # Typed arguments, not literals: the match and duplicate paths share one compiled
+        # _play_match instead of one specialisation each.
+        _play_match(state, dst, rst, np.int64(0), np.bool_(False), deck, first, kinds, params,
+                    rl, ds, ws, sw, pst, us, seeds, log, play_pts, deal_log, max_hands, scores,
+                    mcards, points, hand_wins, won, out, rec_on, r_decks[j], r_dealers[j],
+                    r_us[j], r_seeds[j], r_hand_scores[j])
         if rec_on:
             r_first[m] = first
             r_out[m] = out
@@ -626,8 +628,8 @@ def _run_duplicate(state, n_deals, dealer, kinds_a, params_a, kinds_b, params_b,
             for c in range(N_CARDS):
                 deck[c] = c
             k = i * n_plays + r if rec_on else 0
-            _play_match(state, dst, rst, r, True, deck, first, kinds, params, rl, ds, ws, sw,
-                        pst, us, seeds, log, play_pts, deal_log, max_hands, scores, mcards,
+            _play_match(state, dst, rst, r, np.bool_(True), deck, first, kinds, params, rl, ds,
+                        ws, sw, pst, us, seeds, log, play_pts, deal_log, max_hands, scores, mcards,
                         points, hand_wins, won, out, rec_on, r_decks[k], r_dealers[k], r_us[k],
                         r_seeds[k], r_hand_scores[k])
             if rec_on:

@@ -660,7 +660,9 @@ def draw_sample(p, need, rl, ws, sw, pst, u, nu, full):
     un = sw[W_UN]
     hn = ws[2]
     n = rl[R_PLAYERS]
-    hands = 0
+    # np.int64(0), not 0: numba would also compile every callee this count reaches for the
+    # literal type of a constant start (Literal[int](0)), a second copy that is never run.
+    hands = np.int64(0)
     for q in range(n):
         if q != p:
             hands += hn[q]
@@ -779,8 +781,8 @@ def _solve_one(s, nc, rl, ds, sw):
     best = 0
     for i in range(nc):
         j = order[i]
-        lo = -UNBOUNDED
-        hi = UNBOUNDED
+        lo = np.int64(-UNBOUNDED)
+        hi = np.int64(UNBOUNDED)
         if i > 0:
             if s == 0:
                 lo = best - 1
@@ -788,7 +790,7 @@ def _solve_one(s, nc, rl, ds, sw):
                 hi = N_CARDS - best + 1
         compact_kernel.copy(x0, x1)
         compact_kernel.play(cand[j] >> 2, x1, rl)
-        max_n(1, N_CARDS, rl, ds, sw, lo, hi)
+        max_n(1, np.int64(N_CARDS), rl, ds, sw, lo, hi)
         totals[j] += f[s]
         if i == 0 or f[s] > best:
             best = f[s]
@@ -846,7 +848,8 @@ def _solve_last_deal(p, rl, ds, ws, sw, nc):
                             for j in range(nc):
                                 compact_kernel.copy(x0, x1)
                                 compact_kernel.play(cand[j] >> 2, x1, rl)
-                                max_n(1, N_CARDS, rl, ds, sw, -UNBOUNDED, UNBOUNDED)
+                                max_n(1, np.int64(N_CARDS), rl, ds, sw, np.int64(-UNBOUNDED),
+                                      np.int64(UNBOUNDED))
                                 totals[j] += f[s]
                 if k < 2 or m1 == 0:
                     break
@@ -917,7 +920,7 @@ def search_card(p, kind, param, rl, ds, ws, sw, pst):
     cand = sw[W_CAND]
     own = sw[W_OWN]
     totals = sw[W_TOTALS]
-    nc = 0
+    nc = np.int64(0)
     for i in range(hn[p]):
         c = hc[p, i]
         if nc > 0 and (cand[nc - 1] >> 2) == (c >> 2):
@@ -937,7 +940,7 @@ def search_card(p, kind, param, rl, ds, ws, sw, pst):
         # Q1: the unseen cards in card order; samples permute them in place.
         un = sw[W_UN]
         u = unseen_mask(p, rl, ws)
-        nu = 0
+        nu = np.int64(0)
         for c in range(N_CARDS):
             if (u >> c) & 1:
                 un[nu] = c
@@ -989,7 +992,7 @@ def search_card(p, kind, param, rl, ds, ws, sw, pst):
                 compact_kernel.copy(x0, x1)
                 compact_kernel.play(cand[j] >> 2, x1, rl)
                 if kind == POLICY_LOOKAHEAD:
-                    max_n(1, param, rl, ds, sw, -UNBOUNDED, UNBOUNDED)
+                    max_n(1, param, rl, ds, sw, np.int64(-UNBOUNDED), np.int64(UNBOUNDED))
                 else:
                     compact_kernel.greedy_to_end(x1, rl, ds, deck, held, f)
                 totals[j] += f[s]

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from simcards.core.cli import main
+from simcards.core.plans import run_plans
 from simcards.core.rng import chunk_state
-from simcards.core.runner import run_batches
 from simcards.ronco import best_threshold_batch as bt
 from simcards.ronco.games_exact import exact_game
 from simcards.ronco.policies import Policy
@@ -56,8 +56,7 @@ def test_race_discordant_pairs_are_consistent_with_wins() -> None:
 
 
 def _drive(plan):
-    return bt.run_lockstep([plan], lambda reqs: run_batches([r.batch for r in reqs],
-                                                            workers=1))[0]
+    return run_plans([plan])[0]
 
 
 def test_race_drops_clear_losers_and_reports_only_indistinguishable_ties() -> None:
@@ -66,8 +65,7 @@ def test_race_drops_clear_losers_and_reports_only_indistinguishable_ties() -> No
              Policy("threshold", 6, 7), Policy("threshold", 7, 6)]
     gen = bt.race(rules, 4, 3, Policy(), cands, seed=5, first_stage=4096, max_games=65536,
                   z_drop=3.0)
-    res = bt.run_lockstep([_wrap(gen)], lambda reqs: run_batches([r.batch for r in reqs],
-                                                                 workers=1))[0]
+    res = run_plans([_wrap(gen)])[0]
     assert cands[res.best].T in (6, 7)
     assert 0 not in res.alive and 1 not in res.alive  # keep-everything and pass-everything
     assert set(res.tied_with()) <= set(res.alive) - {res.best}

@@ -20,10 +20,9 @@ import pytest
 
 from simcards.core.cli import main
 from simcards.core.errors import UsageError
+from simcards.core.plans import run_plans
 from simcards.core.rng import chunk_state
-from simcards.core.runner import local_executor, run_batches
 from simcards.ronco import api, equilibrium_batch
-from simcards.ronco.best_threshold_batch import run_lockstep
 from simcards.ronco.games_batch import MAX_ROUNDS
 from simcards.ronco.games_exact import exact_game
 from simcards.ronco.mixed_kernel import composition_bins, mixed_games
@@ -164,7 +163,7 @@ def test_e6_bonferroni_quantile_holds_all_intervals_at_once() -> None:
 
 def _run(gen):
     """Run one plan's batches in order (one worker)."""
-    return run_lockstep([gen], lambda reqs: run_batches([r.batch for r in reqs], workers=1))[0]
+    return run_plans([gen])[0]
 
 
 def test_e6_exploitability_of_a_pure_field_is_the_exact_gain_of_the_best_deviation() -> None:
@@ -342,8 +341,6 @@ def test_e5_e6_mixed_search_is_bit_identical_for_one_and_two_workers() -> None:
     for workers in (1, 2):
         plans = [equilibrium_batch.plan(RULES, 3, LIVES, "threshold", start, seed=9, budget=budget,
                             near=True, strategies=strategies)]
-        with local_executor(workers) as pool:
-            rows.append(run_lockstep(plans, lambda reqs, pool=pool, w=workers: run_batches(
-                [r.batch for r in reqs], workers=w, executor=pool))[0].to_dict())
+        rows.append(run_plans(plans, workers=workers)[0].to_dict())
     assert not rows[0]["pure"]
     assert json.dumps(rows[0]) == json.dumps(rows[1])

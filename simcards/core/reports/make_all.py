@@ -13,64 +13,94 @@ import inspect
 import sys
 import time
 from concurrent.futures import Executor
+from contextlib import nullcontext
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
 from simcards.core.cli_options import DEFAULT_SEED
 from simcards.core.errors import Interrupted
-from simcards.core.registry import all_studies, compile_warmups
+from simcards.core.registry import Warmups, all_studies
+from simcards.core.runner import check_workers, local_executor
 
 
 def build_all(root: Path = Path("reports"), *, seed: int = DEFAULT_SEED,
               workers: int | None = None, only: list[str] | None = None,
               progress: bool = True, quick: bool = False,
               executor: Executor | None = None, store: Path | None = None) -> list[Path]:
-    from simcards.core.store import RunStore
-
     pages = []
     chosen = [(name, game) for name, (game, _) in all_studies().items()
               if not only or name in only]
+    warm = None
     if executor is None:  # a cluster's workers run the warm-ups themselves when they join
         if progress:
             sys.stderr.write(f"report 0/{len(chosen)}: compiling the kernels (or loading them "
-                             "from numba's cache)\n")
+                             "from numba's cache), every game at once; each study starts as "
+                             "soon as its game's are ready\n")
             sys.stderr.flush()
-        started = time.perf_counter()
-        try:
-            compile_warmups(sorted({game.name for _, game in chosen}), workers or 1)
-        except KeyboardInterrupt:
-            raise Interrupted("interrupted while compiling the kernels, before any study "
-                              "started") from None
-        if progress:
-            _done(0, len(chosen), "compiling", started)
-    for i, (name, game) in enumerate(chosen, 1):
-        build = game.study(name)
-        if progress:
-            sys.stderr.write(f"report {i}/{len(chosen)}: {name}\n")
-            sys.stderr.flush()
-        run = (RunStore(store, {"game": game.name, "command": "report", "study": name,
-                                "seed": seed, "quick": quick}) if store is not None else None)
-        options = {}
-        if run is not None:
-            run.create()
-            if _accepts_store(build):
-                options["store"] = run.path / "batches"
-        started = time.perf_counter()
-        try:
-            page = build(root, seed=seed, workers=workers, progress=progress, quick=quick,
-                         executor=executor, **options)
-        except KeyboardInterrupt:
-            where = (f"; finished chunks kept in {run.path}, run the same command again to "
-                     "resume" if run is not None else "")
-            raise Interrupted(f"interrupted during study {name}{where}") from None
-        if run is not None:
-            run.finish(pd.DataFrame({"page": [str(page)]}), {"page": str(page)})
-        pages.append(page)
-        if progress:
-            _done(i, len(chosen), name, started)
+        warm = Warmups(sorted({game.name for _, game in chosen}))
+    # One pool for every study: its workers start once and load each game's kernels once.
+    pool_of = (local_executor(check_workers(workers)) if executor is None
+               else nullcontext(executor))
+    try:
+        with pool_of as pool:
+            for i, (name, game) in enumerate(chosen, 1):
+                if warm is not None:
+                    _wait_compiled(i, len(chosen), game.name, warm, progress)
+                pages.append(_study(i, len(chosen), name, game, root, seed=seed,
+                                    workers=workers, progress=progress, quick=quick,
+                                    executor=pool, store=store))
+    finally:
+        if warm is not None:
+            warm.stop()
     _index(root)
     return pages
+
+
+def _wait_compiled(i: int, n: int, game: str, warm: Warmups, progress: bool) -> None:
+    """Wait until ``game``'s kernels are compiled (they compile while earlier studies run)."""
+    started = time.perf_counter()
+    try:
+        warm.wait(game)
+    except KeyboardInterrupt:
+        raise Interrupted(f"interrupted while compiling the {game} kernels") from None
+    if progress and time.perf_counter() - started >= 1:
+        sys.stderr.write(f"report {i}/{n}: waited {time.perf_counter() - started:.0f} s for the "
+                         f"{game} kernels to compile\n")
+        sys.stderr.flush()
+
+
+def _study(i: int, n: int, name: str, game: Any, root: Path, *, seed: int,
+           workers: int | None, progress: bool, quick: bool, executor: Executor | None,
+           store: Path | None) -> Path:
+    """Run study ``name`` (the ``i``-th of ``n``), in a run of the store when one is given."""
+    from simcards.core.store import RunStore
+
+    build = game.study(name)
+    if progress:
+        sys.stderr.write(f"report {i}/{n}: {name}\n")
+        sys.stderr.flush()
+    run = (RunStore(store, {"game": game.name, "command": "report", "study": name,
+                            "seed": seed, "quick": quick}) if store is not None else None)
+    options = {}
+    if run is not None:
+        run.create()
+        if _accepts_store(build):
+            options["store"] = run.path / "batches"
+    started = time.perf_counter()
+    try:
+        page = build(root, seed=seed, workers=workers, progress=progress, quick=quick,
+                     executor=executor, **options)
+    except KeyboardInterrupt:
+        where = (f"; finished chunks kept in {run.path}, run the same command again to "
+                 "resume" if run is not None else "")
+        raise Interrupted(f"interrupted during study {name}{where}") from None
+    if run is not None:
+        run.finish(pd.DataFrame({"page": [str(page)]}), {"page": str(page)})
+    if progress:
+        _done(i, n, name, started)
+    return page
 
 
 def _done(i: int, n: int, what: str, started: float) -> None:

@@ -14,16 +14,17 @@ Three pieces, all on common random numbers:
 from __future__ import annotations
 
 from concurrent.futures import Executor
-from contextlib import nullcontext
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from simcards.core.plans import Plan, StageRequest, run_plans
+from simcards.core.progress import Progress
 from simcards.core.reports.common import fmt_p, out_dir, page_footer, quick_banner, save_figure
-from simcards.core.runner import Batch, local_executor, run_batches
+from simcards.core.runner import Batch
 from simcards.core.stats import Z95, wilson
-from simcards.core.store import batch_set_store
+from simcards.core.store import describe_batch, stage_stores
 from simcards.ronco import best_threshold_batch as bt
 from simcards.ronco import equilibrium_batch
 from simcards.ronco.policies import Policy
@@ -56,41 +57,76 @@ def build(root: Path, *, seed: int, workers: int | None, progress: bool = True,
         sizes = [3, 4]
         budget = equilibrium_batch.Budget(solve_games=2048, final_games=4096, max_iterations=1,
                               cert_games=(1024, 4096))
-    with local_executor(workers or 1) if executor is None else nullcontext(executor) as pool:
-        rows, _, _ = bt.search(rules, sizes, LIVES, "threshold", FIELD, opts,
-                               workers=workers or 1, root=store, progress=progress,
-                               executor=pool)
-        # The informed family's table is the secondary answer: half the budget per race.
-        informed_opts = {**opts, "gain_games": 0, "max_games": opts["max_games"] // 2,
-                         "min_games": opts["min_games"] // 2}
-        informed_rows, _, _ = bt.search(rules, sizes, LIVES, "informed", INFORMED_FIELD,
-                                        informed_opts, workers=workers or 1,
-                                        root=store, progress=progress, executor=pool)
-        # The mixed equilibria of both families, each searched next to what its races found.
-        jobs = [(d["players"], kind, equilibrium_batch.start_from_race(kind, d))
-                for kind, found in (("threshold", rows), ("informed", informed_rows))
-                for d in map(bt.row_dict, found)]
-        eq_rows, _, _ = equilibrium_batch.search(
-            rules, jobs, LIVES, seed=seed, budget=budget, near=True,
-                                     workers=workers or 1, root=store, progress=progress,
-                                     executor=pool)
-        # Two curves per table size: T = Td, and T against the best Td the search found (the
-        # best answers often lie off the diagonal). Both on the same common games.
-        best_td = {bt.row_dict(r)["players"]: bt.row_dict(r)["best_Td"] for r in rows}
-        lines_of = {n: [("T = Td", p) for p in diag]
-                    + [(f"Td = {best_td.get(n, FIELD.Td)}",
-                        Policy("threshold", t, best_td.get(n, FIELD.Td))) for t in values]
-                    for n in PLAYERS}
-        batches = [Batch(bt.race_chunk,
-                         bt._config(rules, n, LIVES, FIELD, [p for _, p in lines_of[n]]),
-                         seed, curve_games, bt.RACE_CHUNK,
-                         stream="ronco.report.threshold-curves") for n in PLAYERS]
-        batches.append(Batch(bt.race_chunk,
-                             bt._config(rules, HEATMAP_PLAYERS, LIVES, FIELD, full), seed,
-                             map_games, bt.RACE_CHUNK, stream="ronco.report.heatmap"))
-        stats = run_batches(batches, workers=workers, executor=pool, progress=progress,
-                            label="threshold curves",
-                            store=batch_set_store(store, "ronco", "report-curves"))
+    # The informed family's table is the secondary answer: half the budget per race.
+    informed_opts = {**opts, "gain_games": 0, "max_games": opts["max_games"] // 2,
+                     "min_games": opts["min_games"] // 2}
+    races, budgets = bt.race_plans(rules, sizes, LIVES, "threshold", FIELD, opts)
+    informed_races, informed_budgets = bt.race_plans(rules, sizes, LIVES, "informed",
+                                                     INFORMED_FIELD, informed_opts)
+    budgets += informed_budgets
+
+    def curve_request(n: int, td: int) -> StageRequest:
+        """Two curves for one table size: T = Td, and T against the best Td the search
+        found (the best answers often lie off the diagonal), on the same common games."""
+        lines = [("T = Td", p) for p in diag] + [(f"Td = {td}", Policy("threshold", t, td))
+                                                   for t in values]
+        lines_of[n] = lines
+        return _request(Batch(bt.race_chunk,
+                              bt._config(rules, n, LIVES, FIELD, [p for _, p in lines]),
+                              seed, curve_games, bt.RACE_CHUNK,
+                              stream="ronco.report.threshold-curves"))
+
+    def mixed(n: int, kind: str, row: bt.Row) -> Plan:
+        """The mixed equilibrium of one family, searched next to what its races found."""
+        start = equilibrium_batch.start_from_race(kind, bt.row_dict(row))
+        return equilibrium_batch.plan(rules, n, LIVES, kind, start, seed=seed, budget=budget,
+                                      near=True)
+
+    def threshold_size(n: int, race: Plan) -> Plan:
+        row = yield from race
+        curve = yield curve_request(n, bt.row_dict(row)["best_Td"])
+        return row, curve, (yield from mixed(n, "threshold", row))
+
+    def informed_size(n: int, race: Plan) -> Plan:
+        row = yield from race
+        return row, (yield from mixed(n, "informed", row))
+
+    def single(request: StageRequest) -> Plan:
+        return (yield request)
+
+    # Every piece starts as soon as what it needs is known (one size's curves and equilibrium
+    # after that size's races), all on one pool: no piece waits for another size's.
+    lines_of: dict[int, list[tuple[str, Policy]]] = {}
+    plans: list[Plan] = [threshold_size(n, race) for n, race in zip(sizes, races, strict=True)]
+    plans += [informed_size(n, race) for n, race in zip(sizes, informed_races, strict=True)]
+    plans += [single(curve_request(n, FIELD.Td)) for n in PLAYERS if n not in sizes]
+    plans.append(single(_request(Batch(bt.race_chunk,
+                                       bt._config(rules, HEATMAP_PLAYERS, LIVES, FIELD, full),
+                                       seed, map_games, bt.RACE_CHUNK,
+                                       stream="ronco.report.heatmap"))))
+    bar = Progress(sum(b.remaining() for b in budgets), "best thresholds", progress)
+    queued = [0]
+
+    def on_request(request: StageRequest) -> None:
+        queued[0] += request.batch.total
+        bar.update(total=queued[0] + sum(b.remaining() for b in budgets),
+                   label="best thresholds: races, equilibria and curves (games)")
+
+    store_for, _ = stage_stores(store)
+    try:
+        answers = run_plans(plans, executor=executor, workers=workers or 1,
+                            store_for=store_for, bar=bar, on_request=on_request,
+                            kept_under=store)
+    finally:
+        bar.close()
+    k = len(sizes)
+    rows = [a[0] for a in answers[:k]]
+    informed_rows = [a[0] for a in answers[k:2 * k]]
+    eq_rows = [a[2] for a in answers[:k]] + [a[1] for a in answers[k:2 * k]]
+    curve_of = {n: a[1] for n, a in zip(sizes, answers[:k], strict=True)}
+    curve_of.update({n: a for n, a in zip([n for n in PLAYERS if n not in sizes],
+                                          answers[2 * k:-1], strict=True)})
+    stats = [curve_of[n] for n in PLAYERS] + [answers[-1]]
     out = out_dir(root, "ronco")
     curve = []
     for n, s in zip(PLAYERS, stats[:-1], strict=True):
@@ -120,6 +156,12 @@ def build(root: Path, *, seed: int, workers: int | None, progress: bool = True,
     bayes_page.write(out, rules, FIELD, table, seed=seed, quick=quick,
                      command=_command(seed, opts))
     return page
+
+
+def _request(batch: Batch) -> StageRequest:
+    """A figure's batch as a stage of its own run in the report's store."""
+    return StageRequest(batch, {"game": "ronco", "command": "report-curves",
+                                "batch": describe_batch(batch)})
 
 
 def _command(seed: int, opts: dict) -> str:
