@@ -3,23 +3,28 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+TEST_STAMP := $(VENV)/.installed-test
 
 .PHONY: test test-full report lint bench clean-venv
 
+# The package and what it runs on; the test tools (pytest, ruff, dask) only for the tests.
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e .
 	touch $(STAMP)
 
+$(TEST_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(TEST_STAMP)
+
 # One test worker per core; a file's tests stay together (they share compiled kernels).
-test: $(STAMP)
+test: $(TEST_STAMP)
 	$(BIN)/ruff check simcards tests scripts
 	$(BIN)/python -m pytest -q -n auto --dist loadfile
 
 # The same tests with every cross-check at full size (Ronda's engines on 10,000 hands per
 # configuration, Römi's solver on 15,300 hands, Römi's engines on 10 times the rounds).
-test-full: $(STAMP)
+test-full: $(TEST_STAMP)
 	RONDA_FULL_AGREEMENT=1 ROMI_FULL_MELDS=1 ROMI_FULL_AGREEMENT=1 ROMI_ENGINE_ROUNDS=2000 \
 		$(BIN)/python -m pytest -q -n auto --dist loadfile
 
@@ -29,7 +34,7 @@ report: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python scripts/bench_ronco.py
 
-lint: $(STAMP)
+lint: $(TEST_STAMP)
 	$(BIN)/ruff check simcards tests scripts
 
 clean-venv:

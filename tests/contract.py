@@ -14,7 +14,6 @@ import io
 import json
 import os
 import re
-from collections.abc import Callable
 from importlib import import_module
 from pathlib import Path
 from typing import Any
@@ -137,10 +136,11 @@ def bad_values_are_one_line(game: Game) -> None:
         assert flag in lines[0], f"{game.name} {extra}: the error does not name {flag}"
 
 
-def ctrl_c_stops_in_time(game: Game, store: Path,
-                         interrupt: Callable[..., tuple[float, list[str], int]]) -> None:
+def ctrl_c_stops_in_time(game: Game, store: Path) -> None:
     """Ctrl-C during the long form of the example stops it within 2 s with exit status 130 and
-    one line, leaving no process behind (``interrupt`` is the interrupt tests' harness)."""
+    one line, leaving no process behind (the harness of :mod:`tests.interrupting`)."""
+    from tests.interrupting import interrupt
+
     seconds, messages, _ = interrupt([game.name, *game.example_long, "--workers", "2"], store,
                                      chunks=1)
     assert seconds < 2.0

@@ -1,14 +1,15 @@
 """The one way every game's Monte Carlo command runs: executor, run store, progress, timing.
 
-A command builds its manifest (what identifies the run) and calls its simulation inside
-:func:`batch_run`::
+A command checks its input, describes its work, and hands both to :func:`monte_carlo`::
 
-    with batch_run(scheduler, workers, store, manifest, quiet=as_json) as run:
-        stats = run_batch(chunk_fn, config, seed=seed, total=n, chunk_size=size,
-                          stream="game.command", workers=workers, progress=not as_json,
-                          **run.options())
-    if run.store is not None:
-        run.store.finish(frame, summary)
+    return monte_carlo(header, {"hands": total, "chunk_size": size},
+                       lambda **options: simulate(rules, specs, total, seed=seed, **options),
+                       answer=lambda res: {"hands": total, **res.to_dict()},
+                       frame=hands_frame, summary=("points_mean", "hands"), seed=seed,
+                       workers=workers, scheduler=scheduler, store=store, progress=progress)
+
+which checks the seed and the worker count, runs the batch inside :func:`batch_run`, builds the
+JSON and the result, and finishes the store.
 
 :func:`batch_run` picks the executor (a dask cluster's when a scheduler is given, else local
 processes), opens the run's store so finished chunks are resumed and new ones saved as they
@@ -20,12 +21,15 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+import pandas as pd
+
 from simcards.core.errors import Interrupted
+from simcards.core.results import Result
 from simcards.core.store import RunStore, finished_chunks, store_root
 
 
@@ -111,3 +115,37 @@ def batch_run(scheduler: str | None, workers: int | None, store_option: str | No
         t0 = time.perf_counter()
         yield run
         run.seconds = time.perf_counter() - t0
+
+
+def monte_carlo(header: dict[str, Any], size: dict[str, Any], simulate: Callable[..., Any], *,
+                answer: Callable[[Any], dict[str, Any]], frame: Callable[[dict], pd.DataFrame],
+                summary: Sequence[str], seed: int, workers: int | None,
+                scheduler: str | None, store: str | None, progress: bool,
+                shown_header: dict[str, Any] | None = None,
+                stored_frame: Callable[[dict, Any], pd.DataFrame] | None = None) -> Result:
+    """Run one Monte Carlo command whose input is checked and whose work is described: the
+    one path every game's batch commands take.
+
+    ``header`` says what the answer is about (game, command, rules, policies); with the seed
+    and ``size`` (the count and the chunking) it is the run's manifest, which names its store.
+    ``simulate(workers=, progress=, executor=, ...)`` runs the batch with the options of
+    :func:`batch_run`; ``answer(raw)`` gives the figures of its JSON after the seed, ``frame``
+    its table. The store keeps ``stored_frame(out, raw)`` (default: the table) and the
+    ``summary`` keys. The JSON is ``shown_header`` (default ``header``), the seed, the
+    answer, and on a cluster its timings."""
+    from simcards.core.cli_options import check_seed
+    from simcards.core.runner import check_workers
+    from simcards.core.spawnsafe import main_not_reimported
+
+    check_seed(seed)
+    cap, workers = workers, check_workers(workers)  # on a cluster only a cap, if given
+    manifest = {**header, "seed": seed, **size}
+    with main_not_reimported(), batch_run(scheduler, cap, store, manifest, not progress) as run:
+        raw = simulate(workers=workers, progress=progress, **run.options())
+    out = {**(header if shown_header is None else shown_header), "seed": seed, **answer(raw),
+           **run.cluster_json()}
+    result = Result(out, raw, frame)
+    if run.store is not None:
+        table = stored_frame(out, raw) if stored_frame is not None else frame(out)
+        run.store.finish(table, {k: out[k] for k in summary})
+    return result

@@ -69,8 +69,8 @@ def run_plans(plans: Sequence[Plan], *, executor: Executor | None = None, worker
     stage by stage); ``on_request`` sees each stage before it starts (a progress total, a
     label); ``bar`` counts the games. Ctrl-C ends the run with one line that says where the
     finished chunks are kept (``kept_under``)."""
-    driver = _Driver(plans, store_for, bar or Progress(0, "", False), on_request)
     try:
+        driver = _Driver(plans, store_for, bar or Progress(0, "", False), on_request)
         with ExitStack() as stack:
             pool = executor
             if pool is None:
@@ -101,6 +101,7 @@ class _Stage:
             self.merged.add((0, c), found[(0, c)])
             bar.skip(chunk_size_at(batch.total, batch.chunk_size, c))
         self.left = batch.n_chunks - len(done)
+        self.unsent = self.left
         self.todo: Iterator[int] = (c for c in range(batch.n_chunks) if c not in done)
 
     def finish(self, chunk: Chunk, stats: Stats) -> None:
@@ -122,7 +123,7 @@ class _Driver:
                  bar: Progress, on_request: Callable[[StageRequest], None] | None) -> None:
         self.plans = list(plans)
         self.store_for, self.bar, self.on_request = store_for, bar, on_request
-        self.active: list[_Stage] = []  # oldest first: their chunks are sent first
+        self.active: list[_Stage] = []  # in the order they started
         self.done = [False] * len(self.plans)
         self.results: list[Any] = [None] * len(self.plans)
         for i in range(len(self.plans)):
@@ -148,11 +149,18 @@ class _Driver:
             stats = stage.result()  # every chunk was found in the store: go on at once
 
     def _next_chunk(self) -> tuple[_Stage, Chunk] | None:
+        """The next chunk of the stage with the fewest chunks left to send (the oldest of
+        those): a short stage ends soon and its plan decides its next one while the long ones
+        keep the workers busy, so a search with many short stages is never left to run alone
+        at the end, one chunk at a time, while the other cores idle."""
+        best: _Stage | None = None
         for stage in self.active:
-            c = next(stage.todo, None)
-            if c is not None:
-                return stage, stage.request.batch.chunk(c)
-        return None
+            if stage.unsent > 0 and (best is None or stage.unsent < best.unsent):
+                best = stage
+        if best is None:
+            return None
+        best.unsent -= 1
+        return best, best.request.batch.chunk(next(best.todo))
 
     def _finished(self, stage: _Stage, chunk: Chunk, stats: Stats) -> None:
         stage.finish(chunk, stats)

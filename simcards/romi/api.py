@@ -31,12 +31,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from simcards.core.cli_options import DEFAULT_SEED, check_seed, parse_count, rule_integer
+from simcards.core.cli_options import DEFAULT_SEED, parse_count, rule_integer
 from simcards.core.errors import UsageError
 from simcards.core.policyspec import PolicySpec
 from simcards.core.results import Result
-from simcards.core.runner import check_workers, run_batch
-from simcards.core.spawnsafe import main_not_reimported
+from simcards.core.runner import Stats, run_batch
 from simcards.romi import cards as C
 from simcards.romi import compare_batch as RC
 from simcards.romi import melds_exact as M
@@ -122,15 +121,13 @@ def players_frame(d: dict[str, Any]) -> pd.DataFrame:
 def _run(command: str, players: int, policies, open_min, ace_low_value, rounds_per_game,
          count: int | str, dealer, seed: int, workers, scheduler, store, progress,
          swap_keeps_romi: bool = False) -> Result:
-    from simcards.core.montecarlo import batch_run
+    from simcards.core.montecarlo import monte_carlo
 
     rules = RomiRules.make(players=players, rounds=rounds_per_game, open_min=open_min,
                            ace_low_value=ace_low_value, swap_keeps_romi=swap_keeps_romi)
     specs = seat_policies(rules, policies)
     dealer = _dealer(dealer, rules.players) if command == "rounds" else None
     total = parse_count(count, f"--{command}", MAX_ROUNDS if command == "rounds" else MAX_GAMES)
-    check_seed(seed)
-    cap, workers = workers, check_workers(workers)
     summary = {"players": rules.players, "open_min": rules.open_min,
                "ace_low_value": rules.ace_low_value, "swap_keeps_romi": rules.swap_keeps_romi}
     if command == "games":
@@ -142,21 +139,23 @@ def _run(command: str, players: int, policies, open_min, ace_low_value, rounds_p
     chunk = R.ROUNDS_CHUNK if command == "rounds" else R.GAMES_CHUNK
     fn = R.rounds_chunk if command == "rounds" else R.games_chunk
     stream = R.STREAM_ROUNDS if command == "rounds" else R.STREAM_GAMES
-    manifest = {**header, "seed": seed, command: total, "chunk_size": chunk}
     cfg = _config(rules, specs, dealer)
-    label = f"Römi {command}"
-    with main_not_reimported(), batch_run(scheduler, cap, store, manifest, not progress) as run:
-        stats = run_batch(fn, cfg, seed=seed, total=total, chunk_size=chunk, stream=stream,
-                          workers=workers, progress=progress, label=label, **run.options())
-    out = {**header, "seed": seed, command: total}
-    if command == "games":
-        out.update(R.summarise_games(stats))
-    out.update(R.summarise_rounds(stats))
-    out["rounds_played"] = int(stats["rounds"][0])
-    out.update(run.cluster_json())
-    if run.store is not None:
-        run.store.finish(_frame(out), {k: out[k] for k in ("score_mean", command)})
-    return Result(out, stats, players_frame)
+
+    def answer(stats: Stats) -> dict[str, Any]:
+        out: dict[str, Any] = {command: total}
+        if command == "games":
+            out.update(R.summarise_games(stats))
+        out.update(R.summarise_rounds(stats))
+        out["rounds_played"] = int(stats["rounds"][0])
+        return out
+
+    return monte_carlo(
+        header, {command: total, "chunk_size": chunk},
+        lambda **run: run_batch(fn, cfg, seed=seed, total=total, chunk_size=chunk,
+                                stream=stream, label=f"Römi {command}", **run),
+        answer=answer, frame=players_frame, stored_frame=lambda out, _: _frame(out),
+        summary=("score_mean", command), seed=seed, workers=workers, scheduler=scheduler,
+        store=store, progress=progress)
 
 
 def rounds(*, players: int = 4, policies: str | Sequence[str] | None = None,
@@ -208,7 +207,7 @@ def compare(a: str | PolicySpec, b: str | PolicySpec, *, players: int = 4,
     others. ``score_diff`` (A minus B, points per round; negative: A concedes fewer points, A
     is better) and ``win_rate_diff`` are paired over deal sets. ``dealer`` fixes the first
     dealer of every set (default: drawn for each set)."""
-    from simcards.core.montecarlo import batch_run
+    from simcards.core.montecarlo import monte_carlo
 
     rules = RomiRules.make(players=players, rounds=rounds, open_min=open_min,
                            ace_low_value=ace_low_value, swap_keeps_romi=swap_keeps_romi)
@@ -216,8 +215,6 @@ def compare(a: str | PolicySpec, b: str | PolicySpec, *, players: int = 4,
     spec_b = compare_policy(b, "policy B", rules)
     dealer = _dealer(dealer, rules.players)
     total = parse_count(deals, "--deals", MAX_DEALS)
-    check_seed(seed)
-    cap, workers = workers, check_workers(workers)
     header: dict[str, Any] = {
         "game": "romi", "command": "compare", "players": rules.players,
         "rules": {"players": rules.players, "open_min": rules.open_min,
@@ -225,18 +222,15 @@ def compare(a: str | PolicySpec, b: str | PolicySpec, *, players: int = 4,
                   "swap_keeps_romi": rules.swap_keeps_romi},
         "a": spec_a.text(), "b": spec_b.text(), "dealer": dealer}
     size = RC.chunk_size(rules.players, rules.rounds)
-    manifest = {**header, "seed": seed, "deals": total, "chunk_size": size}
     cfg = config_for(rules, spec_a, spec_b, dealer)
-    with main_not_reimported(), batch_run(scheduler, cap, store, manifest, not progress) as run:
-        stats = run_batch(RC.compare_chunk, cfg, seed=seed, total=total, chunk_size=size,
-                          stream=RC.STREAM, workers=workers, progress=progress,
-                          label="Römi deal sets", **run.options())
-    out = {**header, "seed": seed, "deal_sets": total,
-           **RC.summarise(stats, rules.players, rules.rounds), **run.cluster_json()}
-    if run.store is not None:
-        run.store.finish(compare_frame(out), {k: out[k] for k in (
-            "score_diff", "win_rate_diff", "deal_sets")})
-    return Result(out, stats, compare_frame)
+    return monte_carlo(
+        header, {"deals": total, "chunk_size": size},
+        lambda **run: run_batch(RC.compare_chunk, cfg, seed=seed, total=total, chunk_size=size,
+                                stream=RC.STREAM, label="Römi deal sets", **run),
+        answer=lambda stats: {"deal_sets": total,
+                              **RC.summarise(stats, rules.players, rules.rounds)},
+        frame=compare_frame, summary=("score_diff", "win_rate_diff", "deal_sets"), seed=seed,
+        workers=workers, scheduler=scheduler, store=store, progress=progress)
 
 
 def config_for(rules: RomiRules, a: PolicySpec, b: PolicySpec, dealer: int | None

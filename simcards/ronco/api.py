@@ -186,29 +186,26 @@ def rounds(*, players: int = 4, policy: str = "threshold", policies: str | None 
     only); ``thresholds`` gives one threshold per position, the dealer's last. ``rounds`` is at
     most 1e12. ``progress`` shows the command's progress bar and messages on stderr.
     """
-    from simcards.core.montecarlo import batch_run
+    from simcards.core.montecarlo import monte_carlo
     from simcards.ronco import rounds_batch as ronco_rounds
 
     rules = _rules(deck, cut_king, ties, poroli)
     policies_list = round_policies(players, policy, threshold, dealer_threshold, thresholds,
                                    keep_prob, rules, policies)
     total = parse_count(rounds, "--rounds", MAX_ROUNDS)
-    check_seed(seed)
-    cap, workers = workers, check_workers(workers)  # on a cluster only a cap, if given
-    header = _header("rounds", rules, policies_list)
-    manifest = {**header, "seed": seed, "rounds": total, "chunk_size": ronco_rounds.ROUNDS_CHUNK}
-    with main_not_reimported(), \
-            batch_run(scheduler, cap, store, manifest, not progress) as run:
-        res = ronco_rounds.simulate(rules, policies_list, total, seed=seed, workers=workers,
-                                    progress=progress, **run.options())
-    out = {**header, "seed": seed, **res.to_dict(), **run.cluster_json()}
-    if run.store is not None:
-        run.store.finish(
-            pd.DataFrame({"position": range(players), "policy": out["policies"],
-                          "lost": res.lost, "double": res.double, "p_lose": out["p_lose"],
-                          "ci_low": out["ci_low"], "ci_high": out["ci_high"]}),
-            {k: out[k] for k in ("p_lose", "p_all_tie", "rounds")})
-    return Result(out, res, rounds_frame)
+
+    def stored(out: dict[str, Any], res: Any) -> pd.DataFrame:
+        return pd.DataFrame({"position": range(players), "policy": out["policies"],
+                             "lost": res.lost, "double": res.double, "p_lose": out["p_lose"],
+                             "ci_low": out["ci_low"], "ci_high": out["ci_high"]})
+
+    return monte_carlo(
+        _header("rounds", rules, policies_list),
+        {"rounds": total, "chunk_size": ronco_rounds.ROUNDS_CHUNK},
+        lambda **run: ronco_rounds.simulate(rules, policies_list, total, seed=seed, **run),
+        answer=lambda res: res.to_dict(), frame=rounds_frame, stored_frame=stored,
+        summary=("p_lose", "p_all_tie", "rounds"), seed=seed, workers=workers,
+        scheduler=scheduler, store=store, progress=progress)
 
 
 def exact(*, players: int = 4, policy: str = "threshold", policies: str | None = None,
@@ -311,31 +308,27 @@ def games(*, players: int = 4, lives: int = 7, policies: str | None = None,
                           rules)
     ronco_games.check_lives(lives)
     ronco_games.check_first_dealer(first_dealer, players)
-    check_seed(seed)
-    cap, workers = workers, check_workers(workers)  # on a cluster only a cap, if given
     header = {**_header("games", rules, table), "lives": lives, "first_dealer": first_dealer}
     if exact:
         _refuse_with("--exact", _given(games=games, store=store, scheduler=scheduler),
                      "the exact solver simulates nothing")
         from simcards.ronco.games_exact import exact_game
 
+        check_seed(seed)
+        check_workers(workers)
         solved = exact_game(rules, table, lives, first_dealer)
         return Result({**header, "exact": True, **solved.to_dict()}, solved, games_frame)
     total = parse_count("100k" if games is None else games, "--games", MAX_GAMES)
-    from simcards.core.montecarlo import batch_run
+    from simcards.core.montecarlo import monte_carlo
 
-    manifest = {**header, "seed": seed, "games": total, "chunk_size": ronco_games.GAMES_CHUNK}
-    with main_not_reimported(), \
-            batch_run(scheduler, cap, store, manifest, not progress) as run:
-        res = ronco_games.simulate(rules, table, lives, total, first_dealer=first_dealer,
-                                   seed=seed, workers=workers, progress=progress,
-                                   **run.options())
-    out = {**header, "exact": False, "seed": seed, **res.to_dict(), **run.cluster_json()}
-    result = Result(out, res, games_frame)
-    if run.store is not None:
-        run.store.finish(result.to_frame(), {k: out[k] for k in (
-            "win_rate", "draw_rate", "rounds_mean", "games")})
-    return result
+    return monte_carlo(
+        header, {"games": total, "chunk_size": ronco_games.GAMES_CHUNK},
+        lambda **run: ronco_games.simulate(rules, table, lives, total,
+                                           first_dealer=first_dealer, seed=seed, **run),
+        answer=lambda res: res.to_dict(), frame=games_frame, shown_header={**header,
+                                                                          "exact": False},
+        summary=("win_rate", "draw_rate", "rounds_mean", "games"), seed=seed,
+        workers=workers, scheduler=scheduler, store=store, progress=progress)
 
 
 def best_threshold(*, players: int | str | Sequence[int] = "3-10", lives: int = 7,

@@ -27,8 +27,8 @@ from simcards.ronco.codes import ENDING_ALL_OUT as ALL_OUT
 from simcards.ronco.codes import ENDING_STALLED as STALLED
 from simcards.ronco.codes import ENDING_VOID as VOID
 from simcards.ronco.codes import ENDING_WON as WON
-from simcards.ronco.codes import RANDOM, THRESHOLD, TIES_ALL
-from simcards.ronco.round_kernel import ALL_TIE, deal_words, play_round
+from simcards.ronco.codes import INFORMED, RANDOM, THRESHOLD, TIES_ALL
+from simcards.ronco.round_kernel import ALL_TIE, deal_words, field_keeps, play_round
 
 __all__ = ["ALL_OUT", "RANDOM", "REPLAY_TIE", "STALLED", "VOID", "VOID_TIE", "WON"]
 
@@ -89,13 +89,16 @@ def _winner(n, lives):
 
 
 @njit(cache=True)
-def _threshold_game(s0, s1, s2, s3, deck, n, lives0, t, td, top, ties, cut_king, absolute_tie,
-                    d, max_rounds, lives, elim_round, order, final, seats):
-    """:func:`play_game` when every player plays the threshold policy (S1) and no uniforms are
-    drawn: the round's rules fused into one pass over the deal, as in the round kernel's
-    threshold path. ``seats`` holds the survivors in seat order, rebuilt only when someone is
-    eliminated, so that a round's order (G3) is a rotation of it. Returns
-    ``(s0, s1, s2, s3, ending, winner, rounds)``."""
+def _field_game(s0, s1, s2, s3, deck, n, lives0, kind, t, td, top, ties, cut_king, below,
+                counts, absolute_tie, d, max_rounds, lives, elim_round, order, final, seats,
+                informed):
+    """:func:`play_game` when every player plays the threshold (S1) or the informed (S2)
+    policy, so that no uniforms are drawn and nothing is looked up: the round's rules fused
+    into one pass over the deal, as in the round kernel's threshold path. ``seats`` holds the
+    survivors in seat order, rebuilt only when someone is eliminated, so that a round's order
+    (G3) is a rotation of it. ``informed`` says whether any player plays S2; callers pass it
+    as a literal, so that numba compiles an all-threshold copy with S2's bookkeeping gone.
+    Returns ``(s0, s1, s2, s3, ending, winner, rounds)``."""
     alive = n
     rounds = 0
     for i in range(n):
@@ -115,17 +118,30 @@ def _threshold_game(s0, s1, s2, s3, deck, n, lives0, t, td, top, ties, cut_king,
         carry = deck[0]
         low = top + 1
         high = -1
+        swapped = False  # S2: whether the previous position swapped with this one
         for pos in range(k - 1):
             nxt = deck[pos + 1]
-            passes = (carry < t[order[pos]]) & (nxt != top)  # R3, R4 (a refusal)
+            pl = order[pos]
+            if informed:
+                wants = not field_keeps(kind[pl], t[pl], td[pl], carry, pos, False, swapped,
+                                        deck[pos], ties, cut_king, below, counts)
+            else:
+                wants = carry < t[pl]
+            passes = wants & (nxt != top)  # R3, R4 (a refusal)
             f = nxt if passes else carry  # a pass: the next card is ours for good
             carry = carry if passes else nxt  # and ours travels on
+            swapped = passes
             final[pos] = f
             low = min(low, f)
             high = max(high, f)
         dealer = order[k - 1]
         fired = False
-        if carry < td[dealer]:  # the dealer cuts (R6)
+        if informed:
+            cuts = not field_keeps(kind[dealer], t[dealer], td[dealer], carry, k - 1, True,
+                                   swapped, deck[k - 1], ties, cut_king, below, counts)
+        else:
+            cuts = carry < td[dealer]
+        if cuts:  # the dealer cuts (R6)
             cut_card = deck[k]
             if cut_card != top or cut_king == NONE:
                 carry = cut_card
@@ -243,15 +259,22 @@ def play_game(state, deck, n, lives0, kind, t, td, p, bkeys, bvals, top, ties, c
         lives[i] = lives0
         elim_round[i] = 0
     d0 = first_dealer if first_dealer >= 0 else randbelow(state, n)  # G4
-    all_threshold = not draw_uniforms
+    fused = not draw_uniforms
+    informed = False
     for i in range(n):
-        if kind[i] != THRESHOLD:
-            all_threshold = False
+        if kind[i] == INFORMED:
+            informed = True
+        elif kind[i] != THRESHOLD:
+            fused = False
     s0, s1, s2, s3 = load(state)
-    if all_threshold:
-        s0, s1, s2, s3, ending, winner, rounds = _threshold_game(
-            s0, s1, s2, s3, deck, n, lives0, t, td, top, ties, cut_king, absolute_tie, d0,
-            max_rounds, lives, elim_round, order, hold, buf[6])
+    if fused and informed:
+        s0, s1, s2, s3, ending, winner, rounds = _field_game(
+            s0, s1, s2, s3, deck, n, lives0, kind, t, td, top, ties, cut_king, below, counts,
+            absolute_tie, d0, max_rounds, lives, elim_round, order, hold, buf[6], True)
+    elif fused:
+        s0, s1, s2, s3, ending, winner, rounds = _field_game(
+            s0, s1, s2, s3, deck, n, lives0, kind, t, td, top, ties, cut_king, below, counts,
+            absolute_tie, d0, max_rounds, lives, elim_round, order, hold, buf[6], False)
     else:
         s0, s1, s2, s3, ending, winner, rounds = _general_game(
             s0, s1, s2, s3, deck, n, kind, t, td, p, bkeys, bvals, top, ties, cut_king, below,

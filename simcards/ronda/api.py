@@ -29,12 +29,10 @@ from typing import Any
 
 import pandas as pd
 
-from simcards.core.cli_options import DEFAULT_SEED, check_seed, parse_count
+from simcards.core.cli_options import DEFAULT_SEED, parse_count
 from simcards.core.errors import UsageError
 from simcards.core.policyspec import PolicySpec, flag_message
 from simcards.core.results import Result
-from simcards.core.runner import check_workers
-from simcards.core.spawnsafe import main_not_reimported
 from simcards.ronda.policies import KINDS
 from simcards.ronda.rules import (
     ANNOUNCE_CODE,
@@ -277,7 +275,7 @@ def hands(*, players: int = 2, teams: str = "off", policies: str | Sequence[str]
     D3). ``hands`` defaults to 100k, at most 1e10. ``progress`` shows the command's progress on
     stderr.
     """
-    from simcards.core.montecarlo import batch_run
+    from simcards.core.montecarlo import monte_carlo
     from simcards.ronda import hands_batch as ronda_hands
 
     rules = make_rules(players=players, teams=teams, derba_chain=derba_chain,
@@ -285,21 +283,13 @@ def hands(*, players: int = 2, teams: str = "off", policies: str | Sequence[str]
     specs = seat_policies(rules.players, policies)
     dealer = check_dealer(dealer, rules.players)
     total = parse_count(hands, "--hands", MAX_HANDS)
-    check_seed(seed)
-    cap, workers = workers, check_workers(workers)  # on a cluster only a cap, if given
     header = {**_header("hands", rules, specs, HAND_RULES), "dealer": dealer}
-    manifest = {**header, "seed": seed, "hands": total,
-                "chunk_size": ronda_hands.chunk_size(specs)}
-    with main_not_reimported(), \
-            batch_run(scheduler, cap, store, manifest, not progress) as run:
-        res = ronda_hands.simulate(rules, specs, total, dealer=dealer, seed=seed,
-                                   workers=workers, progress=progress, **run.options())
-    out = {**header, "seed": seed, "hands": total, **res.to_dict(), **run.cluster_json()}
-    result = Result(out, res, hands_frame)
-    if run.store is not None:
-        run.store.finish(result.to_frame(), {k: out[k] for k in (
-            "points_mean", "hand_win_rate", "ronda_rate", "hands")})
-    return result
+    return monte_carlo(
+        header, {"hands": total, "chunk_size": ronda_hands.chunk_size(specs)},
+        lambda **run: ronda_hands.simulate(rules, specs, total, dealer=dealer, seed=seed, **run),
+        answer=lambda res: {"hands": total, **res.to_dict()}, frame=hands_frame,
+        summary=("points_mean", "hand_win_rate", "ronda_rate", "hands"), seed=seed,
+        workers=workers, scheduler=scheduler, store=store, progress=progress)
 
 
 def matches(*, players: int = 2, teams: str = "off",
@@ -317,7 +307,7 @@ def matches(*, players: int = 2, teams: str = "off",
     classic mode, ``hands_to_win``. ``dealer`` fixes the first dealer (default: drawn for every
     match, D3). ``matches`` defaults to 100k, at most 1e9.
     """
-    from simcards.core.montecarlo import batch_run
+    from simcards.core.montecarlo import monte_carlo
     from simcards.ronda import matches_batch
 
     rules = make_rules(players=players, teams=teams, derba_chain=derba_chain,
@@ -326,22 +316,16 @@ def matches(*, players: int = 2, teams: str = "off",
     specs = seat_policies(rules.players, policies)
     dealer = check_dealer(dealer, rules.players)
     total = parse_count(matches, "--matches", MAX_MATCHES)
-    check_seed(seed)
-    cap, workers = workers, check_workers(workers)  # on a cluster only a cap, if given
     header = {**_header("matches", rules, specs), "dealer": dealer,
               "max_hands": matches_batch.max_hands(rules)}
-    manifest = {**header, "seed": seed, "matches": total,
-                "chunk_size": matches_batch.match_chunk_size(rules, specs)}
-    with main_not_reimported(), \
-            batch_run(scheduler, cap, store, manifest, not progress) as run:
-        res = matches_batch.simulate(rules, specs, total, dealer=dealer, seed=seed,
-                                 workers=workers, progress=progress, **run.options())
-    out = {**header, "seed": seed, "matches": total, **res.to_dict(), **run.cluster_json()}
-    result = Result(out, res, matches_frame)
-    if run.store is not None:
-        run.store.finish(result.to_frame(), {k: out[k] for k in (
-            "win_rate", "hands_mean", "first_player_advantage", "matches")})
-    return result
+    return monte_carlo(
+        header, {"matches": total,
+                 "chunk_size": matches_batch.match_chunk_size(rules, specs)},
+        lambda **run: matches_batch.simulate(rules, specs, total, dealer=dealer, seed=seed,
+                                             **run),
+        answer=lambda res: {"matches": total, **res.to_dict()}, frame=matches_frame,
+        summary=("win_rate", "hands_mean", "first_player_advantage", "matches"), seed=seed,
+        workers=workers, scheduler=scheduler, store=store, progress=progress)
 
 
 def compare(a: str | PolicySpec, b: str | PolicySpec, *, players: int = 2, teams: str = "off",
@@ -358,7 +342,7 @@ def compare(a: str | PolicySpec, b: str | PolicySpec, *, players: int = 2, teams
     The rule and match flags of :func:`matches`; ``deals`` (deal sets) defaults to 50k, at most
     1e9; ``dealer`` fixes the first dealer of every set (default: drawn for each set).
     """
-    from simcards.core.montecarlo import batch_run
+    from simcards.core.montecarlo import monte_carlo
     from simcards.ronda import compare_batch as ronda_compare
     from simcards.ronda import matches_batch
 
@@ -369,21 +353,14 @@ def compare(a: str | PolicySpec, b: str | PolicySpec, *, players: int = 2, teams
                        target=target, target_check=target_check, hands_to_win=hands_to_win)
     dealer = check_dealer(dealer, rules.players)
     total = parse_count(deals, "--deals", MAX_DEALS)
-    check_seed(seed)
-    cap, workers = workers, check_workers(workers)  # on a cluster only a cap, if given
     header = {"game": "ronda", "command": "compare", "players": rules.players,
               "rules": rules.summary(), "sides": sides(rules), "policy_a": spec_a.text(),
               "policy_b": spec_b.text(), "dealer": dealer,
               "max_hands": matches_batch.max_hands(rules)}
-    manifest = {**header, "seed": seed, "deals": total,
-                "chunk_size": ronda_compare.chunk_for(rules, spec_a, spec_b)}
-    with main_not_reimported(), \
-            batch_run(scheduler, cap, store, manifest, not progress) as run:
-        res = ronda_compare.simulate(rules, spec_a, spec_b, total, dealer=dealer, seed=seed,
-                                     workers=workers, progress=progress, **run.options())
-    out = {**header, "seed": seed, **res.to_dict(), **run.cluster_json()}
-    result = Result(out, res, compare_frame)
-    if run.store is not None:
-        run.store.finish(result.to_frame(), {k: out[k] for k in (
-            "win_rate_diff", "points_diff", "deals")})
-    return result
+    return monte_carlo(
+        header, {"deals": total, "chunk_size": ronda_compare.chunk_for(rules, spec_a, spec_b)},
+        lambda **run: ronda_compare.simulate(rules, spec_a, spec_b, total, dealer=dealer,
+                                             seed=seed, **run),
+        answer=lambda res: res.to_dict(), frame=compare_frame,
+        summary=("win_rate_diff", "points_diff", "deals"), seed=seed, workers=workers,
+        scheduler=scheduler, store=store, progress=progress)

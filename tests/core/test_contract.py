@@ -11,7 +11,6 @@ import pytest
 
 from simcards.games import GAMES
 from tests import contract
-from tests.core.test_interrupt import _interrupt
 
 MODULES = [*GAMES, "toygame"]
 
@@ -48,7 +47,7 @@ def test_a_bad_flag_value_is_one_line_and_exit_2(game):
 
 
 def test_ctrl_c_stops_within_two_seconds(game, tmp_path):
-    contract.ctrl_c_stops_in_time(game, tmp_path / "store", _interrupt)
+    contract.ctrl_c_stops_in_time(game, tmp_path / "store")
 
 
 @pytest.fixture

@@ -21,62 +21,9 @@ from pathlib import Path
 import psutil
 import pytest
 
+from tests.interrupting import PROGRESS_LINE, STARTUP_S, chunk_files, ctrl_c_enabled, interrupt
+
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs POSIX signals")
-
-PROGRESS_LINE = re.compile(r"\(\d+%\), .*/s, .* left$|time left unknown$|^report \d+/\d+: ")
-STARTUP_S = 300
-"""Patience for the run to get going (spawned workers may have to compile the kernels)."""
-
-
-
-def _ctrl_c_enabled() -> None:
-    """In the child before it starts: SIGINT back to its default. A test runner started in the
-    background of a non-interactive shell (as CI may be) passes SIGINT on as ignored, and
-    Python then keeps ignoring it: the run would never see the Ctrl-C the test sends."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
-def _chunk_files(store: Path) -> list[Path]:
-    return list(store.glob("**/chunks/*.parquet"))
-
-
-def _interrupt(args: list[str], store: Path, *, chunks: int = 0, after_line: bool = False,
-               cwd: Path | None = None) -> tuple[float, list[str], int]:
-    """Run ``simcards ARGS``, interrupt it once it has saved ``chunks`` chunks (or printed a
-    line, or both), check that it stopped in time with nothing left running; returns the
-    seconds it took, its stderr lines other than progress lines, and the chunks on disk."""
-    env = {**os.environ, "SIMCARDS_STORE": str(store)}
-    proc = subprocess.Popen([sys.executable, "-m", "simcards", *args], stdout=subprocess.PIPE,
-                            preexec_fn=_ctrl_c_enabled,
-                            stderr=subprocess.PIPE, text=True, env=env, cwd=cwd)
-    lines: list[str] = []
-    reader = threading.Thread(target=lambda: lines.extend(x.rstrip("\n") for x in proc.stderr))
-    reader.start()
-    deadline = time.monotonic() + STARTUP_S
-    while time.monotonic() < deadline and proc.poll() is None:
-        if len(_chunk_files(store)) >= chunks and (lines or not after_line):
-            break
-        time.sleep(0.02)
-    assert proc.poll() is None, f"the run ended before it could be interrupted: {lines}"
-    children = psutil.Process(proc.pid).children(recursive=True)
-    sent = time.monotonic()
-    proc.send_signal(signal.SIGINT)
-    try:
-        proc.wait(timeout=30)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-    seconds = time.monotonic() - sent
-    reader.join(5)
-    proc.stdout.close()
-    time.sleep(0.3)  # a stray process would still be here
-    left = [c.pid for c in children
-            if c.is_running() and c.status() != psutil.STATUS_ZOMBIE]
-    assert proc.returncode == 130, (proc.returncode, lines)
-    assert seconds < 2.0, f"took {seconds:.2f} s to stop"
-    assert left == [], f"processes left behind: {left}"
-    messages = [x for x in lines if x and not PROGRESS_LINE.search(x)]
-    return seconds, messages, len(_chunk_files(store))
 
 
 def _kept(message: str) -> int:
@@ -87,7 +34,7 @@ def _kept(message: str) -> int:
 
 def test_ctrl_c_stops_rounds_at_once_and_keeps_the_finished_chunks(tmp_path) -> None:
     store = tmp_path / "st"
-    _, err, on_disk = _interrupt(["ronco", "rounds", "--players", "6", "--rounds", "600M",
+    _, err, on_disk = interrupt(["ronco", "rounds", "--players", "6", "--rounds", "600M",
                                   "--workers", "2"], store, chunks=2)
     assert len(err) == 1 and err[0].startswith("simcards: error: interrupted"), err
     assert _kept(err[0]) == on_disk >= 2
@@ -95,20 +42,20 @@ def test_ctrl_c_stops_rounds_at_once_and_keeps_the_finished_chunks(tmp_path) -> 
 
 def test_ctrl_c_stops_a_one_worker_rounds_run(tmp_path) -> None:
     store = tmp_path / "st"
-    _, err, on_disk = _interrupt(["ronco", "rounds", "--players", "6", "--rounds", "600M",
+    _, err, on_disk = interrupt(["ronco", "rounds", "--players", "6", "--rounds", "600M",
                                   "--workers", "1"], store, chunks=3)
     assert len(err) == 1 and _kept(err[0]) == on_disk >= 3
 
 
 def test_ctrl_c_stops_games_at_once_and_keeps_the_finished_chunks(tmp_path) -> None:
     store = tmp_path / "st"
-    _, err, on_disk = _interrupt(["ronco", "games", "--players", "5", "--games", "100M",
+    _, err, on_disk = interrupt(["ronco", "games", "--players", "5", "--games", "100M",
                                   "--workers", "2"], store, chunks=2)
     assert len(err) == 1 and _kept(err[0]) == on_disk >= 2
 
 
 def test_ctrl_c_stops_the_exact_enumeration(tmp_path) -> None:
-    _, err, _ = _interrupt(["ronco", "exact", "--players", "8"], tmp_path / "st",
+    _, err, _ = interrupt(["ronco", "exact", "--players", "8"], tmp_path / "st",
                            after_line=True)
     assert err == ["simcards: error: interrupted"]
 
@@ -119,7 +66,7 @@ def test_ctrl_c_stops_the_exact_game_solver(tmp_path) -> None:
     # no chunks and no progress to wait for: give it a moment to be in the solver
     env = {**os.environ, "SIMCARDS_STORE": str(env_store)}
     proc = subprocess.Popen([sys.executable, "-m", "simcards", *proc_args],
-                            preexec_fn=_ctrl_c_enabled,
+                            preexec_fn=ctrl_c_enabled,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     time.sleep(4)
     sent = time.monotonic()
@@ -131,7 +78,7 @@ def test_ctrl_c_stops_the_exact_game_solver(tmp_path) -> None:
 
 def test_ctrl_c_stops_best_threshold_and_keeps_its_stages(tmp_path) -> None:
     store = tmp_path / "st"
-    _, err, on_disk = _interrupt(["ronco", "best-threshold", "--players", "6-8",
+    _, err, on_disk = interrupt(["ronco", "best-threshold", "--players", "6-8",
                                   "--workers", "2"], store, chunks=2)
     assert len(err) == 1 and "finished chunks kept under" in err[0], err
     assert on_disk >= 2
@@ -141,7 +88,7 @@ def test_ctrl_c_stops_best_threshold_and_keeps_its_stages(tmp_path) -> None:
 
 def test_ctrl_c_stops_report_and_keeps_its_chunks(tmp_path) -> None:
     store = tmp_path / "st"
-    _, err, on_disk = _interrupt(["report", "--only", "ronco-rounds", "--out",
+    _, err, on_disk = interrupt(["report", "--only", "ronco-rounds", "--out",
                                   str(tmp_path / "reports"), "--workers", "2"], store,
                                  chunks=2)
     assert len(err) == 1 and "interrupted during study ronco-rounds" in err[0], err
@@ -184,7 +131,7 @@ def _start(argv: list[str], store: Path, tag: str, *, script: str | None = None
     cmd = [sys.executable, "-m", "simcards", *argv] if script is None else \
         [sys.executable, "-c", script, *argv]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                            env=env, preexec_fn=_ctrl_c_enabled)
+                            env=env, preexec_fn=ctrl_c_enabled)
     lines: list[str] = []
     reader = threading.Thread(target=lambda: lines.extend(x.rstrip("\n") for x in proc.stderr))
     reader.start()
@@ -222,7 +169,7 @@ def _interrupt_wedged(tmp_path: Path, how: str, second: float | None
     proc, lines, reader = _start([how, "romi", "games", "--games", "100k", "--workers", "2"],
                                  store, tag, script=WEDGED_STOP)
     deadline = time.monotonic() + STARTUP_S
-    while time.monotonic() < deadline and proc.poll() is None and not _chunk_files(store):
+    while time.monotonic() < deadline and proc.poll() is None and not chunk_files(store):
         time.sleep(0.02)
     assert proc.poll() is None, lines
     sent = time.monotonic()
@@ -291,7 +238,7 @@ def _in_phase(proc: subprocess.Popen, store: Path, before: int, phase: str) -> b
         with contextlib.suppress(psutil.NoSuchProcess):
             return len(psutil.Process(proc.pid).children()) >= 2  # resource tracker, a worker
         return False
-    return len(_chunk_files(store)) > before
+    return len(chunk_files(store)) > before
 
 
 def _lane(lane: int, tmp_path: Path, rng: random.Random, failures: list[str]) -> None:
@@ -302,7 +249,7 @@ def _lane(lane: int, tmp_path: Path, rng: random.Random, failures: list[str]) ->
         offset = rng.uniform(0.0, 1.0)
         second = rng.choice([None, None, 0.0, 0.05, 0.3])
         tag = f"random-{os.getpid()}-{lane}-{i}"
-        before = len(_chunk_files(store))
+        before = len(chunk_files(store))
         proc, lines, reader = _start(
             ["romi", "games", "--players", "3", "--games", "5k", "--workers", "2"], store, tag)
         deadline = time.monotonic() + STARTUP_S
@@ -335,8 +282,8 @@ def _lane(lane: int, tmp_path: Path, rng: random.Random, failures: list[str]) ->
             failures.append(f"{what}: stderr {lines}")
         if any("damaged" in x or "Traceback" in x for x in lines):
             failures.append(f"{what}: stderr {lines}")
-        if len(_chunk_files(store)) < before:
-            failures.append(f"{what}: chunks went from {before} to {len(_chunk_files(store))}")
+        if len(chunk_files(store)) < before:
+            failures.append(f"{what}: chunks went from {before} to {len(chunk_files(store))}")
 
 
 def test_thirty_ctrl_cs_at_random_moments_under_load_never_hang(tmp_path) -> None:

@@ -8,12 +8,11 @@ from typing import Any
 import pandas as pd
 from toygame.deal_kernel import chunk
 
-from simcards.core.cli_options import DEFAULT_SEED, check_seed, parse_count
+from simcards.core.cli_options import DEFAULT_SEED, parse_count
 from simcards.core.errors import UsageError
-from simcards.core.montecarlo import batch_run
+from simcards.core.montecarlo import monte_carlo
 from simcards.core.results import Result
-from simcards.core.runner import check_workers, run_batch
-from simcards.core.spawnsafe import main_not_reimported
+from simcards.core.runner import Stats, run_batch
 from simcards.core.stats import wilson
 
 CHUNK = 50_000
@@ -41,20 +40,16 @@ def play_deals(chunk_fn: Callable[..., Any], game: str, *, players: int, deals: 
     if not 2 <= players <= 10:
         raise UsageError(f"--players must be between 2 and 10, got {players}")
     total = parse_count(deals, "--deals")
-    check_seed(seed)
-    cap, workers = workers, check_workers(workers)
-    manifest = {"game": game, "command": "deals", "players": players, "seed": seed,
-                "deals": total, "chunk_size": CHUNK}
-    with main_not_reimported(), batch_run(scheduler, cap, store, manifest, not progress) as run:
-        stats = run_batch(chunk_fn, players, seed=seed, total=total, chunk_size=CHUNK,
-                          stream=f"{game}.deals", workers=workers, progress=progress,
-                          **run.options())
-    lo, hi = wilson(stats["wins"], total)
-    out = {"game": game, "command": "deals", "players": players, "deals": total, "seed": seed,
-           "win_rate": (stats["wins"] / total).tolist(), "ci_low": lo.tolist(),
-           "ci_high": hi.tolist(), "draw_rate": float(stats["draws"][0]) / total,
-           **run.cluster_json()}
-    result = Result(out, stats, deals_frame)
-    if run.store is not None:
-        run.store.finish(result.to_frame(), {"draw_rate": out["draw_rate"]})
-    return result
+
+    def answer(stats: Stats) -> dict[str, Any]:
+        lo, hi = wilson(stats["wins"], total)
+        return {"deals": total, "win_rate": (stats["wins"] / total).tolist(), "ci_low": lo.tolist(),
+                "ci_high": hi.tolist(), "draw_rate": float(stats["draws"][0]) / total}
+
+    return monte_carlo(
+        {"game": game, "command": "deals", "players": players}, {"deals": total,
+                                                                 "chunk_size": CHUNK},
+        lambda **run: run_batch(chunk_fn, players, seed=seed, total=total, chunk_size=CHUNK,
+                                stream=f"{game}.deals", **run),
+        answer=answer, frame=deals_frame, summary=("draw_rate",), seed=seed, workers=workers,
+        scheduler=scheduler, store=store, progress=progress)
