@@ -13,9 +13,11 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e .
 	touch $(STAMP)
 
-$(TEST_STAMP): $(STAMP)
+# One pip run either way: the tests' environment includes the package's.
+$(TEST_STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet -e '.[test]'
-	touch $(TEST_STAMP)
+	touch $(STAMP) $(TEST_STAMP)
 
 # One test worker per core; a file's tests stay together (they share compiled kernels).
 test: $(TEST_STAMP)

@@ -10,7 +10,9 @@ The yardstick is a hand-specialised round kernel (default rules, threshold polic
 the project, at ``../shared/bench/ronco_limit.py`` from the repository root unless ``--limit``
 says otherwise; it is loaded at run time and its ``play_rounds(n, rounds, t, td, seed)`` timed
 beside the project's ``simulate_rounds`` on the same table. Without the file the ratio is
-skipped.
+skipped. Whole games are timed with every player on the threshold policy (S1) and again with
+every player informed (S2), the family whose races and certificates the best-threshold report
+plays.
 
 Compile time is excluded: each kernel is called once on a tiny batch before timing. Runs of the
 project kernel and of the yardstick alternate, so that load from other processes hits both
@@ -147,6 +149,9 @@ def main() -> None:
     gpol = [Policy("threshold", t, td)] * args.game_players
     gcfg = GameConfig.build(rules, gpol, args.lives, None)
     g = game_rate(gcfg, args.games, args.repeats, clock)
+    ipol = [Policy("informed", t, td)] * args.game_players
+    gi = game_rate(GameConfig.build(rules, ipol, args.lives, None), args.games, args.repeats,
+                   clock)
     rg = reference_game_rate(rules, gpol, args.lives, args.reference_games, clock)
 
     print(f"Ronco rounds, {args.players} players, threshold {t}:{td}, default rules, one core"
@@ -160,11 +165,13 @@ def main() -> None:
           " one core")
     print(f"  {'project kernel':<22}{g:>14,.0f} games/s")
     print(f"  {'reference engine':<22}{rg:>14,.1f} games/s   (kernel is {g / rg:,.0f}x faster)")
+    print(f"  {'informed players':<22}{gi:>14,.0f} games/s   (every player informed:{t}:{td})")
     print(json.dumps({"players": args.players, "threshold": t, "dealer_threshold": td,
                       "clock": args.clock, "kernel_rounds_per_s": k, "limit_rounds_per_s": lim,
                       "ratio": None if lim is None else k / lim,
                       "reference_rounds_per_s": r, "game_players": args.game_players,
                       "lives": args.lives, "kernel_games_per_s": g,
+                      "kernel_informed_games_per_s": gi,
                       "reference_games_per_s": rg}))
 
 
