@@ -149,3 +149,43 @@ def monte_carlo(header: dict[str, Any], size: dict[str, Any], simulate: Callable
         table = stored_frame(out, raw) if stored_frame is not None else frame(out)
         run.store.finish(table, {k: out[k] for k in summary})
     return result
+
+
+def search_command(manifest: dict[str, Any], search: Callable[..., tuple[Any, int, int]], *,
+                   answer: Callable[[Any], dict[str, Any]],
+                   frame: Callable[[dict], pd.DataFrame],
+                   summary: Callable[[dict], dict[str, Any]], seed: int,
+                   workers: int | None, scheduler: str | None, store: str | None,
+                   progress: bool,
+                   stored_frame: Callable[[dict], pd.DataFrame] | None = None) -> Result:
+    """Run one command that is a search (:mod:`simcards.core.plans`): the path of
+    ``best-threshold`` and ``equilibrium``, as :func:`monte_carlo` is that of the batch commands.
+
+    ``manifest`` names the run (its store folder holds every stage of the search, so a killed
+    search resumes stage by stage). ``search(workers=, root=, progress=, executor=)`` returns
+    ``(rows, chunks resumed, chunks computed)``; the JSON is the manifest, ``answer(rows)`` and
+    on a cluster its timings; the store keeps ``stored_frame(out)`` (default: the table) and
+    ``summary(out)``."""
+    from simcards.core.cli_options import check_seed
+    from simcards.core.runner import check_workers
+    from simcards.core.spawnsafe import main_not_reimported
+
+    check_seed(seed)
+    cap, workers = workers, check_workers(workers)  # on a cluster only a cap, if given
+    root = store_root(store)
+    top = RunStore(root, manifest) if root is not None else None
+    if top is not None:
+        top.create()  # the search's stages are kept inside its own folder
+    with main_not_reimported(), executor_for(scheduler, cap, not progress) as ex:
+        t0 = time.perf_counter()
+        rows, resumed, computed = search(workers=workers,
+                                         root=top.path / "stages" if top else None,
+                                         progress=progress, executor=ex)
+        seconds = time.perf_counter() - t0
+    out = {**manifest, **answer(rows), **cluster_info(ex, seconds)}
+    result = Result(out, rows, frame)
+    if top is not None:
+        top.resumed, top.computed = resumed, computed
+        top.finish(stored_frame(out) if stored_frame is not None else result.to_frame(),
+                   summary(out))
+    return result

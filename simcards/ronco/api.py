@@ -24,7 +24,6 @@ The command line (:mod:`simcards.ronco.cli`) is a thin layer over these function
 from __future__ import annotations
 
 import copy
-import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -41,7 +40,6 @@ from simcards.core.cli_options import (
 from simcards.core.errors import UsageError
 from simcards.core.results import Result
 from simcards.core.runner import check_workers
-from simcards.core.spawnsafe import main_not_reimported
 from simcards.ronco.policies import DEFAULT_P, DEFAULT_T, DEFAULT_TD, KINDS, Policy
 from simcards.ronco.rules import RoncoRules, check_players
 
@@ -348,8 +346,7 @@ def best_threshold(*, players: int | str | Sequence[int] = "3-10", lives: int = 
     when that is smaller; given explicitly, they must not exceed it. Budgets are at most 1e9
     games per candidate; ``gain_games=0`` skips the informed-gain comparison.
     """
-    from simcards.core.montecarlo import cluster_info, executor_for
-    from simcards.core.store import RunStore, store_root
+    from simcards.core.montecarlo import search_command
     from simcards.ronco import best_threshold_batch as bt
     from simcards.ronco import games_batch as ronco_games
 
@@ -379,32 +376,22 @@ def best_threshold(*, players: int | str | Sequence[int] = "3-10", lives: int = 
     floor = _bounded(min_games, DEFAULT_MIN_GAMES, budget, "--min-games")
     gain = 0 if str(gain_games).strip() == "0" else parse_count(gain_games, "--gain-games",
                                                                 MAX_RACE_GAMES)
-    check_seed(seed)
-    cap, workers = workers, check_workers(workers)  # on a cluster only a cap, if given
-    root = store_root(store)
     opts = {"seed": seed, "first_stage": first, "max_games": budget, "z_drop": z_drop,
             "max_iterations": max_iterations, "gain_games": gain, "min_games": floor}
     manifest = {"game": "ronco", "command": "best-threshold", "rules": rules.summary(),
                 "players": sizes, "lives": lives, "policy": policy,
                 "field": field_policy.spec(), **opts}
-    top = RunStore(root, manifest) if root is not None else None
-    if top is not None:
-        top.create()  # the search's stages are kept inside its own folder
-    with main_not_reimported(), executor_for(scheduler, cap, not progress) as ex:
-        t0 = time.perf_counter()
-        rows, resumed, computed = bt.search(rules, sizes, lives, policy, field_policy, opts,
-                                            workers=workers,
-                                            root=top.path / "stages" if top else None,
-                                            progress=progress, executor=ex)
-        seconds = time.perf_counter() - t0
-    out = {**manifest, "seed": seed, "rows": [bt.row_dict(r) for r in rows],
-           **cluster_info(ex, seconds)}
-    if top is not None:
-        top.resumed, top.computed = resumed, computed
-        frame = pd.DataFrame([{k: (str(v) if isinstance(v, list) else v)
-                               for k, v in r.items()} for r in out["rows"]])
-        top.finish(frame, {"rows": len(rows)})
-    return Result(out, rows, best_threshold_frame)
+
+    def stored(out: dict[str, Any]) -> pd.DataFrame:
+        return pd.DataFrame([{k: (str(v) if isinstance(v, list) else v)
+                              for k, v in r.items()} for r in out["rows"]])
+
+    return search_command(
+        manifest, lambda **run: bt.search(rules, sizes, lives, policy, field_policy, opts, **run),
+        answer=lambda rows: {"seed": seed, "rows": [bt.row_dict(r) for r in rows]},
+        frame=best_threshold_frame, stored_frame=stored,
+        summary=lambda out: {"rows": len(out["rows"])}, seed=seed, workers=workers,
+        scheduler=scheduler, store=store, progress=progress)
 
 
 def _bounded(value: int | str | None, default: int, budget: int, what: str) -> int:
@@ -518,30 +505,17 @@ def equilibrium(*, players: int | str = 2, exact: bool = False, family: str = "t
     lives = 7 if lives is None else lives
     ronco_games.check_lives(lives)
     starts = _start_policies(start, family, rules.top)
-    check_seed(seed)
-    cap, workers = workers, check_workers(workers)  # on a cluster only a cap, if given
-    from simcards.core.montecarlo import cluster_info, executor_for
-    from simcards.core.store import RunStore, store_root
+    from simcards.core.montecarlo import search_command
     from simcards.ronco import equilibrium_batch
 
-    root = store_root(store)
     manifest = {"game": "ronco", "command": "equilibrium", "rules": rules.summary(),
                 "players": sizes, "lives": lives, "family": family,
                 "start": [[p.T, p.Td] for p in starts], "seed": seed}
-    top = RunStore(root, manifest) if root is not None else None
-    if top is not None:
-        top.create()
-    with main_not_reimported(), executor_for(scheduler, cap, not progress) as ex:
-        t0 = time.perf_counter()
-        rows, resumed, computed = equilibrium_batch.search(
+    return search_command(
+        manifest, lambda **run: equilibrium_batch.search(
             rules, [(n, family, starts) for n in sizes], lives, seed=seed, near=bool(starts),
-            workers=workers, root=top.path / "stages" if top else None, progress=progress,
-            executor=ex)
-        seconds = time.perf_counter() - t0
-    out = {**manifest, "target": equilibrium_batch.TARGET, "rows": [r.to_dict() for r in rows],
-           **cluster_info(ex, seconds)}
-    result = Result(out, rows, mixed_equilibrium_frame)
-    if top is not None:
-        top.resumed, top.computed = resumed, computed
-        top.finish(result.to_frame(), {"rows": len(rows)})
-    return result
+            **run),
+        answer=lambda rows: {"target": equilibrium_batch.TARGET,
+                             "rows": [r.to_dict() for r in rows]},
+        frame=mixed_equilibrium_frame, summary=lambda out: {"rows": len(out["rows"])},
+        seed=seed, workers=workers, scheduler=scheduler, store=store, progress=progress)
