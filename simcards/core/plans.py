@@ -42,6 +42,7 @@ from simcards.core.runner import (
     run_chunk,
     sigint_held,
 )
+from simcards.core.store import stage_stores
 
 
 @dataclass(frozen=True)
@@ -84,6 +85,31 @@ def run_plans(plans: Sequence[Plan], *, executor: Executor | None = None, worker
         where = f"; finished chunks kept under {kept_under}" if kept_under is not None else ""
         raise Interrupted(f"interrupted{where}, run the same command again to resume") from None
     return driver.answers()
+
+
+def run_searches(plans: Sequence[Plan], *, label: Callable[[], str], progress: bool,
+                 root: Path | None, executor: Executor | None = None, workers: int = 1,
+                 still_to_ask: Callable[[], int] = lambda: 0) -> tuple[list[Any], int, int]:
+    """:func:`run_plans` as a command runs it: each stage kept as its own run under ``root``
+    (none when it is None), and one progress bar for all the plans, whose total is the games
+    asked so far plus ``still_to_ask()`` (the most the plans may still ask, an estimate that
+    only shrinks) and whose description is ``label()``. Returns the answers and how many chunks
+    were resumed and computed."""
+    bar = Progress(still_to_ask(), label(), progress)
+    store_for, stores = stage_stores(root)
+    asked = 0
+
+    def on_request(request: StageRequest) -> None:
+        nonlocal asked
+        asked += request.batch.total
+        bar.update(total=asked + still_to_ask(), label=label())
+
+    try:
+        answers = run_plans(plans, executor=executor, workers=workers, store_for=store_for,
+                            bar=bar, on_request=on_request, kept_under=root)
+    finally:
+        bar.close()
+    return answers, sum(s.resumed for s in stores), sum(s.computed for s in stores)
 
 
 class _Stage:

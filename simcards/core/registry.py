@@ -53,6 +53,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -170,6 +171,7 @@ class Warmups:
         chosen = [g for g in games() if g.name in game_names and g.warmups]
         self._procs: list[subprocess.Popen[bytes]] = []
         self._stopped = False
+        self._lock = threading.Lock()  # no warm-up starts once stop() has begun
         pool = ThreadPoolExecutor(max(1, len(chosen)), thread_name_prefix="warm-ups")
         self.futures: dict[str, Future[None]] = {
             g.name: pool.submit(self._run, list(g.warmups)) for g in chosen}
@@ -178,10 +180,11 @@ class Warmups:
     def _run(self, refs: list[str]) -> None:
         code = ("from simcards.core.registry import resolve\n"
                 + "".join(f"resolve({ref!r})()\n" for ref in refs))
-        if self._stopped:
-            return
-        proc = subprocess.Popen([sys.executable, "-c", code])
-        self._procs.append(proc)
+        with self._lock:
+            if self._stopped:
+                return
+            proc = subprocess.Popen([sys.executable, "-c", code])
+            self._procs.append(proc)
         if proc.wait() != 0 and not self._stopped:
             raise RuntimeError(f"the warm-ups {', '.join(refs)} failed "
                                f"(exit status {proc.returncode})")
@@ -198,7 +201,8 @@ class Warmups:
 
     def stop(self) -> None:
         """Stop the warm-ups still running (a run that ends early does not wait for them)."""
-        self._stopped = True
+        with self._lock:
+            self._stopped = True
         for proc in self._procs:
             if proc.poll() is None:
                 proc.kill()

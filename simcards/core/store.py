@@ -279,27 +279,6 @@ def _identity(batch: Batch, index: int) -> dict[str, int]:
             "size": chunk_size_at(batch.total, batch.chunk_size, index)}
 
 
-class SplitStore:
-    """One :func:`~simcards.core.runner.run_batches` call whose batches each have their own
-    store (or none): batch b's chunk c is chunk (0, c) of ``stores[b]``."""
-
-    def __init__(self, stores: Sequence[RunStore | None]) -> None:
-        self.stores = list(stores)
-
-    def resume(self, batches: Sequence[Batch]) -> dict[ChunkKey, Stats]:
-        done: dict[ChunkKey, Stats] = {}
-        for b, st in enumerate(self.stores):
-            if st is not None:
-                for (_, c), stats in st.resume([batches[b]]).items():
-                    done[(b, c)] = stats
-        return done
-
-    def save(self, key: ChunkKey, chunk: Chunk, stats: Stats) -> None:
-        st = self.stores[key[0]]
-        if st is not None:
-            st.save((0, key[1]), chunk, stats)
-
-
 def stage_stores(root: Path | None) -> tuple[Callable[[Any], RunStore | None], list[RunStore]]:
     """``store_for`` for :func:`~simcards.core.plans.run_plans`: each stage kept as its own run
     under ``root``, keyed by the stage's manifest (nothing kept when ``root`` is None), and the
@@ -314,12 +293,6 @@ def stage_stores(root: Path | None) -> tuple[Callable[[Any], RunStore | None], l
         return store
 
     return store_for, made
-
-
-def multi_batch_options(stores: list[RunStore | None]) -> dict[str, Any]:
-    """``store=`` for one :func:`~simcards.core.runner.run_batches` call whose batches each
-    have their own store (or none)."""
-    return {"store": SplitStore(stores)}
 
 
 def describe_batch(batch: Batch) -> dict[str, Any]:

@@ -34,11 +34,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from simcards.core.plans import Plan, StageRequest, run_plans
-from simcards.core.progress import Progress
+from simcards.core.plans import Plan, StageRequest, run_searches
 from simcards.core.runner import Batch, Stats
 from simcards.core.stats import Z95, wilson
-from simcards.core.store import stage_stores
 from simcards.ronco.bayes_exact import FIELD_KINDS, MAX_BAYES_PLAYERS, game_table, prebuild
 from simcards.ronco.games_batch import MAX_ROUNDS
 from simcards.ronco.policies import Policy, PolicyTable
@@ -319,22 +317,14 @@ def search(rules: RoncoRules, sizes: Sequence[int], lives: int, kind: str,
     Returns the rows and how many chunks were resumed and computed.
     """
     plans, budgets = race_plans(rules, sizes, lives, kind, field_policy, opts)
-    bar = Progress(sum(b.remaining() for b in budgets), "best-threshold", progress)
-    store_for, stores = stage_stores(root)
-    queued = [0]
 
-    def on_request(request: StageRequest) -> None:
-        queued[0] += request.batch.total
+    def label() -> str:
         finished = sum(b.finished for b in budgets)
-        bar.update(total=queued[0] + sum(b.remaining() for b in budgets),
-                   label=f"best-threshold, {finished} of {len(sizes)} table sizes done (games)")
+        return f"best-threshold, {finished} of {len(sizes)} table sizes done (games)"
 
-    try:
-        rows = run_plans(plans, executor=executor, workers=workers, store_for=store_for,
-                         bar=bar, on_request=on_request, kept_under=root)
-    finally:
-        bar.close()
-    return (rows, sum(s.resumed for s in stores), sum(s.computed for s in stores))
+    return run_searches(plans, label=label, progress=progress, root=root, executor=executor,
+                        workers=workers,
+                        still_to_ask=lambda: sum(b.remaining() for b in budgets))
 
 
 class _Budget:

@@ -64,11 +64,9 @@ from typing import Any, NamedTuple
 import numpy as np
 from scipy.stats import norm
 
-from simcards.core.plans import StageRequest, run_plans
-from simcards.core.progress import Progress
+from simcards.core.plans import StageRequest, run_searches
 from simcards.core.runner import Batch, Stats
 from simcards.core.stats import Z95
-from simcards.core.store import stage_stores
 from simcards.ronco.best_threshold_batch import grid
 from simcards.ronco.games_batch import MAX_ROUNDS
 from simcards.ronco.mixed_kernel import MAX_TABULATED, composition_bins, mixed_games
@@ -599,19 +597,7 @@ def search(rules: RoncoRules, jobs: Sequence[tuple[int, str, Sequence[Policy]]],
     """Run :func:`plan` for every (players, family, start) of ``jobs`` side by side on one pool
     of workers, each batch stored under ``root`` (if given). Returns the rows (in the order of
     ``jobs``) and how many chunks were resumed and computed."""
-    bar = Progress(0, "equilibrium", progress)
-    store_for, stores = stage_stores(root)
-    queued = [0]
-
-    def on_request(request: StageRequest) -> None:
-        queued[0] += request.batch.total
-        bar.update(total=queued[0], label=f"equilibrium, {len(jobs)} searches (games)")
-
     plans = [plan(rules, n, lives, kind, start, seed=seed, budget=budget, near=near)
              for n, kind, start in jobs]
-    try:
-        rows = run_plans(plans, executor=executor, workers=workers, store_for=store_for,
-                         bar=bar, on_request=on_request, kept_under=root)
-    finally:
-        bar.close()
-    return rows, sum(s.resumed for s in stores), sum(s.computed for s in stores)
+    return run_searches(plans, label=lambda: f"equilibrium, {len(jobs)} searches (games)",
+                        progress=progress, root=root, executor=executor, workers=workers)

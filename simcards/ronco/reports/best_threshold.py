@@ -19,12 +19,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from simcards.core.plans import Plan, StageRequest, run_plans
-from simcards.core.progress import Progress
+from simcards.core.plans import Plan, StageRequest, run_searches
 from simcards.core.reports.common import fmt_p, out_dir, page_footer, quick_banner, save_figure
 from simcards.core.runner import Batch
 from simcards.core.stats import Z95, wilson
-from simcards.core.store import describe_batch, stage_stores
+from simcards.core.store import describe_batch
 from simcards.ronco import best_threshold_batch as bt
 from simcards.ronco import equilibrium_batch
 from simcards.ronco.policies import Policy
@@ -104,21 +103,10 @@ def build(root: Path, *, seed: int, workers: int | None, progress: bool = True,
                                        bt._config(rules, HEATMAP_PLAYERS, LIVES, FIELD, full),
                                        seed, map_games, bt.RACE_CHUNK,
                                        stream="ronco.report.heatmap"))))
-    bar = Progress(sum(b.remaining() for b in budgets), "best thresholds", progress)
-    queued = [0]
-
-    def on_request(request: StageRequest) -> None:
-        queued[0] += request.batch.total
-        bar.update(total=queued[0] + sum(b.remaining() for b in budgets),
-                   label="best thresholds: races, equilibria and curves (games)")
-
-    store_for, _ = stage_stores(store)
-    try:
-        answers = run_plans(plans, executor=executor, workers=workers or 1,
-                            store_for=store_for, bar=bar, on_request=on_request,
-                            kept_under=store)
-    finally:
-        bar.close()
+    answers, _, _ = run_searches(
+        plans, label=lambda: "best thresholds: races, equilibria and curves (games)",
+        progress=progress, root=store, executor=executor, workers=workers or 1,
+        still_to_ask=lambda: sum(b.remaining() for b in budgets))
     k = len(sizes)
     rows = [a[0] for a in answers[:k]]
     informed_rows = [a[0] for a in answers[k:2 * k]]
