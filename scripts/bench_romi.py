@@ -22,16 +22,17 @@ import time
 
 from simcards.core.rng import chunk_state
 from simcards.romi import round_kernel as E
+from simcards.romi.kernel_state import Seats
 from simcards.romi.records import engine_args
 from simcards.romi.rules import RomiRules
 
 
 def bench(players: int, rounds: int, seed: int, policy: str = "greedy") -> dict[str, object]:
     rl, kinds, params = engine_args(RomiRules.make(players=players), [policy] * players)
-    E.simulate_rounds(chunk_state(seed, 10_000 + players), 3, rl, kinds, params)  # compile
+    E.simulate_rounds(chunk_state(seed, 10_000 + players), 3, rl, Seats(kinds, params))  # compile
     t0 = time.process_time()
     scores, went_out, romi, never, turns, stalled, _ = E.simulate_rounds(
-        chunk_state(seed, players), rounds, rl, kinds, params)
+        chunk_state(seed, players), rounds, rl, Seats(kinds, params))
     dt = time.process_time() - t0
     return {
         "players": players,

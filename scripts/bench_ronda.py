@@ -32,6 +32,7 @@ import numpy as np
 from simcards.core.rng import chunk_state
 from simcards.ronda import codes
 from simcards.ronda import reference as ref
+from simcards.ronda.kernel_state import Seats
 from simcards.ronda.play_kernel import record_hands, simulate_hands
 from simcards.ronda.policies import policy_arrays
 from simcards.ronda.rules import RondaRules
@@ -42,20 +43,20 @@ README_POLICIES = ("greedy", "lookahead:1", "rollout:32")
 
 
 def kernel_rate(rules: RondaRules, kinds: np.ndarray, params: np.ndarray, hands: int) -> float:
-    rl, ds = rules.arrays.args()
-    simulate_hands(chunk_state(0, 0), 10, -1, kinds, params, rl, ds)  # compile / load from cache
+    seats = Seats(kinds, params)
+    simulate_hands(chunk_state(0, 0), 10, -1, seats, rules.kernel)  # compile / load from cache
     best = 0.0
     for rep in range(3):
         state = chunk_state(1, rep)
         t0 = time.process_time()
-        simulate_hands(state, hands, -1, kinds, params, rl, ds)
+        simulate_hands(state, hands, -1, seats, rules.kernel)
         best = max(best, hands / (time.process_time() - t0))
     return best
 
 
 def reference_rate(rules: RondaRules, kinds: np.ndarray, hands: int) -> float:
-    rl, _ = rules.arrays.args()
-    decks, dealers, us, _ = record_hands(chunk_state(2, 0), hands, -1, kinds, rl)
+    seats = Seats(kinds, np.zeros_like(kinds))
+    decks, dealers, us, _ = record_hands(chunk_state(2, 0), hands, -1, seats, rules.kernel)
     options = ref.RondaOptions(**rules.summary())
     t0 = time.process_time()
     for h in range(hands):

@@ -26,16 +26,6 @@ POLICY_RUMMY = 1  # Q3: parameter K
 POLICY_THRESHOLD = 2  # Q4: parameter X
 POLICY_EXPERT = 3  # Q5
 
-# ---------------------------------------------------------------- the rule vector
-# :func:`simcards.romi.records.rules_array`: one int64 array, indexed by these slots.
-
-R_PLAYERS = 0  # D2
-R_ROUNDS = 1  # D5, G6
-R_OPEN_MIN = 2  # O1
-R_ACE_LOW = 3  # M6: value of an As below the 2
-R_SWAP_ROMI = 4  # G3: 1 when a joker swap keeps the -20 (``RomiRules.swap_keeps_romi``)
-R_SIZE = 5
-
 # ---------------------------------------------------------------- scalars of the workspace's ``st``
 
 S_DEALER = 0

@@ -39,6 +39,7 @@ import numpy as np
 
 from simcards.core.stats import Z95, wilson
 from simcards.romi.codes import STALL_TURNS
+from simcards.romi.kernel_state import KernelRules, Seats
 
 STREAM = "romi.compare"
 """The random stream of the compare command."""
@@ -54,7 +55,7 @@ class CompareConfig:
     """What a chunk needs, as plain arrays and ints (pickled to workers). ``kinds[r]`` and
     ``params[r]`` are the seats' policies in rotation r: A in seat r, B elsewhere."""
 
-    rl: np.ndarray
+    rl: KernelRules
     kinds: np.ndarray
     params: np.ndarray
     players: int
@@ -62,7 +63,7 @@ class CompareConfig:
     dealer: int
 
 
-def build_config(rl: np.ndarray, kind_a: int, param_a: int, kind_b: int, param_b: int,
+def build_config(rl: KernelRules, kind_a: int, param_a: int, kind_b: int, param_b: int,
                  players: int, rounds_per_game: int, dealer: int | None) -> CompareConfig:
     """The rotations' seat policies from A's and B's engine codes (kind, parameter)."""
     kinds = np.full((players, players), kind_b, np.int64)
@@ -117,7 +118,7 @@ def compare_chunk(state: np.ndarray, size: int, cfg: CompareConfig) -> dict[str,
             totals = np.zeros(n, np.int64)
             for k in range(rounds):
                 scores, out, romi, never, turns, stalled, _ = simulate_rounds(
-                    sub, 1, cfg.rl, cfg.kinds[r], cfg.params[r], (d0 + k) % n)
+                    sub, 1, cfg.rl, Seats(cfg.kinds[r], cfg.params[r]), (d0 + k) % n)
                 totals += scores[0]
                 acc["rounds"][0] += 1
                 acc["turns_hist"][min(int(turns[0]), STALL_TURNS)] += 1

@@ -34,6 +34,7 @@ from numba import njit
 
 from simcards.core.errors import UsageError
 from simcards.romi import cards as C
+from simcards.romi.kernel_state import MeldWork
 from simcards.romi.rules import RomiRules
 
 MAX_HAND = 16
@@ -214,13 +215,19 @@ N_FRAME = 9
 
 
 @njit(cache=True)
-def _search(counts, jk, start, key, base, ace_low, w, stamp, memo, cur, buf, fr):
+def _search(counts, jk, start, key, base, ace_low, mw, cur):
     """Packed (best value, most penalty laid, reachable leftover counts in {0, 1} as bits) over
     every lay-down of the cards still held (kinds >= start, and jk jokers).
 
-    A depth-first search with an explicit stack of frames (``fr[base:]``, options in
-    ``buf[base:]``) rather than recursion, which numba cannot cache. ``counts`` is restored on
-    return."""
+    A depth-first search with an explicit stack of frames (``mw.fr[base:]``, options in
+    ``mw.buf[base:]``) rather than recursion, which numba cannot cache; answers are memoised
+    under the stamp ``cur`` (:class:`~simcards.romi.kernel_state.MeldWork`). ``counts`` is
+    restored on return."""
+    w = mw.w
+    stamp = mw.stamp
+    memo = mw.memo
+    buf = mw.buf
+    fr = mw.fr
     d = base
     calling = True
     ret = 0
@@ -357,16 +364,15 @@ def _prepare(counts, jk, w):
 
 
 @njit(cache=True)
-def _solve_counts(counts, jk, ace_low, w, stamp, memo, cur, buf, fr):
+def _solve_counts(counts, jk, ace_low, mw, cur):
     """(best_value, min_penalty, can_go_out as 0/1) of one hand; ``counts`` is changed (the
     cards in no meld are taken out). ``cur`` must differ from every stamp of earlier hands."""
     total = 0
     for k in range(52):
         total += counts[k] * _rank_value(k % 13 + 1)
     total += JOKER_PENALTY * jk
-    out_n, key = _prepare(counts, jk, w)
-    res = _search(counts, jk, np.int64(0), key, np.int64(0), ace_low, w, stamp, memo, cur, buf,
-                  fr)
+    out_n, key = _prepare(counts, jk, mw.w)
+    res = _search(counts, jk, np.int64(0), key, np.int64(0), ace_low, mw, cur)
     bits = ((res >> (2 * _VBITS)) << out_n) & 3
     best_v = res & _VMASK
     laid = (res >> _VBITS) & _VMASK
@@ -377,12 +383,9 @@ def _solve_counts(counts, jk, ace_low, w, stamp, memo, cur, buf, fr):
 def _workspace():
     """Search arrays for one batch: only the stamps need clearing (nothing is read from the
     memo, the option rows or the frames before it is written)."""
-    w = np.zeros(53, np.int64)
-    stamp = np.zeros(TABLE, np.int32)
-    memo = np.empty(TABLE, np.int64)
-    buf = np.empty((MAX_DEPTH, MAX_OPTIONS, ROW), np.int64)
-    fr = np.empty((MAX_DEPTH, N_FRAME), np.int64)
-    return w, stamp, memo, buf, fr
+    return MeldWork(np.zeros(53, np.int64), np.zeros(TABLE, np.int32), np.empty(TABLE, np.int64),
+                    np.empty((MAX_DEPTH, MAX_OPTIONS, ROW), np.int64),
+                    np.empty((MAX_DEPTH, N_FRAME), np.int64))
 
 
 @njit(cache=True)
@@ -392,7 +395,7 @@ def solve_batch(hands: np.ndarray, ace_low: int) -> np.ndarray:
     int64[n, 3]: best_value, min_penalty, can_go_out (0/1)."""
     n = hands.shape[0]
     out = np.zeros((n, 3), np.int64)
-    w, stamp, memo, buf, fr = _workspace()
+    mw = _workspace()
     counts = np.zeros(52, np.int64)
     for h in range(n):
         counts[:] = 0
@@ -409,7 +412,7 @@ def solve_batch(hands: np.ndarray, ace_low: int) -> np.ndarray:
                 counts[c % 52] += 1
         if size == 0:
             continue
-        v, p, g = _solve_counts(counts, jk, ace_low, w, stamp, memo, h + 1, buf, fr)
+        v, p, g = _solve_counts(counts, jk, ace_low, mw, h + 1)
         out[h, 0] = v
         out[h, 1] = p
         out[h, 2] = g
@@ -419,7 +422,9 @@ def solve_batch(hands: np.ndarray, ace_low: int) -> np.ndarray:
 @njit(cache=True)
 def _best_laydown(counts, jk, ace_low):
     """One lay-down reaching best_value (V4): rows as in ``_options`` (int64[melds, ROW])."""
-    w, stamp, memo, buf, fr = _workspace()
+    mw = _workspace()
+    w = mw.w
+    buf = mw.buf
     _, key = _prepare(counts, jk, w)
     chosen = np.zeros((MAX_HAND, ROW), np.int64)
     n_chosen = 0
@@ -432,10 +437,10 @@ def _best_laydown(counts, jk, ace_low):
             k += 1
         if k == 52:
             break
-        target = _search(counts, jk, k, key, one, ace_low, w, stamp, memo, one, buf, fr) & _VMASK
+        target = _search(counts, jk, k, key, one, ace_low, mw, one) & _VMASK
         c = counts[k]
         counts[k] = 0
-        res = _search(counts, jk, k + 1, key - c * w[k], one, ace_low, w, stamp, memo, one, buf, fr)
+        res = _search(counts, jk, k + 1, key - c * w[k], one, ace_low, mw, one)
         if res & _VMASK == target:
             key -= c * w[k]
             start = k + 1
@@ -451,7 +456,7 @@ def _best_laydown(counts, jk, ace_low):
             for t in range(nreal):
                 counts[row[F_KINDS + t]] -= 1
                 key2 -= w[row[F_KINDS + t]]
-            res = _search(counts, jk - joker, k, key2, one, ace_low, w, stamp, memo, one, buf, fr)
+            res = _search(counts, jk - joker, k, key2, one, ace_low, mw, one)
             if (res & _VMASK) + row[F_VALUE] == target:
                 chosen[n_chosen, :] = row
                 n_chosen += 1

@@ -17,6 +17,7 @@ import numpy as np
 from simcards.core.errors import UsageError
 from simcards.core.policyspec import Param, PolicyKind, PolicyKinds, PolicySpec
 from simcards.romi.codes import POLICY_EXPERT, POLICY_GREEDY, POLICY_RUMMY, POLICY_THRESHOLD
+from simcards.romi.kernel_state import Seats
 from simcards.romi.rules import RomiRules
 
 MAX_THRESHOLD = 1000
@@ -39,9 +40,9 @@ KINDS = PolicyKinds("romi", [
 """Römi's policy kinds: what ``--policies`` accepts, with ranges and defaults."""
 
 
-def policy_arrays(specs: Sequence[PolicySpec | str], rules: RomiRules
-                  ) -> tuple[np.ndarray, np.ndarray]:
-    """The engine's form of per-seat policies: ``(kinds, params)``, int64 arrays with the kind
+def policy_arrays(specs: Sequence[PolicySpec | str], rules: RomiRules) -> Seats:
+    """The engine's form of per-seat policies: :class:`~simcards.romi.kernel_state.Seats`
+    ``(kinds, params)``, int64 arrays with the kind
     code and the one parameter of each seat (0 for ``greedy``). Specs are checked against the
     rules (``threshold``'s X >= ``open_min``)."""
     if len(specs) != rules.players:
@@ -56,4 +57,4 @@ def policy_arrays(specs: Sequence[PolicySpec | str], rules: RomiRules
             spec = KINDS.check(spec, {"open_min": rules.open_min})
         kinds[p] = KINDS.code(spec.kind)
         params[p] = int(spec.values[0]) if spec.values else 0
-    return kinds, params
+    return Seats(kinds, params)

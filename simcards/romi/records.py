@@ -34,6 +34,7 @@ from simcards.romi.actions import (
     Open,
     Swap,
 )
+from simcards.romi.kernel_state import KernelRules, RoundState, RoundWork, Seats
 from simcards.romi.policies import policy_arrays
 from simcards.romi.rules import RomiRules
 
@@ -45,48 +46,43 @@ SHUF_CAP = 1200
 reshuffle, so they are at most the 1,000 turns' draws plus the last stock."""
 
 
-def rules_array(rules: RomiRules) -> np.ndarray:
-    """The engine's form of the rules (``engine.R_*``)."""
-    rl = np.zeros(codes.R_SIZE, np.int64)
-    rl[codes.R_PLAYERS] = rules.players
-    rl[codes.R_ROUNDS] = rules.rounds
-    rl[codes.R_OPEN_MIN] = rules.open_min
-    rl[codes.R_ACE_LOW] = rules.ace_low_value
-    rl[codes.R_SWAP_ROMI] = int(rules.swap_keeps_romi)
-    return rl
+def rules_array(rules: RomiRules) -> KernelRules:
+    """The engine's form of the rules (:class:`~simcards.romi.kernel_state.KernelRules`)."""
+    return KernelRules(players=int(rules.players), rounds=int(rules.rounds),
+                       open_min=int(rules.open_min), ace_low=int(rules.ace_low_value),
+                       swap_romi=int(rules.swap_keeps_romi))
 
 
 def engine_args(rules: RomiRules, policies: Sequence[PolicySpec | str]
-                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(rl, kinds, params)`` for the engine's kernels, validated (``UsageError``)."""
+                ) -> tuple[KernelRules, np.ndarray, np.ndarray]:
+    """``(rules, kinds, params)`` for the engine's kernels, validated (``UsageError``)."""
     kinds, params = policy_arrays(policies, rules)
     return rules_array(rules), kinds, params
 
 
 @njit(cache=True)
-def record_round(seed, dealer, rl, kinds, params, max_turns):
+def record_round(seed, dealer, rules, seats, max_turns):
     """One round from the seed of its own stream (deck, then reshuffles) with every move
     logged. Returns (deck, log rows, reshuffle cards, reshuffle lengths, scores, workspace)."""
-    n = rl[codes.R_PLAYERS]
-    ws = E.new_workspace(n)
-    sv = E.new_solver()
-    ps = E.new_scratch()
-    rs = np.zeros(4, np.uint64)
+    n = rules.players
+    work = E.new_round_work(n, np.int64(LOG_CAP), np.int64(SHUF_CAP),
+                            np.int64(codes.STALL_TURNS + 1))
+    ws = work.ws
+    rs = work.rs
     seed_state(rs, seed)
     deck = np.zeros(E.N_CARDS, np.int64)
     E.shuffle_deck(rs, deck)
-    log = np.zeros((LOG_CAP, codes.MW), np.int64)
-    shuf = np.zeros(SHUF_CAP, np.int64)
-    shuf_len = np.zeros(codes.STALL_TURNS + 1, np.int64)
-    info = np.zeros(3, np.int64)
-    E.play_round(deck, dealer, rl, kinds, params, ws, sv, ps, rs, log, shuf, shuf_len, info,
-                 max_turns)
+    E.play_round(deck, dealer, rules, seats, work, max_turns)
+    log = work.log.moves
+    shuf = work.log.shuf
+    shuf_len = work.log.shuf_len
+    info = work.log.info
     if info[2] > LOG_CAP:
         raise ValueError("record_round: move log overflow")
-    if info[1] != ws[0][codes.S_SHUF]:
+    if info[1] != ws.st[codes.S_SHUF]:
         raise ValueError("record_round: reshuffle record overflow")
     scores = np.zeros(n, np.int64)
-    E.score_round(rl, ws, scores)
+    E.score_round(rules, ws, scores)
     return (deck, log[:info[2]].copy(), shuf[:info[0]].copy(), shuf_len[:info[1]].copy(),
             scores, ws)
 
@@ -105,7 +101,7 @@ def _chances(state, n_rounds, n, dealer):
 @njit(cache=True)
 def _table(ws):
     """Final table in canonical form: (owners, cards [m, 14] padded -1, counts, stands)."""
-    st, tm, tc = ws[0], ws[8], ws[9]
+    st, tm, tc = ws.st, ws.tm, ws.tc
     nm = st[codes.S_NM]
     owners = np.zeros(nm, np.int64)
     cards = np.full((nm, 14), -1, np.int64)
@@ -208,13 +204,13 @@ def _decode(rows: np.ndarray) -> tuple[list[Action], dict[int, int]]:
     return out, index
 
 
-def record_from_seed(seed: int, dealer: int, rl: np.ndarray, kinds: np.ndarray,
+def record_from_seed(seed: int, dealer: int, rules: KernelRules, kinds: np.ndarray,
                      params: np.ndarray, max_turns: int = codes.STALL_TURNS + 1) -> RoundRecord:
     """One round from its own stream's seed (or its first ``max_turns`` turns)."""
-    deck, log, shuf, shuf_len, scores, ws = record_round(np.uint64(seed), dealer, rl, kinds,
-                                                         params, max_turns)
+    deck, log, shuf, shuf_len, scores, ws = record_round(np.uint64(seed), dealer, rules,
+                                                         Seats(kinds, params), max_turns)
     st, hand, hn, opened, _, _, stock, pile = ws[:8]
-    n = int(rl[codes.R_PLAYERS])
+    n = int(rules.players)
     orders = []
     at = 0
     for m in shuf_len:
@@ -246,15 +242,15 @@ def record_from_seed(seed: int, dealer: int, rl: np.ndarray, kinds: np.ndarray,
     )
 
 
-def record_rounds(state: np.ndarray, n_rounds: int, rl: np.ndarray, kinds: np.ndarray,
+def record_rounds(state: np.ndarray, n_rounds: int, rules: KernelRules, kinds: np.ndarray,
                   params: np.ndarray, dealer: int = -1) -> list[RoundRecord]:
     """The rounds :func:`simcards.romi.round_kernel.simulate_rounds` plays from ``state`` (advanced
     the same way), each with its deck, dealer, new stock orders and moves."""
     if n_rounds < 0:
         raise UsageError(f"n_rounds={n_rounds} must be >= 0")
-    n = int(rl[codes.R_PLAYERS])
+    n = int(rules.players)
     dealers, seeds = _chances(state, n_rounds, n, dealer)
-    return [record_from_seed(int(seeds[r]), int(dealers[r]), rl, kinds, params)
+    return [record_from_seed(int(seeds[r]), int(dealers[r]), rules, kinds, params)
             for r in range(n_rounds)]
 
 
@@ -267,7 +263,7 @@ def put_meld(ws: tuple, m: int, owner: int, cards: Sequence[int],
     the joker at its place, a set by suit with the joker last) and the kind its joker stands
     for (needed for a run's joker; a set's joker follows its real suits). Three or four cards
     of one rank are a set (M3). ``UsageError`` for cards that are no meld."""
-    tm, tc = ws[8], ws[9]
+    tm, tc = ws.tm, ws.tc
     real = [int(c) for c in cards if c < E.JOKER0]
     jokers = [int(c) for c in cards if c >= E.JOKER0]
     if len(jokers) > 1 or len(real) < 2 or len(cards) < 3:
@@ -346,30 +342,27 @@ def position(rules: RomiRules, hands: Sequence[Sequence[int]], *, dealer: int = 
 
 
 @njit(cache=True)
-def _one_turn(rl, kinds, params, ws, seed):
-    sv = E.new_solver()
-    ps = E.new_scratch()
-    rs = np.zeros(4, np.uint64)
-    seed_state(rs, seed)
-    log = np.zeros((E.MAX_PLAN + 1, codes.MW), np.int64)
-    shuf = np.zeros(E.N_CARDS, np.int64)
-    shuf_len = np.zeros(1, np.int64)
-    info = np.zeros(3, np.int64)
-    status = E.play_turn(rl, kinds, params, ws, sv, ps, rs, log, shuf, shuf_len, info)
-    return status, log[:info[2]].copy(), shuf[:info[0]].copy()
+def _one_turn(rules, seats, ws, seed):
+    w0 = E.new_round_work(rules.players, np.int64(E.MAX_PLAN + 1), np.int64(E.N_CARDS),
+                          np.int64(1))
+    work = RoundWork(ws, w0.sv, w0.ps, w0.rs, w0.log)
+    seed_state(work.rs, seed)
+    status = E.play_turn(rules, seats, work)
+    info = work.log.info
+    return status, work.log.moves[:info[2]].copy(), work.log.shuf[:info[0]].copy()
 
 
-def play_one_turn(ws: tuple, rl: np.ndarray, kinds: np.ndarray, params: np.ndarray,
+def play_one_turn(ws: tuple, rules: KernelRules, kinds: np.ndarray, params: np.ndarray,
                   seed: int = 0) -> tuple[int, list[Action], tuple[int, ...]]:
     """Play the turn of the player to move in ``ws`` (changed in place; the turn counter and the
     player to move are not advanced). Returns (status: 0 on, 1 went out, 2 stopped by T8; the
     turn's actions; the new stock order if T8 reshuffled)."""
-    status, log, shuf = _one_turn(rl, kinds, params, ws, np.uint64(seed))
+    status, log, shuf = _one_turn(rules, Seats(kinds, params), RoundState(*ws), np.uint64(seed))
     return int(status), decode_moves(log), tuple(int(c) for c in shuf)
 
 
-def play_prefix(seed: int, dealer: int, rl: np.ndarray, kinds: np.ndarray, params: np.ndarray,
+def play_prefix(seed: int, dealer: int, rules: KernelRules, kinds: np.ndarray, params: np.ndarray,
                 turns: int) -> tuple:
     """The workspace after the first ``turns`` turns of the round of that seed and dealer (the
-    round may have ended earlier: ``ws[0][engine.S_OUT]``)."""
-    return record_round(np.uint64(seed), dealer, rl, kinds, params, turns)[5]
+    round may have ended earlier: ``ws.st[engine.S_OUT]``)."""
+    return record_round(np.uint64(seed), dealer, rules, Seats(kinds, params), turns)[5]

@@ -49,11 +49,6 @@ from simcards.romi.codes import (
     POLICY_EXPERT,
     POLICY_RUMMY,
     POLICY_THRESHOLD,
-    R_ACE_LOW,
-    R_OPEN_MIN,
-    R_PLAYERS,
-    R_ROUNDS,
-    R_SWAP_ROMI,
     ROMI,
     S_CUT,
     S_DEALER,
@@ -89,6 +84,15 @@ from simcards.romi.codes import (
     X_PRO,
     X_SEEN,
     X_SIZE,
+)
+from simcards.romi.kernel_state import (
+    MeldWork,
+    RoundLog,
+    RoundState,
+    RoundWork,
+    Scratch,
+    Solver,
+    View,
 )
 from simcards.romi.melds_exact import (
     _VBITS,
@@ -227,11 +231,9 @@ def new_solver():
     melds of the last lay-down; then the answer cache of :func:`solve_counts` (keys, packed
     answers, and its hits and misses in ``stats``) and that of :func:`discard_index` (keys,
     kinds thrown)."""
-    w = np.zeros(53, np.int64)
-    stamp = np.zeros(TABLE, np.int32)
-    memo = np.empty(TABLE, np.int64)
-    buf = np.empty((MAX_DEPTH, MAX_OPTIONS, ROW), np.int64)
-    fr = np.empty((MAX_DEPTH, N_FRAME), np.int64)
+    melds = MeldWork(np.zeros(53, np.int64), np.zeros(TABLE, np.int32), np.empty(TABLE, np.int64),
+                     np.empty((MAX_DEPTH, MAX_OPTIONS, ROW), np.int64),
+                     np.empty((MAX_DEPTH, N_FRAME), np.int64))
     tmp = np.zeros(52, np.int64)
     info = np.zeros(2, np.int64)
     rows = np.zeros((16, ROW), np.int64)
@@ -240,15 +242,15 @@ def new_solver():
     stats = np.zeros(2, np.int64)
     dkey = np.full((CACHE, 2), -1, np.int64)
     dval = np.zeros(CACHE, np.int64)
-    return w, stamp, memo, buf, fr, tmp, info, rows, ckey, cval, stats, dkey, dval
+    return Solver(melds, tmp, info, rows, ckey, cval, stats, dkey, dval)
 
 
 @njit(cache=True, inline="always")
 def _stamp(sv):
-    info = sv[6]
+    info = sv.info
     info[0] += 1
     if info[0] >= 2_000_000_000:
-        sv[1][:] = 0
+        sv.melds.stamp[:] = 0
         info[0] = 1
     return info[0]
 
@@ -276,19 +278,19 @@ def solve_counts(counts, jk, ace_low, sv):
     direct-mapped table keyed by the exact hand (:func:`hand_key`): an answer is a function of
     the hand alone, so reusing it changes nothing."""
     a, b = hand_key(counts, jk, ace_low)
-    ckey, cval = sv[8], sv[9]
+    ckey, cval = sv.ckey, sv.cval
     h = (a * 0x9E3779B97F4A7C1) ^ (b * 0x7FEB352D8A7C3B5) ^ a
     h = (h ^ (h >> 31)) & (CACHE - 1)
     if ckey[h, 0] == a and ckey[h, 1] == b:
-        sv[10][0] += 1
+        sv.stats[0] += 1
         v = cval[h]
         return v & _VMASK, (v >> _VBITS) & _VMASK, v >> (2 * _VBITS)
-    sv[10][1] += 1
-    tmp = sv[5]
+    sv.stats[1] += 1
+    tmp = sv.tmp
     for k in range(52):
         tmp[k] = counts[k]
     cur = _stamp(sv)
-    bv, mp, go = _solve_counts(tmp, jk, ace_low, sv[0], sv[1], sv[2], cur, sv[3], sv[4])
+    bv, mp, go = _solve_counts(tmp, jk, ace_low, sv.melds, cur)
     ckey[h, 0] = a
     ckey[h, 1] = b
     cval[h] = bv | (mp << _VBITS) | (go << (2 * _VBITS))
@@ -311,11 +313,11 @@ def sub_begin(counts, jk, sv):
     any sub-hand either) and weighted by its own counts, so every sub-hand is keyed in the same
     mixed radix and all its questions share one memo stamp (a state's answer depends only on
     the cards still held). Returns (key of the whole hand, stamp)."""
-    tmp = sv[5]
+    tmp = sv.tmp
     for k in range(52):
         tmp[k] = counts[k]
     cur = _stamp(sv)
-    _, key = _prepare(tmp, jk, sv[0])
+    _, key = _prepare(tmp, jk, sv.melds.w)
     return key, cur
 
 
@@ -325,8 +327,7 @@ def sub_search(jk, key, cur, ace_low, sv):
     jokers under :func:`sub_begin`'s weights and stamp."""
     # Constants go to compiled callees typed (np.int64(0)), not as literals: numba compiles a
     # callee once more for each literal argument it is given, copies that are never needed.
-    return _search(sv[5], jk, np.int64(0), key, np.int64(0), ace_low, sv[0], sv[1], sv[2], cur,
-                   sv[3], sv[4])
+    return _search(sv.tmp, jk, np.int64(0), key, np.int64(0), ace_low, sv.melds, cur)
 
 
 @njit(cache=True, inline="always")
@@ -335,14 +336,14 @@ def sub_less(k, jk, key, cur, res0, ace_low, sv):
     joker). A kind that :func:`sub_begin` took out (in no meld) leaves the whole hand's answer,
     which ``res0`` keeps once searched (-1 before). Returns (answer, res0)."""
     if k == JOKER_KIND:
-        return sub_search(jk - 1, key - sv[0][52], cur, ace_low, sv), res0
-    tmp = sv[5]
+        return sub_search(jk - 1, key - sv.melds.w[52], cur, ace_low, sv), res0
+    tmp = sv.tmp
     if tmp[k] == 0:
         if res0 < 0:
             res0 = sub_search(jk, key, cur, ace_low, sv)
         return res0, res0
     tmp[k] -= 1
-    res = sub_search(jk, key - sv[0][k], cur, ace_low, sv)
+    res = sub_search(jk, key - sv.melds.w[k], cur, ace_low, sv)
     tmp[k] += 1
     return res, res0
 
@@ -350,11 +351,15 @@ def sub_less(k, jk, key, cur, res0, ace_low, sv):
 @njit(cache=True)
 def laydown(counts, jk, ace_low, sv, by_penalty):
     """One lay-down of the hand reaching best_value (V4) or, with ``by_penalty``, min_penalty
-    (V2): its melds as solver rows in ``sv[7][:n]``; returns n. Melds are chosen pivot by pivot
+    (V2): its melds as solver rows in ``sv.rows[:n]``; returns n. Melds are chosen pivot by pivot
     as in :func:`simcards.romi.melds_exact._best_laydown`: the pivot's copies all left when that
     still reaches the target, else the first option (sets, then runs, in the solver's order) that
     does."""
-    w, stamp, memo, buf, fr, tmp, _, rows = sv[:8]
+    mw = sv.melds
+    w = mw.w
+    buf = mw.buf
+    tmp = sv.tmp
+    rows = sv.rows
     for k in range(52):
         tmp[k] = counts[k]
     cur = _stamp(sv)
@@ -369,11 +374,11 @@ def laydown(counts, jk, ace_low, sv, by_penalty):
             k += 1
         if k == 52:
             break
-        target = (_search(tmp, jk, k, key, one, ace_low, w, stamp, memo, cur, buf, fr)
+        target = (_search(tmp, jk, k, key, one, ace_low, mw, cur)
                   >> shift) & _VMASK
         c = tmp[k]
         tmp[k] = 0
-        res = _search(tmp, jk, k + 1, key - c * w[k], one, ace_low, w, stamp, memo, cur, buf, fr)
+        res = _search(tmp, jk, k + 1, key - c * w[k], one, ace_low, mw, cur)
         if (res >> shift) & _VMASK == target:
             key -= c * w[k]
             start = k + 1
@@ -389,7 +394,7 @@ def laydown(counts, jk, ace_low, sv, by_penalty):
             for t in range(nreal):
                 tmp[row[F_KINDS + t]] -= 1
                 key2 -= w[row[F_KINDS + t]]
-            res = _search(tmp, jk - joker, k, key2, one, ace_low, w, stamp, memo, cur, buf, fr)
+            res = _search(tmp, jk - joker, k, key2, one, ace_low, mw, cur)
             gain = row[F_PEN] if by_penalty else row[F_VALUE]
             if ((res >> shift) & _VMASK) + gain == target:
                 rows[n_chosen, :] = row
@@ -410,9 +415,13 @@ def laydown(counts, jk, ace_low, sv, by_penalty):
 
 
 @njit(cache=True)
-def lay_row(row, hand, n, must, avoid, tm, tc, m, owner):
-    """Lay the solver meld ``row`` from the hand as table meld m (M5): its cards leave the
-    hand (``must`` first where it fits, never ``avoid``). Returns the hand's new count."""
+def lay_row(row, n, must, avoid, ps, m, owner):
+    """Lay the solver meld ``row`` from the plan's hand ``ps.ph`` (its first ``n`` cards) as
+    meld m of the plan's table (M5): its cards leave the hand (``must`` first where it fits,
+    never ``avoid``). Returns the hand's new count."""
+    hand = ps.ph
+    tm = ps.ptm
+    tc = ps.ptc
     nreal = row[F_NREAL]
     joker = row[F_JOKER]
     for j in range(TC_SIZE):
@@ -623,7 +632,7 @@ def discard_index(hand, n, must, ace_low, sv, cnt):
     solved."""
     jk = fill_counts(hand, n, cnt)
     a, b = hand_key(cnt, jk, ace_low)
-    ckey, cval = sv[11], sv[12]
+    ckey, cval = sv.dkey, sv.dval
     h = (a * 0x9E3779B97F4A7C1) ^ (b * 0x7FEB352D8A7C3B5) ^ a
     h = (h ^ (h >> 31)) & (CACHE - 1)
     if ckey[h, 0] == a and ckey[h, 1] == b:
@@ -694,10 +703,10 @@ def _fits_table(k, tm, nm):
 
 
 @njit(cache=True)
-def expert_discard(hand, n, must, opened, x, tm, tc, nm, ace_low, sv, cnt, xs):
+def expert_discard(hand, n, must, view, sv, ps):
     """Q5's discard: the index in ``hand`` of the card the expert throws, from its observation
-    only (its hand, the table ``tm``/``tc`` after its melding, the discard pile counts in
-    ``xs``, whether the next player has opened).
+    only (its hand, its ``view`` after its melding: the table, whether it has opened, its
+    threshold x; the discard pile counts in ``ps.xs``, whether the next player has opened).
 
     Every kind c held is weighed by the next card the hand could get: each kind d as often as
     it is unseen (u(d): 2 copies, 4 jokers, less those in the hand, the discard pile and the
@@ -713,6 +722,14 @@ def expert_discard(hand, n, must, opened, x, tm, tc, nm, ace_low, sv, cnt, xs):
     best_value and min_penalty of H-c (plus d's penalty), so only the kinds in some meld are
     solved; and for one d, every H-c+d is the hand H+d less one card, searched together with
     one memo (:func:`sub_begin`), as the opening step does."""
+    tm = view.tm
+    tc = view.tc
+    nm = view.nm
+    opened = view.opened
+    x = view.x
+    ace_low = view.ace_low
+    cnt = ps.cnt
+    xs = ps.xs
     jk = fill_counts(hand, n, cnt)
     seen = xs[X_SEEN:X_SEEN + 53]
     for k in range(53):
@@ -853,7 +870,7 @@ def _sort_hand(hand, n, must):
 
 
 @njit(cache=True)
-def _meld_more(ph, n, must, ptm, ptc, nm, me, ace_low, sv, ps, nmv):
+def _meld_more(n, must, nm, me, ace_low, sv, ps, nmv):
     """Q2's melding once opened (T6, J1-J3), on the plan's copies: keep aside the card the
     discard rule would throw now; lay the min_penalty lay-down (V2) of the rest as new melds;
     then, while two cards or more are held, add the first card in card order that fits a table
@@ -861,8 +878,11 @@ def _meld_more(ph, n, must, ptm, ptc, nm, me, ace_low, sv, ps, nmv):
     swap the first table joker (table order) whose card the hand holds, provided the freed
     joker can be added at once to a table meld (the first that takes it). Returns (moves, hand
     count, melds)."""
-    mv = ps[3]
-    cnt = ps[4]
+    ph = ps.ph
+    ptm = ps.ptm
+    ptc = ps.ptc
+    mv = ps.mv
+    cnt = ps.cnt
     if n >= 2:
         di = discard_index(ph, n, must, ace_low, sv, cnt)
         avoid = ph[di]
@@ -873,9 +893,9 @@ def _meld_more(ph, n, must, ptm, ptc, nm, me, ace_low, sv, ps, nmv):
         else:
             cnt[ka] -= 1
         nr = laydown(cnt, jk, ace_low, sv, np.bool_(True))
-        rows = sv[7]
+        rows = sv.rows
         for r in range(nr):
-            n = lay_row(rows[r], ph, n, must, avoid, ptm, ptc, nm, me)
+            n = lay_row(rows[r], n, must, avoid, ps, nm, me)
             nmv = _meld_row(mv, nmv, me, np.int64(MV_LAY), ptm, ptc, nm)
             nm += 1
     changed = True
@@ -928,12 +948,13 @@ def _meld_more(ph, n, must, ptm, ptc, nm, me, ace_low, sv, ps, nmv):
 
 
 @njit(cache=True)
-def plan_turn(hand, n, must, opened, may_open, x, hold, tm, tc, nm, me, ace_low, sv, ps):
+def plan_turn(hand, n, must, view, sv, ps):
     """The melding and the discard of a turn under Q2-Q5, planned on copies (``ps``: hand,
     table, moves) from the player's observation only (I3): his hand after the draw, the card he
-    must meld (``must``, T4, or -1), whether he has opened, whether O2 lets him open now, his
-    opening threshold ``x`` (Q2: open_min, Q4: X) and ``hold`` (Q3 before an opponent is down
-    to K cards: open only to go out).
+    must meld (``must``, T4, or -1), and his :class:`~simcards.romi.kernel_state.View`: the
+    table, whether he has opened, whether O2 lets him open now, his opening threshold ``x``
+    (Q2: open_min, Q4: X) and ``hold`` (Q3 before an opponent is down to K cards: open only to
+    go out).
 
     Opening (O1): greedy and threshold open when some card c can be kept aside with
     best_value (V1) of the other cards >= x; the c kept is the one leaving the lowest
@@ -944,7 +965,14 @@ def plan_turn(hand, n, must, opened, may_open, x, hold, tm, tc, nm, me, ace_low,
     :func:`_meld_more`; the discard is Q2's (:func:`discard_index`).
 
     Returns (moves, opened after, hand count, melds, went out)."""
-    ph, ptm, ptc, mv, cnt = ps[0], ps[1], ps[2], ps[3], ps[4]
+    ph, ptm, ptc, mv, cnt = ps.ph, ps.ptm, ps.ptc, ps.mv, ps.cnt
+    tm = view.tm
+    tc = view.tc
+    nm = view.nm
+    me = view.me
+    x = view.x
+    ace_low = view.ace_low
+    opened = view.opened
     for i in range(n):
         ph[i] = hand[i]
     for m in range(nm):
@@ -953,12 +981,12 @@ def plan_turn(hand, n, must, opened, may_open, x, hold, tm, tc, nm, me, ace_low,
         for j in range(TC_SIZE):
             ptc[m, j] = tc[m, j]
     nmv = np.int64(0)
-    if not opened and may_open:
+    if not opened and view.may_open:
         jk = fill_counts(ph, n, cnt)
         bv0, _, go0 = solve_counts(cnt, jk, ace_low, sv)
         keep = np.int64(-1)
         nr = 0
-        if hold:
+        if view.hold:
             if go0 and bv0 >= x:
                 for t in range(53):
                     k = PEN_ORDER[t]
@@ -974,7 +1002,7 @@ def plan_turn(hand, n, must, opened, may_open, x, hold, tm, tc, nm, me, ace_low,
                         nr = laydown(cnt, jk, ace_low, sv, np.bool_(True))
                         value = 0
                         for r in range(nr):
-                            value += sv[7][r, F_VALUE]
+                            value += sv.rows[r, F_VALUE]
                         if value >= x:
                             keep = k
                     if k == JOKER_KIND:
@@ -1020,19 +1048,22 @@ def plan_turn(hand, n, must, opened, may_open, x, hold, tm, tc, nm, me, ace_low,
             if i < 0:
                 i = find_kind(ph, n, keep, np.int64(-1), np.int64(-1))
             avoid = ph[i]
-            rows = sv[7]
+            rows = sv.rows
             for r in range(nr):
-                n = lay_row(rows[r], ph, n, must, avoid, ptm, ptc, nm, me)
+                n = lay_row(rows[r], n, must, avoid, ps, nm, me)
                 nmv = _meld_row(mv, nmv, me, np.int64(MV_OPEN), ptm, ptc, nm)
                 nm += 1
             opened = True
     if opened:
-        nmv, n, nm = _meld_more(ph, n, must, ptm, ptc, nm, me, ace_low, sv, ps, nmv)
-    xs = ps[8]
+        nmv, n, nm = _meld_more(n, must, nm, me, ace_low, sv, ps, nmv)
+    xs = ps.xs
     if n == 1:
         i = 0
     elif xs[X_ON] == 1:
-        i = expert_discard(ph, n, must, opened, x, ptm, ptc, nm, ace_low, sv, cnt, xs)
+        # The expert weighs its discard on the table and the opening as they are after melding.
+        after = View(me, opened, view.may_open, view.first_draw, x, view.hold, view.top,
+                     view.cut, ace_low, ptm, ptc, nm)
+        i = expert_discard(ph, n, must, after, sv, ps)
     else:
         i = discard_index(ph, n, must, ace_low, sv, cnt)
     nmv = _row(mv, nmv, me, MV_DISCARD, -1, ph[i], -1)
@@ -1070,19 +1101,25 @@ def _keep_plan(kept, out):
 
 
 @njit(cache=True)
-def choose_draw(hand, n, opened, may_open, first_draw, x, hold, top, cut, tm, tc, nm, me,
-                ace_low, sv, ps):
+def choose_draw(hand, n, view, sv, ps):
     """Q2's draw (T2-T5) from the observation: the cut card when the turn planned with it goes
     out (T5); the top discard at a first draw when it raises best_value (T3), at a later draw
     when the turn planned with it melds it (T4); else the stock. Returns ``MV_DRAW_*``.
 
     When the cut card or the discard is chosen, the turn planned with it is exactly the turn
     the player then plays (same hand, same card to meld, same table), so its plan is left in
-    the scratch and marked in ``ps[7]`` for :func:`play_turn` to play without planning it
+    the scratch and marked in ``ps.kept`` for :func:`play_turn` to play without planning it
     again."""
-    h2 = ps[5]
-    cnt = ps[6]
-    kept = ps[7]
+    opened = view.opened
+    may_open = view.may_open
+    top = view.top
+    cut = view.cut
+    tm = view.tm
+    nm = view.nm
+    ace_low = view.ace_low
+    h2 = ps.h2
+    cnt = ps.cnt2
+    kept = ps.kept
     kept[5] = 0
     for i in range(n):
         h2[i] = hand[i]
@@ -1094,29 +1131,27 @@ def choose_draw(hand, n, opened, may_open, first_draw, x, hold, top, cut, tm, tc
             if not _placeable(h2, n + 1, tm, nm, cnt, jk, h2[i]):
                 left += 1
         if left <= 1:
-            out = plan_turn(h2, n + 1, np.int64(-1), opened, may_open, x, hold, tm, tc, nm, me,
-                            ace_low, sv, ps)
+            out = plan_turn(h2, n + 1, np.int64(-1), view, sv, ps)
             if out[4]:
                 _keep_plan(kept, out)
                 return MV_DRAW_CUT
     if top >= 0:
         h2[n] = top
         jk = fill_counts(h2, n + 1, cnt)
-        if first_draw:
+        if view.first_draw:
             b1 = solve_counts(cnt, jk, ace_low, sv)[0]
             jk0 = fill_counts(hand, n, cnt)
             b0 = solve_counts(cnt, jk0, ace_low, sv)[0]
             if b1 > b0:
                 return MV_DRAW_DISCARD
         elif (opened or may_open) and _placeable(h2, n + 1, tm, nm, cnt, jk, top):
-            xs = ps[8]
+            xs = ps.xs
             xs[X_PILE + kind_of(top)] -= 1
-            out = plan_turn(h2, n + 1, top, opened, may_open, x, hold, tm, tc, nm, me,
-                            ace_low, sv, ps)
+            out = plan_turn(h2, n + 1, top, view, sv, ps)
             xs[X_PILE + kind_of(top)] += 1
-            mv = ps[3]
+            mv = ps.mv
             placed = mv[out[0] - 1, MV_CARD] != top
-            ph = ps[0]
+            ph = ps.ph
             for i in range(out[2]):
                 if ph[i] == top:
                     placed = False
@@ -1142,7 +1177,7 @@ def new_workspace(n):
     pile = np.zeros(N_CARDS, np.int64)
     tm = np.zeros((MAX_MELDS, TM_SIZE), np.int64)
     tc = np.full((MAX_MELDS, TC_SIZE), -1, np.int64)
-    return st, hand, hn, opened, drawn, played, stock, pile, tm, tc
+    return RoundState(st, hand, hn, opened, drawn, played, stock, pile, tm, tc)
 
 
 @njit(cache=True)
@@ -1159,7 +1194,17 @@ def new_scratch():
     cnt2 = np.zeros(52, np.int64)
     kept = np.zeros(6, np.int64)
     xs = np.zeros(X_SIZE, np.int64)
-    return ph, ptm, ptc, mv, cnt, h2, cnt2, kept, xs
+    return Scratch(ph, ptm, ptc, mv, cnt, h2, cnt2, kept, xs)
+
+
+@njit(cache=True)
+def new_round_work(n, log_cap, shuf_cap, shuf_rounds):
+    """A :class:`~simcards.romi.kernel_state.RoundWork` for ``n`` players whose record holds
+    ``log_cap`` move rows and ``shuf_cap`` reshuffled cards in at most ``shuf_rounds``
+    reshuffles (0, 0, 0: a Monte Carlo batch records nothing)."""
+    log = RoundLog(np.zeros((log_cap, MW), np.int64), np.zeros(shuf_cap, np.int64),
+                   np.zeros(shuf_rounds, np.int64), np.zeros(3, np.int64))
+    return RoundWork(new_workspace(n), new_solver(), new_scratch(), np.zeros(4, np.uint64), log)
 
 
 @njit(cache=True)
@@ -1176,12 +1221,12 @@ def shuffle_deck(rs, deck):
 
 
 @njit(cache=True)
-def start_round(deck, dealer, rl, ws):
+def start_round(deck, dealer, rules, ws):
     """D3, D4: the deal from ``deck`` (top first): 15 cards to the starter (dealer + 1), then
     14 to each next player in play order, the stock the rest but the last card, which is the
     cut card."""
     st, hand, hn, opened, drawn, played, stock = ws[:7]
-    n = rl[R_PLAYERS]
+    n = rules.players
     for j in range(S_SIZE):
         st[j] = 0
     st[S_DEALER] = dealer
@@ -1212,13 +1257,16 @@ def start_round(deck, dealer, rl, ws):
 
 
 @njit(cache=True)
-def reshuffle(ws, rs, shuf, shuf_len, info):
+def reshuffle(ws, rs, log):
     """T8: the discard pile but its top card becomes the stock, shuffled by Fisher-Yates over
     the pile read bottom first (for j = 0 .. m-2, swap j with j + randbelow(m - j)); the new
-    stock's top is the first card after the shuffle. Records the order in ``shuf`` (flat) and
-    its length in ``shuf_len`` when they have room (``info``: cards and reshuffles written).
-    Returns False when the pile held one card or none (the round stops)."""
-    st, stock, pile = ws[0], ws[6], ws[7]
+    stock's top is the first card after the shuffle. Records the order in ``log.shuf`` (flat)
+    and its length in ``log.shuf_len`` when they have room (``log.info``: cards and reshuffles
+    written). Returns False when the pile held one card or none (the round stops)."""
+    shuf = log.shuf
+    shuf_len = log.shuf_len
+    info = log.info
+    st, stock, pile = ws.st, ws.stock, ws.pile
     pn = st[S_PN]
     if pn <= 1:
         return False
@@ -1245,14 +1293,22 @@ def reshuffle(ws, rs, shuf, shuf_len, info):
 
 
 @njit(cache=True)
-def play_turn(rl, kinds, params, ws, sv, ps, rs, log, shuf, shuf_len, info):
-    """One turn of the player to move (T1-T7), recorded in ``log`` from row ``info[2]`` when it
-    has room. Returns 0 to go on, 1 when he went out (G1), 2 when the round stops (T8)."""
+def play_turn(rules, seats, work):
+    """One turn of the player to move (T1-T7), recorded in ``work.log`` from row
+    ``log.info[2]`` when it has room. Returns 0 to go on, 1 when he went out (G1), 2 when the
+    round stops (T8)."""
+    ws = work.ws
+    sv = work.sv
+    ps = work.ps
     st, hand, hn, opened, drawn, played, stock, pile, tm, tc = ws
-    n = rl[R_PLAYERS]
-    ace_low = rl[R_ACE_LOW]
+    kinds = seats.kinds
+    params = seats.params
+    log = work.log.moves
+    info = work.log.info
+    n = rules.players
+    ace_low = rules.ace_low
     p = st[S_TURN]
-    x = rl[R_OPEN_MIN]
+    x = rules.open_min
     if kinds[p] == POLICY_THRESHOLD:
         x = params[p]
     hold = False
@@ -1262,7 +1318,7 @@ def play_turn(rl, kinds, params, ws, sv, ps, rs, log, shuf, shuf_len, info):
             if q != p and hn[q] <= params[p]:
                 hold = False
     nm = st[S_NM]
-    xs = ps[8]
+    xs = ps.xs
     xs[X_ON] = 1 if kinds[p] == POLICY_EXPERT else 0
     if xs[X_ON] == 1:
         xs[X_NEXT_OPEN] = opened[(p + 1) % n]
@@ -1273,16 +1329,18 @@ def play_turn(rl, kinds, params, ws, sv, ps, rs, log, shuf, shuf_len, info):
     li = info[2]
     cap = log.shape[0]
     must = np.int64(-1)
+    top = pile[st[S_PN] - 1] if st[S_PN] > 0 else -1
     if st[S_TURNS] == 0:
         # D4: the starter's first turn is his discard.
-        res = plan_turn(hand[p], hn[p], np.int64(-1), np.bool_(False), np.bool_(False), x,
-                        np.bool_(False), tm, tc, nm, p, ace_low, sv, ps)
+        first = View(p, np.bool_(False), np.bool_(False), np.bool_(False), x, np.bool_(False),
+                     top, st[S_CUT], ace_low, tm, tc, nm)
+        res = plan_turn(hand[p], hn[p], np.int64(-1), first, sv, ps)
     else:
-        top = pile[st[S_PN] - 1] if st[S_PN] > 0 else -1
-        choice = choose_draw(hand[p], hn[p], opened[p] == 1, played[p] >= 1, drawn[p] == 0, x,
-                             hold, top, st[S_CUT], tm, tc, nm, p, ace_low, sv, ps)
+        view = View(p, opened[p] == 1, played[p] >= 1, drawn[p] == 0, x, hold, top, st[S_CUT],
+                    ace_low, tm, tc, nm)
+        choice = choose_draw(hand[p], hn[p], view, sv, ps)
         if choice == MV_DRAW_STOCK:
-            if st[S_POS] == st[S_END] and not reshuffle(ws, rs, shuf, shuf_len, info):
+            if st[S_POS] == st[S_END] and not reshuffle(ws, work.rs, work.log):
                 return 2
             c = stock[st[S_POS]]
             st[S_POS] += 1
@@ -1301,20 +1359,19 @@ def play_turn(rl, kinds, params, ws, sv, ps, rs, log, shuf, shuf_len, info):
         if li < cap:
             _row(log, li, p, choice, -1, -1, -1)
         li += 1
-        kept = ps[7]
+        kept = ps.kept
         if choice != MV_DRAW_STOCK and kept[5] == 1:
             res = (kept[0], kept[1] == 1, kept[2], kept[3], kept[4] == 1)
         else:
-            res = plan_turn(hand[p], hn[p], must, opened[p] == 1, played[p] >= 1, x, hold, tm,
-                            tc, nm, p, ace_low, sv, ps)
+            res = plan_turn(hand[p], hn[p], must, view, sv, ps)
     nmv, op, nh, nm2, out = res
-    ph, ptm, ptc, mv = ps[0], ps[1], ps[2], ps[3]
+    ph, ptm, ptc, mv = ps.ph, ps.ptm, ps.ptc, ps.mv
     romi = out and opened[p] == 0
     for i in range(nmv):
         code = mv[i, MV_CODE]
         # G3: a card added to a meld laid by another player (one already on the table) cancels
         # the -20; a swap does too unless the rules read G3 as "his own new melds" only.
-        if (code == MV_SWAP and rl[R_SWAP_ROMI] == 0) or (
+        if (code == MV_SWAP and rules.swap_romi == 0) or (
                 code == MV_ADD and mv[i, MV_TARGET] < nm
                 and tm[mv[i, MV_TARGET], TM_OWNER] != p):
             romi = False
@@ -1343,11 +1400,11 @@ def play_turn(rl, kinds, params, ws, sv, ps, rs, log, shuf, shuf_len, info):
 
 
 @njit(cache=True)
-def score_round(rl, ws, scores):
+def score_round(rules, ws, scores):
     """G2-G5: -10 or -20 for the player out, 100 for a player never opened, else the penalty
     (M7) of the cards in hand."""
-    st, hand, hn, opened = ws[0], ws[1], ws[2], ws[3]
-    for p in range(rl[R_PLAYERS]):
+    st, hand, hn, opened = ws.st, ws.hand, ws.hn, ws.opened
+    for p in range(rules.players):
         if p == st[S_OUT]:
             scores[p] = ROMI if st[S_ROMI] else GO_OUT
         elif not opened[p]:
@@ -1360,20 +1417,21 @@ def score_round(rl, ws, scores):
 
 
 @njit(cache=True)
-def play_round(deck, dealer, rl, kinds, params, ws, sv, ps, rs, log, shuf, shuf_len, info,
-               max_turns):
-    """A whole round from ``deck`` and ``dealer`` (or its first ``max_turns`` turns), the
-    reshuffles drawn from ``rs``. Ends when a player goes out (G1), at T8's stop or at T9's
-    1,000 turns (stalled)."""
-    st = ws[0]
-    n = rl[R_PLAYERS]
-    start_round(deck, dealer, rl, ws)
-    info[:] = 0
+def play_round(deck, dealer, rules, seats, work, max_turns):
+    """A whole round from ``deck`` and ``dealer`` (or its first ``max_turns`` turns) in
+    ``work`` (:class:`~simcards.romi.kernel_state.RoundWork`), the reshuffles drawn from its
+    stream ``work.rs``. Ends when a player goes out (G1), at T8's stop or at T9's 1,000 turns
+    (stalled)."""
+    ws = work.ws
+    st = ws.st
+    n = rules.players
+    start_round(deck, dealer, rules, ws)
+    work.log.info[:] = 0
     while st[S_TURNS] < max_turns:
         if st[S_TURNS] >= STALL_TURNS:
             st[S_STALLED] = 1
             break
-        status = play_turn(rl, kinds, params, ws, sv, ps, rs, log, shuf, shuf_len, info)
+        status = play_turn(rules, seats, work)
         if status == 2:
             st[S_STALLED] = 1
             break
@@ -1393,22 +1451,17 @@ def round_chance(state, n, dealer):
 
 
 @njit(cache=True)
-def simulate_rounds(state, n_rounds, rl, kinds, params, dealer=-1):
+def simulate_rounds(state, n_rounds, rules, seats, dealer=-1):
     """Monte Carlo rounds. Per round, from the batch stream ``state``: the dealer (drawn when
     ``dealer < 0``) and a seed; from the round's own stream (``seed_state(seed)``): the deck
     (:func:`shuffle_deck`), then every T8 reshuffle. Returns per-round arrays: (scores [r, n],
     went_out [r] (-1 none), romi [r], never_opened [r, n], turns [r], stalled [r], dealers
     [r])."""
-    n = rl[R_PLAYERS]
-    ws = new_workspace(n)
-    sv = new_solver()
-    ps = new_scratch()
-    rs = np.zeros(4, np.uint64)
+    n = rules.players
+    work = new_round_work(n, np.int64(0), np.int64(0), np.int64(0))
+    ws = work.ws
+    rs = work.rs
     deck = np.zeros(N_CARDS, np.int64)
-    log = np.zeros((0, MW), np.int64)
-    shuf = np.zeros(0, np.int64)
-    shuf_len = np.zeros(0, np.int64)
-    info = np.zeros(3, np.int64)
     scores = np.zeros((n_rounds, n), np.int64)
     went_out = np.full(n_rounds, -1, np.int64)
     romi = np.zeros(n_rounds, np.int64)
@@ -1416,15 +1469,14 @@ def simulate_rounds(state, n_rounds, rl, kinds, params, dealer=-1):
     turns = np.zeros(n_rounds, np.int64)
     stalled = np.zeros(n_rounds, np.int64)
     dealers = np.zeros(n_rounds, np.int64)
-    st = ws[0]
-    opened = ws[3]
+    st = ws.st
+    opened = ws.opened
     for r in range(n_rounds):
         d, seed = round_chance(state, n, dealer)
         seed_state(rs, seed)
         shuffle_deck(rs, deck)
-        play_round(deck, d, rl, kinds, params, ws, sv, ps, rs, log, shuf, shuf_len, info,
-                   STALL_TURNS + 1)
-        score_round(rl, ws, scores[r])
+        play_round(deck, d, rules, seats, work, STALL_TURNS + 1)
+        score_round(rules, ws, scores[r])
         went_out[r] = st[S_OUT]
         romi[r] = st[S_ROMI]
         for p in range(n):
@@ -1436,35 +1488,29 @@ def simulate_rounds(state, n_rounds, rl, kinds, params, dealer=-1):
 
 
 @njit(cache=True)
-def simulate_games(state, n_games, rl, kinds, params):
-    """Monte Carlo games of ``rl[R_ROUNDS]`` rounds (D5, G6). Per game, from ``state``: the
+def simulate_games(state, n_games, rules, seats):
+    """Monte Carlo games of ``rules.rounds`` rounds (D5, G6). Per game, from ``state``: the
     first dealer (``randbelow(players)``), then one seed per round (each round's own stream,
     as in :func:`simulate_rounds`); the deal moves one seat to the left each round. Returns
     (totals [g, n], winners [g, n]: 1 for every player with the lowest total, shared wins
     included)."""
-    n = rl[R_PLAYERS]
-    ws = new_workspace(n)
-    sv = new_solver()
-    ps = new_scratch()
-    rs = np.zeros(4, np.uint64)
+    n = rules.players
+    work = new_round_work(n, np.int64(0), np.int64(0), np.int64(0))
+    ws = work.ws
+    rs = work.rs
     deck = np.zeros(N_CARDS, np.int64)
-    log = np.zeros((0, MW), np.int64)
-    shuf = np.zeros(0, np.int64)
-    shuf_len = np.zeros(0, np.int64)
-    info = np.zeros(3, np.int64)
     scores = np.zeros(n, np.int64)
     totals = np.zeros((n_games, n), np.int64)
     winners = np.zeros((n_games, n), np.int64)
     for g in range(n_games):
         d0 = randbelow(state, n)
-        for r in range(rl[R_ROUNDS]):
+        for r in range(rules.rounds):
             d = (d0 + r) % n
             seed = next_u64(state)
             seed_state(rs, seed)
             shuffle_deck(rs, deck)
-            play_round(deck, d, rl, kinds, params, ws, sv, ps, rs, log, shuf, shuf_len, info,
-                       STALL_TURNS + 1)
-            score_round(rl, ws, scores)
+            play_round(deck, d, rules, seats, work, STALL_TURNS + 1)
+            score_round(rules, ws, scores)
             for p in range(n):
                 totals[g, p] += scores[p]
         low = totals[g, 0]

@@ -19,6 +19,7 @@ import numpy as np
 
 from simcards.core.stats import json_interval, mean_ci, wilson
 from simcards.romi.codes import STALL_TURNS
+from simcards.romi.kernel_state import KernelRules, Seats
 
 ROUNDS_CHUNK = 512
 """Rounds per chunk: under a second on one core (about 700 four-player greedy rounds/s)."""
@@ -33,7 +34,7 @@ STREAM_GAMES = "romi.games"
 class RoundConfig:
     """What the kernels need, as plain arrays and ints (pickled to workers)."""
 
-    rl: np.ndarray
+    rl: KernelRules
     kinds: np.ndarray
     params: np.ndarray
     players: int
@@ -81,7 +82,7 @@ def rounds_chunk(state: np.ndarray, size: int, cfg: RoundConfig) -> dict[str, np
     from simcards.romi.round_kernel import simulate_rounds
 
     acc = _empty(cfg.players)
-    _add_rounds(acc, simulate_rounds(state, size, cfg.rl, cfg.kinds, cfg.params, cfg.dealer))
+    _add_rounds(acc, simulate_rounds(state, size, cfg.rl, Seats(cfg.kinds, cfg.params), cfg.dealer))
     return acc
 
 
@@ -97,7 +98,7 @@ def games_chunk(state: np.ndarray, size: int, cfg: RoundConfig) -> dict[str, np.
         d0 = int(randbelow(state, n))
         totals = np.zeros(n, np.int64)
         for r in range(cfg.rounds_per_game):
-            out = simulate_rounds(state, 1, cfg.rl, cfg.kinds, cfg.params, (d0 + r) % n)
+            out = simulate_rounds(state, 1, cfg.rl, Seats(cfg.kinds, cfg.params), (d0 + r) % n)
             _add_rounds(acc, out)
             totals += out[0][0]
         won = totals == totals.min()

@@ -49,10 +49,11 @@ def warm_romi_questions() -> None:
     """Compile or load the kernel of the ``romi-questions`` study (rounds with per-round
     records and the joker exchange), so that the report does not compile it mid-study."""
     from simcards.core.rng import chunk_state
+    from simcards.romi.kernel_state import Seats
     from simcards.romi.records import engine_args
     from simcards.romi.reports.question_kernel import question_rounds
     from simcards.romi.rules import RomiRules
 
     rules = RomiRules.make()
     rl, kinds, params = engine_args(rules, ["greedy"] * rules.players)
-    question_rounds(chunk_state(0, 0), 2, rl, kinds, params, 0)
+    question_rounds(chunk_state(0, 0), 2, rl, Seats(kinds, params), 0)

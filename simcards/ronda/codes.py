@@ -32,25 +32,6 @@ TARGET_CHECK_IMMEDIATE = 1
 MODE_POINTS = 0
 MODE_CLASSIC = 1
 
-# ---------------------------------------------------------------- the rule vector
-# RondaRules.arrays.vector: one int64 array, indexed by these slots.
-
-R_PLAYERS = 0
-R_TEAMS = 1
-R_CHAIN = 2
-R_ANNOUNCE = 3
-R_CONFLICT = 4
-R_MODE = 5
-R_SIDES = 6  # D2: number of sides (players, or 2 with teams)
-R_SHARE = 7  # S1: 40 // sides
-R_DEALS = 8  # D4: number of deals in a hand
-R_PLAYS = 9  # plays in a hand: 40, or 39 with 3 players (the face-up card)
-R_FACE_UP = 10  # D4: 1 with 3 players
-R_TARGET = 11  # S4 (match level)
-R_TARGET_CHECK = 12  # S4/S5 (match level)
-R_HANDS_TO_WIN = 13  # C3 (match level)
-R_SIZE = 14
-
 MAX_DEALS = 5  # D4: two players deal five times
 MAX_HAND = 4  # D4: at most four cards per deal
 

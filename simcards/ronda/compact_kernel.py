@@ -38,14 +38,6 @@ from simcards.ronda.codes import (
     ANNOUNCE_EVERY_DEAL,
     CHAIN_FLAT,
     MODE_POINTS,
-    R_ANNOUNCE,
-    R_CHAIN,
-    R_MODE,
-    R_PLAYERS,
-    R_PLAYS,
-    R_SHARE,
-    R_SIDES,
-    R_TEAMS,
     SRC_CARDS,
     SRC_DERBA,
     SRC_LAST_CARD,
@@ -75,6 +67,7 @@ from simcards.ronda.hand_kernel import (
     side_of,
     tier,
 )
+from simcards.ronda.kernel_state import PlayFacts
 
 # Slots of a compact position.
 C_TV = 0  # the table: bit v set when a card of value v lies there (P4)
@@ -126,19 +119,19 @@ def packed_counts(mask):
 
 
 @njit(cache=True)
-def from_workspace(ws, rl, p, out):
+def from_workspace(ws, rules, p, out):
     """Write into ``out`` the public part of the workspace position ``ws`` and the holdings of
     the players in ``p``'s view: his own cards and, for every other player, an empty holding of
     the right size (a sample fills it). ``p = -1`` copies every holding (tests)."""
-    st = ws[0]
-    hc = ws[1]
-    hn = ws[2]
-    tab = ws[3]
-    capn = ws[5]
-    pts = ws[6]
-    ann = ws[7]
-    pubv = ws[8]
-    n = rl[R_PLAYERS]
+    st = ws.st
+    hc = ws.hc
+    hn = ws.hn
+    tab = ws.tab
+    capn = ws.capn
+    pts = ws.pts
+    ann = ws.ann
+    pubv = ws.pubv
+    n = rules.players
     for i in range(C_SIZE):
         out[i] = 0
     tv = 0
@@ -176,7 +169,7 @@ def from_workspace(ws, rl, p, out):
             if ann[q, v] > 0:
                 a |= ann[q, v] << (4 * v)
         out[C_ANN + q] = a
-    for t in range(rl[R_SIDES]):
+    for t in range(rules.sides):
         out[C_CAPN + t] = capn[t]
         out[C_PTS + t] = (pts[t, SRC_DERBA] + pts[t, SRC_MISSA] + pts[t, SRC_LAST_CARD]
                           + pts[t, SRC_CARDS])
@@ -232,16 +225,16 @@ def _close_pile(x, side):
 
 
 @njit(cache=True, inline="always")
-def play(v, x, rl):
+def play(v, x, rules):
     """The player to move plays a card of value ``v`` (P1 .. L5, as
     :func:`engine.apply_play`; points as :func:`engine.credits`, announcements aside)."""
-    teams = rl[R_TEAMS]
+    teams = rules.teams
     p = x[C_TURN]
     s = side_of(p, teams)
     x[C_HAND + p] -= np.int64(1) << (4 * v)
     x[C_HN + p] -= 1
     x[C_HELD] -= 1
-    action, k, hit, chain_closed, missa, last = resolve(v, x, rl[R_PLAYS])
+    action, k, hit, chain_closed, missa, last = resolve(v, x, rules.plays)
     x[C_PUBV] += np.int64(1) << (4 * v)
     x[C_PUBLIC] += 1
     if (x[C_ANN + p] >> (4 * v)) & NIBBLE:
@@ -274,9 +267,9 @@ def play(v, x, rl):
             x[C_CAPN + s] += k + 1
         x[C_LC] = p
         x[C_LAID] = -1
-    if rl[R_MODE] == MODE_POINTS:
+    if rules.mode == MODE_POINTS:
         if hit > 0:
-            if rl[R_CHAIN] == CHAIN_FLAT:
+            if rules.chain == CHAIN_FLAT:
                 x[C_PTS + s] += 1  # X6
             else:
                 x[C_PTS + s] += tier(hit)  # X7
@@ -288,21 +281,21 @@ def play(v, x, rl):
             if v == REY and action != ACT_LAY:
                 x[C_PTS + s] += 10  # L1
             elif v in (REY, AS):
-                for t in range(rl[R_SIDES]):  # L2, L3
+                for t in range(rules.sides):  # L2, L3
                     if t != s:
                         x[C_PTS + t] += 10
     x[C_PLAYS] += 1
-    x[C_TURN] = _next(p, rl[R_PLAYERS])
+    x[C_TURN] = _next(p, rules.players)
 
 
 @njit(cache=True, inline="always")
-def deal(x, rl, ds, deck):
+def deal(x, rules, deck):
     """D5: the next deal from ``deck``, first player first; A1's announced counts (their
     points are left out, Q1)."""
-    n = rl[R_PLAYERS]
+    n = rules.players
     x[C_DEAL] += 1
     d = x[C_DEAL]
-    size = ds[d]
+    size = rules.deal_sizes[d]
     first = x[C_FIRST]
     at = x[C_STOCK]
     for _ in range(size):
@@ -316,7 +309,7 @@ def deal(x, rl, ds, deck):
     x[C_STOCK] = at
     x[C_HELD] += size * n
     x[C_TURN] = first
-    announcing = rl[R_MODE] == MODE_POINTS and (d == 0 or rl[R_ANNOUNCE] == ANNOUNCE_EVERY_DEAL)
+    announcing = rules.mode == MODE_POINTS and (d == 0 or rules.announce == ANNOUNCE_EVERY_DEAL)
     for q in range(n):
         a = 0
         if announcing:
@@ -329,13 +322,13 @@ def deal(x, rl, ds, deck):
 
 
 @njit(cache=True, inline="always")
-def greedy(x, rl, ds, held):
+def greedy(x, rules, held):
     """Q3 for the player to move, as :func:`engine.greedy_card`: the value of his best card
     (highest V(own side) of the single play, ties by lowest Derba risk, then card order).
-    ``held`` is scratch of at least ``R_SIDES`` entries."""
-    teams = rl[R_TEAMS]
-    ns = rl[R_SIDES]
-    plays = rl[R_PLAYS]
+    ``held`` is scratch of at least ``rules.sides`` entries."""
+    teams = rules.teams
+    ns = rules.sides
+    plays = rules.plays
     p = x[C_TURN]
     s = side_of(p, teams)
     pile_n = x[C_PN]
@@ -345,11 +338,11 @@ def greedy(x, rl, ds, held):
     nz = held_nibbles(hand)
     if nz & (nz - 1) == 0:
         return lowest_bit(nz) >> 2  # one value held: nothing to weigh
-    nxt = _next(p, rl[R_PLAYERS])
+    nxt = _next(p, rules.players)
     big_u = N_CARDS - x[C_PUBLIC] - x[C_HN + p]
     h = x[C_HN + nxt]
     if h == 0:
-        h = ds[x[C_DEAL] + 1]
+        h = rules.deal_sizes[x[C_DEAL] + 1]
     safe = COMB[big_u, h]
     ann = x[C_ANN + nxt]
     pubv = x[C_PUBV]
@@ -360,7 +353,7 @@ def greedy(x, rl, ds, held):
         v = lowest_bit(nz) >> 2
         nz &= nz - 1
         action, k, hit, chain_closed, missa, last = resolve(v, x, plays)
-        bal = balance(action, hit, missa, last, v, s, hs, rl)
+        bal = balance(PlayFacts(action, hit, missa, last, v, s, hs), rules)
         if action == ACT_REHIT:
             dk = 1 if hs == s else pile_n + 1
         elif action == ACT_LAY:
@@ -382,8 +375,8 @@ def greedy(x, rl, ds, held):
             if left > 0:  # U1
                 lc = p if action != ACT_LAY else x[C_LC]
                 held[side_of(lc, teams) if lc >= 0 else ns - 1] += left
-            if rl[R_MODE] == MODE_POINTS:
-                share = rl[R_SHARE]
+            if rules.mode == MODE_POINTS:
+                share = rules.share
                 for t in range(ns):  # S1
                     if held[t] > share:
                         bal += held[t] - share if t == s else share - held[t]
@@ -406,25 +399,25 @@ def greedy(x, rl, ds, held):
 
 
 @njit(cache=True, inline="always")
-def values(x, rl, f):
+def values(x, rules, f):
     """The final values F(t) of every side (Q1, :mod:`simcards.ronda.search_kernel`): 100 x (2 P(t)
     - sum of P) + captured cards, an open pile counted for its last hitter's side."""
-    ns = rl[R_SIDES]
+    ns = rules.sides
     total = 0
     for t in range(ns):
         total += x[C_PTS + t]
     for t in range(ns):
         f[t] = 100 * (2 * x[C_PTS + t] - total) + x[C_CAPN + t]
     if x[C_PN] > 0:
-        f[side_of(x[C_PH], rl[R_TEAMS])] += x[C_PN]
+        f[side_of(x[C_PH], rules.teams)] += x[C_PN]
 
 
 @njit(cache=True, inline="always")
-def finish(x, rl, f):
+def finish(x, rules, f):
     """The end of the hand (X5c, U1, S1, as :func:`engine.finish_hand`), then its final values
     into ``f``."""
-    teams = rl[R_TEAMS]
-    ns = rl[R_SIDES]
+    teams = rules.teams
+    ns = rules.sides
     if x[C_PN] > 0:
         _close_pile(x, side_of(x[C_PH], teams))
     if x[C_TN] > 0:
@@ -432,21 +425,21 @@ def finish(x, rl, f):
         x[C_CAPN + (side_of(lc, teams) if lc >= 0 else ns - 1)] += x[C_TN]
         x[C_TN] = 0
         x[C_TV] = 0
-    if rl[R_MODE] == MODE_POINTS:
-        share = rl[R_SHARE]
+    if rules.mode == MODE_POINTS:
+        share = rules.share
         for t in range(ns):
             if x[C_CAPN + t] > share:
                 x[C_PTS + t] += x[C_CAPN + t] - share
-    values(x, rl, f)
+    values(x, rules, f)
 
 
 @njit(cache=True)
-def greedy_to_end(x, rl, ds, deck, held, f):
+def greedy_to_end(x, rules, deck, held, f):
     """Q5's playout: every player plays :func:`greedy` to the end of the hand, dealing from
     ``deck``; the final values into ``f``."""
-    plays = rl[R_PLAYS]
+    plays = rules.plays
     while x[C_PLAYS] < plays:
         if x[C_HELD] == 0:
-            deal(x, rl, ds, deck)
-        play(greedy(x, rl, ds, held), x, rl)
-    finish(x, rl, f)
+            deal(x, rules, deck)
+        play(greedy(x, rules, held), x, rules)
+    finish(x, rules, f)

@@ -20,6 +20,7 @@ import numpy as np
 from simcards.core.policyspec import PolicySpec
 from simcards.core.runner import Stats, run_batch
 from simcards.ronda import summaries
+from simcards.ronda.kernel_state import KernelRules, Seats
 from simcards.ronda.matches_batch import ci_pair, json_number, match_chunk_size, max_hands
 from simcards.ronda.policies import policy_arrays
 from simcards.ronda.rules import RondaRules
@@ -43,25 +44,20 @@ def seating(rules: RondaRules, a: PolicySpec, b: PolicySpec) -> list[PolicySpec]
 
 @dataclass(frozen=True)
 class DuplicateConfig:
-    """Everything the duplicate kernel needs, as plain arrays and ints (pickled to workers)."""
+    """Everything the duplicate kernel needs, as its named tuples and ints (pickled to workers):
+    A's and B's policies as one-seat :class:`~simcards.ronda.kernel_state.Seats`."""
 
-    kinds_a: np.ndarray
-    params_a: np.ndarray
-    kinds_b: np.ndarray
-    params_b: np.ndarray
-    rl: np.ndarray
-    ds: np.ndarray
+    seats_a: Seats
+    seats_b: Seats
+    rules: KernelRules
     dealer: int
     max_hands: int
 
     @classmethod
     def build(cls, rules: RondaRules, a: PolicySpec, b: PolicySpec,
               dealer: int | None) -> DuplicateConfig:
-        ka, pa = policy_arrays([a])
-        kb, pb = policy_arrays([b])
-        rl, ds = rules.arrays.args()
-        return cls(ka, pa, kb, pb, rl, ds, -1 if dealer is None else int(dealer),
-                   max_hands(rules))
+        return cls(policy_arrays([a]), policy_arrays([b]), rules.kernel,
+                   -1 if dealer is None else int(dealer), max_hands(rules))
 
 
 def duplicate_chunk(state: np.ndarray, size: int, cfg: DuplicateConfig) -> dict[str, np.ndarray]:
@@ -69,8 +65,7 @@ def duplicate_chunk(state: np.ndarray, size: int, cfg: DuplicateConfig) -> dict[
     from simcards.ronda.match_kernel import named_duplicate_stats, simulate_duplicate
 
     return named_duplicate_stats(simulate_duplicate(
-        state, size, cfg.dealer, cfg.kinds_a, cfg.params_a, cfg.kinds_b, cfg.params_b, cfg.rl,
-        cfg.ds, cfg.max_hands))
+        state, size, cfg.dealer, cfg.seats_a, cfg.seats_b, cfg.rules, cfg.max_hands))
 
 
 def chunk_for(rules: RondaRules, a: PolicySpec, b: PolicySpec) -> int:

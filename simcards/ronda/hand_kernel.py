@@ -10,7 +10,9 @@ plays both forms side by side and requires the same position after every play.
 
 Cards are ids 0..39: value index ``c >> 2`` (0 = As .. 9 = Rey, the D1 sequence) and suit
 ``c & 3``, so id order is the card order of Q1. A hand is kept in a handful of int64 arrays
-(the *workspace*, :func:`new_workspace`): the scalars ``st`` (slots ``S_*`` below), the holdings
+(the *workspace*, a :class:`~simcards.ronda.kernel_state.HandWork` made by
+:func:`new_workspace`; the rules come as one :class:`~simcards.ronda.kernel_state.KernelRules`):
+the scalars ``st`` (slots ``S_*`` below), the holdings
 sorted by card order, the table by value (P4: at most one card per value), the captured cards
 and the pile in play as bit masks with their counts, the points by side and source, and per
 player the announced and the played cards of each value at the current deal (public facts, I1,
@@ -19,10 +21,11 @@ from which the searching policies derive their samples, I3).
 The functions that run once per hand or per deal and allocate nothing (:func:`announce_credits`,
 :func:`hand_violations`, and the hand loops of :mod:`simcards.ronda.play_kernel`) are compiled with
 ``_nrt=False``, numba's switch that turns off reference counting. With it on, every array taken
-out of the workspace tuple, and every array argument of an inlined helper, is counted up and down
-with atomic instructions; in a whole hand of greedy plays that counting cost about three quarters
-of the time. The arrays live as long as their caller, which allocated them, so nothing needs
-counting; a function compiled so cannot allocate (numba refuses to compile it if it tries).
+out of the workspace's named tuple, and every array argument of an inlined helper, is counted up
+and down with atomic instructions; in a whole hand of greedy plays that counting cost about three
+quarters of the time. The arrays live as long as their caller, which allocated them, so nothing
+needs counting; a function compiled so cannot allocate (numba refuses to compile it if it
+tries).
 """
 
 from __future__ import annotations
@@ -56,16 +59,6 @@ from simcards.ronda.codes import (
     MAX_HAND,
     MODE_POINTS,
     N_SOURCES,
-    R_ANNOUNCE,
-    R_CHAIN,
-    R_CONFLICT,
-    R_FACE_UP,
-    R_MODE,
-    R_PLAYERS,
-    R_PLAYS,
-    R_SHARE,
-    R_SIDES,
-    R_TEAMS,
     SRC_CARDS,
     SRC_DERBA,
     SRC_LAST_CARD,
@@ -73,6 +66,7 @@ from simcards.ronda.codes import (
     SRC_RONDA,
     SRC_TRINGLA,
 )
+from simcards.ronda.kernel_state import HandWork, PlayFacts
 
 N_CARDS = 40
 N_VALUES = 10
@@ -138,10 +132,10 @@ COMB = comb_table()
 
 
 @njit(cache=True)
-def new_workspace(rl):
+def new_workspace(rules):
     """The arrays one hand is played in (see the module docstring); reused hand after hand."""
-    n = rl[R_PLAYERS]
-    ns = rl[R_SIDES]
+    n = rules.players
+    ns = rules.sides
     st = np.zeros(S_SIZE, np.int64)
     hc = np.zeros((n, MAX_HOLD), np.int64)  # holdings, card order
     hn = np.zeros(n, np.int64)
@@ -155,25 +149,25 @@ def new_workspace(rl):
     held = np.zeros(ns, np.int64)  # scratch
     annbuf = np.zeros((2 * n, 3), np.int64)  # scratch: announcements of a deal
     dplay = np.zeros((n, N_VALUES), np.int64)  # I1/Q1: cards of v each player played this deal
-    return st, hc, hn, tab, capm, capn, pts, ann, pubv, dp, held, annbuf, dplay
+    return HandWork(st, hc, hn, tab, capm, capn, pts, ann, pubv, dp, held, annbuf, dplay)
 
 
 # ---------------------------------------------------------------- deals and announcements
 
 
 @njit(cache=True, _nrt=False)
-def announce_credits(annbuf, na, rl, dp):
+def announce_credits(annbuf, na, rules, dp):
     """A4/A5: the credits of the ``na`` announcements of one deal into ``dp`` (zeroed here).
 
     ``annbuf`` rows are (player, kind, value). Each announcement is booked under its own kind,
     also when ``highest_takes_all`` gives it to another side.
     """
-    teams = rl[R_TEAMS]
-    ns = rl[R_SIDES]
+    teams = rules.teams
+    ns = rules.sides
     for t in range(ns):
         for s in range(N_SOURCES):
             dp[t, s] = 0
-    if rl[R_CONFLICT] == CONFLICT_TEXT:
+    if rules.conflict == CONFLICT_TEXT:
         # A4b: Tringlas of one side all score; of several sides only the lowest.
         t_side = -1
         t_multi = False
@@ -224,21 +218,21 @@ def announce_credits(annbuf, na, rl, dp):
 
 
 @njit(cache=True, inline="always")
-def deal_next(deck, rl, ds, ws, deal_log, log_on):
+def deal_next(deck, rules, ws, plog):
     """D5: the next deal, one card at a time from the top, first player first, dealer last;
     then A1 .. A5 (announcements of the holdings as dealt) and the A2 counters."""
-    st = ws[0]
-    hc = ws[1]
-    hn = ws[2]
-    pts = ws[6]
-    ann = ws[7]
-    dp = ws[9]
-    annbuf = ws[11]
-    dplay = ws[12]
-    n = rl[R_PLAYERS]
+    st = ws.st
+    hc = ws.hc
+    hn = ws.hn
+    pts = ws.pts
+    ann = ws.ann
+    dp = ws.dp
+    annbuf = ws.annbuf
+    dplay = ws.dplay
+    n = rules.players
     st[S_DEAL] += 1
     d = st[S_DEAL]
-    size = ds[d]
+    size = rules.deal_sizes[d]
     first = st[S_FIRST]
     for _ in range(size):
         p = first  # seats in play order, wrapped by a comparison: no division per card
@@ -260,7 +254,7 @@ def deal_next(deck, rl, ds, ws, deal_log, log_on):
         for v in range(N_VALUES):
             ann[p, v] = 0
             dplay[p, v] = 0
-    announcing = rl[R_MODE] == MODE_POINTS and (d == 0 or rl[R_ANNOUNCE] == ANNOUNCE_EVERY_DEAL)
+    announcing = rules.mode == MODE_POINTS and (d == 0 or rules.announce == ANNOUNCE_EVERY_DEAL)
     na = np.int64(0)
     p = first - 1
     for _i in range(n):
@@ -293,28 +287,28 @@ def deal_next(deck, rl, ds, ws, deal_log, log_on):
             st[S_TRINGLAS] += tringlas
             st[S_HOLDINGS] += 1
     if na > 0:
-        announce_credits(annbuf, na, rl, dp)
-        ns = rl[R_SIDES]
+        announce_credits(annbuf, na, rules, dp)
+        ns = rules.sides
         for t in range(ns):
             for s in range(N_SOURCES):
                 pts[t, s] += dp[t, s]
                 st[S_SCORE + t] += dp[t, s]
-                if log_on:
-                    deal_log[d, t, s] += dp[t, s]
+                if plog.on:
+                    plog.deal_points[d, t, s] += dp[t, s]
 
 
 @njit(cache=True, inline="always")
-def start_hand(deck, dealer, rl, ds, ws, deal_log, log_on):
+def start_hand(deck, dealer, rules, ws, plog):
     """A fresh hand from ``deck`` (top first) with ``dealer`` (D3): the 3-player face-up card
     (D4) and the first deal (D5) with its announcements (A1)."""
-    st = ws[0]
-    hn = ws[2]
-    tab = ws[3]
-    capm = ws[4]
-    capn = ws[5]
-    pts = ws[6]
-    pubv = ws[8]
-    n = rl[R_PLAYERS]
+    st = ws.st
+    hn = ws.hn
+    tab = ws.tab
+    capm = ws.capm
+    capn = ws.capn
+    pts = ws.pts
+    pubv = ws.pubv
+    n = rules.players
     for i in range(S_SIZE):
         st[i] = 0
     st[S_PILE_HITTER] = -1
@@ -329,12 +323,12 @@ def start_hand(deck, dealer, rl, ds, ws, deal_log, log_on):
     for v in range(N_VALUES):
         tab[v] = -1
         pubv[v] = 0
-    for t in range(rl[R_SIDES]):
+    for t in range(rules.sides):
         capm[t] = 0
         capn[t] = 0
         for s in range(N_SOURCES):
             pts[t, s] = 0
-    if rl[R_FACE_UP]:
+    if rules.face_up:
         c = deck[0]
         tab[c >> 2] = c
         st[S_TABLE_N] = 1
@@ -342,7 +336,7 @@ def start_hand(deck, dealer, rl, ds, ws, deal_log, log_on):
         st[S_STOCK] = 1
         st[S_PUBLIC] = 1
         pubv[c >> 2] += 1
-    deal_next(deck, rl, ds, ws, deal_log, log_on)
+    deal_next(deck, rules, ws, plog)
 
 
 # ---------------------------------------------------------------- one play
@@ -379,25 +373,29 @@ def resolve(card, st, tab, plays):
 
 
 @njit(cache=True, inline="always")
-def credits(action, hit, missa, last, v, s, prev_side, rl, dp):
-    """The points of one play into ``dp`` (zeroed here), S3 steps (3)-(5): X6/X7, M1, L1-L5."""
-    ns = rl[R_SIDES]
+def credits(play, rules, dp):
+    """The points of one play (:class:`~simcards.ronda.kernel_state.PlayFacts`) into ``dp``
+    (zeroed here), S3 steps (3)-(5): X6/X7, M1, L1-L5."""
+    hit = play.hit
+    s = play.side
+    v = play.value
+    ns = rules.sides
     for t in range(ns):
         for src in range(N_SOURCES):
             dp[t, src] = 0
-    if rl[R_MODE] != MODE_POINTS:
+    if rules.mode != MODE_POINTS:
         return
     if hit > 0:
-        if rl[R_CHAIN] == CHAIN_FLAT:
+        if rules.chain == CHAIN_FLAT:
             dp[s, SRC_DERBA] += 1  # X6
         else:
             dp[s, SRC_DERBA] += tier(hit)  # X7
             if hit > 1:
-                dp[prev_side, SRC_DERBA] -= tier(hit - 1)
-    if missa:
+                dp[play.prev_side, SRC_DERBA] -= tier(hit - 1)
+    if play.missa:
         dp[s, SRC_MISSA] += 1
-    if last:
-        if v == REY and action != ACT_LAY:
+    if play.last:
+        if v == REY and play.action != ACT_LAY:
             dp[s, SRC_LAST_CARD] += 10  # L1
         elif v in (REY, AS):
             for t in range(ns):  # L2, L3: each other side (a team once)
@@ -406,26 +404,28 @@ def credits(action, hit, missa, last, v, s, prev_side, rl, dp):
 
 
 @njit(cache=True, inline="always")
-def balance(action, hit, missa, last, v, s, prev_side, rl):
+def balance(play, rules):
     """What :func:`_credits` gives, as the Q1 balance dP(s) - sum of dP(t) over the other
     sides (S1 left to the caller)."""
-    if rl[R_MODE] != MODE_POINTS:
+    if rules.mode != MODE_POINTS:
         return 0
+    hit = play.hit
+    v = play.value
     b = 0
     if hit > 0:
-        if rl[R_CHAIN] == CHAIN_FLAT:
+        if rules.chain == CHAIN_FLAT:
             b += 1
         else:
             b += tier(hit)
             if hit > 1:
-                b += tier(hit - 1) if prev_side != s else -tier(hit - 1)
-    if missa:
+                b += tier(hit - 1) if play.prev_side != play.side else -tier(hit - 1)
+    if play.missa:
         b += 1
-    if last:
-        if v == REY and action != ACT_LAY:
+    if play.last:
+        if v == REY and play.action != ACT_LAY:
             b += 10
         elif v in (REY, AS):
-            b -= 10 * (rl[R_SIDES] - 1)
+            b -= 10 * (rules.sides - 1)
     return b
 
 
@@ -442,7 +442,7 @@ def close_pile(st, capm, capn, side):
 
 
 @njit(cache=True, inline="always")
-def greedy_card(p, rl, ds, ws):
+def greedy_card(p, rules, ws):
     """Q3: the card whose single play has the highest V(own side) (Q1: 100 x the point balance
     without announcements, plus the change in cards held; the last play includes X5c, U1 and
     S1); ties go to the lowest Derba risk, then card order.
@@ -455,31 +455,32 @@ def greedy_card(p, rl, ds, ws):
     2**53 over one denominator give distinct quotients. The kernel ranks by ``keep`` and never
     forms the quotient.
     """
-    st = ws[0]
-    hc = ws[1]
-    hn = ws[2]
+    st = ws.st
+    hc = ws.hc
+    hn = ws.hn
     m = hn[p]
     if (hc[p, 0] >> 2) == (hc[p, m - 1] >> 2):
         return hc[p, 0]  # one value held (the holding is sorted): nothing to weigh
-    tab = ws[3]
-    capn = ws[5]
-    ann = ws[7]
-    pubv = ws[8]
-    held = ws[10]
-    teams = rl[R_TEAMS]
-    ns = rl[R_SIDES]
-    plays = rl[R_PLAYS]
+    tab = ws.tab
+    capn = ws.capn
+    ann = ws.ann
+    pubv = ws.pubv
+    held = ws.held
+    teams = rules.teams
+    ns = rules.sides
+    plays = rules.plays
     s = side_of(p, teams)
     pile_n = st[S_PILE_N]
     hitter = st[S_PILE_HITTER]
     hs = side_of(hitter, teams) if hitter >= 0 else -1
     nxt = p + 1
-    if nxt == rl[R_PLAYERS]:
+    if nxt == rules.players:
         nxt = 0
     big_u = N_CARDS - st[S_PUBLIC] - hn[p]  # unseen cards: other holdings and the stock
     h = hn[nxt]
     if h == 0:
-        h = ds[st[S_DEAL] + 1]  # his holding at his next play comes from the next deal
+        # His holding at his next play comes from the next deal.
+        h = rules.deal_sizes[st[S_DEAL] + 1]
     safe = COMB[big_u, h]  # keep of a risk of 0
     best = -1
     best_v = 0
@@ -493,7 +494,7 @@ def greedy_card(p, rl, ds, ws):
             own += 1
         i += own
         action, k, hit, chain_closed, missa, last = resolve(c, st, tab, plays)
-        bal = balance(action, hit, missa, last, v, s, hs, rl)
+        bal = balance(PlayFacts(action, hit, missa, last, v, s, hs), rules)
         if action == ACT_REHIT:
             dk = 1 if hs == s else pile_n + 1
         elif action == ACT_LAY:
@@ -515,8 +516,8 @@ def greedy_card(p, rl, ds, ws):
             if left > 0:  # U1
                 lc = p if action != ACT_LAY else st[S_LAST_CAPTURER]
                 held[side_of(lc, teams)] += left
-            if rl[R_MODE] == MODE_POINTS:
-                share = rl[R_SHARE]
+            if rules.mode == MODE_POINTS:
+                share = rules.share
                 for t in range(ns):  # S1
                     if held[t] > share:
                         bal += held[t] - share if t == s else share - held[t]
@@ -538,22 +539,22 @@ def greedy_card(p, rl, ds, ws):
 
 
 @njit(cache=True, inline="always")
-def apply_play(card, rl, ws, log, play_pts, log_on):
+def apply_play(card, rules, ws, plog):
     """Play ``card`` for the player to move (P1 .. L5, credits in the S3 order); when
-    ``log_on``, fill the play's row of ``log`` (fields ``codes.F_*``) and its credits.
+    ``plog.on``, fill the play's row of the log (fields ``codes.F_*``) and its credits.
     Returns ``(action, missa)``."""
-    st = ws[0]
-    hc = ws[1]
-    hn = ws[2]
-    tab = ws[3]
-    capm = ws[4]
-    capn = ws[5]
-    pts = ws[6]
-    ann = ws[7]
-    pubv = ws[8]
-    dp = ws[9]
-    teams = rl[R_TEAMS]
-    ns = rl[R_SIDES]
+    st = ws.st
+    hc = ws.hc
+    hn = ws.hn
+    tab = ws.tab
+    capm = ws.capm
+    capn = ws.capn
+    pts = ws.pts
+    ann = ws.ann
+    pubv = ws.pubv
+    dp = ws.dp
+    teams = rules.teams
+    ns = rules.sides
     p = st[S_TURN]
     s = side_of(p, teams)
     v = card >> 2
@@ -566,11 +567,11 @@ def apply_play(card, rl, ws, log, play_pts, log_on):
         j += 1
     hn[p] -= 1
     st[S_HELD] -= 1
-    action, k, hit, chain_closed, missa, last = resolve(card, st, tab, rl[R_PLAYS])
+    action, k, hit, chain_closed, missa, last = resolve(card, st, tab, rules.plays)
     pubv[v] += 1
     st[S_PUBLIC] += 1
     ann[p, v] -= 1
-    ws[12][p, v] += 1
+    ws.dplay[p, v] += 1
     hitter = st[S_PILE_HITTER]
     hs = side_of(hitter, teams) if hitter >= 0 else -1
     bit = np.int64(1) << card
@@ -615,9 +616,10 @@ def apply_play(card, rl, ws, log, play_pts, log_on):
         st[S_LAST_CAPTURER] = p
         st[S_LAST_LAID] = -1
     # (3)-(5) X6/X7, M1, L1-L5.
-    scores = rl[R_MODE] == MODE_POINTS and (hit > 0 or missa or last)
+    scores = rules.mode == MODE_POINTS and (hit > 0 or missa or last)
+    log_on = plog.on
     if scores or log_on:
-        credits(action, hit, missa, last, v, s, hs, rl, dp)
+        credits(PlayFacts(action, hit, missa, last, v, s, hs), rules, dp)
     if scores:
         for t in range(ns):
             for src in range(N_SOURCES):
@@ -625,6 +627,7 @@ def apply_play(card, rl, ws, log, play_pts, log_on):
                 st[S_SCORE + t] += dp[t, src]
     if log_on:
         r = st[S_PLAYS]
+        log = plog.plays
         log[r, F_PLAYER] = p
         log[r, F_CARD] = card
         log[r, F_ACTION] = action
@@ -638,21 +641,21 @@ def apply_play(card, rl, ws, log, play_pts, log_on):
         log[r, F_LAST] = last
         for t in range(ns):
             for src in range(N_SOURCES):
-                play_pts[r, t, src] = dp[t, src]
+                plog.play_points[r, t, src] = dp[t, src]
     st[S_PLAYS] += 1
-    st[S_TURN] = p + 1 if p + 1 < rl[R_PLAYERS] else 0
+    st[S_TURN] = p + 1 if p + 1 < rules.players else 0
     return action, missa
 
 
 @njit(cache=True, inline="always")
-def finish_hand(rl, ws):
+def finish_hand(rules, ws):
     """End of the hand: X5c, U1 (Ultima), then S1. Returns ``(ultima side, ultima mask)``."""
-    st = ws[0]
-    tab = ws[3]
-    capm = ws[4]
-    capn = ws[5]
-    pts = ws[6]
-    teams = rl[R_TEAMS]
+    st = ws.st
+    tab = ws.tab
+    capm = ws.capm
+    capn = ws.capn
+    pts = ws.pts
+    teams = rules.teams
     if st[S_PILE_N] > 0:
         close_pile(st, capm, capn, side_of(st[S_PILE_HITTER], teams))
     u_side = -1
@@ -665,9 +668,9 @@ def finish_hand(rl, ws):
         st[S_TABLE_MASK] = 0
         for v in range(N_VALUES):
             tab[v] = -1
-    if rl[R_MODE] == MODE_POINTS:
-        share = rl[R_SHARE]
-        for t in range(rl[R_SIDES]):
+    if rules.mode == MODE_POINTS:
+        share = rules.share
+        for t in range(rules.sides):
             if capn[t] > share:
                 pts[t, SRC_CARDS] += capn[t] - share
                 st[S_SCORE + t] += capn[t] - share
@@ -675,18 +678,18 @@ def finish_hand(rl, ws):
 
 
 @njit(cache=True, _nrt=False)
-def hand_violations(rl, ws):
+def hand_violations(rules, ws):
     """Invariants at the end of a hand: every card in exactly one side's captured cards,
     holdings, table and pile empty, counts equal to the masks; plus the laying check (P4)."""
-    st = ws[0]
-    hn = ws[2]
-    capm = ws[4]
-    capn = ws[5]
-    pts = ws[6]
+    st = ws.st
+    hn = ws.hn
+    capm = ws.capm
+    capn = ws.capn
+    pts = ws.pts
     bad = st[S_VIOLATIONS]
     seen = np.int64(0)
     total = 0
-    for t in range(rl[R_SIDES]):
+    for t in range(rules.sides):
         if seen & capm[t]:
             bad += 1
         seen |= capm[t]
@@ -697,13 +700,13 @@ def hand_violations(rl, ws):
         bad += 1
     if st[S_TABLE_N] != 0 or st[S_PILE_N] != 0 or st[S_HELD] != 0:
         bad += 1
-    for t in range(rl[R_SIDES]):  # S2: each score is the sum of its sources
+    for t in range(rules.sides):  # S2: each score is the sum of its sources
         tot = 0
         for src in range(N_SOURCES):
             tot += pts[t, src]
         if tot != st[S_SCORE + t]:
             bad += 1
-    for p in range(rl[R_PLAYERS]):
+    for p in range(rules.players):
         if hn[p] != 0:
             bad += 1
     return bad

@@ -22,6 +22,7 @@ from simcards.core.policyspec import PolicySpec
 from simcards.core.runner import Stats, run_batch
 from simcards.core.stats import json_ci, mean_ci, wilson
 from simcards.ronda import codes
+from simcards.ronda.kernel_state import KernelRules, Seats
 from simcards.ronda.policies import policy_arrays
 from simcards.ronda.rules import RondaRules
 
@@ -69,28 +70,23 @@ def chunk_size(specs: Sequence[PolicySpec], base: int = HANDS_CHUNK) -> int:
 
 @dataclass(frozen=True)
 class HandConfig:
-    """Everything the hand kernel needs, as plain arrays and ints (pickled to workers)."""
+    """Everything the hand kernel needs, as its named tuples and ints (pickled to workers)."""
 
-    kinds: np.ndarray
-    params: np.ndarray
-    rl: np.ndarray
-    ds: np.ndarray
+    seats: Seats
+    rules: KernelRules
     dealer: int
 
     @classmethod
     def build(cls, rules: RondaRules, specs: Sequence[PolicySpec],
               dealer: int | None) -> HandConfig:
-        kinds, params = policy_arrays(specs)
-        rl, ds = rules.arrays.args()
-        return cls(kinds, params, rl, ds, -1 if dealer is None else int(dealer))
+        return cls(policy_arrays(specs), rules.kernel, -1 if dealer is None else int(dealer))
 
 
 def hands_chunk(state: np.ndarray, size: int, cfg: HandConfig) -> dict[str, np.ndarray]:
     """One chunk of Monte Carlo hands (runs in a worker)."""
     from simcards.ronda.play_kernel import named_stats, simulate_hands
 
-    return named_stats(simulate_hands(state, size, cfg.dealer, cfg.kinds, cfg.params, cfg.rl,
-                                      cfg.ds))
+    return named_stats(simulate_hands(state, size, cfg.dealer, cfg.seats, cfg.rules))
 
 
 @dataclass(frozen=True)

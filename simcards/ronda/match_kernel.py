@@ -3,7 +3,7 @@
 
 A match is a sequence of hands (:mod:`simcards.ronda.play_kernel` plays one hand the same way) whose
 dealer moves on by one seat after each hand (D3). In points mode the scores carry over (S2) and
-the target ``rl[R_TARGET]`` is checked after the S1 count of each hand (S4,
+the target ``rules.target`` is checked after the S1 count of each hand (S4,
 ``target_check=end_of_hand``) or at every check point (S5, ``immediate``: after each deal's
 announcements, after each play, after the end of the hand); a side wins when it has reached the
 target and holds the highest total alone, and a tie at the top plays on. In classic mode the side
@@ -44,8 +44,6 @@ streams stay aligned from play to play of a set.
 
 from __future__ import annotations
 
-import inspect
-
 import numpy as np
 from numba import njit
 
@@ -53,18 +51,9 @@ from simcards.core.errors import UsageError
 from simcards.core.rng import next_u64, randbelow, seed_state, uniform
 from simcards.ronda.codes import (
     MODE_POINTS,
-    N_FIELDS,
     N_SOURCES,
     POLICY_LOOKAHEAD,
     POLICY_RANDOM,
-    R_HANDS_TO_WIN,
-    R_MODE,
-    R_PLAYERS,
-    R_PLAYS,
-    R_SIDES,
-    R_TARGET,
-    R_TARGET_CHECK,
-    R_TEAMS,
     TARGET_CHECK_IMMEDIATE,
 )
 from simcards.ronda.hand_kernel import (
@@ -76,12 +65,18 @@ from simcards.ronda.hand_kernel import (
     deal_next,
     finish_hand,
     hand_violations,
-    new_workspace,
     side_of,
     start_hand,
 )
-from simcards.ronda.play_kernel import _draw_hand, choose_card
-from simcards.ronda.search_kernel import new_search_workspace
+from simcards.ronda.kernel_state import (
+    HandDraw,
+    MatchChance,
+    MatchRecords,
+    MatchTally,
+    PlayWork,
+    Seats,
+)
+from simcards.ronda.play_kernel import _draw_hand, choose_card, new_play_work
 
 __all__ = [
     "DEFAULT_MAX_HANDS",
@@ -114,18 +109,6 @@ def check_max_hands(value: object) -> int:
     if n < 1:
         raise UsageError(f"max_hands={n} must be an integer >= 1")
     return n
-
-# The searching policies' scratch: ``new_search_workspace(rl)``, or ``(rl, rec_cap)`` where the
-# search can record its samples (a match records none). Chosen once, at import.
-if len(inspect.signature(new_search_workspace.py_func).parameters) == 1:
-    @njit(cache=True)
-    def _new_search_workspace(rl):
-        return new_search_workspace(rl)
-else:
-    @njit(cache=True)
-    def _new_search_workspace(rl):
-        return new_search_workspace(rl, 0)
-
 
 # Fields of a match's result row (``out`` of :func:`_play_match`).
 O_WINNER = 0  # winning side, -1 when unfinished
@@ -169,102 +152,108 @@ def _check_point(scores, st, tot, ns, target):
 
 
 @njit(cache=True)
-def _play_match_hand(deck, dealer, kinds, params, us, seeds, rl, ds, ws, sw, pst, log,
-                     play_pts, deal_log, scores, tot, check, log_on):
-    """One hand of a match, as ``kernel.play_hand`` plays it, with the S5 check points when
-    ``check``: after the first deal's announcements, after each play, after each later deal's
-    announcements; ``scores`` are the carried scores (S2), ``tot`` scratch. Returns ``(winner,
-    plays)``: the side a check point found winning and the plays made until then, or ``(-1,
-    plays of the hand)`` after finishing the hand (X5c, U1, S1; the end-of-hand check is the
-    caller's)."""
-    st = ws[0]
-    n = rl[R_PLAYERS]
-    ns = rl[R_SIDES]
-    target = rl[R_TARGET]
+def _play_match_hand(dealer, seats, rules, work, scores, tot, check):
+    """One hand of a match, as ``play_kernel.play_hand`` plays it, with the S5 check points
+    when ``check``: after the first deal's announcements, after each play, after each later
+    deal's announcements; ``scores`` are the carried scores (S2), ``tot`` scratch. Returns
+    ``(winner, plays)``: the side a check point found winning and the plays made until then,
+    or ``(-1, plays of the hand)`` after finishing the hand (X5c, U1, S1; the end-of-hand check
+    is the caller's)."""
+    ws = work.hand
+    plog = work.log
+    draw = work.draw
+    deck = draw.deck
+    st = ws.st
+    n = rules.players
+    ns = rules.sides
+    target = rules.target
     for p in range(n):
-        if kinds[p] >= POLICY_LOOKAHEAD:
-            seed_state(pst[p], seeds[p])
-    start_hand(deck, dealer, rl, ds, ws, deal_log, log_on)
+        if seats.kinds[p] >= POLICY_LOOKAHEAD:
+            seed_state(work.streams[p], draw.seeds[p])
+    start_hand(deck, dealer, rules, ws, plog)
     if check:
         w = _check_point(scores, st, tot, ns, target)
         if w >= 0:
             return w, 0
-    plays = rl[R_PLAYS]
+    plays = rules.plays
     for k in range(plays):
         p = st[S_TURN]
-        card = choose_card(p, kinds[p], params[p], us[k], rl, ds, ws, sw, pst[p])
-        apply_play(card, rl, ws, log, play_pts, log_on)
+        card = choose_card(p, seats, draw.us[k], rules, work)
+        apply_play(card, rules, ws, plog)
         if check:
             w = _check_point(scores, st, tot, ns, target)
             if w >= 0:
                 return w, k + 1
         if st[S_HELD] == 0 and k + 1 < plays:
-            deal_next(deck, rl, ds, ws, deal_log, log_on)
+            deal_next(deck, rules, ws, plog)
             if check:
                 w = _check_point(scores, st, tot, ns, target)
                 if w >= 0:
                     return w, k + 1
-    finish_hand(rl, ws)
+    finish_hand(rules, ws)
     return -1, plays
 
 
 @njit(cache=True)
-def _draw_duplicate_hand(dst, rst, off, deck, dealer, n, plays, kinds, us, seeds):
+def _draw_duplicate_hand(chance, dealer, seats, rules, draw):
     """The per-hand layout of a duplicate play (module docstring): the shuffle from the deck
-    stream ``dst``, then the uniforms and seeds from the role streams ``rst`` (role of seat p:
-    ``(p - off) % n``)."""
+    stream, then the uniforms and seeds from the role streams (role of seat p: ``(p -
+    offset) % players``)."""
+    dst = chance.deck_stream
+    rst = chance.role_streams
+    off = chance.offset
+    n = rules.players
+    kinds = seats.kinds
+    deck = draw.deck
     for j in range(N_CARDS - 1):
         r = j + randbelow(dst, N_CARDS - j)
         x = deck[j]
         deck[j] = deck[r]
         deck[r] = x
-    for k in range(plays):
+    for k in range(rules.plays):
         p = (dealer + 1 + k) % n
         if kinds[p] == POLICY_RANDOM:
-            us[k] = uniform(rst[(p - off + n) % n])
+            draw.us[k] = uniform(rst[(p - off + n) % n])
         else:
-            us[k] = 0.0
+            draw.us[k] = 0.0
     for p in range(n):
         if kinds[p] >= POLICY_LOOKAHEAD:
-            seeds[p] = next_u64(rst[(p - off + n) % n])
+            draw.seeds[p] = next_u64(rst[(p - off + n) % n])
         else:
-            seeds[p] = 0
+            draw.seeds[p] = 0
 
 
 # ---------------------------------------------------------------- one match
 
 
 @njit(cache=True)
-def _play_match(state, dst, rst, off, dup, deck, first_dealer, kinds, params, rl, ds, ws, sw,
-                pst, us, seeds, log, play_pts, deal_log, max_hands, scores, cards, points,
-                hand_wins, won, out, rec_on, rec_decks, rec_dealers, rec_us, rec_seeds,
-                rec_scores):
-    """Play one match from ``first_dealer`` (D3). Hands draw their chance from ``state`` by
-    ``kernel._draw_hand`` or, when ``dup``, from the deck stream ``dst`` and the role streams
-    ``rst`` (:func:`_draw_duplicate_hand`, offset ``off``).
+def _play_match(chance, seats, rules, work, max_hands, tally, rec, j):
+    """Play one match from ``chance.first_dealer`` (D3). Hands draw their chance from
+    ``chance.state`` by ``play_kernel._draw_hand`` or, when ``chance.duplicate``, from its deck
+    and role streams (:func:`_draw_duplicate_hand`), into ``work.draw``.
 
-    ``scores`` and ``cards`` (by side) are set to the match's final scores (S2) and captured
-    cards summed over its hands; ``points`` (side x source) and ``hand_wins`` (C2 winners of
-    finished hands) are added to; ``won`` is scratch (hands won, C3). ``out`` gets the result
-    row (``O_*``). When ``rec_on``, hand h's deck, dealer, uniforms, seeds and the scores after
-    it are written to row h of the ``rec_*`` arrays.
+    ``tally`` gets what the match adds up (:class:`~simcards.ronda.kernel_state.MatchTally`).
+    When ``rec.on``, hand h's deck, dealer, uniforms, seeds and the scores after it are written
+    to row ``[j, h]`` of the records.
     """
-    st = ws[0]
-    capn = ws[5]
-    pts = ws[6]
-    n = rl[R_PLAYERS]
-    ns = rl[R_SIDES]
-    teams = rl[R_TEAMS]
-    plays_n = rl[R_PLAYS]
-    classic = rl[R_MODE] != MODE_POINTS
-    check = (not classic) and rl[R_TARGET_CHECK] == TARGET_CHECK_IMMEDIATE
-    target = rl[R_TARGET]
-    to_win = rl[R_HANDS_TO_WIN]
-    log_on = max_hands < 0  # False, as a run-time value (see kernel.replay)
+    ws = work.hand
+    st = ws.st
+    capn = ws.capn
+    pts = ws.pts
+    scores = tally.scores
+    won = tally.won
+    n = rules.players
+    ns = rules.sides
+    classic = rules.mode != MODE_POINTS
+    check = (not classic) and rules.target_check == TARGET_CHECK_IMMEDIATE
+    target = rules.target
+    to_win = rules.hands_to_win
+    first_dealer = chance.first_dealer
+    draw = work.draw
     tot = np.zeros(ns, np.int64)
     for t in range(ns):
         scores[t] = 0
-        cards[t] = 0
+        tally.cards[t] = 0
         won[t] = 0
     winner = -1
     hands = 0
@@ -273,30 +262,29 @@ def _play_match(state, dst, rst, off, dup, deck, first_dealer, kinds, params, rl
     last_plays = 0
     d = first_dealer
     while hands < max_hands:
-        if dup:
-            _draw_duplicate_hand(dst, rst, off, deck, d, n, plays_n, kinds, us, seeds)
+        if chance.duplicate:
+            _draw_duplicate_hand(chance, d, seats, rules, draw)
         else:
-            _draw_hand(state, deck, d, n, plays_n, kinds, us, seeds)
-        if rec_on:
-            rec_decks[hands] = deck
-            rec_dealers[hands] = d
-            rec_us[hands] = us
-            rec_seeds[hands] = seeds
-        w, last_plays = _play_match_hand(deck, d, kinds, params, us, seeds, rl, ds, ws, sw, pst,
-                                         log, play_pts, deal_log, scores, tot, check, log_on)
+            _draw_hand(chance.state, d, seats, rules, draw)
+        if rec.on:
+            rec.decks[j, hands] = draw.deck
+            rec.dealers[j, hands] = d
+            rec.us[j, hands] = draw.us
+            rec.seeds[j, hands] = draw.seeds
+        w, last_plays = _play_match_hand(d, seats, rules, work, scores, tot, check)
         hands += 1
         for t in range(ns):
             scores[t] += st[S_SCORE + t]
-            cards[t] += capn[t]
+            tally.cards[t] += capn[t]
             for src in range(N_SOURCES):
-                points[t, src] += pts[t, src]
-        if rec_on:
-            rec_scores[hands - 1] = scores
+                tally.points[t, src] += pts[t, src]
+        if rec.on:
+            rec.hand_scores[j, hands - 1] = scores
         if w >= 0:  # S5: a check point inside the hand ended the match
             winner = w
             break
         finished += 1
-        if hand_violations(rl, ws):
+        if hand_violations(rules, ws):
             bad += 1
         # C2: strictly more captured cards than every other side (any mode, for the record).
         best = capn[0]
@@ -310,7 +298,7 @@ def _play_match(state, dst, rst, off, dup, deck, first_dealer, kinds, params, rl
             elif capn[t] == best:
                 n_best += 1
         if n_best == 1:
-            hand_wins[best_t] += 1
+            tally.hand_wins[best_t] += 1
         if classic:
             if n_best == 1:
                 won[best_t] += 1
@@ -323,12 +311,18 @@ def _play_match(state, dst, rst, off, dup, deck, first_dealer, kinds, params, rl
                 winner = w
                 break
         d = (d + 1) % n  # D3: the deal passes to the first player of the hand just played
+    out = tally.out
     out[O_WINNER] = winner
     out[O_HANDS] = hands
     out[O_FINISHED] = finished
     out[O_BAD] = bad
     out[O_LAST_PLAYS] = last_plays
-    out[O_FIRST_SIDE] = side_of((first_dealer + 1) % n, teams)
+    out[O_FIRST_SIDE] = side_of((first_dealer + 1) % n, rules.teams)
+    if rec.on:
+        rec.first[j] = first_dealer
+        rec.out[j] = out
+        rec.scores[j] = scores
+        rec.cards[j] = tally.cards
 
 
 # ---------------------------------------------------------------- Monte Carlo of matches
@@ -358,36 +352,41 @@ def named_match_stats(stats: tuple) -> dict[str, np.ndarray]:
 
 
 @njit(cache=True)
-def _match_workspace(rl):
-    n = rl[R_PLAYERS]
-    ns = rl[R_SIDES]
-    ws = new_workspace(rl)
-    sw = _new_search_workspace(rl)
-    pst = np.zeros((n, 4), np.uint64)
-    log = np.zeros((1, N_FIELDS), np.int64)
-    play_pts = np.zeros((1, ns, N_SOURCES), np.int64)
-    deal_log = np.zeros((1, ns, N_SOURCES), np.int64)
-    return ws, sw, pst, log, play_pts, deal_log
+def _match_records(rules, rows, max_hands):
+    """:class:`~simcards.ronda.kernel_state.MatchRecords` for ``rows`` matches of at most
+    ``max_hands`` hands, kept; with ``rows < 0``, one-row scratch that is never written."""
+    n = rules.players
+    ns = rules.sides
+    on = rows >= 0
+    r = rows if on else 1
+    h = max_hands if on else 1
+    return MatchRecords(on, np.zeros(r, np.int64), np.zeros((r, O_SIZE), np.int64),
+                        np.zeros((r, ns), np.int64), np.zeros((r, ns), np.int64),
+                        np.zeros((r, h, N_CARDS), np.int64), np.zeros((r, h), np.int64),
+                        np.zeros((r, h, N_CARDS), np.float64), np.zeros((r, h, n), np.uint64),
+                        np.zeros((r, h, ns), np.int64))
 
 
 @njit(cache=True)
-def _run_matches(state, n_matches, dealer, kinds, params, rl, ds, max_hands, rec_on, r_first,
-                 r_out, r_scores, r_decks, r_dealers, r_us, r_seeds, r_hand_scores):
-    """The Monte Carlo loop of :func:`simulate_matches`; with ``rec_on`` it also keeps every
+def _new_tally(rules):
+    ns = rules.sides
+    return MatchTally(np.zeros(ns, np.int64), np.zeros(ns, np.int64),
+                      np.zeros((ns, N_SOURCES), np.int64), np.zeros(ns, np.int64),
+                      np.zeros(ns, np.int64), np.zeros(O_SIZE, np.int64))
+
+
+@njit(cache=True)
+def _run_matches(state, n_matches, dealer, seats, rules, max_hands, rec):
+    """The Monte Carlo loop of :func:`simulate_matches`; with ``rec.on`` it also keeps every
     match's first dealer, result row, final scores and per-hand draws (:func:`record_matches`),
     so that both play exactly the same matches."""
-    n = rl[R_PLAYERS]
-    ns = rl[R_SIDES]
-    ws, sw, pst, log, play_pts, deal_log = _match_workspace(rl)
-    deck = np.arange(N_CARDS)
-    us = np.zeros(N_CARDS, np.float64)
-    seeds = np.zeros(n, np.uint64)
+    n = rules.players
+    ns = rules.sides
+    work = new_play_work(rules, 0)
+    tally = _new_tally(rules)
     dst = np.zeros(4, np.uint64)
     rst = np.zeros((n, 4), np.uint64)
-    scores = np.zeros(ns, np.int64)
-    mcards = np.zeros(ns, np.int64)
-    won = np.zeros(ns, np.int64)
-    out = np.zeros(O_SIZE, np.int64)
+    out = tally.out
     matches = np.zeros(1, np.int64)
     wins = np.zeros(ns, np.int64)
     first_wins = np.zeros(1, np.int64)
@@ -397,26 +396,17 @@ def _run_matches(state, n_matches, dealer, kinds, params, rl, ds, max_hands, rec
     unfinished = np.zeros(1, np.int64)
     score = np.zeros(ns, np.int64)
     score_sq = np.zeros(ns, np.int64)
-    points = np.zeros((ns, N_SOURCES), np.int64)
     cards = np.zeros(ns, np.int64)
     hand_count = np.zeros(1, np.int64)
-    hand_wins = np.zeros(ns, np.int64)
     violations = np.zeros(1, np.int64)
     for m in range(n_matches):
         first = dealer
         if first < 0:
             first = randbelow(state, n)
-        j = m if rec_on else 0
-        # Typed arguments, not literals: the match and duplicate paths share one compiled
+        # Typed values, not literals: the match and duplicate paths share one compiled
         # _play_match instead of one specialisation each.
-        _play_match(state, dst, rst, np.int64(0), np.bool_(False), deck, first, kinds, params,
-                    rl, ds, ws, sw, pst, us, seeds, log, play_pts, deal_log, max_hands, scores,
-                    mcards, points, hand_wins, won, out, rec_on, r_decks[j], r_dealers[j],
-                    r_us[j], r_seeds[j], r_hand_scores[j])
-        if rec_on:
-            r_first[m] = first
-            r_out[m] = out
-            r_scores[m] = scores
+        chance = MatchChance(state, dst, rst, np.int64(0), np.bool_(False), first)
+        _play_match(chance, seats, rules, work, max_hands, tally, rec, m if rec.on else 0)
         matches[0] += 1
         w = out[O_WINNER]
         if w >= 0:
@@ -430,39 +420,28 @@ def _run_matches(state, n_matches, dealer, kinds, params, rl, ds, max_hands, rec
         hands_sq[0] += h * h
         hist[h] += 1
         for t in range(ns):
-            score[t] += scores[t]
-            score_sq[t] += scores[t] * scores[t]
-            cards[t] += mcards[t]
+            score[t] += tally.scores[t]
+            score_sq[t] += tally.scores[t] * tally.scores[t]
+            cards[t] += tally.cards[t]
         hand_count[0] += out[O_FINISHED]
         violations[0] += out[O_BAD]
     return (matches, wins, first_wins, hands, hands_sq, hist, unfinished, score, score_sq,
-            points, cards, hand_count, hand_wins, violations)
+            tally.points, cards, hand_count, tally.hand_wins, violations)
 
 
 @njit(cache=True)
-def simulate_matches(state, n_matches, dealer, kinds, params, rl, ds, max_hands):
+def simulate_matches(state, n_matches, dealer, seats, rules, max_hands):
     """Monte Carlo: ``n_matches`` independent matches from the stream ``state`` (layout in the
     module docstring). ``dealer`` is the first dealer of every match, or -1 to draw it (D3);
-    ``kinds`` and ``params`` the seats' policies (``policies.policy_arrays``, Q6); a match still
-    undecided after ``max_hands`` hands is stopped and counted as unfinished. Returns the
-    statistics of :data:`MATCH_STAT_NAMES`, in that order."""
-    n = rl[R_PLAYERS]
-    ns = rl[R_SIDES]
-    r_first = np.zeros(1, np.int64)
-    r_out = np.zeros((1, O_SIZE), np.int64)
-    r_scores = np.zeros((1, ns), np.int64)
-    r_decks = np.zeros((1, 1, N_CARDS), np.int64)
-    r_dealers = np.zeros((1, 1), np.int64)
-    r_us = np.zeros((1, 1, N_CARDS), np.float64)
-    r_seeds = np.zeros((1, 1, n), np.uint64)
-    r_hand_scores = np.zeros((1, 1, ns), np.int64)
-    return _run_matches(state, n_matches, dealer, kinds, params, rl, ds, max_hands,
-                        n_matches < 0, r_first, r_out, r_scores, r_decks, r_dealers, r_us,
-                        r_seeds, r_hand_scores)
+    ``seats`` the policies (``policies.policy_arrays``, Q6); a match still undecided after
+    ``max_hands`` hands is stopped and counted as unfinished. Returns the statistics of
+    :data:`MATCH_STAT_NAMES`, in that order."""
+    return _run_matches(state, n_matches, dealer, seats, rules, max_hands,
+                        _match_records(rules, np.int64(-1), max_hands))
 
 
 @njit(cache=True)
-def record_matches(state, n_matches, dealer, kinds, params, rl, ds, max_hands):
+def record_matches(state, n_matches, dealer, seats, rules, max_hands):
     """The matches :func:`simulate_matches` plays from ``state``, with what each hand drew.
 
     Returns ``(stats, first_dealers, results, scores, decks, dealers, us, seeds,
@@ -474,20 +453,10 @@ def record_matches(state, n_matches, dealer, kinds, params, rl, ds, max_hands):
     k), ``seeds[m, h, p]`` and ``hand_scores[m, h, side]`` (the match scores after the hand, or
     where an S5 check point stopped it).
     """
-    n = rl[R_PLAYERS]
-    ns = rl[R_SIDES]
-    r_first = np.zeros(n_matches, np.int64)
-    r_out = np.zeros((n_matches, O_SIZE), np.int64)
-    r_scores = np.zeros((n_matches, ns), np.int64)
-    r_decks = np.zeros((n_matches, max_hands, N_CARDS), np.int64)
-    r_dealers = np.zeros((n_matches, max_hands), np.int64)
-    r_us = np.zeros((n_matches, max_hands, N_CARDS), np.float64)
-    r_seeds = np.zeros((n_matches, max_hands, n), np.uint64)
-    r_hand_scores = np.zeros((n_matches, max_hands, ns), np.int64)
-    stats = _run_matches(state, n_matches, dealer, kinds, params, rl, ds, max_hands,
-                         n_matches >= 0, r_first, r_out, r_scores, r_decks, r_dealers, r_us,
-                         r_seeds, r_hand_scores)
-    return (stats, r_first, r_out, r_scores, r_decks, r_dealers, r_us, r_seeds, r_hand_scores)
+    rec = _match_records(rules, n_matches, max_hands)
+    stats = _run_matches(state, n_matches, dealer, seats, rules, max_hands, rec)
+    return (stats, rec.first, rec.out, rec.scores, rec.decks, rec.dealers, rec.us, rec.seeds,
+            rec.hand_scores)
 
 
 # ---------------------------------------------------------------- duplicate comparison
@@ -533,12 +502,12 @@ def named_duplicate_stats(stats: tuple) -> dict[str, np.ndarray]:
 
 
 @njit(cache=True)
-def duplicate_plays(rl):
+def duplicate_plays(rules):
     """``(P, m)``: plays per deal set and B's sides per play. With two sides (2 players, or 4
     in teams) A and B swap sides (P = 2, m = 1); with 3 or 4 players alone A takes each seat in
     turn and B every other seat (P = players, m = players - 1)."""
-    n = rl[R_PLAYERS]
-    if rl[R_SIDES] == 2:
+    n = rules.players
+    if rules.sides == 2:
         return 2, 1
     return n, n - 1
 
@@ -553,32 +522,24 @@ def _a_role(role, two_sides):
 
 
 @njit(cache=True)
-def _run_duplicate(state, n_deals, dealer, kinds_a, params_a, kinds_b, params_b, rl, ds,
-                   max_hands, rec_on, r_first, r_out, r_scores, r_cards, r_decks, r_dealers,
-                   r_us, r_seeds, r_hand_scores):
-    """The loop of :func:`simulate_duplicate`; with ``rec_on`` it also keeps what every play
+def _run_duplicate(state, n_deals, dealer, seats_a, seats_b, rules, max_hands, rec):
+    """The loop of :func:`simulate_duplicate`; with ``rec.on`` it also keeps what every play
     of every set drew and gave (:func:`record_duplicate`)."""
-    n = rl[R_PLAYERS]
-    ns = rl[R_SIDES]
-    teams = rl[R_TEAMS]
+    n = rules.players
+    ns = rules.sides
+    teams = rules.teams
     two_sides = ns == 2
-    n_plays, m = duplicate_plays(rl)
-    ws, sw, pst, log, play_pts, deal_log = _match_workspace(rl)
-    deck = np.arange(N_CARDS)
-    us = np.zeros(N_CARDS, np.float64)
-    seeds = np.zeros(n, np.uint64)
+    n_plays, m = duplicate_plays(rules)
+    work = new_play_work(rules, 0)
+    deck = work.draw.deck
+    tally = _new_tally(rules)
+    scores = tally.scores
+    mcards = tally.cards
+    out = tally.out
     dst = np.zeros(4, np.uint64)
     rst = np.zeros((n, 4), np.uint64)
     role_seeds = np.zeros(n, np.uint64)
-    kinds = np.zeros(n, np.int64)
-    params = np.zeros(n, np.int64)
-    is_a = np.zeros(n, np.bool_)
-    scores = np.zeros(ns, np.int64)
-    mcards = np.zeros(ns, np.int64)
-    won = np.zeros(ns, np.int64)
-    hand_wins = np.zeros(ns, np.int64)
-    points = np.zeros((ns, N_SOURCES), np.int64)
-    out = np.zeros(O_SIZE, np.int64)
+    seats = Seats(np.zeros(n, np.int64), np.zeros(n, np.int64))
     s_sets = np.zeros(1, np.int64)
     s_plays = np.zeros(1, np.int64)
     s_bseats = np.zeros(1, np.int64)
@@ -619,24 +580,16 @@ def _run_duplicate(state, n_deals, dealer, kinds_a, params_a, kinds_b, params_b,
         for r in range(n_plays):
             for p in range(n):
                 a = _a_role((p - r + n) % n, two_sides)
-                is_a[p] = a
-                kinds[p] = kinds_a[0] if a else kinds_b[0]
-                params[p] = params_a[0] if a else params_b[0]
+                seats.kinds[p] = seats_a.kinds[0] if a else seats_b.kinds[0]
+                seats.params[p] = seats_a.params[0] if a else seats_b.params[0]
             seed_state(dst, deck_seed)
             for j in range(n):
                 seed_state(rst[j], role_seeds[j])
             for c in range(N_CARDS):
                 deck[c] = c
-            k = i * n_plays + r if rec_on else 0
-            _play_match(state, dst, rst, r, np.bool_(True), deck, first, kinds, params, rl, ds,
-                        ws, sw, pst, us, seeds, log, play_pts, deal_log, max_hands, scores, mcards,
-                        points, hand_wins, won, out, rec_on, r_decks[k], r_dealers[k], r_us[k],
-                        r_seeds[k], r_hand_scores[k])
-            if rec_on:
-                r_first[k] = first
-                r_out[k] = out
-                r_scores[k] = scores
-                r_cards[k] = mcards
+            chance = MatchChance(state, dst, rst, np.int64(r), np.bool_(True), first)
+            _play_match(chance, seats, rules, work, max_hands, tally, rec,
+                        i * n_plays + r if rec.on else 0)
             a_side = side_of(r, teams)  # A's first seat is seat r
             w = out[O_WINNER]
             if w < 0:
@@ -685,36 +638,22 @@ def _run_duplicate(state, n_deals, dealer, kinds_a, params_a, kinds_b, params_b,
 
 
 @njit(cache=True)
-def simulate_duplicate(state, n_deals, dealer, kinds_a, params_a, kinds_b, params_b, rl, ds,
-                       max_hands):
+def simulate_duplicate(state, n_deals, dealer, seats_a, seats_b, rules, max_hands):
     """Duplicate comparison of policy A against policy B over ``n_deals`` deal sets.
 
-    ``kinds_a``/``params_a`` and ``kinds_b``/``params_b`` are one-seat policy arrays
-    (``policies.policy_arrays([spec])``). Each deal set is one match played P times on the same
-    sequence of decks and dealers (module docstring): with two sides, once with A on side 0's
-    seats and B on side 1's and once swapped; with 3 or 4 players alone, once with A in seat r
-    and B in every other seat, for r = 0 .. players-1. Luck of the deal then falls alike on both
-    policies and cancels from the paired differences. Returns the statistics of
-    :data:`DUPLICATE_STAT_NAMES`, in that order."""
-    n = rl[R_PLAYERS]
-    ns = rl[R_SIDES]
-    r_first = np.zeros(1, np.int64)
-    r_out = np.zeros((1, O_SIZE), np.int64)
-    r_scores = np.zeros((1, ns), np.int64)
-    r_cards = np.zeros((1, ns), np.int64)
-    r_decks = np.zeros((1, 1, N_CARDS), np.int64)
-    r_dealers = np.zeros((1, 1), np.int64)
-    r_us = np.zeros((1, 1, N_CARDS), np.float64)
-    r_seeds = np.zeros((1, 1, n), np.uint64)
-    r_hand_scores = np.zeros((1, 1, ns), np.int64)
-    return _run_duplicate(state, n_deals, dealer, kinds_a, params_a, kinds_b, params_b, rl, ds,
-                          max_hands, n_deals < 0, r_first, r_out, r_scores, r_cards, r_decks,
-                          r_dealers, r_us, r_seeds, r_hand_scores)
+    ``seats_a`` and ``seats_b`` are one-seat policies (``policies.policy_arrays([spec])``).
+    Each deal set is one match played P times on the same sequence of decks and dealers
+    (module docstring): with two sides, once with A on side 0's seats and B on side 1's and
+    once swapped; with 3 or 4 players alone, once with A in seat r and B in every other seat,
+    for r = 0 .. players-1. Luck of the deal then falls alike on both policies and cancels from
+    the paired differences. Returns the statistics of :data:`DUPLICATE_STAT_NAMES`, in that
+    order."""
+    return _run_duplicate(state, n_deals, dealer, seats_a, seats_b, rules, max_hands,
+                          _match_records(rules, np.int64(-1), max_hands))
 
 
 @njit(cache=True)
-def record_duplicate(state, n_deals, dealer, kinds_a, params_a, kinds_b, params_b, rl, ds,
-                     max_hands):
+def record_duplicate(state, n_deals, dealer, seats_a, seats_b, rules, max_hands):
     """The plays :func:`simulate_duplicate` makes from ``state``, with what each hand drew.
 
     Returns ``(stats, first_dealers, results, scores, cards, decks, dealers, us, seeds,
@@ -722,39 +661,25 @@ def record_duplicate(state, n_deals, dealer, kinds_a, params_a, kinds_b, params_
     :func:`duplicate_plays`) and, for the per-hand arrays, by hand, as in
     :func:`record_matches`; ``cards[play, side]`` are the cards captured over the match.
     """
-    n = rl[R_PLAYERS]
-    ns = rl[R_SIDES]
-    n_plays, _ = duplicate_plays(rl)
-    k = n_deals * n_plays
-    r_first = np.zeros(k, np.int64)
-    r_out = np.zeros((k, O_SIZE), np.int64)
-    r_scores = np.zeros((k, ns), np.int64)
-    r_cards = np.zeros((k, ns), np.int64)
-    r_decks = np.zeros((k, max_hands, N_CARDS), np.int64)
-    r_dealers = np.zeros((k, max_hands), np.int64)
-    r_us = np.zeros((k, max_hands, N_CARDS), np.float64)
-    r_seeds = np.zeros((k, max_hands, n), np.uint64)
-    r_hand_scores = np.zeros((k, max_hands, ns), np.int64)
-    stats = _run_duplicate(state, n_deals, dealer, kinds_a, params_a, kinds_b, params_b, rl, ds,
-                           max_hands, n_deals >= 0, r_first, r_out, r_scores, r_cards, r_decks,
-                           r_dealers, r_us, r_seeds, r_hand_scores)
-    return (stats, r_first, r_out, r_scores, r_cards, r_decks, r_dealers, r_us, r_seeds,
-            r_hand_scores)
+    n_plays, _ = duplicate_plays(rules)
+    rec = _match_records(rules, n_deals * n_plays, max_hands)
+    stats = _run_duplicate(state, n_deals, dealer, seats_a, seats_b, rules, max_hands, rec)
+    return (stats, rec.first, rec.out, rec.scores, rec.cards, rec.decks, rec.dealers, rec.us,
+            rec.seeds, rec.hand_scores)
 
 
 @njit(cache=True)
-def hand_of_match(deck, dealer, kinds, params, us, seeds, rl, ds, scores, check):
+def hand_of_match(deck, dealer, seats, us, seeds, rules, scores, check):
     """One hand of a match from the carried ``scores`` (S2), as :func:`_play_match` plays it,
     for tests of given positions: returns ``(winner, plays, totals)``, the side a check point
     (S5, when ``check``) found winning, or -1 after the whole hand, the plays made, and the
     match totals at that moment. The end-of-hand check is left to the caller."""
-    n = rl[R_PLAYERS]
-    ns = rl[R_SIDES]
-    ws, sw, pst, log, play_pts, deal_log = _match_workspace(rl)
+    ns = rules.sides
+    w0 = new_play_work(rules, 0)
+    work = PlayWork(w0.hand, w0.search, w0.streams, HandDraw(deck, us, seeds), w0.log)
     tot = np.zeros(ns, np.int64)
-    w, k = _play_match_hand(deck, dealer, kinds, params, us, seeds, rl, ds, ws, sw, pst, log,
-                            play_pts, deal_log, scores, tot, check, n < 0)
-    st = ws[0]
+    w, k = _play_match_hand(dealer, seats, rules, work, scores, tot, check)
+    st = work.hand.st
     totals = np.zeros(ns, np.int64)
     for t in range(ns):
         totals[t] = scores[t] + st[S_SCORE + t]

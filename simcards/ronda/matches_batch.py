@@ -19,6 +19,7 @@ from simcards.core.runner import Stats, run_batch
 from simcards.core.stats import json_ci
 from simcards.ronda import codes, summaries
 from simcards.ronda.hands_batch import HANDS_CHUNK, SOURCES, chunk_size
+from simcards.ronda.kernel_state import KernelRules, Seats
 from simcards.ronda.match_kernel import DEFAULT_MAX_HANDS
 from simcards.ronda.policies import policy_arrays
 from simcards.ronda.rules import RondaRules
@@ -55,21 +56,17 @@ def match_chunk_size(rules: RondaRules, specs: Sequence[PolicySpec], plays: int 
 
 @dataclass(frozen=True)
 class MatchConfig:
-    """Everything the match kernel needs, as plain arrays and ints (pickled to workers)."""
+    """Everything the match kernel needs, as its named tuples and ints (pickled to workers)."""
 
-    kinds: np.ndarray
-    params: np.ndarray
-    rl: np.ndarray
-    ds: np.ndarray
+    seats: Seats
+    rules: KernelRules
     dealer: int
     max_hands: int
 
     @classmethod
     def build(cls, rules: RondaRules, specs: Sequence[PolicySpec],
               dealer: int | None) -> MatchConfig:
-        kinds, params = policy_arrays(specs)
-        rl, ds = rules.arrays.args()
-        return cls(kinds, params, rl, ds, -1 if dealer is None else int(dealer),
+        return cls(policy_arrays(specs), rules.kernel, -1 if dealer is None else int(dealer),
                    max_hands(rules))
 
 
@@ -77,8 +74,8 @@ def matches_chunk(state: np.ndarray, size: int, cfg: MatchConfig) -> dict[str, n
     """One chunk of Monte Carlo matches (runs in a worker)."""
     from simcards.ronda.match_kernel import named_match_stats, simulate_matches
 
-    return named_match_stats(simulate_matches(state, size, cfg.dealer, cfg.kinds, cfg.params,
-                                              cfg.rl, cfg.ds, cfg.max_hands))
+    return named_match_stats(simulate_matches(state, size, cfg.dealer, cfg.seats, cfg.rules,
+                                              cfg.max_hands))
 
 
 def json_number(x: float) -> float | None:

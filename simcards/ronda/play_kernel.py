@@ -38,11 +38,6 @@ from simcards.ronda.codes import (
     POLICY_GREEDY,
     POLICY_LOOKAHEAD,
     POLICY_RANDOM,
-    R_MODE,
-    R_PLAYERS,
-    R_PLAYS,
-    R_SIDES,
-    R_TEAMS,
 )
 from simcards.ronda.hand_kernel import (
     N_CARDS,
@@ -60,60 +55,74 @@ from simcards.ronda.hand_kernel import (
     side_of,
     start_hand,
 )
+from simcards.ronda.kernel_state import HandDraw, PlayLog, PlayWork
 from simcards.ronda.policies import policy_arrays
-from simcards.ronda.search_kernel import (
-    W_REC_HANDS,
-    W_REC_INFO,
-    W_REC_META,
-    W_REC_STOCK,
-    new_search_workspace,
-    search_card,
-)
+from simcards.ronda.search_kernel import new_search_workspace, search_card
 
-__all__ = ["STAT_NAMES", "named_stats", "play_hand", "play_position", "policy_arrays",
+__all__ = ["STAT_NAMES", "named_stats", "new_play_work", "play_hand", "play_position",
+           "policy_arrays",
            "record_hands", "replay", "replay_searched", "simulate_hands"]
 
 
 @njit(cache=True, inline="always")
-def choose_card(p, kind, param, u, rl, ds, ws, sw, pst):
+def choose_card(p, seats, u, rules, work):
     """The card seat ``p`` plays now under its policy (Q2-Q5): ``u`` is the play's uniform for
-    ``random``; ``pst`` the seat's own stream for a searching policy."""
+    ``random``; a searching policy draws from the seat's own stream ``work.streams[p]``."""
+    kind = seats.kinds[p]
+    ws = work.hand
     if kind == POLICY_RANDOM:
-        hc = ws[1]
-        m = ws[2][p]
+        hc = ws.hc
+        m = ws.hn[p]
         i = np.int64(u * m)
         if i >= m:
             i = m - 1
         return hc[p, i]
     if kind == POLICY_GREEDY:
-        return greedy_card(p, rl, ds, ws)
-    return search_card(p, kind, param, rl, ds, ws, sw, pst)
+        return greedy_card(p, rules, ws)
+    return search_card(p, kind, seats.params[p], rules, ws, work.search, work.streams[p])
+
+
+@njit(cache=True)
+def new_play_work(rules, rec_cap):
+    """A :class:`~simcards.ronda.kernel_state.PlayWork` for hands of ``rules``: the deck as
+    0..39 (the shuffle is applied to it hand after hand), a one-row scratch log that is never
+    written; the search records up to ``rec_cap`` samples (0: none)."""
+    ns = rules.sides
+    draw = HandDraw(np.arange(N_CARDS), np.zeros(N_CARDS, np.float64),
+                    np.zeros(rules.players, np.uint64))
+    log = PlayLog(np.zeros((1, N_FIELDS), np.int64), np.zeros((1, ns, N_SOURCES), np.int64),
+                  np.zeros((1, ns, N_SOURCES), np.int64), rec_cap < 0)
+    return PlayWork(new_workspace(rules), new_search_workspace(rules, rec_cap),
+                    np.zeros((rules.players, 4), np.uint64), draw, log)
 
 
 @njit(cache=True, _nrt=False)
-def play_hand(deck, dealer, kinds, params, us, seeds, rl, ds, ws, sw, pst, log, play_pts,
-              deal_log, events, log_on):
-    """One whole hand from ``deck`` (top first) and ``dealer``; ``kinds`` and ``params`` are
-    the seats' policies (``codes.POLICY_*``) and their parameters (Q6), ``us[k]`` the uniform
-    of play k when its seat is random (Q2: the card of rank floor(u * k) in card order),
-    ``seeds[p]`` the seed of seat p's own stream for this hand (I3) when it searches. ``sw`` is
-    the search workspace, ``pst`` the seats' stream states. Adds the Derbas, re-hits and Missas
-    of each side to ``events[side, 0 .. 2]``. Returns the Ultima ``(side, mask)``.
+def play_hand(dealer, seats, rules, work, events):
+    """One whole hand dealt by ``dealer`` from what chance gave it (``work.draw``: the deck
+    top first, ``us[k]`` the uniform of play k when its seat is random, Q2: the card of rank
+    floor(u * k) in card order, ``seeds[p]`` the seed of seat p's own stream for this hand, I3,
+    when it searches); ``seats`` the policies (Q6). Writes the per-play log when
+    ``work.log.on``. Adds the Derbas, re-hits and Missas of each side to ``events[side, 0 ..
+    2]``. Returns the Ultima ``(side, mask)``.
 
-    Compiled without reference counting (``engine`` module docstring): the caller owns every
-    array, and the workspace's arrays are taken out of their tuple at every play."""
-    st = ws[0]
-    n = rl[R_PLAYERS]
+    Compiled without reference counting (``hand_kernel`` module docstring): the caller owns
+    every array, and the workspace's arrays are taken out of their tuple at every play."""
+    ws = work.hand
+    plog = work.log
+    draw = work.draw
+    deck = draw.deck
+    st = ws.st
+    n = rules.players
     for p in range(n):
-        if kinds[p] >= POLICY_LOOKAHEAD:
-            seed_state(pst[p], seeds[p])
-    start_hand(deck, dealer, rl, ds, ws, deal_log, log_on)
-    plays = rl[R_PLAYS]
-    teams = rl[R_TEAMS]
+        if seats.kinds[p] >= POLICY_LOOKAHEAD:
+            seed_state(work.streams[p], draw.seeds[p])
+    start_hand(deck, dealer, rules, ws, plog)
+    plays = rules.plays
+    teams = rules.teams
     for k in range(plays):
         p = st[S_TURN]
-        card = choose_card(p, kinds[p], params[p], us[k], rl, ds, ws, sw, pst[p])
-        action, missa = apply_play(card, rl, ws, log, play_pts, log_on)
+        card = choose_card(p, seats, draw.us[k], rules, work)
+        action, missa = apply_play(card, rules, ws, plog)
         s = side_of(p, teams)
         if action == ACT_DERBA:
             events[s, 0] += 1
@@ -122,32 +131,31 @@ def play_hand(deck, dealer, kinds, params, us, seeds, rl, ds, ws, sw, pst, log, 
         if missa:
             events[s, 2] += 1
         if st[S_HELD] == 0 and k + 1 < plays:
-            deal_next(deck, rl, ds, ws, deal_log, log_on)
-    return finish_hand(rl, ws)
+            deal_next(deck, rules, ws, plog)
+    return finish_hand(rules, ws)
 
 
 @njit(cache=True)
-def play_position(deck, dealer, cards, rl, ds):
+def play_position(deck, dealer, cards, rules):
     """The position after the plays ``cards`` of a hand dealt from ``deck`` by ``dealer`` (for
     tests of the searching policies): ``cards[k]`` is play k's card, or -1 for the mover's first
     card in card order. Returns ``(ws, played)``, the hand's workspace and the cards played."""
-    ws = new_workspace(rl)
-    ns = rl[R_SIDES]
-    log = np.zeros((1, N_FIELDS), np.int64)
-    play_pts = np.zeros((1, ns, N_SOURCES), np.int64)
-    deal_log = np.zeros((MAX_DEALS, ns, N_SOURCES), np.int64)
-    log_on = cards.shape[0] < 0  # False, as a run-time value (see replay)
-    start_hand(deck, dealer, rl, ds, ws, deal_log, log_on)
-    st = ws[0]
+    ws = new_workspace(rules)
+    ns = rules.sides
+    plog = PlayLog(np.zeros((1, N_FIELDS), np.int64), np.zeros((1, ns, N_SOURCES), np.int64),
+                   np.zeros((MAX_DEALS, ns, N_SOURCES), np.int64),
+                   cards.shape[0] < 0)  # False, as a run-time value (see replay)
+    start_hand(deck, dealer, rules, ws, plog)
+    st = ws.st
     played = np.empty(cards.shape[0], np.int64)
     for k in range(cards.shape[0]):
         c = cards[k]
         if c < 0:
-            c = ws[1][st[S_TURN], 0]
+            c = ws.hc[st[S_TURN], 0]
         played[k] = c
-        apply_play(c, rl, ws, log, play_pts, log_on)
-        if st[S_HELD] == 0 and k + 1 < rl[R_PLAYS]:
-            deal_next(deck, rl, ds, ws, deal_log, log_on)
+        apply_play(c, rules, ws, plog)
+        if st[S_HELD] == 0 and k + 1 < rules.plays:
+            deal_next(deck, rules, ws, plog)
     return ws, played
 
 
@@ -155,8 +163,14 @@ def play_position(deck, dealer, cards, rl, ds):
 
 
 @njit(cache=True, _nrt=False)
-def _draw_hand(state, deck, dealer, n, plays, kinds, us, seeds):
-    """The stream layout of one hand (module docstring): dealer, shuffle, uniforms, seeds."""
+def _draw_hand(state, dealer, seats, rules, draw):
+    """The stream layout of one hand (module docstring): dealer, shuffle, uniforms, seeds,
+    into ``draw`` (its deck shuffled in place). Returns the dealer."""
+    n = rules.players
+    kinds = seats.kinds
+    deck = draw.deck
+    us = draw.us
+    seeds = draw.seeds
     if dealer < 0:
         dealer = randbelow(state, n)
     for j in range(N_CARDS - 1):
@@ -165,7 +179,7 @@ def _draw_hand(state, deck, dealer, n, plays, kinds, us, seeds):
         deck[j] = deck[r]
         deck[r] = x
     p = dealer  # play k is seat (dealer + 1 + k) % n's (D3), kept without a division
-    for k in range(plays):
+    for k in range(rules.plays):
         p += 1
         if p == n:
             p = 0
@@ -182,48 +196,47 @@ def _draw_hand(state, deck, dealer, n, plays, kinds, us, seeds):
 
 
 @njit(cache=True)
-def record_hands(state, hands, dealer, kinds, rl):
+def record_hands(state, hands, dealer, seats, rules):
     """The deals, dealers, uniforms and seat seeds :func:`simulate_hands` would use from
     ``state``: ``(decks (hands x 40), dealers (hands), us (hands x 40), seeds (hands x
     players))``."""
-    n = rl[R_PLAYERS]
-    plays = rl[R_PLAYS]
     deck = np.arange(N_CARDS)
     decks = np.empty((hands, N_CARDS), np.int64)
     dealers = np.empty(hands, np.int64)
     us = np.zeros((hands, N_CARDS), np.float64)
-    seeds = np.zeros((hands, n), np.uint64)
+    seeds = np.zeros((hands, rules.players), np.uint64)
     for h in range(hands):
-        dealers[h] = _draw_hand(state, deck, dealer, n, plays, kinds, us[h], seeds[h])
+        dealers[h] = _draw_hand(state, dealer, seats, rules, HandDraw(deck, us[h], seeds[h]))
         decks[h] = deck
     return decks, dealers, us, seeds
 
 
 @njit(cache=True)
-def replay(decks, dealers, us, seeds, kinds, params, rl, ds):
+def replay(decks, dealers, us, seeds, seats, rules):
     """Play given hands with per-play logs (:func:`_replay`'s results)."""
-    return _replay(decks, dealers, us, seeds, kinds, params, rl, ds, new_search_workspace(rl, 0))
+    return _replay(decks, dealers, us, seeds, seats, rules, new_play_work(rules, 0))
 
 
 @njit(cache=True)
-def replay_searched(decks, dealers, us, seeds, kinds, params, rl, ds, rec_cap):
+def replay_searched(decks, dealers, us, seeds, seats, rules, rec_cap):
     """:func:`replay`, recording the samples the searching seats drew (Q1), at most
     ``rec_cap`` of them. Returns replay's tuple followed by ``(meta, hands, stock)``: one row
     of ``meta`` per sampled decision (``search.REC_*``: hand, play, seat, first sample, number
     of samples, policy kind), and per sample the other seats' hands as bit masks and the stock
     top first (-1 past its end). Decisions of the last deal (Q7) draw no samples and are not
     recorded."""
-    sw = new_search_workspace(rl, rec_cap)
-    out = _replay(decks, dealers, us, seeds, kinds, params, rl, ds, sw)
-    info = sw[W_REC_INFO]
+    work = new_play_work(rules, rec_cap)
+    out = _replay(decks, dealers, us, seeds, seats, rules, work)
+    sw = work.search
+    info = sw.rec_info
     return (out[0], out[1], out[2], out[3], out[4], out[5], out[6],
-            sw[W_REC_META][:info[1]].copy(), sw[W_REC_HANDS][:info[2]].copy(),
-            sw[W_REC_STOCK][:info[2]].copy())
+            sw.rec_meta[:info[1]].copy(), sw.rec_hands[:info[2]].copy(),
+            sw.rec_stock[:info[2]].copy())
 
 
 @njit(cache=True)
-def _replay(decks, dealers, us, seeds, kinds, params, rl, ds, sw):
-    """Play given hands with per-play logs, searching in ``sw``.
+def _replay(decks, dealers, us, seeds, seats, rules, work):
+    """Play given hands with per-play logs, in ``work`` (its own log unused).
 
     Returns ``(plays, play_points, deal_points, points, captured, ultima, counters)``:
     ``plays[h, k]`` the log row of play k (fields ``codes.F_*``), ``play_points[h, k, side,
@@ -233,9 +246,9 @@ def _replay(decks, dealers, us, seeds, kinds, params, rl, ds, sw):
     (rondas, tringlas, 4-card holdings, invariant violations)``.
     """
     hands = decks.shape[0]
-    ns = rl[R_SIDES]
-    ws = new_workspace(rl)
-    pst = np.zeros((rl[R_PLAYERS], 4), np.uint64)
+    ns = rules.sides
+    ws = work.hand
+    sw = work.search
     plays = np.zeros((hands, N_CARDS, N_FIELDS), np.int64)
     play_points = np.zeros((hands, N_CARDS, ns, N_SOURCES), np.int64)
     deal_points = np.zeros((hands, MAX_DEALS, ns, N_SOURCES), np.int64)
@@ -246,13 +259,13 @@ def _replay(decks, dealers, us, seeds, kinds, params, rl, ds, sw):
     events = np.zeros((ns, 3), np.int64)
     log_on = hands >= 0  # True, as a run-time value: one compiled play_hand serves both callers
     for h in range(hands):
-        sw[W_REC_INFO][3] = h
-        u_side, u_mask = play_hand(decks[h], dealers[h], kinds, params, us[h], seeds[h], rl, ds,
-                                   ws, sw, pst, plays[h], play_points[h], deal_points[h], events,
-                                   log_on)
-        st = ws[0]
-        pts = ws[6]
-        capm = ws[4]
+        sw.rec_info[3] = h
+        logged = PlayWork(ws, sw, work.streams, HandDraw(decks[h], us[h], seeds[h]),
+                          PlayLog(plays[h], play_points[h], deal_points[h], log_on))
+        u_side, u_mask = play_hand(dealers[h], seats, rules, logged, events)
+        st = ws.st
+        pts = ws.pts
+        capm = ws.capm
         for t in range(ns):
             captured[h, t] = capm[t]
             for src in range(N_SOURCES):
@@ -262,7 +275,7 @@ def _replay(decks, dealers, us, seeds, kinds, params, rl, ds, sw):
         counters[h, 0] = st[S_RONDAS]
         counters[h, 1] = st[S_TRINGLAS]
         counters[h, 2] = st[S_HOLDINGS]
-        counters[h, 3] = hand_violations(rl, ws)
+        counters[h, 3] = hand_violations(rules, ws)
     return plays, play_points, deal_points, points, captured, ultima, counters
 
 
@@ -296,21 +309,12 @@ def named_stats(stats: tuple) -> dict[str, np.ndarray]:
 
 
 @njit(cache=True)
-def simulate_hands(state, hands, dealer, kinds, params, rl, ds):
+def simulate_hands(state, hands, dealer, seats, rules):
     """Monte Carlo: ``hands`` independent hands from the stream ``state`` (layout in the module
     docstring); ``dealer`` a seat, or -1 to draw it for every hand. Returns the statistics of
     :data:`STAT_NAMES`, in that order."""
-    n = rl[R_PLAYERS]
-    ns = rl[R_SIDES]
-    ws = new_workspace(rl)
-    sw = new_search_workspace(rl, 0)
-    pst = np.zeros((n, 4), np.uint64)
-    seeds = np.zeros(n, np.uint64)
-    deck = np.arange(N_CARDS)
-    us = np.zeros(N_CARDS, np.float64)
-    log = np.zeros((1, N_FIELDS), np.int64)
-    play_pts = np.zeros((1, ns, N_SOURCES), np.int64)
-    deal_log = np.zeros((1, ns, N_SOURCES), np.int64)
+    ns = rules.sides
+    work = new_play_work(rules, 0)
     n_hands = np.zeros(1, np.int64)
     points = np.zeros((ns, N_SOURCES), np.int64)
     points_sq = np.zeros((ns, N_SOURCES), np.int64)
@@ -329,35 +333,30 @@ def simulate_hands(state, hands, dealer, kinds, params, rl, ds):
     totals = np.zeros(ns, np.int64)
     stats = (n_hands, points, points_sq, score, score_sq, cards, cards_sq, won, events, holdings,
              rondas, rondas_sq, tringlas, tringlas_sq, violations, totals)
-    _simulate_loop(state, hands, dealer, kinds, params, rl, ds, ws, sw, pst, seeds, deck, us, log,
-                   play_pts, deal_log, stats)
+    _simulate_loop(state, hands, dealer, seats, rules, work, stats)
     return (n_hands, points, points_sq, score, score_sq, cards, cards_sq, won,
             events[:, 0].copy(), events[:, 1].copy(), events[:, 2].copy(), holdings, rondas,
             rondas_sq, tringlas, tringlas_sq, violations)
 
 
 @njit(cache=True, _nrt=False)
-def _simulate_loop(state, hands, dealer, kinds, params, rl, ds, ws, sw, pst, seeds, deck, us, log,
-                   play_pts, deal_log, stats):
+def _simulate_loop(state, hands, dealer, seats, rules, work, stats):
     """:func:`simulate_hands`'s hands, adding up into ``stats`` (its arrays in :data:`STAT_NAMES`
     order, events as one (side, 3) array, then a scratch of totals by side). Compiled without
     reference counting (``engine`` module docstring): :func:`simulate_hands` allocates, this
     plays."""
     (n_hands, points, points_sq, score, score_sq, cards, cards_sq, won, events, holdings,
      rondas, rondas_sq, tringlas, tringlas_sq, violations, totals) = stats
-    n = rl[R_PLAYERS]
-    ns = rl[R_SIDES]
-    plays_n = rl[R_PLAYS]
-    st = ws[0]
-    capn = ws[5]
-    pts = ws[6]
-    classic = rl[R_MODE] != MODE_POINTS
-    log_on = hands < 0  # False, as a run-time value (see replay)
+    ns = rules.sides
+    ws = work.hand
+    st = ws.st
+    capn = ws.capn
+    pts = ws.pts
+    classic = rules.mode != MODE_POINTS
     for _ in range(hands):
-        d = _draw_hand(state, deck, dealer, n, plays_n, kinds, us, seeds)
-        play_hand(deck, d, kinds, params, us, seeds, rl, ds, ws, sw, pst, log, play_pts,
-                  deal_log, events, log_on)
-        bad = hand_violations(rl, ws)
+        d = _draw_hand(state, dealer, seats, rules, work.draw)
+        play_hand(d, seats, rules, work, events)
+        bad = hand_violations(rules, ws)
         n_hands[0] += 1
         best = 0
         best_n = 0

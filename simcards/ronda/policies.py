@@ -13,6 +13,7 @@ import numpy as np
 
 from simcards.core.policyspec import Param, PolicyKind, PolicyKinds, PolicySpec
 from simcards.ronda import codes
+from simcards.ronda.kernel_state import Seats
 
 MAX_DEPTH = 8
 """Q4: the deepest ``lookahead`` the kernel searches (each ply multiplies the work by ~4)."""
@@ -33,9 +34,10 @@ KINDS = PolicyKinds("ronda", [
 """Ronda's policy kinds: what ``--policies`` accepts, with ranges and defaults."""
 
 
-def policy_arrays(specs: Sequence[PolicySpec | str]) -> tuple[np.ndarray, np.ndarray]:
-    """The kernels' form of per-seat policies: ``(kinds, params)``, int64 arrays with the kind
-    code and the one parameter of each seat (0 for ``random`` and ``greedy``)."""
+def policy_arrays(specs: Sequence[PolicySpec | str]) -> Seats:
+    """The kernels' form of per-seat policies: :class:`~simcards.ronda.kernel_state.Seats`,
+    int64 arrays with the kind code and the one parameter of each seat (0 for ``random`` and
+    ``greedy``)."""
     kinds = np.zeros(len(specs), np.int64)
     params = np.zeros(len(specs), np.int64)
     for p, spec in enumerate(specs):
@@ -43,4 +45,4 @@ def policy_arrays(specs: Sequence[PolicySpec | str]) -> tuple[np.ndarray, np.nda
             spec = KINDS.parse(spec)
         kinds[p] = KINDS.code(spec.kind)
         params[p] = int(spec.values[0]) if spec.values else 0
-    return kinds, params
+    return Seats(kinds, params)

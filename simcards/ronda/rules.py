@@ -23,6 +23,7 @@ import numpy as np
 from simcards.core.cli_options import rule_integer
 from simcards.core.errors import UsageError
 from simcards.ronda import codes
+from simcards.ronda.kernel_state import KernelRules
 
 N_CARDS = 40
 DEAL_SIZES: dict[int, tuple[int, ...]] = {2: (4, 4, 4, 4, 4), 3: (4, 4, 4, 1), 4: (4, 4, 2)}
@@ -156,40 +157,20 @@ class RondaRules:
         }
 
     @cached_property
-    def arrays(self) -> RuleArrays:
-        """The rules in the form the kernels take."""
+    def kernel(self) -> KernelRules:
+        """The rules as the kernels take them: one
+        :class:`~simcards.ronda.kernel_state.KernelRules`, built once."""
         c = self.codes
-        v = np.zeros(codes.R_SIZE, np.int64)
-        v[codes.R_PLAYERS] = self.players
-        v[codes.R_TEAMS] = c["teams"]
-        v[codes.R_CHAIN] = c["derba_chain"]
-        v[codes.R_ANNOUNCE] = c["announce"]
-        v[codes.R_CONFLICT] = c["announce_conflict"]
-        v[codes.R_MODE] = c["mode"]
-        v[codes.R_SIDES] = self.n_sides
-        v[codes.R_SHARE] = self.share
-        v[codes.R_DEALS] = len(self.deal_sizes)
-        v[codes.R_PLAYS] = self.plays
-        v[codes.R_FACE_UP] = 1 if self.players == 3 else 0
-        v[codes.R_TARGET] = self.target
-        v[codes.R_TARGET_CHECK] = c["target_check"]
-        v[codes.R_HANDS_TO_WIN] = self.hands_to_win
         sizes = np.zeros(codes.MAX_DEALS + 1, np.int64)  # one spare 0 after the last deal
         sizes[: len(self.deal_sizes)] = self.deal_sizes
-        return RuleArrays(v, sizes)
+        return KernelRules(
+            players=self.players, teams=c["teams"], chain=c["derba_chain"],
+            announce=c["announce"], conflict=c["announce_conflict"], mode=c["mode"],
+            sides=self.n_sides, share=self.share, deals=len(self.deal_sizes), plays=self.plays,
+            face_up=1 if self.players == 3 else 0, target=self.target,
+            target_check=c["target_check"], hands_to_win=self.hands_to_win, deal_sizes=sizes)
 
     def summary(self) -> dict[str, object]:
         """The rules as plain data, for manifests and JSON output."""
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
-
-@dataclass(frozen=True)
-class RuleArrays:
-    """The rules as the kernels take them: the rule vector (slots ``codes.R_*``) and the deal
-    sizes (D4, padded with zeros)."""
-
-    vector: np.ndarray
-    deal_sizes: np.ndarray
-
-    def args(self) -> tuple[np.ndarray, np.ndarray]:
-        return (self.vector, self.deal_sizes)

@@ -51,14 +51,6 @@ from simcards.ronda.codes import (
     MAX_HAND,
     MODE_POINTS,
     POLICY_LOOKAHEAD,
-    R_ANNOUNCE,
-    R_CHAIN,
-    R_DEALS,
-    R_MODE,
-    R_PLAYERS,
-    R_PLAYS,
-    R_SIDES,
-    R_TEAMS,
 )
 from simcards.ronda.compact_kernel import (
     C_HAND,
@@ -87,6 +79,7 @@ from simcards.ronda.hand_kernel import (
     side_of,
     tier,
 )
+from simcards.ronda.kernel_state import PlayFacts, SearchWork, Unseen
 from simcards.ronda.policies import MAX_DEPTH
 
 LOOKAHEAD_SAMPLES = 32
@@ -97,32 +90,7 @@ last deal needs at most 8 plays, which ``MAX_DEPTH + 2`` covers)."""
 UNBOUNDED = 1 << 40
 """Beyond any final value: the open window of an alpha-beta search."""
 
-# Slots of the search workspace.
-W_ST = 0  # (LEVELS, C_SIZE): the stacked compact positions
-W_ORD = 1  # (LEVELS, N_VALUES): each level's mover's values in the order they are tried
-W_BEST = 2  # (LEVELS, sides): max-n's best final values at each level so far
-W_KEY = 3  # (LEVELS, N_VALUES): the ordering's scores
-W_F = 4  # (sides,): final values returned by a search
-W_HELD = 5  # (4,): scratch of greedy
-W_DECK = 6  # the sample's deck: its stock at the positions the hand has not dealt yet
-W_UN = 7  # the unseen cards, permuted in place by the samples
-W_PUB = 8  # (C_SIZE,): the seat's view of the position, the other holdings empty
-W_TOTALS = 9  # (MAX_HAND,): the root candidates' summed values
-W_CAND = 10
-W_OWN = 11  # cards of the candidate's value in the root holding
-W_RSC = 12  # (MAX_HAND, N_VALUES): lookahead:1's reply table: the reply's score ...
-W_RF = 13  # ... and the searcher's final value after it
-W_CNT = 14  # (N_VALUES,): scratch of the consistency check
-W_REC_INFO = 15  # capacity in samples (0: recording off), decisions, samples, current hand
-W_REC_META = 16  # per recorded decision: hand, play, seat, first sample, samples, kind
-W_REC_HANDS = 17  # per recorded sample: each seat's hand as a bit mask (0 for the searcher)
-W_REC_STOCK = 18  # per recorded sample: the stock, top first, -1 after its end
-W_WAYS = 19  # (N_VALUES + 1, RADIX**3): Q1's counts of consistent completions (_count_ways)
-W_LIM = 20  # (2, 3, N_VALUES): least and most unseen cards of each value per other hand
-W_VC = 21  # (4,): scratch: the unseen cards of one value
-W_LVL = 22  # (LEVELS, L_SIZE): each level's scalars (columns ``L_*``)
-
-# Columns of the search workspace's per-level scalars (``W_LVL``).
+# Columns of the search workspace's per-level scalars (``SearchWork.lvl``).
 L_NORD = 0  # the mover's values to try at this level
 L_IDX = 1  # the next one
 L_LO = 2  # alpha-beta's window on F(0)
@@ -159,16 +127,16 @@ REC_KIND = 5
 
 
 @njit(cache=True)
-def new_search_workspace(rl, rec_cap):
+def new_search_workspace(rules, rec_cap):
     """The scratch arrays searching decisions work in, reused decision after decision (slots
     ``W_*``). ``rec_cap > 0`` records up to that many samples with their decisions (for the
     reference engine to replay them); 0 records nothing."""
-    n = rl[R_PLAYERS]
-    ns = rl[R_SIDES]
+    n = rules.players
+    ns = rules.sides
     cap = max(rec_cap, 1)
     info = np.zeros(4, np.int64)
     info[0] = rec_cap
-    return (
+    return SearchWork(
         np.zeros((LEVELS, C_SIZE), np.int64),
         np.zeros((LEVELS, N_VALUES), np.int64),
         np.zeros((LEVELS, ns), np.int64),
@@ -199,27 +167,28 @@ def new_search_workspace(rl, rec_cap):
 
 
 @njit(cache=True, inline="always")
-def _reply_score(v, x, rl):
+def _reply_score(v, x, rules):
     """The horizon's score of a card of value ``v`` for the player to move in ``x``: V(own
     side) of that single play as greedy scores it (never the hand's last play here), and the
     parts of it the final values need: ``(score, action, taken, hit, missa)``."""
-    teams = rl[R_TEAMS]
+    teams = rules.teams
     p = x[C_TURN]
     s = side_of(p, teams)
     hitter = x[C_PH]
     hs = side_of(hitter, teams) if hitter >= 0 else -1
-    action, k, hit, _chain_closed, missa, _last = compact_kernel.resolve(v, x, rl[R_PLAYS])
+    action, k, hit, _chain_closed, missa, _last = compact_kernel.resolve(v, x, rules.plays)
     if action == ACT_REHIT:
         dk = 1 if hs == s else x[C_PN] + 1
     elif action == ACT_LAY:
         dk = 0
     else:
         dk = k + 1
-    return 100 * balance(action, hit, missa, False, v, s, hs, rl) + dk, action, k, hit, missa
+    play = PlayFacts(action, hit, missa, np.bool_(False), v, s, hs)
+    return 100 * balance(play, rules) + dk, action, k, hit, missa
 
 
 @njit(cache=True, inline="always")
-def _horizon(x, rl, vm, f):
+def _horizon(x, rules, vm, f):
     """The last searched play from ``x`` (one that does not end the hand), chosen and scored
     without being made: the mover's best value in ``vm`` by :func:`_reply_score` (first in card
     order on a tie); the final values after it into ``f``.
@@ -228,8 +197,8 @@ def _horizon(x, rl, vm, f):
     Derba or re-hit and Missa points (X6/X7, M1) and the cards captured or put on the pile; the
     pile's previous owner loses its cards on a re-hit and, under ``tiers``, the previous hit's
     points. X5a only moves a pile from its owner's count to the same side's captured cards."""
-    teams = rl[R_TEAMS]
-    ns = rl[R_SIDES]
+    teams = rules.teams
+    ns = rules.sides
     p = x[C_TURN]
     s = side_of(p, teams)
     hitter = x[C_PH]
@@ -242,19 +211,19 @@ def _horizon(x, rl, vm, f):
     b_missa = False
     for v in range(N_VALUES):
         if (vm >> v) & 1:
-            score, action, k, hit, missa = _reply_score(v, x, rl)
+            score, action, k, hit, missa = _reply_score(v, x, rules)
             if b_action < 0 or score > b_score:
                 b_score = score
                 b_action = action
                 b_k = k
                 b_hit = hit
                 b_missa = missa
-    compact_kernel.values(x, rl, f)
-    if rl[R_MODE] == MODE_POINTS:
+    compact_kernel.values(x, rules, f)
+    if rules.mode == MODE_POINTS:
         own = 0
         prev = 0
         if b_hit > 0:
-            if rl[R_CHAIN] == CHAIN_FLAT:
+            if rules.chain == CHAIN_FLAT:
                 own += 1
             else:
                 own += tier(b_hit)
@@ -278,7 +247,7 @@ def _horizon(x, rl, vm, f):
 
 
 @njit(cache=True, inline="always")
-def _order(x, rl, row, key):
+def _order(x, rules, row, key):
     """The mover's values in ``x`` into ``row``, best immediate score first
     (:func:`_reply_score`; ties by card order): good moves first make alpha-beta's cuts early.
     Returns how many."""
@@ -286,7 +255,7 @@ def _order(x, rl, row, key):
     m = 0
     for v in range(N_VALUES):
         if (vm >> v) & 1:
-            sc = _reply_score(v, x, rl)[0]
+            sc = _reply_score(v, x, rules)[0]
             i = m
             while i > 0 and key[i - 1] < sc:
                 key[i] = key[i - 1]
@@ -299,48 +268,55 @@ def _order(x, rl, row, key):
 
 
 @njit(cache=True, inline="always")
-def _ab_enter(stack, d, rl, order, key, lvl, lo, hi):
+def _ab_enter(stack, d, rules, order, key, lvl, lo, hi):
     """Alpha-beta's level ``d`` starts in the window ``(lo, hi)``, its values ordered."""
-    lvl[d, L_NORD] = _order(stack[d], rl, order[d], key[d])
+    lvl[d, L_NORD] = _order(stack[d], rules, order[d], key[d])
     lvl[d, L_IDX] = 0
     lvl[d, L_LO] = lo
     lvl[d, L_HI] = hi
-    maxi = side_of(stack[d, C_TURN], rl[R_TEAMS]) == 0
+    maxi = side_of(stack[d, C_TURN], rules.teams) == 0
     lvl[d, L_MAXI] = maxi
     lvl[d, L_BEST] = -UNBOUNDED if maxi else UNBOUNDED
 
 
 @njit(cache=True, inline="always")
-def _next_child(stack, d, order, lvl, rl):
+def _next_child(stack, d, order, lvl, rules):
     """Both searches' step down: level ``d``'s next value in its order, played on a copy of
     its position at level ``d + 1``, which is returned."""
     v = order[d, lvl[d, L_IDX]]
     lvl[d, L_IDX] += 1
     child = stack[d + 1]
     compact_kernel.copy(stack[d], child)
-    compact_kernel.play(v, child, rl)
+    compact_kernel.play(v, child, rules)
     return child
 
 
 @njit(cache=True)
-def _alphabeta(stack, base, rl, ds, deck, order, key, lvl, f, lo, hi):
+def _alphabeta(sw, base, rules, lo, hi):
     """F(0) at the end of the hand from ``stack[base]`` (two sides, a mover to play), by
     fail-soft alpha-beta in the window ``(lo, hi)``: side 0's movers maximise it, side 1's
     minimise it. Exact inside the window; at or below ``lo`` (at or above ``hi``) it is only a
-    bound. Iterative over the stacked levels (numba cannot cache recursive functions)."""
-    plays = rl[R_PLAYS]
+    bound. Iterative over the stacked levels of ``sw`` (numba cannot cache recursive
+    functions)."""
+    stack = sw.st
+    deck = sw.deck
+    order = sw.ord
+    key = sw.key
+    lvl = sw.lvl
+    f = sw.f
+    plays = rules.plays
     d = base
-    _ab_enter(stack, d, rl, order, key, lvl, lo, hi)
+    _ab_enter(stack, d, rules, order, key, lvl, lo, hi)
     while True:
         if lvl[d, L_IDX] < lvl[d, L_NORD]:
-            child = _next_child(stack, d, order, lvl, rl)
+            child = _next_child(stack, d, order, lvl, rules)
             if child[C_PLAYS] == plays:
-                compact_kernel.finish(child, rl, f)
+                compact_kernel.finish(child, rules, f)
                 val = f[0]
             else:
                 if child[C_HELD] == 0:
-                    compact_kernel.deal(child, rl, ds, deck)
-                _ab_enter(stack, d + 1, rl, order, key, lvl, lvl[d, L_LO], lvl[d, L_HI])
+                    compact_kernel.deal(child, rules, deck)
+                _ab_enter(stack, d + 1, rules, order, key, lvl, lvl[d, L_LO], lvl[d, L_HI])
                 d += 1
                 continue
         else:
@@ -376,34 +352,41 @@ def _mn_enter(stack, d, order, lvl):
 
 
 @njit(cache=True)
-def _max_n(stack, base, plays_left, rl, ds, deck, order, lvl, best, f):
+def _max_n(sw, base, plays_left, rules):
     """Max-n from ``stack[base]`` (a mover to play) over the next ``plays_left`` plays: each
     mover plays the value that maximises his side's final value, the first in card order on a
     tie; the final values of the line into ``f``. The horizon's play is scored without being
-    made (:func:`_horizon`) unless it ends the hand. Iterative over the stacked levels."""
-    plays = rl[R_PLAYS]
-    ns = rl[R_SIDES]
-    teams = rl[R_TEAMS]
+    made (:func:`_horizon`) unless it ends the hand. Iterative over the stacked levels of
+    ``sw``."""
+    stack = sw.st
+    deck = sw.deck
+    order = sw.ord
+    lvl = sw.lvl
+    best = sw.best
+    f = sw.f
+    plays = rules.plays
+    ns = rules.sides
+    teams = rules.teams
     d = base
     _mn_enter(stack, d, order, lvl)
     while True:
         if lvl[d, L_BEST] == 0 and d + 1 - base == plays_left and \
                 stack[d, C_PLAYS] + 1 < plays:
             x = stack[d]
-            _horizon(x, rl, hand_values(x, x[C_TURN]), f)  # scored, not made
+            _horizon(x, rules, hand_values(x, x[C_TURN]), f)  # scored, not made
             lvl[d, L_IDX] = lvl[d, L_NORD]
             for t in range(ns):
                 best[d, t] = f[t]
             lvl[d, L_BEST] = 1
         if lvl[d, L_IDX] < lvl[d, L_NORD]:
-            child = _next_child(stack, d, order, lvl, rl)
+            child = _next_child(stack, d, order, lvl, rules)
             if child[C_PLAYS] == plays:
-                compact_kernel.finish(child, rl, f)
+                compact_kernel.finish(child, rules, f)
             elif d + 1 - base == plays_left:
-                compact_kernel.values(child, rl, f)
+                compact_kernel.values(child, rules, f)
             else:
                 if child[C_HELD] == 0:
-                    compact_kernel.deal(child, rl, ds, deck)
+                    compact_kernel.deal(child, rules, deck)
                 d += 1
                 _mn_enter(stack, d, order, lvl)
                 continue
@@ -421,57 +404,56 @@ def _max_n(stack, base, plays_left, rl, ds, deck, order, lvl, best, f):
 
 
 @njit(cache=True, inline="always")
-def max_n(base, plays_left, rl, ds, sw, lo, hi):
+def max_n(base, plays_left, rules, sw, lo, hi):
     """Max-n (Q4, Q7) from the position at level ``base``, which follows a play: each of the
     next ``plays_left`` plays (or up to the end of the hand) is the card that maximises its
     mover's side's V from his play to the horizon, knowing every holding of the position; ties
     by card order. The end of the hand (X5c, U1, S1) is included when reached. Writes the final
-    values of the line played into ``sw[W_F]``. With two sides and the search reaching the end
+    values of the line played into ``sw.f``. With two sides and the search reaching the end
     of the hand it is computed by alpha-beta (module docstring), which gives the same values
     inside the window ``(lo, hi)`` on F(0); the full window gives them exactly."""
-    plays = rl[R_PLAYS]
-    f = sw[W_F]
-    deck = sw[W_DECK]
-    stack = sw[W_ST]
+    plays = rules.plays
+    f = sw.f
+    deck = sw.deck
+    stack = sw.st
     x = stack[base]
     if x[C_PLAYS] == plays:
-        compact_kernel.finish(x, rl, f)
+        compact_kernel.finish(x, rules, f)
         return
     if plays_left == 0:
-        compact_kernel.values(x, rl, f)
+        compact_kernel.values(x, rules, f)
         return
     if x[C_HELD] == 0:
-        compact_kernel.deal(x, rl, ds, deck)
-    if rl[R_SIDES] == 2 and x[C_PLAYS] + plays_left >= plays:
-        f[0] = _alphabeta(stack, base, rl, ds, deck, sw[W_ORD], sw[W_KEY], sw[W_LVL], f, lo,
-                          hi)
+        compact_kernel.deal(x, rules, deck)
+    if rules.sides == 2 and x[C_PLAYS] + plays_left >= plays:
+        f[0] = _alphabeta(sw, base, rules, lo, hi)
         f[1] = N_CARDS - f[0]
     else:
-        _max_n(stack, base, plays_left, rl, ds, deck, sw[W_ORD], sw[W_LVL], sw[W_BEST], f)
+        _max_n(sw, base, plays_left, rules)
 
 
 # ---------------------------------------------------------------- what the seat may know
 
 
 @njit(cache=True)
-def unseen_mask(p, rl, ws):
+def unseen_mask(p, rules, ws):
     """I2: the cards ``p`` has not seen, from public facts and his own hand only: 40 minus his
     hand, the table, the pile in play and every side's captured cards."""
-    st = ws[0]
-    hc = ws[1]
-    capm = ws[4]
+    st = ws.st
+    hc = ws.hc
+    capm = ws.capm
     seen = st[S_TABLE_MASK] | st[S_PILE_MASK]
-    for i in range(ws[2][p]):
+    for i in range(ws.hn[p]):
         seen |= np.int64(1) << hc[p, i]
-    for t in range(rl[R_SIDES]):
+    for t in range(rules.sides):
         seen |= capm[t]
     return FULL & ~seen
 
 
 @njit(cache=True, inline="always")
-def announcing_deal(rl, st):
+def announcing_deal(rules, st):
     """A1: the current deal announced (points mode; the first deal, or every deal)."""
-    return rl[R_MODE] == MODE_POINTS and (st[S_DEAL] == 0 or rl[R_ANNOUNCE] == ANNOUNCE_EVERY_DEAL)
+    return rules.mode == MODE_POINTS and (st[S_DEAL] == 0 or rules.announce == ANNOUNCE_EVERY_DEAL)
 
 
 @njit(cache=True, inline="always")
@@ -480,8 +462,8 @@ def _fits(q, cnt, ws):
     the deal make exactly his announcements at that deal (A2): 2 of a Ronda's value, 3 or 4 of
     a Tringla's, at most 1 of any other value. The announced count is recovered as ``ann``
     (announced minus played) plus ``dplay`` (played)."""
-    ann = ws[7]
-    dplay = ws[12]
+    ann = ws.ann
+    dplay = ws.dplay
     for v in range(N_VALUES):
         c = cnt[v] + dplay[q, v]
         a = ann[q, v] + dplay[q, v]
@@ -497,15 +479,15 @@ def _fits(q, cnt, ws):
 
 
 @njit(cache=True)
-def _limits(p, rl, ws, lim):
+def _limits(p, rules, ws, lim):
     """Q1/A2: for each other hand (seat order, index ``i``) and value ``v``, the least and most
     unseen cards of ``v`` it can hold now (``lim[0, i, v]``, ``lim[1, i, v]``) for its holding
     as dealt (held plus played since the deal) to give exactly its announcements: 2 of a
     Ronda's value, 3 or 4 of a Tringla's, at most 1 of any other. Absent hands get 0..0."""
-    ann = ws[7]
-    dplay = ws[12]
+    ann = ws.ann
+    dplay = ws.dplay
     i = 0
-    for q in range(rl[R_PLAYERS]):
+    for q in range(rules.players):
         if q == p:
             continue
         for v in range(N_VALUES):
@@ -529,14 +511,14 @@ def _limits(p, rl, ws, lim):
 
 
 @njit(cache=True, inline="always")
-def _radices(p, rl, ws):
+def _radices(p, rules, ws):
     """The other hands' sizes plus one (seat order; 1 for absent hands): the counting radices."""
-    hn = ws[2]
+    hn = ws.hn
     r0 = 1
     r1 = 1
     r2 = 1
     i = 0
-    for q in range(rl[R_PLAYERS]):
+    for q in range(rules.players):
         if q != p:
             if i == 0:
                 r0 = hn[q] + 1
@@ -549,13 +531,16 @@ def _radices(p, rl, ws):
 
 
 @njit(cache=True, inline="always")
-def _splits(ways, lim, v, uv, c0, c1, c2, r0, r1, r):
+def _splits(ways, lim, v, uv, room, radix, r):
     """Q1's splits of the ``uv`` unseen cards of value ``v`` between the other hands (each
-    within its limits and its room ``c0``, ``c1``, ``c2``) and the stock, in one fixed order,
+    within its limits and its ``room``, ``(c0, c1, c2)``, counted in the mixed ``radix``
+    ``(r0, r1)``) and the stock, in one fixed order,
     each weighted by its ways to split the cards (a multinomial) times the completions of the
     values above it (``ways[v + 1]``). Returns ``(total, k0, k1, k2)``: with ``r = -1`` the
     total weight of every split (``k0 = -1``); with ``0 <= r`` below that total, the first split
     at which the running total passes ``r``, which draws a split in proportion to its weight."""
+    c0, c1, c2 = room
+    r0, r1 = radix
     s = c0 + c1 * r0 + c2 * r0 * r1
     tot = 0
     for k0 in range(lim[0, 0, v], min(lim[1, 0, v], c0, uv) + 1):
@@ -568,17 +553,17 @@ def _splits(ways, lim, v, uv, c0, c1, c2, r0, r1, r):
 
 
 @njit(cache=True)
-def _count_ways(p, rl, ws, sw, u):
+def _count_ways(p, rules, ws, sw, u):
     """Q1: ``ways[v, s]``, the number of ways to give the unseen cards of values ``v`` .. 9 to
     the other hands, each within its limits (:func:`_limits`), so that the hands' remaining
     room (state ``s = c0 + c1 r0 + c2 r0 r1``, mixed radix) is filled exactly; the rest goes to
     the stock. Counted once per decision; :func:`draw_sample` walks the table to draw a
     consistent sample exactly uniformly. The counts stay below C(32,4)·C(28,4)·C(24,4) < 2**43
     (unordered hands). Returns the state of the hands' full sizes."""
-    ways = sw[W_WAYS]
-    lim = sw[W_LIM]
-    _limits(p, rl, ws, lim)
-    r0, r1, r2 = _radices(p, rl, ws)
+    ways = sw.ways
+    lim = sw.lim
+    _limits(p, rules, ws, lim)
+    r0, r1, r2 = _radices(p, rules, ws)
     nst = r0 * r1 * r2
     for s in range(nst):
         ways[N_VALUES, s] = 0
@@ -589,23 +574,23 @@ def _count_ways(p, rl, ws, sw, u):
         for c2 in range(r2):
             for c1 in range(r1):
                 for c0 in range(r0):
-                    ways[v, s] = _splits(ways, lim, v, uv, c0, c1, c2, r0, r1, -1)[0]
+                    ways[v, s] = _splits(ways, lim, v, uv, (c0, c1, c2), (r0, r1), -1)[0]
                     s += 1
     return nst - 1
 
 
 @njit(cache=True, inline="always")
-def _draw_constrained(p, rl, ws, sw, pst, u, full):
-    """Q1 at an announcing deal: the other hands' blocks of ``sw[W_UN]`` drawn exactly
+def _draw_constrained(p, rules, ws, sw, pst, u, full):
+    """Q1 at an announcing deal: the other hands' blocks of ``sw.un`` drawn exactly
     uniformly among the consistent ones. Value by value, the split of its unseen cards between
     the hands and the stock is drawn with probability proportional to its number of
     completions (:func:`_splits`), then which cards go where by a shuffle of that value's
     cards. The stock's cards follow the hands, for the caller to shuffle."""
-    un = sw[W_UN]
-    ways = sw[W_WAYS]
-    lim = sw[W_LIM]
-    vc = sw[W_VC]
-    r0, r1, r2 = _radices(p, rl, ws)
+    un = sw.un
+    ways = sw.ways
+    lim = sw.lim
+    vc = sw.vc
+    r0, r1, r2 = _radices(p, rules, ws)
     f0 = 0
     f1 = r0 - 1
     f2 = f1 + r1 - 1
@@ -623,7 +608,7 @@ def _draw_constrained(p, rl, ws, sw, pst, u, full):
                 vc[uv] = 4 * v + j
                 uv += 1
         r = randbelow_wide(pst, ways[v, s])
-        _tot, pick0, pick1, pick2 = _splits(ways, lim, v, uv, c0, c1, c2, r0, r1, r)
+        _tot, pick0, pick1, pick2 = _splits(ways, lim, v, uv, (c0, c1, c2), (r0, r1), r)
         for j in range(uv - 1):
             x = j + randbelow(pst, uv - j)
             t = vc[j]
@@ -649,17 +634,20 @@ def _draw_constrained(p, rl, ws, sw, pst, u, full):
 
 
 @njit(cache=True, inline="always")
-def draw_sample(p, need, rl, ws, sw, pst, u, nu, full):
-    """Q1: a consistent sample into ``sw[W_UN][:nu]``: the other hands as blocks in seat order
+def draw_sample(p, need, rules, ws, sw, pst, unseen):
+    """Q1: a consistent sample into ``sw.un[:nu]``: the other hands as blocks in seat order
     (each at its size), then the stock top first, drawn from the seat's own stream ``pst``.
     Every consistent sample is equally likely. At an announcing deal (``full >= 0``, the
     counting state of :func:`_count_ways`) the hands come from :func:`_draw_constrained`;
     otherwise nothing constrains them and a Fisher-Yates shuffle deals them. Only the first
     ``need`` positions are shuffled (hands, then as much of the stock as the search can
     reach); the rest stays in its previous order, which no search reads."""
-    un = sw[W_UN]
-    hn = ws[2]
-    n = rl[R_PLAYERS]
+    u = unseen.mask
+    nu = unseen.count
+    full = unseen.full
+    un = sw.un
+    hn = ws.hn
+    n = rules.players
     # np.int64(0), not 0: numba would also compile every callee this count reaches for the
     # literal type of a constant start (Literal[int](0)), a second copy that is never run.
     hands = np.int64(0)
@@ -667,7 +655,7 @@ def draw_sample(p, need, rl, ws, sw, pst, u, nu, full):
         if q != p:
             hands += hn[q]
     if full >= 0:
-        _draw_constrained(p, rl, ws, sw, pst, u, full)
+        _draw_constrained(p, rules, ws, sw, pst, u, full)
     else:
         for j in range(min(hands, nu - 1)):
             r = j + randbelow(pst, nu - j)
@@ -683,28 +671,28 @@ def draw_sample(p, need, rl, ws, sw, pst, u, nu, full):
 
 
 @njit(cache=True)
-def _record(p, kind, hands, rl, ws, sw, nu, new_decision):
+def _record(p, kind, hands, rules, ws, sw, nu, new_decision):
     """Keep the sample just placed (and, on its decision's first sample, the decision)."""
-    info = sw[W_REC_INFO]
-    meta = sw[W_REC_META]
+    info = sw.rec_info
+    meta = sw.rec_meta
     k = info[2]
     if k >= info[0]:
         raise ValueError("search recording capacity exceeded")
     if new_decision:
         d = info[1]
         meta[d, REC_HAND] = info[3]
-        meta[d, REC_PLAY] = ws[0][S_PLAYS]
+        meta[d, REC_PLAY] = ws.st[S_PLAYS]
         meta[d, REC_SEAT] = p
         meta[d, REC_FIRST] = k
         meta[d, REC_COUNT] = 0
         meta[d, REC_KIND] = kind
         info[1] += 1
     meta[info[1] - 1, REC_COUNT] += 1
-    un = sw[W_UN]
-    rh = sw[W_REC_HANDS]
-    rs = sw[W_REC_STOCK]
-    n = rl[R_PLAYERS]
-    hn = ws[2]
+    un = sw.un
+    rh = sw.rec_hands
+    rs = sw.rec_stock
+    n = rules.players
+    hn = ws.hn
     pos = 0
     for q in range(n):
         rh[k, q] = 0
@@ -722,55 +710,55 @@ def _record(p, kind, hands, rl, ws, sw, nu, new_decision):
 
 
 @njit(cache=True, inline="always")
-def _keep(p, c, own, rl, ds, ws):
+def _keep(p, c, own, rules, ws):
     """Q1's Derba risk of ``c`` as greedy ranks it (:func:`engine.greedy_card`): the integer
     C(U-u, h) over the decision's common denominator C(U, h); higher keeps mean lower risk."""
-    st = ws[0]
-    hn = ws[2]
-    nxt = (p + 1) % rl[R_PLAYERS]
+    st = ws.st
+    hn = ws.hn
+    nxt = (p + 1) % rules.players
     big_u = N_CARDS - st[S_PUBLIC] - hn[p]
     h = hn[nxt]
     if h == 0:
-        h = ds[st[S_DEAL] + 1]
-    action, _k, _hit, chain_closed, _missa, last = resolve(c, st, ws[3], rl[R_PLAYS])
+        h = rules.deal_sizes[st[S_DEAL] + 1]
+    action, _k, _hit, chain_closed, _missa, last = resolve(c, st, ws.tab, rules.plays)
     if action == ACT_CAPTURE or chain_closed or last:
         return COMB[big_u, h]
     v = c >> 2
-    if ws[7][nxt, v] > 0:
+    if ws.ann[nxt, v] > 0:
         return 0
-    return COMB[big_u - (4 - ws[8][v] - own), h]
+    return COMB[big_u - (4 - ws.pubv[v] - own), h]
 
 
 @njit(cache=True)
-def _stock_reach(plays_after, rl, ds, st):
+def _stock_reach(plays_after, rules, st):
     """Stock cards the next ``plays_after`` plays can reach: the deals they start (D5)."""
-    n = rl[R_PLAYERS]
+    n = rules.players
     held = st[S_HELD]
     d = st[S_DEAL]
     need = 0
-    while plays_after > held and d + 1 < rl[R_DEALS]:
+    while plays_after > held and d + 1 < rules.deals:
         d += 1
-        need += ds[d] * n
-        held += ds[d] * n
+        need += rules.deal_sizes[d] * n
+        held += rules.deal_sizes[d] * n
     return need
 
 
 @njit(cache=True)
-def _solve_one(s, nc, rl, ds, sw):
+def _solve_one(s, nc, rules, sw):
     """Q7 with two players: the one assignment at level 0 is the whole truth, so each
     candidate's total is its exact value. The candidates are tried best immediate score first;
     after the first, each is searched only for whether it reaches the best so far (a window
     just below it): one that cannot gets a bound below the best as its total, which loses to
     the best exactly as its true value would, and one that can gets its exact value."""
-    cand = sw[W_CAND]
-    totals = sw[W_TOTALS]
-    key = sw[W_KEY][0]
-    f = sw[W_F]
-    x0 = sw[W_ST][0]
-    x1 = sw[W_ST][1]
-    order = sw[W_ORD][0]
+    cand = sw.cand
+    totals = sw.totals
+    key = sw.key[0]
+    f = sw.f
+    x0 = sw.st[0]
+    x1 = sw.st[1]
+    order = sw.ord[0]
     for j in range(nc):
-        sc = _reply_score(cand[j] >> 2, x0, rl)[0]
+        sc = _reply_score(cand[j] >> 2, x0, rules)[0]
         i = j
         while i > 0 and key[i - 1] < sc:
             key[i] = key[i - 1]
@@ -789,34 +777,34 @@ def _solve_one(s, nc, rl, ds, sw):
             else:
                 hi = N_CARDS - best + 1
         compact_kernel.copy(x0, x1)
-        compact_kernel.play(cand[j] >> 2, x1, rl)
-        max_n(1, np.int64(N_CARDS), rl, ds, sw, lo, hi)
+        compact_kernel.play(cand[j] >> 2, x1, rules)
+        max_n(1, np.int64(N_CARDS), rules, sw, lo, hi)
         totals[j] += f[s]
         if i == 0 or f[s] > best:
             best = f[s]
 
 
 @njit(cache=True)
-def _solve_last_deal(p, rl, ds, ws, sw, nc):
+def _solve_last_deal(p, rules, ws, sw, nc):
     """Q7: every consistent assignment of the unseen cards to the other holdings (the stock is
     empty), each counted once; for each, each candidate followed by max-n to the end of the
-    hand. Adds the candidates' final values to ``sw[W_TOTALS]``; returns the assignments."""
-    n = rl[R_PLAYERS]
-    s = side_of(p, rl[R_TEAMS])
-    hn = ws[2]
-    x0 = sw[W_ST][0]
-    x1 = sw[W_ST][1]
-    compact_kernel.copy(sw[W_PUB], x0)
+    hand. Adds the candidates' final values to ``sw.totals``; returns the assignments."""
+    n = rules.players
+    s = side_of(p, rules.teams)
+    hn = ws.hn
+    x0 = sw.st[0]
+    x1 = sw.st[1]
+    compact_kernel.copy(sw.pub, x0)
     o0 = (p + 1) % n  # the other seats, in play order from p
     o1 = (p + 2) % n
     o2 = (p + 3) % n
     k = n - 1
-    u = unseen_mask(p, rl, ws)
-    check = announcing_deal(rl, ws[0])
-    cnt = sw[W_CNT]
-    cand = sw[W_CAND]
-    totals = sw[W_TOTALS]
-    f = sw[W_F]
+    u = unseen_mask(p, rules, ws)
+    check = announcing_deal(rules, ws.st)
+    cnt = sw.cnt
+    cand = sw.cand
+    totals = sw.totals
+    f = sw.f
     count = 0
     h0 = hn[o0]
     h1 = hn[o1] if k > 1 else 0
@@ -843,12 +831,12 @@ def _solve_last_deal(p, rl, ds, ws, sw, nc):
                     if ok:
                         count += 1
                         if k == 1:
-                            _solve_one(s, nc, rl, ds, sw)
+                            _solve_one(s, nc, rules, sw)
                         else:
                             for j in range(nc):
                                 compact_kernel.copy(x0, x1)
-                                compact_kernel.play(cand[j] >> 2, x1, rl)
-                                max_n(1, np.int64(N_CARDS), rl, ds, sw, np.int64(-UNBOUNDED),
+                                compact_kernel.play(cand[j] >> 2, x1, rules)
+                                max_n(1, np.int64(N_CARDS), rules, sw, np.int64(-UNBOUNDED),
                                       np.int64(UNBOUNDED))
                                 totals[j] += f[s]
                 if k < 2 or m1 == 0:
@@ -861,15 +849,15 @@ def _solve_last_deal(p, rl, ds, ws, sw, nc):
 
 
 @njit(cache=True, inline="always")
-def _place(p, hands, need, rl, ws, sw):
-    """Complete the seat's view with the sample of ``sw[W_UN]`` at level 0: the other holdings
+def _place(p, hands, need, rules, ws, sw):
+    """Complete the seat's view with the sample of ``sw.un`` at level 0: the other holdings
     from their blocks, and the stock the search can reach at the undealt positions of the
     deck."""
-    n = rl[R_PLAYERS]
-    un = sw[W_UN]
-    hn = ws[2]
-    x0 = sw[W_ST][0]
-    compact_kernel.copy(sw[W_PUB], x0)
+    n = rules.players
+    un = sw.un
+    hn = ws.hn
+    x0 = sw.st[0]
+    compact_kernel.copy(sw.pub, x0)
     pos = 0
     for q in range(n):
         if q == p:
@@ -879,47 +867,47 @@ def _place(p, hands, need, rl, ws, sw):
             h += np.int64(1) << (4 * (un[i] >> 2))
         x0[C_HAND + q] = h
         pos += hn[q]
-    deck = sw[W_DECK]
-    s0 = ws[0][S_STOCK]
+    deck = sw.deck
+    s0 = ws.st[S_STOCK]
     for i in range(need - hands):
         deck[s0 + i] = un[hands + i]
 
 
 @njit(cache=True)
-def _reply_table(p, nc, rl, sw):
+def _reply_table(p, nc, rules, sw):
     """``lookahead:1`` within a deal: each candidate is played once on the seat's view, and
     the next player's reply with each value is scored (:func:`_reply_score`) with the
-    searcher's final value after it (:func:`_horizon`), into ``sw[W_RSC]`` and ``sw[W_RF]``."""
-    s = side_of(p, rl[R_TEAMS])
-    cand = sw[W_CAND]
-    rsc = sw[W_RSC]
-    rf = sw[W_RF]
-    f = sw[W_F]
-    x1 = sw[W_ST][1]
+    searcher's final value after it (:func:`_horizon`), into ``sw.rsc`` and ``sw.rf``."""
+    s = side_of(p, rules.teams)
+    cand = sw.cand
+    rsc = sw.rsc
+    rf = sw.rf
+    f = sw.f
+    x1 = sw.st[1]
     for j in range(nc):
-        compact_kernel.copy(sw[W_PUB], x1)
-        compact_kernel.play(cand[j] >> 2, x1, rl)
+        compact_kernel.copy(sw.pub, x1)
+        compact_kernel.play(cand[j] >> 2, x1, rules)
         for v in range(N_VALUES):
-            rsc[j, v] = _reply_score(v, x1, rl)[0]
-            _horizon(x1, rl, 1 << v, f)
+            rsc[j, v] = _reply_score(v, x1, rules)[0]
+            _horizon(x1, rules, 1 << v, f)
             rf[j, v] = f[s]
 
 
 @njit(cache=True)
-def search_card(p, kind, param, rl, ds, ws, sw, pst):
+def search_card(p, kind, param, rules, ws, sw, pst):
     """The card seat ``p`` plays under ``lookahead:param`` (Q4) or ``rollout:param`` (Q5), or,
     once the stock is empty, by the exact last deal (Q7). Reads only ``p``'s observation from
     ``ws`` (I3) and draws only from ``pst``. The highest mean V(own side) wins (every candidate
     is scored on the same samples, so sums compare as means); ties by Derba risk (as greedy
     ranks it), then card order."""
-    n = rl[R_PLAYERS]
-    st = ws[0]
-    hc = ws[1]
-    hn = ws[2]
-    s = side_of(p, rl[R_TEAMS])
-    cand = sw[W_CAND]
-    own = sw[W_OWN]
-    totals = sw[W_TOTALS]
+    n = rules.players
+    st = ws.st
+    hc = ws.hc
+    hn = ws.hn
+    s = side_of(p, rules.teams)
+    cand = sw.cand
+    own = sw.own
+    totals = sw.totals
     nc = np.int64(0)
     for i in range(hn[p]):
         c = hc[p, i]
@@ -932,14 +920,14 @@ def search_card(p, kind, param, rl, ds, ws, sw, pst):
             nc += 1
     if nc == 1:
         return cand[0]  # one value: nothing to search
-    compact_kernel.from_workspace(ws, rl, p, sw[W_PUB])
+    compact_kernel.from_workspace(ws, rules, p, sw.pub)
     stock_left = N_CARDS - st[S_STOCK]
     if stock_left == 0:
-        _solve_last_deal(p, rl, ds, ws, sw, nc)
+        _solve_last_deal(p, rules, ws, sw, nc)
     else:
         # Q1: the unseen cards in card order; samples permute them in place.
-        un = sw[W_UN]
-        u = unseen_mask(p, rl, ws)
+        un = sw.un
+        u = unseen_mask(p, rules, ws)
         nu = np.int64(0)
         for c in range(N_CARDS):
             if (u >> c) & 1:
@@ -947,18 +935,18 @@ def search_card(p, kind, param, rl, ds, ws, sw, pst):
                 nu += 1
         if kind == POLICY_LOOKAHEAD:
             samples = LOOKAHEAD_SAMPLES
-            need = nu - stock_left + _stock_reach(param + 1, rl, ds, st)
+            need = nu - stock_left + _stock_reach(param + 1, rules, st)
         else:
             samples = param
             need = nu
-        f = sw[W_F]
-        held = sw[W_HELD]
-        deck = sw[W_DECK]
-        x0 = sw[W_ST][0]
-        x1 = sw[W_ST][1]
-        plays = rl[R_PLAYS]
-        recording = sw[W_REC_INFO][0] > 0
-        full = _count_ways(p, rl, ws, sw, u) if announcing_deal(rl, st) else -1
+        f = sw.f
+        held = sw.held
+        deck = sw.deck
+        x0 = sw.st[0]
+        x1 = sw.st[1]
+        plays = rules.plays
+        recording = sw.rec_info[0] > 0
+        full = _count_ways(p, rules, ws, sw, u) if announcing_deal(rules, st) else -1
         # lookahead:1 with the deal going on after the reply: the reply table (module
         # docstring); each sample only tells which values the replier holds.
         reply_only = kind == POLICY_LOOKAHEAD and param == 1 and st[S_HELD] > 1 and \
@@ -969,13 +957,13 @@ def search_card(p, kind, param, rl, ds, ws, sw, pst):
             if r != p:
                 q_at += hn[r]
         if reply_only:
-            _reply_table(p, nc, rl, sw)
-        rsc = sw[W_RSC]
-        rf = sw[W_RF]
+            _reply_table(p, nc, rules, sw)
+        rsc = sw.rsc
+        rf = sw.rf
         for k in range(samples):
-            hands = draw_sample(p, need, rl, ws, sw, pst, u, nu, full)
+            hands = draw_sample(p, need, rules, ws, sw, pst, Unseen(u, nu, full))
             if recording:
-                _record(p, kind, hands, rl, ws, sw, nu, k == 0)
+                _record(p, kind, hands, rules, ws, sw, nu, k == 0)
             if reply_only:
                 vm = 0
                 for i in range(q_at, q_at + hn[q]):
@@ -987,20 +975,20 @@ def search_card(p, kind, param, rl, ds, ws, sw, pst):
                             bv = v
                     totals[j] += rf[j, bv]
                 continue
-            _place(p, hands, need, rl, ws, sw)
+            _place(p, hands, need, rules, ws, sw)
             for j in range(nc):
                 compact_kernel.copy(x0, x1)
-                compact_kernel.play(cand[j] >> 2, x1, rl)
+                compact_kernel.play(cand[j] >> 2, x1, rules)
                 if kind == POLICY_LOOKAHEAD:
-                    max_n(1, param, rl, ds, sw, np.int64(-UNBOUNDED), np.int64(UNBOUNDED))
+                    max_n(1, param, rules, sw, np.int64(-UNBOUNDED), np.int64(UNBOUNDED))
                 else:
-                    compact_kernel.greedy_to_end(x1, rl, ds, deck, held, f)
+                    compact_kernel.greedy_to_end(x1, rules, deck, held, f)
                 totals[j] += f[s]
     best = -1
     best_v = 0
     best_keep = 0
     for j in range(nc):
-        keep = _keep(p, cand[j], own[j], rl, ds, ws)
+        keep = _keep(p, cand[j], own[j], rules, ws)
         if best < 0 or totals[j] > best_v or (totals[j] == best_v and keep > best_keep):
             best = j
             best_v = totals[j]

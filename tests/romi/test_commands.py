@@ -14,6 +14,7 @@ from simcards.core.cli import main
 from simcards.core.rng import chunk_state
 from simcards.romi import round_kernel as E
 from simcards.romi import rounds_batch as R
+from simcards.romi.kernel_state import Seats
 from simcards.romi.records import engine_args
 from simcards.romi.rules import RomiRules
 from tests.cli_checks import assert_one_line_error
@@ -59,7 +60,7 @@ def test_d5_games_round_by_round_equal_the_engines_games() -> None:
     rl, kinds, params = engine_args(rules, ["greedy", "rummy:3", "greedy"])
     cfg = R.RoundConfig(rl, kinds, params, 3, 3, -1)
     stats = R.games_chunk(chunk_state(9, 0), 12, cfg)
-    totals, winners = E.simulate_games(chunk_state(9, 0), 12, rl, kinds, params)
+    totals, winners = E.simulate_games(chunk_state(9, 0), 12, rl, Seats(kinds, params))
     assert stats["games"][0] == 12 and stats["rounds"][0] == 36
     np.testing.assert_array_equal(stats["total"], totals.sum(axis=0))
     np.testing.assert_array_equal(stats["total_sq"], (totals * totals).sum(axis=0))

@@ -37,6 +37,7 @@ from simcards.romi.actions import (
     Open,
     Swap,
 )
+from simcards.romi.kernel_state import Seats
 from simcards.romi.melds_exact import solve
 from simcards.romi.policies import KINDS
 from simcards.romi.records import (
@@ -178,7 +179,7 @@ def test_D3_records_follow_the_simulation_stream() -> None:
     """record_rounds plays the rounds simulate_rounds plays from the same stream (same dealers,
     decks, results)."""
     rl, kinds, params = engine_args(R3, ["greedy", "rummy:2", "threshold:60"])
-    sim = E.simulate_rounds(chunk_state(5, 0), 6, rl, kinds, params)
+    sim = E.simulate_rounds(chunk_state(5, 0), 6, rl, Seats(kinds, params))
     recs = record_rounds(chunk_state(5, 0), 6, rl, kinds, params)
     scores, went_out, romi, never, turns, stalled, dealers = sim
     for r, rec in enumerate(recs):
@@ -188,9 +189,9 @@ def test_D3_records_follow_the_simulation_stream() -> None:
         assert rec.turns == turns[r] and rec.stalled == bool(stalled[r])
         assert list(rec.never_opened) == [bool(x) for x in never[r]]
     # a fixed dealer is kept; a drawn one is uniform over the seats
-    fixed = E.simulate_rounds(chunk_state(5, 1), 4, rl, kinds, params, 2)
+    fixed = E.simulate_rounds(chunk_state(5, 1), 4, rl, Seats(kinds, params), 2)
     assert list(fixed[6]) == [2, 2, 2, 2]
-    assert set(E.simulate_rounds(chunk_state(5, 2), 40, rl, kinds, params)[6]) == {0, 1, 2}
+    assert set(E.simulate_rounds(chunk_state(5, 2), 40, rl, Seats(kinds, params))[6]) == {0, 1, 2}
 
 
 # ---------------------------------------------------------------- every round, replayed
@@ -754,7 +755,7 @@ def test_D5_G6_games_add_rounds_with_the_deal_moving_left() -> None:
     rules = RomiRules.make(players=3, rounds=4)
     policies = ["greedy", "threshold:60", "rummy:2"]
     rl, kinds, params = engine_args(rules, policies)
-    totals, winners = E.simulate_games(chunk_state(11, 0), 5, rl, kinds, params)
+    totals, winners = E.simulate_games(chunk_state(11, 0), 5, rl, Seats(kinds, params))
     state = chunk_state(11, 0)
     for g in range(5):
         d0 = int(randbelow(state, 3))

@@ -23,6 +23,7 @@ from simcards.romi.actions import (
     Open,
     Swap,
 )
+from simcards.romi.kernel_state import Seats
 from simcards.romi.melds_exact import solve
 from simcards.romi.records import engine_args, play_one_turn, position, record_rounds
 from simcards.romi.reports import policies as P
@@ -44,8 +45,8 @@ def test_question_rounds_play_the_rounds_of_simulate_rounds() -> None:
     stream is left where ``simulate_rounds`` leaves it."""
     rl, kinds, params = engine_args(R4, ["greedy"] * 4)
     s1, s2 = _state(1), _state(1)
-    want = E.simulate_rounds(s1, 40, rl, kinds, params, 0)
-    got = Q.question_rounds(s2, 40, rl, kinds, params, 0)
+    want = E.simulate_rounds(s1, 40, rl, Seats(kinds, params), 0)
+    got = Q.question_rounds(s2, 40, rl, Seats(kinds, params), 0)
     assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
     assert np.array_equal(s1, s2)
 
@@ -90,7 +91,7 @@ def test_question_notes_agree_with_the_reference_engine(policy: str) -> None:
     hands' best_value, round by round, from the reference engine replaying the same rounds."""
     rl, kinds, params = engine_args(R4, [policy] * 4)
     recs = record_rounds(_state(2), 25, rl, kinds, params, 0)
-    got = Q.question_rounds(_state(2), 25, rl, kinds, params, 0)
+    got = Q.question_rounds(_state(2), 25, rl, Seats(kinds, params), 0)
     (scores, _out, value, jokers, open_draw, first, later, draws, flags, _f, _s, _a) = got
     for i, rec in enumerate(recs):
         want = _reference_notes(R4, rec)

@@ -24,15 +24,12 @@ from simcards.ronda.codes import (
     MAX_DEALS,
     N_FIELDS,
     N_SOURCES,
-    R_PLAYERS,
-    R_PLAYS,
-    R_SIDES,
-    R_TEAMS,
     SRC_CARDS,
     SRC_DERBA,
     SRC_LAST_CARD,
     SRC_MISSA,
 )
+from simcards.ronda.kernel_state import PlayLog
 from simcards.ronda.rules import RondaRules
 
 OPTIONS = [
@@ -47,64 +44,65 @@ OPTIONS = [
 ]
 
 
-def _final_values(ws, rl) -> np.ndarray:
+def _final_values(ws, kr) -> np.ndarray:
     """Q1's final values F(t) of the workspace position: 100 x (2 P(t) - sum of P) + captured
     cards, announcements left out, an open pile counted for its last hitter's side."""
-    st, capn, pts = ws[0], ws[5], ws[6]
+    st, capn, pts = ws.st, ws.capn, ws.pts
     p = pts[:, SRC_DERBA] + pts[:, SRC_MISSA] + pts[:, SRC_LAST_CARD] + pts[:, SRC_CARDS]
     f = 100 * (2 * p - p.sum()) + capn
     if st[E.S_PILE_N] > 0:
-        f[E.side_of(st[E.S_PILE_HITTER], rl[R_TEAMS])] += st[E.S_PILE_N]
+        f[E.side_of(st[E.S_PILE_HITTER], kr.teams)] += st[E.S_PILE_N]
     return f
 
 
-def _compact(ws, rl) -> np.ndarray:
+def _compact(ws, kr) -> np.ndarray:
     x = np.zeros(C.C_SIZE, np.int64)
-    C.from_workspace(ws, rl, -1, x)
+    C.from_workspace(ws, kr, -1, x)
     return x
 
 
 def _table(options: dict) -> tuple:
     """The rules' arrays, the player and play counts, a hand's workspace with the engine's
-    scratch, and the compact side's scratch: ``(rl, ds, n, plays, ws, log, play_pts,
-    deal_log, held, f_compact)``."""
-    rl, ds = RondaRules.make(**options).arrays.args()
-    n, ns, plays = int(rl[R_PLAYERS]), int(rl[R_SIDES]), int(rl[R_PLAYS])
-    return (rl, ds, n, plays, E.new_workspace(rl), np.zeros((1, N_FIELDS), np.int64),
-            np.zeros((1, ns, N_SOURCES), np.int64), np.zeros((MAX_DEALS, ns, N_SOURCES), np.int64),
-            np.zeros(4, np.int64), np.zeros(ns, np.int64))
+    scratch log, and the compact side's scratch: ``(kr, n, plays, ws, plog, held,
+    f_compact)``."""
+    kr = RondaRules.make(**options).kernel
+    n, ns, plays = kr.players, kr.sides, kr.plays
+    plog = PlayLog(np.zeros((1, N_FIELDS), np.int64), np.zeros((1, ns, N_SOURCES), np.int64),
+                   np.zeros((MAX_DEALS, ns, N_SOURCES), np.int64), False)
+    return (kr, n, plays, E.new_workspace(kr), plog, np.zeros(4, np.int64),
+            np.zeros(ns, np.int64))
 
 
 @pytest.mark.parametrize("options", OPTIONS, ids=lambda o: "-".join(f"{v}" for v in o.values()))
 def test_q3_compact_positions_play_every_rule_as_the_engine(options: dict) -> None:
-    rl, ds, n, plays, ws, log, play_pts, deal_log, held, f_compact = _table(options)
+    kr, n, plays, ws, plog, held, f_compact = _table(options)
     rng = random.Random(20261130 + n)
     derbas = rehits = 0
     for hand in range(60):
         deck = np.array(rng.sample(range(40), 40), np.int64)
-        E.start_hand(deck, hand % n, rl, ds, ws, deal_log, False)
-        x = _compact(ws, rl)
+        E.start_hand(deck, hand % n, kr, ws, plog)
+        x = _compact(ws, kr)
         greedy_share = rng.choice([0.0, 0.5, 1.0])
-        while ws[0][E.S_PLAYS] < plays:
-            if ws[0][E.S_HELD] == 0:
-                E.deal_next(deck, rl, ds, ws, deal_log, False)
-                C.deal(x, rl, ds, deck)
-                np.testing.assert_array_equal(x, _compact(ws, rl))
-            p = int(ws[0][E.S_TURN])
-            card = int(E.greedy_card(p, rl, ds, ws))
-            assert C.greedy(x, rl, ds, held) == card >> 2
+        while ws.st[E.S_PLAYS] < plays:
+            if ws.st[E.S_HELD] == 0:
+                E.deal_next(deck, kr, ws, plog)
+                C.deal(x, kr, deck)
+                np.testing.assert_array_equal(x, _compact(ws, kr))
+            p = int(ws.st[E.S_TURN])
+            card = int(E.greedy_card(p, kr, ws))
+            assert C.greedy(x, kr, held) == card >> 2
             if rng.random() >= greedy_share:  # a random value, its lowest card
-                hand_cards = [int(c) for c in ws[1][p, : ws[2][p]]]
+                hand_cards = [int(c) for c in ws.hc[p, : ws.hn[p]]]
                 v = rng.choice(sorted({c >> 2 for c in hand_cards}))
                 card = min(c for c in hand_cards if c >> 2 == v)
-            action, _missa = E.apply_play(card, rl, ws, log, play_pts, False)
+            action, _missa = E.apply_play(card, kr, ws, plog)
             derbas += action == ACT_DERBA
             rehits += action == ACT_REHIT
-            C.play(card >> 2, x, rl)
-            np.testing.assert_array_equal(x, _compact(ws, rl))
-        E.finish_hand(rl, ws)
-        f_engine = _final_values(ws, rl)
-        C.finish(x, rl, f_compact)
+            C.play(card >> 2, x, kr)
+            np.testing.assert_array_equal(x, _compact(ws, kr))
+        E.finish_hand(kr, ws)
+        f_engine = _final_values(ws, kr)
+        C.finish(x, kr, f_compact)
         np.testing.assert_array_equal(f_compact, f_engine)
     assert derbas > 0 and rehits > 0  # the piles in play were exercised
 
@@ -112,21 +110,21 @@ def test_q3_compact_positions_play_every_rule_as_the_engine(options: dict) -> No
 @pytest.mark.parametrize("options", OPTIONS[:1] + OPTIONS[3:4] + OPTIONS[6:7],
                          ids=["2p", "3p", "4t"])
 def test_q5_compact_playout_ends_where_the_engine_greedy_playout_ends(options: dict) -> None:
-    rl, ds, n, plays, ws, log, play_pts, deal_log, held, f_compact = _table(options)
+    kr, n, plays, ws, plog, held, f_compact = _table(options)
     rng = random.Random(7 + n)
     for hand in range(40):
         deck = np.array(rng.sample(range(40), 40), np.int64)
-        E.start_hand(deck, hand % n, rl, ds, ws, deal_log, False)
+        E.start_hand(deck, hand % n, kr, ws, plog)
         stop = rng.randrange(plays)
         x = None
-        while ws[0][E.S_PLAYS] < plays:
-            if ws[0][E.S_HELD] == 0:
-                E.deal_next(deck, rl, ds, ws, deal_log, False)
-            if ws[0][E.S_PLAYS] == stop:
-                x = _compact(ws, rl)
-            p = int(ws[0][E.S_TURN])
-            E.apply_play(E.greedy_card(p, rl, ds, ws), rl, ws, log, play_pts, False)
-        E.finish_hand(rl, ws)
-        f_engine = _final_values(ws, rl)
-        C.greedy_to_end(x, rl, ds, deck, held, f_compact)
+        while ws.st[E.S_PLAYS] < plays:
+            if ws.st[E.S_HELD] == 0:
+                E.deal_next(deck, kr, ws, plog)
+            if ws.st[E.S_PLAYS] == stop:
+                x = _compact(ws, kr)
+            p = int(ws.st[E.S_TURN])
+            E.apply_play(E.greedy_card(p, kr, ws), kr, ws, plog)
+        E.finish_hand(kr, ws)
+        f_engine = _final_values(ws, kr)
+        C.greedy_to_end(x, kr, deck, held, f_compact)
         np.testing.assert_array_equal(f_compact, f_engine)

@@ -31,6 +31,7 @@ from simcards.core.errors import UsageError
 from simcards.core.rng import chunk_state
 from simcards.ronda import codes
 from simcards.ronda import reference as ref
+from simcards.ronda.kernel_state import Seats
 from simcards.ronda.play_kernel import (
     STAT_NAMES,
     named_stats,
@@ -175,16 +176,17 @@ def test_kernel_matches_reference_play_by_play(index: int) -> None:
     cfg = CONFIGS[index]
     rules = cfg.rules
     options = ref.RondaOptions(**rules.summary())
-    rl, ds = rules.arrays.args()
+    kr = rules.kernel
     kinds = np.array(cfg.kinds, np.int64)
+    seats = Seats(kinds, _params(kinds))
     decks, dealers, us, seeds = record_hands(chunk_state(11, index, stream=7), N_HANDS, -1,
-                                             kinds, rl)
+                                             seats, kr)
     mismatches: list[tuple[int, str]] = []
     actions = np.zeros(len(codes.ACTIONS), np.int64)
     for lo in range(0, N_HANDS, BATCH):
         hi = min(lo + BATCH, N_HANDS)
-        out = replay(decks[lo:hi], dealers[lo:hi], us[lo:hi], seeds[lo:hi], kinds,
-                     _params(kinds), rl, ds)
+        out = replay(decks[lo:hi], dealers[lo:hi], us[lo:hi], seeds[lo:hi], seats,
+                      kr)
         plays, play_pts, deal_pts, points, captured, ultima, counters = out
         n_plays = rules.plays
         actions += np.bincount(plays[:, :n_plays, codes.F_ACTION].ravel(),
@@ -206,11 +208,12 @@ def test_chains_closed_by_four_of_a_value_agree(chain: str) -> None:
     cfg = Config(f"2p-{chain}-x5b", {"players": 2, "derba_chain": chain}, (G, G))
     rules = cfg.rules
     options = ref.RondaOptions(**rules.summary())
-    rl, ds = rules.arrays.args()
+    kr = rules.kernel
     kinds = np.array(cfg.kinds, np.int64)
-    decks, dealers, us, seeds = record_hands(chunk_state(13, 0, stream=7), 2_000, -1, kinds, rl)
+    seats = Seats(kinds, _params(kinds))
+    decks, dealers, us, seeds = record_hands(chunk_state(13, 0, stream=7), 2_000, -1, seats, kr)
     plays, play_pts, deal_pts, points, captured, ultima, counters = replay(
-        decks, dealers, us, seeds, kinds, _params(kinds), rl, ds)
+        decks, dealers, us, seeds, seats, kr)
     chosen = np.flatnonzero(plays[:, :, codes.F_CHAIN_CLOSED].any(axis=1))[:40]
     assert len(chosen) >= 10
     for h in chosen:
@@ -231,11 +234,12 @@ def _exact_rates() -> tuple[float, float]:
                                                 (4, "on", "points")])
 def test_ronda_and_tringla_rates_match_the_hypergeometric_values(players, teams, mode) -> None:
     rules = RondaRules.make(players=players, teams=teams, mode=mode)
-    rl, ds = rules.arrays.args()
+    kr = rules.kernel
     kinds = np.full(players, R, np.int64)
+    seats = Seats(kinds, _params(kinds))
     hands = 40_000
-    stats = named_stats(simulate_hands(chunk_state(5, players), hands, -1, kinds, _params(kinds),
-                                       rl, ds))
+    stats = named_stats(simulate_hands(chunk_state(5, players), hands, -1, seats,
+                                       kr))
     assert stats["hands"][0] == hands
     assert stats["violations"][0] == 0
     per_hand = stats["holdings"][0] / hands  # 4-card holdings per hand: fixed by D4
@@ -253,11 +257,12 @@ def test_ronda_and_tringla_rates_match_the_hypergeometric_values(players, teams,
 def test_monte_carlo_invariants_on_every_hand(index: int) -> None:
     cfg = CONFIGS[index]
     rules = cfg.rules
-    rl, ds = rules.arrays.args()
+    kr = rules.kernel
     kinds = np.array(cfg.kinds, np.int64)
+    seats = Seats(kinds, _params(kinds))
     hands = 3_000
-    stats = named_stats(simulate_hands(chunk_state(3, index), hands, -1, kinds, _params(kinds),
-                                       rl, ds))
+    stats = named_stats(simulate_hands(chunk_state(3, index), hands, -1, seats,
+                                       kr))
     assert stats["violations"][0] == 0
     assert stats["cards"].sum() == 40 * hands
     assert np.array_equal(stats["score"], stats["points"].sum(axis=1))
@@ -272,13 +277,14 @@ def test_monte_carlo_invariants_on_every_hand(index: int) -> None:
 def test_monte_carlo_is_the_recorded_hands() -> None:
     """simulate_hands and record_hands/replay draw the same stream (module docstring layout)."""
     rules = RondaRules.make(players=3, announce="every_deal")
-    rl, ds = rules.arrays.args()
+    kr = rules.kernel
     kinds = np.array([R, G, R], np.int64)
-    stats = named_stats(simulate_hands(chunk_state(9, 0), 200, -1, kinds, _params(kinds), rl, ds))
+    seats = Seats(kinds, _params(kinds))
+    stats = named_stats(simulate_hands(chunk_state(9, 0), 200, -1, seats, kr))
     assert set(stats) == set(STAT_NAMES)
     assert all(a.dtype in (np.int64, np.float64) for a in stats.values())
-    decks, dealers, us, seeds = record_hands(chunk_state(9, 0), 200, -1, kinds, rl)
-    out = replay(decks, dealers, us, seeds, kinds, _params(kinds), rl, ds)
+    decks, dealers, us, seeds = record_hands(chunk_state(9, 0), 200, -1, seats, kr)
+    out = replay(decks, dealers, us, seeds, seats, kr)
     assert np.array_equal(out[3].sum(axis=0), stats["points"])
     assert out[6][:, 0].sum() == stats["rondas"][0]
 

@@ -24,6 +24,7 @@ from simcards.core.errors import UsageError
 from simcards.core.rng import chunk_state, next_u64, randbelow, seed_state, uniform
 from simcards.ronda import codes
 from simcards.ronda import reference as ref
+from simcards.ronda.kernel_state import Seats
 from simcards.ronda.match_kernel import (
     DUPLICATE_STAT_NAMES,
     MATCH_STAT_NAMES,
@@ -158,13 +159,13 @@ def test_S2_S4_S5_C2_C3_D3_kernel_matches_agree_with_reference_match_state(index
     cfg = CONFIGS[index]
     rules = cfg.rules
     options = _options(rules)
-    rl, ds = rules.arrays.args()
+    kr = rules.kernel
     kinds, params = policy_arrays(cfg.policies)
+    seats = Seats(kinds, params)
     state = chunk_state(23, index, stream=5)
-    rec = record_matches(state.copy(), cfg.matches, -1, kinds, params, rl, ds, MAX_HANDS)
+    rec = record_matches(state.copy(), cfg.matches, -1, seats, kr, MAX_HANDS)
     # The recording plays exactly the Monte Carlo's matches.
-    sim = named_match_stats(simulate_matches(state.copy(), cfg.matches, -1, kinds, params, rl,
-                                             ds, MAX_HANDS))
+    sim = named_match_stats(simulate_matches(state.copy(), cfg.matches, -1, seats, kr, MAX_HANDS))
     assert _equal_stats(named_match_stats(rec[0]), sim)
     results = rec[2]
     assert sim["unfinished"][0] == 0 and results[:, 1].max() < MAX_HANDS
@@ -208,15 +209,16 @@ def test_S2_every_hand_of_a_match_is_the_hand_kernels_hand(policies) -> None:
     dealers, uniforms, searching seats' seeds), give exactly the match's scores hand after hand
     (S2): the match plays each hand as the hand kernel does, whatever the seats' policies."""
     rules = RondaRules.make(players=3, target=21)
-    rl, ds = rules.arrays.args()
+    kr = rules.kernel
     kinds, params = policy_arrays(policies)
+    seats = Seats(kinds, params)
     n = 6 if policies[0] != G else 60
-    rec = record_matches(chunk_state(79, 0, stream=5), n, -1, kinds, params, rl, ds, MAX_HANDS)
+    rec = record_matches(chunk_state(79, 0, stream=5), n, -1, seats, kr, MAX_HANDS)
     _, _, results, scores, decks, dealers, us, seeds, hand_scores = rec
     for i in range(n):
         nh = results[i, 1]
-        out = replay(decks[i, :nh], dealers[i, :nh], us[i, :nh], seeds[i, :nh], kinds, params,
-                     rl, ds)
+        out = replay(decks[i, :nh], dealers[i, :nh], us[i, :nh], seeds[i, :nh], seats,
+                     kr)
         points = out[3]  # [hand, side, source]
         assert np.array_equal(np.cumsum(points.sum(axis=2), axis=0), hand_scores[i, :nh])
         assert np.array_equal(hand_scores[i, nh - 1], scores[i])
@@ -240,10 +242,11 @@ def test_S4_S5_tie_at_the_top_plays_on_as_in_reference(options, policies) -> Non
     """S4/S5: a tie at the top at or above the target is no win; the match goes on. Matches
     where that happened are picked from many kernel matches and replayed by the reference."""
     rules = RondaRules.make(**options)
-    rl, ds = rules.arrays.args()
+    kr = rules.kernel
     kinds, params = policy_arrays(policies)
+    seats = Seats(kinds, params)
     n = 4000
-    rec = record_matches(chunk_state(29, 0, stream=5), n, -1, kinds, params, rl, ds, 20)
+    rec = record_matches(chunk_state(29, 0, stream=5), n, -1, seats, kr, 20)
     results, hand_scores = rec[2], rec[8]
     assert (results[:, 0] >= 0).all()  # none stopped at 20 hands
     tied = [i for i in range(n) if _tie_at_the_top(hand_scores[i], results[i, 1], rules.target)]
@@ -295,12 +298,13 @@ def _deck(players: int, dealer: int, holdings: list[str]) -> list[int]:
 def test_S5_E8_check_points_of_a_given_hand_agree_with_reference(check, start, holdings,
                                                                   policies) -> None:
     rules = RondaRules.make(players=2, target=21, target_check=check)
-    rl, ds = rules.arrays.args()
+    kr = rules.kernel
     kinds, params = policy_arrays(policies)
+    seats = Seats(kinds, params)
     deck = _deck(2, 1, holdings)
     us = np.linspace(0.05, 0.95, 40)
     seeds = np.zeros(2, np.uint64)
-    w, k, totals = hand_of_match(np.array(deck, np.int64), 1, kinds, params, us, seeds, rl, ds,
+    w, k, totals = hand_of_match(np.array(deck, np.int64), 1, seats, us, seeds, kr,
                                  np.array(start, np.int64), check == "immediate")
     m = ref.MatchState(_options(rules), 1, [deck, list(range(40))], start_scores=start)
     while not m.is_terminal() and m.hand_index == 0:
@@ -323,11 +327,12 @@ def test_D3_stream_layout_of_simulate_matches_is_the_documented_one() -> None:
     """Module docstring: per match, the first dealer (when drawn), then per hand the shuffle of
     the kept deck array, one uniform per random seat's play, one seed per searching seat."""
     rules = RondaRules.make(players=3, target=11)
-    rl, ds = rules.arrays.args()
+    kr = rules.kernel
     policies = (R, G, R)
     kinds, params = policy_arrays(policies)
+    seats = Seats(kinds, params)
     state = chunk_state(31, 0, stream=5)
-    rec = record_matches(state.copy(), 30, -1, kinds, params, rl, ds, MAX_HANDS)
+    rec = record_matches(state.copy(), 30, -1, seats, kr, MAX_HANDS)
     _, first, results, _, decks, dealers, us, _, _ = rec
     s = state.copy()
     deck = np.arange(40)
@@ -350,13 +355,15 @@ def test_duplicate_stream_layout_and_shared_decks() -> None:
     a set deals hand i from the same deck with the same dealer; a random seat's uniforms come
     from its role's stream (its offset from A's first seat)."""
     rules = RondaRules.make(players=3, target=11)
-    rl, ds = rules.arrays.args()
+    kr = rules.kernel
     ka, pa = policy_arrays([R])
+    sa = Seats(ka, pa)
     kb, pb = policy_arrays([G])
-    n_plays, _ = duplicate_plays(rl)
+    sb = Seats(kb, pb)
+    n_plays, _ = duplicate_plays(kr)
     assert n_plays == 3
     state = chunk_state(37, 0, stream=5)
-    rec = record_duplicate(state.copy(), 20, -1, ka, pa, kb, pb, rl, ds, MAX_HANDS)
+    rec = record_duplicate(state.copy(), 20, -1, sa, sb, kr, MAX_HANDS)
     _, first, results, _, _, decks, dealers, us, _, _ = rec
     s = state.copy()
     for i in range(20):
@@ -397,11 +404,12 @@ def test_S4_D3_random_against_random_is_fair_and_first_player_advantage_is_measu
     within 4 standard errors. The first player's advantage is estimated with its interval; with
     a fixed dealer it is the share won by the seat after the dealer."""
     rules = RondaRules.make(players=2)
-    rl, ds = rules.arrays.args()
+    kr = rules.kernel
     kinds, params = policy_arrays((R, R))
+    seats = Seats(kinds, params)
     n = 40_000
-    stats = named_match_stats(simulate_matches(chunk_state(41, 0, stream=5), n, -1, kinds,
-                                               params, rl, ds, 200))
+    stats = named_match_stats(simulate_matches(chunk_state(41, 0, stream=5), n, -1, seats,
+                                                kr, 200))
     assert stats["matches"][0] == n and stats["unfinished"][0] == 0
     rates = win_rates(stats)
     se = math.sqrt(0.25 / n)
@@ -410,8 +418,8 @@ def test_S4_D3_random_against_random_is_fair_and_first_player_advantage_is_measu
     adv = first_player_advantage(stats)
     assert adv.value == pytest.approx(stats["first_side_wins"][0] / n - 0.5)
     assert adv.high - adv.low == pytest.approx(2 * 1.96 * math.sqrt(0.25 / n), rel=0.05)
-    fixed = named_match_stats(simulate_matches(chunk_state(41, 1, stream=5), 2000, 1, kinds,
-                                               params, rl, ds, 200))
+    fixed = named_match_stats(simulate_matches(chunk_state(41, 1, stream=5), 2000, 1, seats,
+                                                kr, 200))
     assert fixed["first_side_wins"][0] == fixed["wins"][0]  # dealer 1: seat 0 plays first
     summary = match_summary(stats)
     assert summary["violations"] == 0
@@ -420,11 +428,12 @@ def test_S4_D3_random_against_random_is_fair_and_first_player_advantage_is_measu
 
 def test_S4_three_random_players_share_the_matches() -> None:
     rules = RondaRules.make(players=3, target=11, target_check="immediate")
-    rl, ds = rules.arrays.args()
+    kr = rules.kernel
     kinds, params = policy_arrays((R, R, R))
+    seats = Seats(kinds, params)
     n = 30_000
-    stats = named_match_stats(simulate_matches(chunk_state(43, 0, stream=5), n, -1, kinds,
-                                               params, rl, ds, 200))
+    stats = named_match_stats(simulate_matches(chunk_state(43, 0, stream=5), n, -1, seats,
+                                                kr, 200))
     se = math.sqrt((1 / 3) * (2 / 3) / n)
     for rate in win_rates(stats):
         assert abs(rate.value - 1 / 3) < 4 * se
@@ -434,10 +443,11 @@ def test_C3_classic_match_lengths() -> None:
     """C2/C3: a classic match to one hand lasts exactly as many hands as it takes one side to
     win a hand; to three hands, at least three and, with two sides, at most five plus the hands
     without a winner (ties at 20-20)."""
-    rl, ds = RondaRules.make(players=2, mode="classic", hands_to_win=3).arrays.args()
+    kr = RondaRules.make(players=2, mode="classic", hands_to_win=3).kernel
     kinds, params = policy_arrays((R, G))
-    stats = named_match_stats(simulate_matches(chunk_state(47, 0, stream=5), 5000, -1, kinds,
-                                               params, rl, ds, 200))
+    seats = Seats(kinds, params)
+    stats = named_match_stats(simulate_matches(chunk_state(47, 0, stream=5), 5000, -1, seats,
+                                                kr, 200))
     hist = stats["length_hist"]
     assert hist[:3].sum() == 0 and hist[3:].sum() == 5000
     # The winner has won 3 hands and the loser at most 2 (C3).
@@ -449,10 +459,11 @@ def test_C3_classic_match_lengths() -> None:
 
 
 def test_max_hands_stops_a_match_and_counts_it_unfinished() -> None:
-    rl, ds = RondaRules.make(players=2, target=41).arrays.args()
+    kr = RondaRules.make(players=2, target=41).kernel
     kinds, params = policy_arrays((G, G))
-    stats = named_match_stats(simulate_matches(chunk_state(53, 0, stream=5), 500, -1, kinds,
-                                               params, rl, ds, 2))
+    seats = Seats(kinds, params)
+    stats = named_match_stats(simulate_matches(chunk_state(53, 0, stream=5), 500, -1, seats,
+                                                kr, 2))
     # Almost no match to 41 ends within two hands; the others stop there, undecided.
     assert stats["length_hist"][0] == 0 and stats["length_hist"][1:].sum() == 500
     assert stats["unfinished"][0] > 450
@@ -469,17 +480,19 @@ def test_max_hands_must_be_a_positive_integer(bad) -> None:
 
 
 def test_stat_names_and_shapes() -> None:
-    rl, ds = RondaRules.make(players=4, teams="on").arrays.args()
+    kr = RondaRules.make(players=4, teams="on").kernel
     kinds, params = policy_arrays((G, R, G, R))
-    stats = simulate_matches(chunk_state(59, 0, stream=5), 10, -1, kinds, params, rl, ds, 50)
+    seats = Seats(kinds, params)
+    stats = simulate_matches(chunk_state(59, 0, stream=5), 10, -1, seats, kr, 50)
     named = named_match_stats(stats)
     assert tuple(named) == MATCH_STAT_NAMES
     assert named["wins"].shape == (2,) and named["points"].shape == (2, codes.N_SOURCES)
     assert named["length_hist"].shape == (51,)
     assert all(a.dtype == np.int64 for a in named.values())
     ka, pa = policy_arrays([G])
-    dup = named_duplicate_stats(simulate_duplicate(chunk_state(59, 1, stream=5), 5, -1, ka, pa,
-                                                   ka, pa, rl, ds, 50))
+    sa = Seats(ka, pa)
+    dup = named_duplicate_stats(simulate_duplicate(chunk_state(59, 1, stream=5), 5, -1, sa,
+                                                   sa, kr, 50))
     assert tuple(dup) == DUPLICATE_STAT_NAMES
     assert all(a.dtype == np.int64 and a.shape == (1,) for a in dup.values())
 
@@ -501,10 +514,11 @@ DUP_IDS = ["2p", "2p-classic-h3", "3p-immediate", "4p", "4t-tiers"]
 def test_duplicate_greedy_against_itself_differs_by_exactly_zero(options) -> None:
     """The same policy on both sides of every deal set: the plays of a set are the same match
     with the seats relabelled, so every paired difference is exactly 0."""
-    rl, ds = RondaRules.make(**options).arrays.args()
+    kr = RondaRules.make(**options).kernel
     ka, pa = policy_arrays([G])
-    stats = named_duplicate_stats(simulate_duplicate(chunk_state(61, 0, stream=5), 500, -1, ka,
-                                                     pa, ka, pa, rl, ds, 200))
+    sa = Seats(ka, pa)
+    stats = named_duplicate_stats(simulate_duplicate(chunk_state(61, 0, stream=5), 500, -1, sa,
+                                                      sa, kr, 200))
     for name in ("win_diff", "win_diff_sq", "points_diff", "points_diff_sq", "cards_diff",
                  "cards_diff_sq"):
         assert stats[name][0] == 0, name
@@ -518,11 +532,13 @@ def test_duplicate_greedy_against_itself_differs_by_exactly_zero(options) -> Non
 @pytest.mark.parametrize("options", DUPLICATE_RULES, ids=DUP_IDS)
 def test_duplicate_greedy_beats_random(options) -> None:
     rules = RondaRules.make(**options)
-    rl, ds = rules.arrays.args()
+    kr = rules.kernel
     ka, pa = policy_arrays([G])
+    sa = Seats(ka, pa)
     kb, pb = policy_arrays([R])
-    stats = named_duplicate_stats(simulate_duplicate(chunk_state(67, 0, stream=5), 400, -1, ka,
-                                                     pa, kb, pb, rl, ds, 200))
+    sb = Seats(kb, pb)
+    stats = named_duplicate_stats(simulate_duplicate(chunk_state(67, 0, stream=5), 400, -1, sa,
+                                                      sb, kr, 200))
     d = win_rate_difference(stats)
     assert d.value > 0 and d.excludes(0.0), d
     c = cards_per_hand_difference(stats)
@@ -539,10 +555,11 @@ def test_duplicate_greedy_beats_random(options) -> None:
 def test_duplicate_random_against_random_is_fair() -> None:
     """Random against random: the paired difference of win rates has mean 0; checked within 4
     of its standard errors (estimated from the deal sets themselves)."""
-    rl, ds = RondaRules.make(players=3).arrays.args()
+    kr = RondaRules.make(players=3).kernel
     ka, pa = policy_arrays([R])
-    stats = named_duplicate_stats(simulate_duplicate(chunk_state(71, 0, stream=5), 6000, -1, ka,
-                                                     pa, ka, pa, rl, ds, 200))
+    sa = Seats(ka, pa)
+    stats = named_duplicate_stats(simulate_duplicate(chunk_state(71, 0, stream=5), 6000, -1, sa,
+                                                      sa, kr, 200))
     d = win_rate_difference(stats)
     se = (d.high - d.low) / (2 * 1.959963984540054)
     assert se > 0 and abs(d.value) < 4 * se
@@ -557,19 +574,20 @@ def test_duplicate_plays_agree_with_reference_and_stats_are_their_tally(options,
     """Every play of a duplicate set is a match the reference plays alike on the recorded
     decks, with A's policy on A's seats; the statistics are the per-set tallies of D, X, H."""
     rules = RondaRules.make(**options)
-    rl, ds = rules.arrays.args()
+    kr = rules.kernel
     ka, pa = policy_arrays([a])
+    sa = Seats(ka, pa)
     kb, pb = policy_arrays([b])
+    sb = Seats(kb, pb)
     n_sets = 40
     state = chunk_state(73, 0, stream=5)
-    rec = record_duplicate(state.copy(), n_sets, -1, ka, pa, kb, pb, rl, ds, MAX_HANDS)
+    rec = record_duplicate(state.copy(), n_sets, -1, sa, sb, kr, MAX_HANDS)
     stats = named_duplicate_stats(rec[0])
-    sim = named_duplicate_stats(simulate_duplicate(state.copy(), n_sets, -1, ka, pa, kb, pb, rl,
-                                                   ds, MAX_HANDS))
+    sim = named_duplicate_stats(simulate_duplicate(state.copy(), n_sets, -1, sa, sb, kr, MAX_HANDS))
     assert _equal_stats(stats, sim)
     _, first, results, scores, _, decks, dealers, us, seeds, hand_scores = rec
     n = rules.players
-    n_plays, m = duplicate_plays(rl)
+    n_plays, m = duplicate_plays(kr)
     options_ref = _options(rules)
     two_sides = rules.n_sides == 2
     sums = dict.fromkeys(("d", "d2", "x", "x2", "h", "h2", "xh"), 0)

@@ -31,6 +31,7 @@ import pytest
 from simcards.core.rng import chunk_state, seed_state
 from simcards.ronda import codes, search_kernel
 from simcards.ronda import reference as ref
+from simcards.ronda.kernel_state import Seats
 from simcards.ronda.play_kernel import play_position, record_hands, replay_searched
 from simcards.ronda.policies import policy_arrays
 from simcards.ronda.rules import RondaRules
@@ -85,12 +86,13 @@ def test_q4_q5_q7_kernel_decisions_match_the_reference(index: int) -> None:
     cfg = CONFIGS[index]
     rules = RondaRules.make(**cfg.options)
     options = ref.RondaOptions(**rules.summary())
-    rl, ds = rules.arrays.args()
+    kr = rules.kernel
     kinds, params = policy_arrays(list(cfg.specs))
+    seats = Seats(kinds, params)
     n_hands = cfg.hands * (10 if FULL else 1)
     decks, dealers, us, seeds = record_hands(chunk_state(21, index, stream=7), n_hands, -1,
-                                             kinds, rl)
-    out = replay_searched(decks, dealers, us, seeds, kinds, params, rl, ds, 200_000)
+                                             seats, kr)
+    out = replay_searched(decks, dealers, us, seeds, seats, kr, 200_000)
     plays, meta, rec_hands, rec_stock = out[0], out[7], out[8], out[9]
     assert out[6][:, 3].sum() == 0  # no broken invariant
     rows = {(int(r[search_kernel.REC_HAND]), int(r[search_kernel.REC_PLAY])): r for r in meta}
@@ -142,9 +144,9 @@ def test_q4_q5_q7_kernel_decisions_match_the_reference(index: int) -> None:
 
 def _position(rules: RondaRules, deck, dealer: int, played):
     """The kernel's workspace and the reference's state after the plays ``played``."""
-    rl, ds = rules.arrays.args()
+    kr = rules.kernel
     ws, played = play_position(np.asarray(deck, np.int64), dealer,
-                               np.asarray(played, np.int64), rl, ds)
+                               np.asarray(played, np.int64), kr)
     state = ref.HandState(ref.RondaOptions(**rules.summary()), dealer, [int(c) for c in deck])
     for c in played:
         state.apply(int(c))
@@ -153,16 +155,15 @@ def _position(rules: RondaRules, deck, dealer: int, played):
 
 def _search(rules: RondaRules, ws, spec: str, seed: int = 1, rec_cap: int = 0):
     """The kernel's card for the player to move, and the samples it drew."""
-    rl, ds = rules.arrays.args()
+    kr = rules.kernel
     kinds, params = policy_arrays([spec])
-    sw = search_kernel.new_search_workspace(rl, rec_cap)
+    sw = search_kernel.new_search_workspace(kr, rec_cap)
     pst = np.zeros(4, np.uint64)
     seed_state(pst, np.uint64(seed))
-    p = int(ws[0][10])  # S_TURN
-    card = search_kernel.search_card(p, kinds[0], params[0], rl, ds, ws, sw, pst)
-    n_samples = int(sw[search_kernel.W_REC_INFO][2])
-    return int(card), sw[search_kernel.W_REC_HANDS][:n_samples].copy(), \
-        sw[search_kernel.W_REC_STOCK][:n_samples].copy()
+    p = int(ws.st[10])  # S_TURN
+    card = search_kernel.search_card(p, kinds[0], params[0], kr, ws, sw, pst)
+    n_samples = int(sw.rec_info[2])
+    return int(card), sw.rec_hands[:n_samples].copy(), sw.rec_stock[:n_samples].copy()
 
 
 # ---------------------------------------------------------------- Q7: the exact last deal
@@ -443,7 +444,7 @@ def test_i3_hidden_cards_change_neither_the_choice_nor_the_samples(spec, options
         ws, state = _position(rules, deck, dealer, [-1] * n_played)
         played = [int(c) for c in play_position(np.asarray(deck, np.int64), dealer,
                                                 np.full(n_played, -1, np.int64),
-                                                *rules.arrays.args())[1]]
+                                                rules.kernel)[1]]
         card, hands, stock = _search(rules, ws, spec, seed=3, rec_cap=1000)
         swaps = _hidden_swaps(rules, deck, dealer, played, state)
         for swapped, kind in swaps[:6]:

@@ -12,6 +12,7 @@ from numba import njit
 from simcards.core.rng import randbelow, seed_state
 from simcards.romi import codes
 from simcards.romi import round_kernel as E
+from simcards.romi.kernel_state import DrawNotes
 
 SEL_SALT = 0x9E3779B97F4A7C15
 """Mixed into a round's seed for the joker exchange's own stream (never the round's)."""
@@ -21,26 +22,27 @@ SEL_SALT = 0x9E3779B97F4A7C15
 
 
 @njit(cache=True)
-def _deal_features(ws, rl, sv, cnt, value, jokers):
+def _deal_features(ws, rules, sv, cnt, value, jokers):
     """Each dealt hand's ``best_value`` (V1) and jokers."""
-    hand, hn = ws[1], ws[2]
-    for p in range(rl[codes.R_PLAYERS]):
+    hand, hn = ws.hand, ws.hn
+    for p in range(rules.players):
         jk = E.fill_counts(hand[p], hn[p], cnt)
-        bv, _mp, _go = E.solve_counts(cnt, jk, rl[codes.R_ACE_LOW], sv)
+        bv, _mp, _go = E.solve_counts(cnt, jk, rules.ace_low, sv)
         value[p] = bv
         jokers[p] = jk
 
 
 @njit(cache=True)
-def _play(deck, dealer, rl, kinds, params, ws, sv, ps, rs, log, shuf, shuf_len, info,
-          open_draw, first_disc, later_disc, draws, flags):
+def _play(deck, dealer, rules, seats, work, notes):
     """:func:`simcards.romi.round_kernel.play_round` turn by turn (the same calls in the same
-    order), noting per player the draw at which he opened (``open_draw``, 0 never), whether his
-    first draw took the top discard (T3), his later discard draws (T4) and draws made; ``flags``:
-    [cut card taken (T5), -20 under the other G3 reading]."""
-    st, opened, tm = ws[0], ws[3], ws[8]
-    n = rl[codes.R_PLAYERS]
-    E.start_round(deck, dealer, rl, ws)
+    order), writing its :class:`~simcards.romi.kernel_state.DrawNotes` into ``notes``."""
+    ws = work.ws
+    st, opened, tm = ws.st, ws.opened, ws.tm
+    log = work.log.moves
+    info = work.log.info
+    open_draw, first_disc, later_disc, draws, flags = notes
+    n = rules.players
+    E.start_round(deck, dealer, rules, ws)
     info[:] = 0
     for p in range(n):
         open_draw[p] = 0
@@ -58,7 +60,7 @@ def _play(deck, dealer, rl, kinds, params, ws, sv, ps, rs, log, shuf, shuf_len, 
         was_open = opened[p]
         nm = st[codes.S_NM]
         info[2] = 0
-        status = E.play_turn(rl, kinds, params, ws, sv, ps, rs, log, shuf, shuf_len, info)
+        status = E.play_turn(rules, seats, work)
         if status == 2:
             st[codes.S_STALLED] = 1
             break
@@ -84,7 +86,7 @@ def _play(deck, dealer, rl, kinds, params, ws, sv, ps, rs, log, shuf, shuf_len, 
                     target = log[i, codes.MV_TARGET]
                     if code == codes.MV_ADD and target < nm and tm[target, codes.TM_OWNER] != p:
                         alt = False
-                    if code == codes.MV_SWAP and rl[codes.R_SWAP_ROMI] == 1:
+                    if code == codes.MV_SWAP and rules.swap_romi == 1:
                         alt = False
                 flags[1] = 1 if alt else 0
             break
@@ -131,24 +133,20 @@ def _exchange(deck, dealer, n, focus, rs):
 
 
 @njit(cache=True)
-def question_rounds(state, n_rounds, rl, kinds, params, dealer):
+def question_rounds(state, n_rounds, rules, seats, dealer):
     """The rounds :func:`simcards.romi.round_kernel.simulate_rounds` plays from ``state`` (the same
     stream use), with per-round arrays: scores [r, n], went_out [r], dealt value [r, n], dealt
     jokers [r, n], open_draw [r, n], first_disc [r, n], later_disc [r, n], draws [r, n], flags
     [r, 2] (cut card ended it, -20 under the other G3 reading), and the joker exchange: focus
     seat [r], sign [r] (+1 given, -1 taken), the focus seat's score after it [r]."""
-    n = rl[codes.R_PLAYERS]
-    ws = E.new_workspace(n)
-    sv = E.new_solver()
-    ps = E.new_scratch()
-    rs = np.zeros(4, np.uint64)
+    n = rules.players
+    work = E.new_round_work(n, np.int64(E.MAX_PLAN + 1), np.int64(0), np.int64(0))
+    ws = work.ws
+    sv = work.sv
+    rs = work.rs
     sel = np.zeros(4, np.uint64)
     deck = np.zeros(E.N_CARDS, np.int64)
     deck2 = np.zeros(E.N_CARDS, np.int64)
-    log = np.zeros((E.MAX_PLAN + 1, codes.MW), np.int64)
-    shuf = np.zeros(0, np.int64)
-    shuf_len = np.zeros(0, np.int64)
-    info = np.zeros(3, np.int64)
     cnt = np.zeros(52, np.int64)
     scores = np.zeros((n_rounds, n), np.int64)
     went_out = np.full(n_rounds, -1, np.int64)
@@ -168,16 +166,16 @@ def question_rounds(state, n_rounds, rl, kinds, params, dealer):
     d_draws = np.zeros(n, np.int64)
     d_flags = np.zeros(2, np.int64)
     s2 = np.zeros(n, np.int64)
-    st = ws[0]
+    st = ws.st
     for r in range(n_rounds):
         d, seed = E.round_chance(state, n, dealer)
         seed_state(rs, seed)
         E.shuffle_deck(rs, deck)
-        E.start_round(deck, d, rl, ws)
-        _deal_features(ws, rl, sv, cnt, value[r], jokers[r])
-        _play(deck, d, rl, kinds, params, ws, sv, ps, rs, log, shuf, shuf_len, info,
-              open_draw[r], first_disc[r], later_disc[r], draws[r], flags[r])
-        E.score_round(rl, ws, scores[r])
+        E.start_round(deck, d, rules, ws)
+        _deal_features(ws, rules, sv, cnt, value[r], jokers[r])
+        _play(deck, d, rules, seats, work,
+              DrawNotes(open_draw[r], first_disc[r], later_disc[r], draws[r], flags[r]))
+        E.score_round(rules, ws, scores[r])
         went_out[r] = st[codes.S_OUT]
         # The joker exchange, from its own stream; the replay's reshuffles from the round's.
         seed_state(sel, seed ^ np.uint64(SEL_SALT))
@@ -188,9 +186,8 @@ def question_rounds(state, n_rounds, rl, kinds, params, dealer):
         focus[r] = f
         seed_state(rs, seed)
         E.shuffle_deck(rs, deck)
-        _play(deck2, d, rl, kinds, params, ws, sv, ps, rs, log, shuf, shuf_len, info,
-              d_open, d_first, d_later, d_draws, d_flags)
-        E.score_round(rl, ws, s2)
+        _play(deck2, d, rules, seats, work, DrawNotes(d_open, d_first, d_later, d_draws, d_flags))
+        E.score_round(rules, ws, s2)
         alt_score[r] = s2[f]
     return (scores, went_out, value, jokers, open_draw, first_disc, later_disc, draws, flags,
             focus, sign, alt_score)

@@ -28,6 +28,7 @@ from simcards.core.stats import mean_ci, wilson
 from simcards.core.store import batch_set_store
 from simcards.romi import codes
 from simcards.romi import rounds_batch as R
+from simcards.romi.kernel_state import KernelRules, Seats
 from simcards.romi.records import engine_args
 from simcards.romi.reports.question_kernel import _exchange, question_rounds  # noqa: F401
 from simcards.romi.rules import RomiRules
@@ -54,7 +55,7 @@ BANDS = ((0, 30), (31, 50), (51, VMAX))
 class QuestionConfig:
     """What :func:`questions_chunk` needs (pickled to workers)."""
 
-    rl: np.ndarray
+    rl: KernelRules
     kinds: np.ndarray
     params: np.ndarray
     players: int
@@ -156,7 +157,7 @@ def add_rounds(acc: dict[str, np.ndarray], out: tuple, dealer: int) -> None:
 def questions_chunk(state: np.ndarray, size: int, cfg: QuestionConfig) -> dict[str, np.ndarray]:
     """One chunk of rounds (runs in a worker)."""
     acc = empty(cfg.players)
-    add_rounds(acc, question_rounds(state, size, cfg.rl, cfg.kinds, cfg.params, cfg.dealer),
+    add_rounds(acc, question_rounds(state, size, cfg.rl, Seats(cfg.kinds, cfg.params), cfg.dealer),
                cfg.dealer)
     return acc
 
