@@ -25,9 +25,11 @@ test: $(TEST_STAMP)
 	$(BIN)/python -m pytest -q -n auto --dist loadfile
 
 # The same tests with every cross-check at full size (Ronda's engines on 10,000 hands per
-# configuration, Römi's solver on 15,300 hands, Römi's engines on 10 times the rounds).
+# configuration, Römi's solver on 15,300 hands, Römi's engines on 10 times the rounds, thirty
+# random Ctrl-Cs instead of twelve).
 test-full: $(TEST_STAMP)
 	RONDA_FULL_AGREEMENT=1 ROMI_FULL_MELDS=1 ROMI_FULL_AGREEMENT=1 ROMI_ENGINE_ROUNDS=2000 \
+		SIMCARDS_FULL_INTERRUPTS=1 \
 		$(BIN)/python -m pytest -q -n auto --dist loadfile
 
 report: $(STAMP)

@@ -25,6 +25,14 @@ MAX_SEED = 2**63 - 1
 """Seeds are integers 0 .. 2**63-1 (they feed :class:`numpy.random.SeedSequence`)."""
 
 
+def check_players(n: int, low: int, high: int, rule: str) -> int:
+    """A number of players in ``low`` .. ``high`` (the game's ``rule``), worded alike in every
+    game: ``--players must be between 2 and 5 (rule D2), got 7``."""
+    if not low <= n <= high:
+        raise UsageError(f"--players must be between {low} and {high} (rule {rule}), got {n}")
+    return n
+
+
 def check_seed(seed: int, what: str = "--seed") -> int:
     """A seed in 0 .. 2**63-1."""
     if isinstance(seed, bool) or not isinstance(seed, int):

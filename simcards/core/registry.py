@@ -24,6 +24,11 @@ of thing, so that a reader who knows one game finds their way in the others:
     outcomes, statistics slots. Declared here once, never copied.
 ``policies.py``
     The policy kinds a user names (``kind:param``) and their checks.
+``kernel_state.py``
+    The named structures compiled code passes around (numba named tuples): the rules as the
+    kernels read them (``KernelRules``, built by the rules dataclass's ``kernel``), the seats'
+    policies (``Seats``), workspaces, scratch and records. A compiled function takes a handful
+    of these, never a long list of arrays by position.
 ``<unit>_kernel.py``
     numba-compiled code only, one module per unit of play (``round_kernel.py``,
     ``hand_kernel.py``, ``match_kernel.py``, ``search_kernel.py``).

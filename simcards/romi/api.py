@@ -42,7 +42,6 @@ from simcards.romi import melds_exact as M
 from simcards.romi import rounds_batch as R
 from simcards.romi import table_exact as T
 from simcards.romi.policies import KINDS, policy_arrays
-from simcards.romi.records import rules_array
 from simcards.romi.rules import RomiRules
 
 MAX_ROUNDS = 10**9
@@ -76,7 +75,7 @@ def _policy_entries(policies: str | Sequence[str | PolicySpec], flag: str
 
 def _config(rules: RomiRules, specs: Sequence[PolicySpec], dealer: int | None) -> R.RoundConfig:
     kinds, params = policy_arrays(specs, rules)
-    return R.RoundConfig(rules_array(rules), kinds, params, rules.players, rules.rounds,
+    return R.RoundConfig(rules.kernel, kinds, params, rules.players, rules.rounds,
                          -1 if dealer is None else dealer)
 
 
@@ -238,7 +237,7 @@ def config_for(rules: RomiRules, a: PolicySpec, b: PolicySpec, dealer: int | Non
     """The compare chunks' configuration for A and B under ``rules`` (also used by the report
     studies, so that their batches are the command's)."""
     kinds, params = policy_arrays([a, b] + [b] * (rules.players - 2), rules)
-    return RC.build_config(rules_array(rules), int(kinds[0]), int(params[0]), int(kinds[1]),
+    return RC.build_config(rules.kernel, int(kinds[0]), int(params[0]), int(kinds[1]),
                           int(params[1]), rules.players, rules.rounds, dealer)
 
 

@@ -46,18 +46,11 @@ SHUF_CAP = 1200
 reshuffle, so they are at most the 1,000 turns' draws plus the last stock."""
 
 
-def rules_array(rules: RomiRules) -> KernelRules:
-    """The engine's form of the rules (:class:`~simcards.romi.kernel_state.KernelRules`)."""
-    return KernelRules(players=int(rules.players), rounds=int(rules.rounds),
-                       open_min=int(rules.open_min), ace_low=int(rules.ace_low_value),
-                       swap_romi=int(rules.swap_keeps_romi))
-
-
 def engine_args(rules: RomiRules, policies: Sequence[PolicySpec | str]
                 ) -> tuple[KernelRules, np.ndarray, np.ndarray]:
     """``(rules, kinds, params)`` for the engine's kernels, validated (``UsageError``)."""
     kinds, params = policy_arrays(policies, rules)
-    return rules_array(rules), kinds, params
+    return rules.kernel, kinds, params
 
 
 @njit(cache=True)

@@ -14,9 +14,11 @@ worth more than 140 (O1):
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
-from simcards.core.cli_options import rule_integer
+from simcards.core.cli_options import check_players, rule_integer
 from simcards.core.errors import UsageError
+from simcards.romi.kernel_state import KernelRules
 
 PLAYERS = (2, 3, 4, 5)
 """D2: the player counts Römi is played with."""
@@ -71,9 +73,7 @@ class RomiRules:
         swap_keeps_romi: bool = False,
     ) -> RomiRules:
         """Validated constructor: a one-line :class:`UsageError` for any bad value."""
-        n = rule_integer("players", players)
-        if n not in PLAYERS:
-            raise UsageError(f"players={n}: Römi is for 2 to 5 players (D2)")
+        n = check_players(rule_integer("players", players), min(PLAYERS), max(PLAYERS), "D2")
         r = rule_integer("rounds", rounds)
         if not 1 <= r <= MAX_ROUNDS_PER_GAME:
             raise UsageError(f"rounds={r} must be an integer from 1 to {MAX_ROUNDS_PER_GAME} "
@@ -89,6 +89,14 @@ class RomiRules:
             raise UsageError(f"swap_keeps_romi={swap_keeps_romi!r} must be true or false (G3)")
         return cls(players=n, rounds=r, open_min=o, ace_low_value=a,
                    swap_keeps_romi=swap_keeps_romi)
+
+    @cached_property
+    def kernel(self) -> KernelRules:
+        """The rules as the kernels take them (:class:`~simcards.romi.kernel_state.KernelRules`),
+        built once."""
+        return KernelRules(players=int(self.players), rounds=int(self.rounds),
+                           open_min=int(self.open_min), ace_low=int(self.ace_low_value),
+                           swap_romi=int(self.swap_keeps_romi))
 
     def hand_sizes(self, dealer: int) -> tuple[int, ...]:
         """D4: cards dealt to each seat when ``dealer`` deals (15 to the seat on his left)."""

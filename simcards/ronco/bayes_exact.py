@@ -30,7 +30,8 @@ from simcards.core.errors import UsageError
 from simcards.core.fingerprint import kernel_fingerprint, numba_cache_dir
 from simcards.ronco.bayes_kernel import build_table
 from simcards.ronco.codes import BAYES_HIST_SPAN
-from simcards.ronco.policies import Policy, PolicyTable
+from simcards.ronco.kernel_state import Seats
+from simcards.ronco.policies import Policy
 from simcards.ronco.rules import RoncoRules
 
 MAX_BAYES_PLAYERS = 10
@@ -116,18 +117,16 @@ def _check_field(rules: RoncoRules, field: Sequence[Policy]) -> None:
 
 def _build(rules: RoncoRules, k: int, policies: Sequence[Policy],
            heroes: Sequence[bool]) -> BayesTable:
-    counts = rules.strength_counts
-    cls_strength = np.flatnonzero(counts).astype(np.int64)
-    cls_count = counts[cls_strength].astype(np.int64)
-    kind = np.array([p.code if p.kind in FIELD_KINDS else 0 for p in policies], np.int64)
-    t = np.array([p.T for p in policies], np.int64)
-    td = np.array([p.Td for p in policies], np.int64)
-    ra = rules.arrays
+    cls = rules.classes
+    cls_strength = cls.strength
+    field = Seats(np.array([p.code if p.kind in FIELD_KINDS else 0 for p in policies], np.int64),
+                  np.array([p.T for p in policies], np.int64),
+                  np.array([p.Td for p in policies], np.int64), np.zeros(k, np.float64),
+                  np.empty(0, np.int64), np.empty(0, np.int8))
     _compiled()
     start = time.perf_counter()
-    pos, hist, card, dealt, w, lk, lp = build_table(
-        k, kind, t, td, cls_strength, cls_count, ra.n_cards, len(cls_strength) - 1, ra.ties,
-        ra.cut_king, ra.below, ra.counts, np.array(heroes, np.bool_))
+    pos, hist, card, dealt, w, lk, lp = build_table(k, field, cls, rules.kernel,
+                                                    np.array(heroes, np.bool_))
     seconds = time.perf_counter() - start
     safe = np.where(w > 0, w, 1.0)
     return BayesTable(np.full(pos.shape[0], k, np.int64), pos, hist, cls_strength[card],
@@ -140,12 +139,9 @@ def _compiled() -> None:
     """Compile (or load) the kernel on a two-player table first, so that the seconds a
     table reports are the computation's, not numba's."""
     rules = RoncoRules.make()
-    counts = rules.strength_counts
-    cls = np.flatnonzero(counts).astype(np.int64)
-    ra = rules.arrays
-    build_table(2, np.zeros(2, np.int64), np.full(2, 5), np.full(2, 5), cls,
-                counts[cls].astype(np.int64), ra.n_cards, len(cls) - 1, ra.ties, ra.cut_king,
-                ra.below, ra.counts, np.ones(2, np.bool_))
+    field = Seats(np.zeros(2, np.int64), np.full(2, 5), np.full(2, 5), np.zeros(2, np.float64),
+                  np.empty(0, np.int64), np.empty(0, np.int8))
+    build_table(2, field, rules.classes, rules.kernel, np.ones(2, np.bool_))
 
 
 def _concat(tables: Sequence[BayesTable]) -> BayesTable:
@@ -249,15 +245,15 @@ def game_field(policies: Sequence[Policy]) -> Policy | None:
 
 
 def policy_table(rules: RoncoRules, policies: Sequence[Policy], *,
-                 game: bool = False) -> PolicyTable:
+                 game: bool = False) -> Seats:
     """The kernels' arrays for ``policies`` (by position in a round, by player in a game),
     with the ``bayes`` decision table when one of them plays it."""
     if not any(p.kind == "bayes" for p in policies):
-        return PolicyTable.from_policies(policies)
+        return Seats.from_policies(policies)
     if game:
         field = game_field(policies)
         assert field is not None
         table = game_table(rules, len(policies), field)
     else:
         table = round_table(rules, policies)
-    return PolicyTable.from_policies(policies, table.kernel_arrays())
+    return Seats.from_policies(policies, table.kernel_arrays())

@@ -34,6 +34,7 @@ from numba import njit, types
 from numba.typed import Dict
 
 from simcards.ronco.codes import CUT_KING_LOSES, CUT_KING_NONE, TIES_FIRST
+from simcards.ronco.kernel_state import Decision
 from simcards.ronco.round_kernel import field_keeps
 
 _I64 = types.int64
@@ -63,24 +64,28 @@ def _qkey(u, carry, d, n_cls):
 
 
 @njit(cache=True)
-def _field_decides(pos, carry, d, k, kind, t, td, cls_strength, ties, cut_king, below, counts):
+def _field_decides(pos, carry, d, k, field, cls, rules):
     """Whether the field player at ``pos`` keeps (the dealer: does not cut)."""
     dealer = pos == k - 1
     sw = d >= 0
-    ds = cls_strength[d] if sw else -1
-    return field_keeps(kind[pos], t[pos], td[pos], cls_strength[carry], pos, dealer, sw, ds,
-                       ties, cut_king, below, counts)
+    ds = cls.strength[d] if sw else -1
+    return field_keeps(field, pos, Decision(cls.strength[carry], pos, dealer, sw, ds,
+                                            np.int64(0)), rules)
 
 
 @njit(cache=True)
-def _dealer_q(u, carry, d, k, n_cls, cls_count, pow5, n_cards, kind, t, td, cls_strength,
-              top_cls, ties, cut_king, below, counts, out):
+def _dealer_q(u, carry, d, k, field, cls, rules, out):
     """Suffix probabilities when only the (field) dealer is left to act, written to ``out``:
     ``out[f]`` = P(the dealer's final card is at least class f and R7 did not fire)."""
+    n_cls = cls.strength.shape[0]
+    cls_count = cls.count
+    pow5 = cls.pow5
+    n_cards = cls.n_cards
+    top_cls = cls.top
+    cut_king = rules.cut_king
     for f in range(n_cls):
         out[f] = 0.0
-    if _field_decides(k - 1, carry, d, k, kind, t, td, cls_strength, ties, cut_king, below,
-                      counts):
+    if _field_decides(k - 1, carry, d, k, field, cls, rules):
         for f in range(carry + 1):
             out[f] = 1.0
         return
@@ -151,11 +156,14 @@ def _field_child(keep, carry, j, top_cls):
 
 
 @njit(cache=True)
-def _prefix_levels(k, last, kind, t, td, cls_strength, cls_count, n_cards, top_cls, ties,
-                   cut_king, below, counts, pow5):
+def _prefix_levels(k, last, field, cls, rules):
     """The prefix states before positions 0 .. ``last`` act: per level, packed keys
     (``_qkey(u, carry, d) * 3**m + hist``) and probabilities."""
-    n_cls = cls_strength.shape[0]
+    n_cls = cls.strength.shape[0]
+    cls_count = cls.count
+    pow5 = cls.pow5
+    n_cards = cls.n_cards
+    top_cls = cls.top
     keys_by = []
     w_by = []
     k0 = np.empty(n_cls, np.int64)
@@ -183,8 +191,7 @@ def _prefix_levels(k, last, kind, t, td, cls_strength, cls_count, n_cards, top_c
             q //= n_cls + 1
             carry = q % n_cls
             u = q // n_cls
-            keep = _field_decides(m, carry, d, k, kind, t, td, cls_strength, ties, cut_king,
-                                  below, counts)
+            keep = _field_decides(m, carry, d, k, field, cls, rules)
             for j in range(n_cls):
                 r = cls_count[j] - _count(u, pow5, j)
                 if r == 0:
@@ -231,37 +238,29 @@ def _add_key(dense, count, hk, hp, key):
 
 
 @njit(cache=True, nogil=True)
-def build_table(k, kind, t, td, cls_strength, cls_count, n_cards, top_cls, ties, cut_king,
-                below, counts, is_hero):
+def build_table(k, field, cls, rules, is_hero):
     """Exact keep/pass losses for every information state of every position ``h`` with
     ``is_hero[h]``.
 
-    ``kind``/``t``/``td`` hold the declared policy of every position (the hero's own row is
-    ignored at his position). Returns parallel arrays, one row per information state:
+    ``field`` holds the declared policy of every position (the hero's own row is ignored at his
+    position); ``cls`` is the deck as strength classes
+    (:class:`~simcards.ronco.kernel_state.Classes`). Returns parallel arrays, one row per
+    information state:
     ``(pos, hist, card, dealt, weight, loss_keep, loss_pass)`` where ``hist`` is the public
     history of positions ``0 .. pos-1`` in base 3 (0 keep, 1 swap, 2 refused; position 0 the
     most significant digit), ``card`` and ``dealt`` are class indices (``dealt`` -1 unless the
     previous position swapped with him), ``weight`` the probability of the state, and the
     losses are expected lives lost times ``weight``.
     """
+    cls_strength, cls_count, n_cards, top_cls, pow5, mult = cls
     n_cls = cls_strength.shape[0]
-    pow5 = np.empty(n_cls, np.int64)
-    pw = 1
-    for j in range(n_cls):
-        pow5[j] = pw
-        pw *= 5
-    mult = np.ones(n_cls, np.float64)
-    for j in range(n_cls):
-        if cls_strength[j] == 0:
-            mult[j] = 2.0  # R10: the Poroli card costs two lives
-    first = ties == TIES_FIRST
+    first = rules.ties == TIES_FIRST
     last = 0
     for h in range(k):
         if is_hero[h]:
             last = h
     # Prefix states up to the last hero's level (the dealer's level is reached from k-2).
-    lv_k, lv_w = _prefix_levels(k, min(last, k - 2), kind, t, td, cls_strength, cls_count,
-                                n_cards, top_cls, ties, cut_king, below, counts, pow5)
+    lv_k, lv_w = _prefix_levels(k, min(last, k - 2), field, cls, rules)
 
     # ---- suffix keys: every state after a hero's action, and what the field makes of it ----
     q_keys = [np.empty(0, np.int64)]
@@ -300,8 +299,7 @@ def build_table(k, kind, t, td, cls_strength, cls_count, n_cards, top_cls, ties,
                 q //= n_cls + 1
                 carry = q % n_cls
                 u = q // n_cls
-                keep = _field_decides(m - 1, carry, d, k, kind, t, td, cls_strength, ties,
-                                      cut_king, below, counts)
+                keep = _field_decides(m - 1, carry, d, k, field, cls, rules)
                 for j in range(n_cls):
                     if cls_count[j] - _count(u, pow5, j) == 0:
                         continue
@@ -327,8 +325,7 @@ def build_table(k, kind, t, td, cls_strength, cls_count, n_cards, top_cls, ties,
             q //= n_cls + 1
             carry = q % n_cls
             u = q // n_cls
-            keep = _field_decides(m, carry, d, k, kind, t, td, cls_strength, ties,
-                                  cut_king, below, counts)
+            keep = _field_decides(m, carry, d, k, field, cls, rules)
             for j in range(n_cls):
                 r = cls_count[j] - _count(u, pow5, j)
                 if r == 0:
@@ -338,8 +335,7 @@ def build_table(k, kind, t, td, cls_strength, cls_count, n_cards, top_cls, ties,
                 c2, d2, _digit = _field_child(keep, carry, j, top_cls)
                 fin = j if d2 >= 0 else carry
                 if m + 1 == k - 1:
-                    _dealer_q(u2, c2, d2, k, n_cls, cls_count, pow5, n_cards, kind, t, td,
-                              cls_strength, top_cls, ties, cut_king, below, counts, scratch)
+                    _dealer_q(u2, c2, d2, k, field, cls, rules, scratch)
                     for f in range(fin + 1):
                         vals[s, f] += w * scratch[f]
                 else:
@@ -384,8 +380,7 @@ def build_table(k, kind, t, td, cls_strength, cls_count, n_cards, top_cls, ties,
                 # keep: final c; the next position holds j, saw nothing
                 if lo > c or (lo == c and not first):
                     if h + 1 == k - 1:
-                        _dealer_q(u2, j, -1, k, n_cls, cls_count, pow5, n_cards, kind, t, td,
-                                  cls_strength, top_cls, ties, cut_king, below, counts, scratch)
+                        _dealer_q(u2, j, np.int64(-1), k, field, cls, rules, scratch)
                         lk += w * scratch[c] * mult[c]
                     else:
                         row = _find(q_hk[h + 1], q_hp[h + 1], _qkey(u2, j, -1, n_cls))
@@ -397,8 +392,7 @@ def build_table(k, kind, t, td, cls_strength, cls_count, n_cards, top_cls, ties,
                     f, c2, d2 = j, c, j
                 if lo > f or (lo == f and not first):
                     if h + 1 == k - 1:
-                        _dealer_q(u2, c2, d2, k, n_cls, cls_count, pow5, n_cards, kind, t, td,
-                                  cls_strength, top_cls, ties, cut_king, below, counts, scratch)
+                        _dealer_q(u2, c2, d2, k, field, cls, rules, scratch)
                         lp += w * scratch[f] * mult[f]
                     else:
                         row = _find(q_hk[h + 1], q_hp[h + 1], _qkey(u2, c2, d2, n_cls))
@@ -420,9 +414,8 @@ def build_table(k, kind, t, td, cls_strength, cls_count, n_cards, top_cls, ties,
                 o_pass[at] += pwt[s] * lp
     if is_hero[k - 1]:
         m = k - 2
-        _dealer_hero(k, lv_k[m], lv_w[m], 3 ** m, n_cls, cls_count, pow5, n_cards, kind, t,
-                     td, cls_strength, top_cls, ties, cut_king, below, counts, mult, o_pos,
-                     o_hist, o_card, o_dealt, o_w, o_keep, o_pass)
+        _dealer_hero(k, lv_k[m], lv_w[m], 3 ** m, field, cls, rules,
+                     (o_pos, o_hist, o_card, o_dealt, o_w, o_keep, o_pass))
     return (np.array(o_pos, dtype=np.int64), np.array(o_hist, dtype=np.int64),
             np.array(o_card, dtype=np.int64), np.array(o_dealt, dtype=np.int64),
             np.array(o_w, dtype=np.float64), np.array(o_keep, dtype=np.float64),
@@ -430,13 +423,16 @@ def build_table(k, kind, t, td, cls_strength, cls_count, n_cards, top_cls, ties,
 
 
 @njit(cache=True)
-def _dealer_hero(k, pk, pwt, span, n_cls, cls_count, pow5, n_cards, kind, t, td, cls_strength,
-                 top_cls, ties, cut_king, below, counts, mult, o_pos, o_hist, o_card, o_dealt,
-                 o_w, o_keep, o_pass):
+def _dealer_hero(k, pk, pwt, span, field, cls, rules, out):
     """The dealer's information states, reached from the states before position k-2 acts:
     his loss if he keeps and if he cuts, from the final cards of everybody else (the dealt
-    cards less his own) and the cut card."""
-    first = ties == TIES_FIRST
+    cards less his own) and the cut card; appended to the lists ``out`` (positions,
+    histories, cards, dealt cards, weights, losses keeping, losses cutting)."""
+    o_pos, o_hist, o_card, o_dealt, o_w, o_keep, o_pass = out
+    cls_strength, cls_count, n_cards, top_cls, pow5, mult = cls
+    n_cls = cls_strength.shape[0]
+    cut_king = rules.cut_king
+    first = rules.ties == TIES_FIRST
     info = Dict.empty(_I64, _I64)
     m = k - 2
     left = n_cards - (m + 1)
@@ -448,8 +444,7 @@ def _dealer_hero(k, pk, pwt, span, n_cls, cls_count, pow5, n_cards, kind, t, td,
         q //= n_cls + 1
         carry = q % n_cls
         u = q // n_cls
-        keep = _field_decides(m, carry, d0, k, kind, t, td, cls_strength, ties, cut_king,
-                              below, counts)
+        keep = _field_decides(m, carry, d0, k, field, cls, rules)
         for j in range(n_cls):
             r = cls_count[j] - _count(u, pow5, j)
             if r == 0:

@@ -39,9 +39,10 @@ from simcards.core.runner import Batch, Stats
 from simcards.core.stats import Z95, wilson
 from simcards.ronco.bayes_exact import FIELD_KINDS, MAX_BAYES_PLAYERS, game_table, prebuild
 from simcards.ronco.games_batch import MAX_ROUNDS
-from simcards.ronco.policies import Policy, PolicyTable
+from simcards.ronco.kernel_state import GameSpec, KernelRules, Seats
+from simcards.ronco.policies import Policy
 from simcards.ronco.race_kernel import race_games
-from simcards.ronco.rules import RoncoRules, RuleArrays, check_players
+from simcards.ronco.rules import RoncoRules, check_players
 
 RACE_CHUNK = 2048
 """Games per chunk (each played by every surviving candidate)."""
@@ -49,13 +50,13 @@ RACE_CHUNK = 2048
 
 @dataclass(frozen=True)
 class RaceConfig:
-    """One stage of one race, as plain arrays (pickled to workers)."""
+    """One stage of one race, as the kernel's named tuples (pickled to workers)."""
 
     n: int
     lives: int
-    field: PolicyTable
-    candidates: PolicyTable
-    rules: RuleArrays
+    field: Seats
+    candidates: Seats
+    rules: KernelRules
 
 
 class RaceStats(NamedTuple):
@@ -67,9 +68,8 @@ class RaceStats(NamedTuple):
 
 
 def race_chunk(state: np.ndarray, size: int, cfg: RaceConfig) -> RaceStats:
-    return RaceStats(*race_games(state, size, cfg.n, cfg.lives, *cfg.field.args(),
-                      *cfg.candidates.args(), *cfg.rules.round_args(), cfg.rules.absolute_tie,
-                      -1, MAX_ROUNDS))
+    return RaceStats(*race_games(state, size, cfg.field, cfg.candidates, cfg.rules,
+                                 GameSpec(cfg.n, cfg.lives, -1, MAX_ROUNDS)))
 
 
 def _config(rules: RoncoRules, n: int, lives: int, field_policy: Policy,
@@ -77,8 +77,8 @@ def _config(rules: RoncoRules, n: int, lives: int, field_policy: Policy,
     bayes = None
     if any(c.kind == "bayes" for c in candidates):  # S4: its replies to this field
         bayes = game_table(rules, n, field_policy).kernel_arrays()
-    return RaceConfig(n, lives, PolicyTable.from_policies([field_policy] * n),
-                      PolicyTable.from_policies(candidates, bayes), rules.arrays)
+    return RaceConfig(n, lives, Seats.from_policies([field_policy] * n),
+                      Seats.from_policies(candidates, bayes), rules.kernel)
 
 
 @dataclass

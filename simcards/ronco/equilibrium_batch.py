@@ -69,9 +69,10 @@ from simcards.core.runner import Batch, Stats
 from simcards.core.stats import Z95
 from simcards.ronco.best_threshold_batch import grid
 from simcards.ronco.games_batch import MAX_ROUNDS
+from simcards.ronco.kernel_state import GameSpec, KernelRules, Seats
 from simcards.ronco.mixed_kernel import MAX_TABULATED, composition_bins, mixed_games
-from simcards.ronco.policies import Policy, PolicyTable
-from simcards.ronco.rules import RoncoRules, RuleArrays, check_players
+from simcards.ronco.policies import Policy
+from simcards.ronco.rules import RoncoRules, check_players
 
 MIXED_CHUNK = 2048
 """Games per chunk (each played by every candidate)."""
@@ -90,14 +91,14 @@ of the region that batch can be trusted in) is searched again from a batch drawn
 
 @dataclass(frozen=True)
 class MixedConfig:
-    """One batch of the mixed kernel, as plain arrays (pickled to workers)."""
+    """One batch of the mixed kernel, as its named tuples (pickled to workers)."""
 
     n: int
     lives: int
     cum: np.ndarray
-    support: PolicyTable
-    candidates: PolicyTable
-    rules: RuleArrays
+    support: Seats
+    candidates: Seats
+    rules: KernelRules
     bins: int
 
 
@@ -112,9 +113,8 @@ class MixedStats(NamedTuple):
 
 
 def mixed_chunk(state: np.ndarray, size: int, cfg: MixedConfig) -> MixedStats:
-    return MixedStats(*mixed_games(state, size, cfg.n, cfg.lives, cfg.cum, *cfg.support.args(),
-                                   *cfg.candidates.args(), *cfg.rules.round_args(),
-                                   cfg.rules.absolute_tie, -1, MAX_ROUNDS, cfg.bins))
+    return MixedStats(*mixed_games(state, size, cfg.cum, cfg.support, cfg.candidates, cfg.rules,
+                                   GameSpec(cfg.n, cfg.lives, -1, MAX_ROUNDS), cfg.bins))
 
 
 def cumulative(probs: Sequence[float]) -> np.ndarray:
@@ -132,8 +132,8 @@ def mixed_config(rules: RoncoRules, n: int, lives: int, support: Sequence[Policy
                  tabulate: bool = False) -> MixedConfig:
     """The kernel's configuration: the field draws from ``support`` with ``probs``."""
     bins = composition_bins(n, len(support)) if tabulate else 1
-    return MixedConfig(n, lives, cumulative(probs), PolicyTable.from_policies(support),
-                       PolicyTable.from_policies(candidates), rules.arrays, bins)
+    return MixedConfig(n, lives, cumulative(probs), Seats.from_policies(support),
+                       Seats.from_policies(candidates), rules.kernel, bins)
 
 
 # --- statistics -----------------------------------------------------------------------------

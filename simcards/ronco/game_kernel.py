@@ -28,19 +28,21 @@ from simcards.ronco.codes import ENDING_STALLED as STALLED
 from simcards.ronco.codes import ENDING_VOID as VOID
 from simcards.ronco.codes import ENDING_WON as WON
 from simcards.ronco.codes import INFORMED, RANDOM, THRESHOLD, TIES_ALL
+from simcards.ronco.kernel_state import Decision, GameWork, Seats
 from simcards.ronco.round_kernel import ALL_TIE, deal_words, field_keeps, play_round
 
 __all__ = ["ALL_OUT", "RANDOM", "REPLAY_TIE", "STALLED", "VOID", "VOID_TIE", "WON"]
 
 
 @njit(cache=True)
-def game_buffers(n):
-    """Scratch arrays for :func:`play_game`, allocated once per chunk, not once per game:
-    ``(lives, elim_round, order, hold, u, lost, pk, pt, ptd, pp)``."""
-    return (np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64),
-            np.empty(n, np.int64), np.zeros(n, np.float64), np.empty(n, np.int64),
-            np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64),
-            np.empty(n, np.float64))
+def game_buffers(n, strengths):
+    """Scratch for :func:`play_game` (:class:`~simcards.ronco.kernel_state.GameWork`),
+    allocated once per chunk, not once per game; the deck starts as ``strengths``."""
+    by_pos = Seats(np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64),
+                   np.empty(n, np.float64), np.empty(0, np.int64), np.empty(0, np.int8))
+    return GameWork(strengths.copy(), np.empty(n, np.int64), np.empty(n, np.int64),
+                    np.empty(n, np.int64), np.empty(n, np.int64), np.zeros(n, np.float64),
+                    np.empty(n, np.int64), by_pos, np.empty(n, np.int64))
 
 
 @njit(cache=True)
@@ -89,29 +91,34 @@ def _winner(n, lives):
 
 
 @njit(cache=True)
-def _field_game(s0, s1, s2, s3, deck, n, lives0, kind, t, td, top, ties, cut_king, below,
-                counts, absolute_tie, d, max_rounds, lives, elim_round, order, final, seats,
-                informed):
+def _field_game(words, seats, rules, game, d, buf, informed):
     """:func:`play_game` when every player plays the threshold (S1) or the informed (S2)
     policy, so that no uniforms are drawn and nothing is looked up: the round's rules fused
-    into one pass over the deal, as in the round kernel's threshold path. ``seats`` holds the
-    survivors in seat order, rebuilt only when someone is eliminated, so that a round's order
-    (G3) is a rotation of it. ``informed`` says whether any player plays S2; callers pass it
-    as a literal, so that numba compiles an all-threshold copy with S2's bookkeeping gone.
-    Returns ``(s0, s1, s2, s3, ending, winner, rounds)``."""
+    into one pass over the deal, as in the round kernel's threshold path. ``buf.ring`` holds
+    the survivors in seat order, rebuilt only when someone is eliminated, so that a round's
+    order (G3) is a rotation of it. ``informed`` says whether any player plays S2; callers pass
+    it as a literal, so that numba compiles an all-threshold copy with S2's bookkeeping gone.
+    ``words`` is the generator's state as four local words. Returns ``(s0, s1, s2, s3,
+    ending, winner, rounds)``."""
+    s0, s1, s2, s3 = words
+    n, _, _, max_rounds = game
+    t = seats.T
+    td = seats.Td
+    _, top, ties, cut_king, _, _, absolute_tie = rules
+    deck, lives, elim_round, order, final, _, _, _, ring = buf
     alive = n
     rounds = 0
     for i in range(n):
-        seats[i] = i
-    di = d  # the dealer's index in seats
+        ring[i] = i
+    di = d  # the dealer's index in ring
     while rounds < max_rounds:
         k = alive
         pos = 0
         for q in range(di + 1, k):  # G3: from the dealer's right round to the dealer
-            order[pos] = seats[q]
+            order[pos] = ring[q]
             pos += 1
         for q in range(di + 1):
-            order[pos] = seats[q]
+            order[pos] = ring[q]
             pos += 1
         s0, s1, s2, s3 = deal_words(s0, s1, s2, s3, deck, k + 1)
         rounds += 1
@@ -123,8 +130,8 @@ def _field_game(s0, s1, s2, s3, deck, n, lives0, kind, t, td, top, ties, cut_kin
             nxt = deck[pos + 1]
             pl = order[pos]
             if informed:
-                wants = not field_keeps(kind[pl], t[pl], td[pl], carry, pos, False, swapped,
-                                        deck[pos], ties, cut_king, below, counts)
+                wants = not field_keeps(seats, pl, Decision(carry, pos, False, swapped,
+                                                            deck[pos], 0), rules)
             else:
                 wants = carry < t[pl]
             passes = wants & (nxt != top)  # R3, R4 (a refusal)
@@ -137,8 +144,8 @@ def _field_game(s0, s1, s2, s3, deck, n, lives0, kind, t, td, top, ties, cut_kin
         dealer = order[k - 1]
         fired = False
         if informed:
-            cuts = not field_keeps(kind[dealer], t[dealer], td[dealer], carry, k - 1, True,
-                                   swapped, deck[k - 1], ties, cut_king, below, counts)
+            cuts = not field_keeps(seats, dealer, Decision(carry, k - 1, True, swapped,
+                                                           deck[k - 1], 0), rules)
         else:
             cuts = carry < td[dealer]
         if cuts:  # the dealer cuts (R6)
@@ -194,17 +201,21 @@ def _field_game(s0, s1, s2, s3, deck, n, lives0, kind, t, td, top, ties, cut_kin
                 if lives[i] > 0:
                     if i == d:
                         di = m
-                    seats[m] = i
+                    ring[m] = i
                     m += 1
     return s0, s1, s2, s3, STALLED, -1, rounds
 
 
 @njit(cache=True)
-def _general_game(s0, s1, s2, s3, deck, n, kind, t, td, p, bkeys, bvals, top, ties, cut_king,
-                  below, counts, absolute_tie, d, draw_uniforms, max_rounds, buf):
+def _general_game(words, seats, rules, game, d, draw_uniforms, buf):
     """:func:`play_game` for any mix of policies, through the round kernel's
     :func:`play_round`. Returns ``(s0, s1, s2, s3, ending, winner, rounds)``."""
-    lives, elim_round, order, hold, u, lost, pk, pt, ptd, pp = buf
+    s0, s1, s2, s3 = words
+    n, _, _, max_rounds = game
+    kind, t, td, p, _, _ = seats
+    deck, lives, elim_round, order, hold, u, lost, _, _ = buf
+    pk, pt, ptd, pp = buf.by_pos.kind, buf.by_pos.T, buf.by_pos.Td, buf.by_pos.p
+    by_pos = Seats(pk, pt, ptd, pp, seats.bkeys, seats.bvals)
     alive = n
     rounds = 0
     while rounds < max_rounds:
@@ -222,10 +233,9 @@ def _general_game(s0, s1, s2, s3, deck, n, kind, t, td, p, bkeys, bvals, top, ti
                 s0, s1, s2, s3, x = step(s0, s1, s2, s3)
                 u[pos] = to_uniform(x)
         rounds += 1
-        flags = play_round(hold, deck[k], k, pk, pt, ptd, pp, bkeys, bvals, u, top, ties,
-                           cut_king, below, counts, lost)
+        flags = play_round(hold, deck[k], k, by_pos, u, rules, lost)
         if flags & ALL_TIE:  # G6: no lives lost
-            if absolute_tie == VOID_TIE:
+            if rules.absolute_tie == VOID_TIE:
                 return s0, s1, s2, s3, VOID, -1, rounds
             continue  # replay: same dealer
         for pos in range(k):  # G1, G2, R10
@@ -244,20 +254,24 @@ def _general_game(s0, s1, s2, s3, deck, n, kind, t, td, p, bkeys, bvals, top, ti
 
 
 @njit(cache=True)
-def play_game(state, deck, n, lives0, kind, t, td, p, bkeys, bvals, top, ties, cut_king, below,
-              counts, absolute_tie, first_dealer, draw_uniforms, max_rounds, buf):
-    """Play one game. ``deck`` holds the strengths of the deck's cards in any order (it is
-    shuffled in place, like card indices would be, draw for draw); ``buf`` comes from
-    :func:`game_buffers`; its ``lives`` and ``elim_round`` (by player; 0 = never eliminated)
+def play_game(state, seats, rules, game, draw_uniforms, buf):
+    """Play one game set up by ``game`` (:class:`~simcards.ronco.kernel_state.GameSpec`),
+    ``seats`` by player. ``buf`` comes from :func:`game_buffers`; its deck holds the strengths
+    of the deck's cards in any order (it is shuffled in place, like card indices would be,
+    draw for draw), and its ``lives`` and ``elim_round`` (by player; 0 = never eliminated)
     hold the final state afterwards. ``state`` is advanced in place (see the module docstring
     for the stream layout).
 
     Returns ``(ending, winner, rounds, first_dealer)``; ``winner`` is -1 without a winner.
     """
-    lives, elim_round, order, hold = buf[0], buf[1], buf[2], buf[3]  # buf[6]: seats
+    n = game.players
+    kind = seats.kind
+    lives = buf.lives
+    elim_round = buf.elim_round
     for i in range(n):
-        lives[i] = lives0
+        lives[i] = game.lives
         elim_round[i] = 0
+    first_dealer = game.first_dealer
     d0 = first_dealer if first_dealer >= 0 else randbelow(state, n)  # G4
     fused = not draw_uniforms
     informed = False
@@ -266,19 +280,16 @@ def play_game(state, deck, n, lives0, kind, t, td, p, bkeys, bvals, top, ties, c
             informed = True
         elif kind[i] != THRESHOLD:
             fused = False
-    s0, s1, s2, s3 = load(state)
+    words = load(state)
     if fused and informed:
-        s0, s1, s2, s3, ending, winner, rounds = _field_game(
-            s0, s1, s2, s3, deck, n, lives0, kind, t, td, top, ties, cut_king, below, counts,
-            absolute_tie, d0, max_rounds, lives, elim_round, order, hold, buf[6], True)
+        s0, s1, s2, s3, ending, winner, rounds = _field_game(words, seats, rules, game, d0, buf,
+                                                             True)
     elif fused:
-        s0, s1, s2, s3, ending, winner, rounds = _field_game(
-            s0, s1, s2, s3, deck, n, lives0, kind, t, td, top, ties, cut_king, below, counts,
-            absolute_tie, d0, max_rounds, lives, elim_round, order, hold, buf[6], False)
+        s0, s1, s2, s3, ending, winner, rounds = _field_game(words, seats, rules, game, d0, buf,
+                                                             False)
     else:
-        s0, s1, s2, s3, ending, winner, rounds = _general_game(
-            s0, s1, s2, s3, deck, n, kind, t, td, p, bkeys, bvals, top, ties, cut_king, below,
-            counts, absolute_tie, d0, draw_uniforms, max_rounds, buf)
+        s0, s1, s2, s3, ending, winner, rounds = _general_game(words, seats, rules, game, d0,
+                                                               draw_uniforms, buf)
     store(state, s0, s1, s2, s3)
     return ending, winner, rounds, d0
 
@@ -300,28 +311,25 @@ def finish_places(n, elim_round, place):
 
 
 @njit(cache=True)
-def simulate_games(state, games, n, lives0, kind, t, td, p, bkeys, bvals, strengths, top, ties,
-                   cut_king, below, counts, absolute_tie, first_dealer, max_rounds, hist_len):
+def simulate_games(state, games, seats, rules, game, hist_len):
     """Monte Carlo games; returns sufficient statistics (all int64, mergeable by sum).
 
     ``(wins[n], endings[4], rounds_hist[hist_len], places[n, n], rounds_sums[2])``; the last
     bin of ``rounds_hist`` collects
     longer games, ``rounds_sums`` holds the sum of rounds and of their squares.
     """
-    deck = strengths.copy()
-    buf = game_buffers(n)
-    elim_round = buf[1]
+    n = game.players
+    buf = game_buffers(n, rules.strengths)
+    elim_round = buf.elim_round
     place = np.empty(n, np.int64)
-    draw_uniforms = any_random(kind, 0)
+    draw_uniforms = any_random(seats.kind, 0)
     wins = np.zeros(n, np.int64)
     endings = np.zeros(4, np.int64)
     hist = np.zeros(hist_len, np.int64)
     places = np.zeros((n, n), np.int64)
     sums = np.zeros(2, np.int64)
     for _ in range(games):
-        ending, winner, rounds, _d0 = play_game(
-            state, deck, n, lives0, kind, t, td, p, bkeys, bvals, top, ties, cut_king, below,
-            counts, absolute_tie, first_dealer, draw_uniforms, max_rounds, buf)
+        ending, winner, rounds, _d0 = play_game(state, seats, rules, game, draw_uniforms, buf)
         endings[ending] += 1
         if winner >= 0:
             wins[winner] += 1
@@ -335,20 +343,17 @@ def simulate_games(state, games, n, lives0, kind, t, td, p, bkeys, bvals, streng
 
 
 @njit(cache=True)
-def detail_games(state, games, n, lives0, kind, t, td, p, bkeys, bvals, strengths, top, ties,
-                 cut_king, below, counts, absolute_tie, first_dealer, max_rounds):
+def detail_games(state, games, seats, rules, game):
     """Game-by-game outcomes (for checking against the reference engine)."""
-    deck = strengths.copy()
-    buf = game_buffers(n)
-    lives, elim_round = buf[0], buf[1]
-    draw_uniforms = any_random(kind, 0)
+    n = game.players
+    buf = game_buffers(n, rules.strengths)
+    lives, elim_round = buf.lives, buf.elim_round
+    draw_uniforms = any_random(seats.kind, 0)
     out = np.zeros((games, 4), np.int64)  # ending, winner, rounds, first dealer
     lives_left = np.zeros((games, n), np.int64)
     elim = np.zeros((games, n), np.int64)
     for g in range(games):
-        ending, winner, rounds, d0 = play_game(
-            state, deck, n, lives0, kind, t, td, p, bkeys, bvals, top, ties, cut_king, below,
-            counts, absolute_tie, first_dealer, draw_uniforms, max_rounds, buf)
+        ending, winner, rounds, d0 = play_game(state, seats, rules, game, draw_uniforms, buf)
         out[g, 0] = ending
         out[g, 1] = winner
         out[g, 2] = rounds

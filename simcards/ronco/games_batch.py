@@ -17,8 +17,9 @@ from simcards.core.runner import Stats, run_batch
 from simcards.core.stats import wilson
 from simcards.ronco.bayes_exact import policy_table
 from simcards.ronco.game_kernel import ALL_OUT, STALLED, VOID, simulate_games
-from simcards.ronco.policies import KINDS, Policy, PolicyTable
-from simcards.ronco.rules import RoncoRules, RuleArrays, check_players
+from simcards.ronco.kernel_state import GameSpec, KernelRules, Seats
+from simcards.ronco.policies import KINDS, Policy
+from simcards.ronco.rules import RoncoRules, check_players
 
 GAMES_CHUNK = 1 << 15
 """Games per chunk: a fraction of a second for a big table, so progress and resume are smooth."""
@@ -29,12 +30,12 @@ QUANTILES = (5, 25, 50, 75, 95)
 
 @dataclass(frozen=True)
 class GameConfig:
-    """Everything the game kernel needs, as plain arrays and ints (pickled to workers)."""
+    """Everything the game kernel needs, as its named tuples and ints (pickled to workers)."""
 
     n: int
     lives: int
-    policies: PolicyTable
-    rules: RuleArrays
+    policies: Seats
+    rules: KernelRules
     first_dealer: int
 
     @property
@@ -46,13 +47,14 @@ class GameConfig:
     @classmethod
     def build(cls, rules: RoncoRules, policies: Sequence[Policy], lives: int,
               first_dealer: int | None) -> GameConfig:
-        return cls(len(policies), lives, policy_table(rules, policies, game=True), rules.arrays,
+        return cls(len(policies), lives, policy_table(rules, policies, game=True), rules.kernel,
                    -1 if first_dealer is None else first_dealer)
 
-    def args(self) -> tuple:
-        """The game kernels' arguments after ``(state, games)``, up to ``max_rounds``."""
-        return (self.n, self.lives, *self.policies.args(), *self.rules.round_args(),
-                self.rules.absolute_tie, self.first_dealer)
+    def args(self, max_rounds: int = MAX_ROUNDS) -> tuple:
+        """The game kernels' arguments after ``(state, games)``: the players' policies, the
+        rules and the game's set-up, its rounds capped at ``max_rounds``."""
+        return (self.policies, self.rules,
+                GameSpec(self.n, self.lives, self.first_dealer, max_rounds))
 
 
 class GameStats(NamedTuple):
@@ -76,7 +78,7 @@ STREAM = "ronco.games"
 
 def games_chunk(state: np.ndarray, size: int, cfg: GameConfig) -> GameStats:
     """One chunk of Monte Carlo games (runs in a worker)."""
-    return GameStats(*simulate_games(state, size, *cfg.args(), MAX_ROUNDS, cfg.hist_len))
+    return GameStats(*simulate_games(state, size, *cfg.args(), cfg.hist_len))
 
 
 def check_lives(lives: int) -> int:

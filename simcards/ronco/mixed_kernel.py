@@ -26,8 +26,9 @@ import numpy as np
 from numba import njit, uint64
 
 from simcards.core.rng import next_u64, uniform
-from simcards.ronco.game_kernel import any_random, game_buffers
-from simcards.ronco.race_kernel import _splitmix_state, add_pairs, play_candidates
+from simcards.ronco.game_kernel import any_random
+from simcards.ronco.kernel_state import Seats
+from simcards.ronco.race_kernel import _splitmix_state, add_pairs, play_candidates, race_buffers
 
 FIELD_SALT = 0x5F1E1D5EEDC0FFEE
 """XORed into a game's seed to seed the field's own draws (apart from the deal stream)."""
@@ -53,56 +54,46 @@ def draw_index(u, cum):
 
 
 @njit(cache=True)
-def mixed_games(state, games, n, lives0, cum, sup_kind, sup_t, sup_td, sup_p, sup_bkeys,
-                sup_bvals, cand_kind, cand_t, cand_td, cand_p, cand_bkeys, cand_bvals,
-                strengths, top, ties, cut_king, below, counts, absolute_tie, first_dealer,
-                max_rounds, bins):
+def mixed_games(state, games, cum, sup, cand, rules, game, bins):
     """Play ``games`` games for every hero candidate against a field drawn from a mixture.
 
     ``cum`` holds the mixture's cumulative probabilities (the last is 1) over the support
-    policies ``sup_*``; players 1 .. n-1 each draw one support index per game. ``bins`` is
-    :func:`composition_bins`. The ``*_bkeys``/``*_bvals`` tables (S4) follow the kernels'
-    calling convention; a ``bayes`` candidate would use the candidates' table. Returns
+    policies ``sup``; players 1 .. n-1 each draw one support index per game. ``bins`` is
+    :func:`composition_bins`. A ``bayes`` candidate (S4) would use the candidates' table. Returns
     ``(wins[K], beats[K, K], games[1], comp_wins[K, bins], comp_games[bins])``: ``beats[i, j]``
     counts games that candidate i won and candidate j did not (the discordant pairs of a paired
     comparison); ``comp_*`` split wins and games by the field's composition.
     """
-    k_cand = cand_kind.shape[0]
+    n = game.players
+    k_cand = cand.kind.shape[0]
     k_sup = cum.shape[0]
-    bkeys = cand_bkeys if cand_bkeys.shape[0] > 0 else sup_bkeys
-    bvals = cand_bvals if cand_bkeys.shape[0] > 0 else sup_bvals
     tabulate = bins > 1
-    kind = np.empty(n, np.int64)
-    t = np.empty(n, np.int64)
-    td = np.empty(n, np.int64)
-    p = np.empty(n, np.float64)
-    game_state = np.empty(4, np.uint64)
+    use_cand = cand.bkeys.shape[0] > 0
+    seats = Seats(np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64),
+                  np.empty(n, np.float64), cand.bkeys if use_cand else sup.bkeys,
+                  cand.bvals if use_cand else sup.bvals)
     field_state = np.empty(4, np.uint64)
-    deck = np.empty(strengths.shape[0], np.int64)
-    buf = game_buffers(n)
+    buf = race_buffers(n, rules.strengths)
     won = np.zeros(k_cand, np.bool_)
     wins = np.zeros(k_cand, np.int64)
     beats = np.zeros((k_cand, k_cand), np.int64)
     comp_wins = np.zeros((k_cand, bins), np.int64)
     comp_games = np.zeros(bins, np.int64)
-    any_field_random = any_random(sup_kind, 0)
+    any_field_random = any_random(sup.kind, 0)
     for _ in range(games):
         seed = next_u64(state)
         _splitmix_state(seed ^ uint64(FIELD_SALT), field_state)
         code = 0
         for i in range(1, n):  # E5: each other player draws his strategy for the game
             j = draw_index(uniform(field_state), cum)
-            kind[i] = sup_kind[j]
-            t[i] = sup_t[j]
-            td[i] = sup_td[j]
-            p[i] = sup_p[j]
+            seats.kind[i] = sup.kind[j]
+            seats.T[i] = sup.T[j]
+            seats.Td[i] = sup.Td[j]
+            seats.p[i] = sup.p[j]
             if tabulate and j < k_sup - 1:
                 code += n ** j
         comp_games[code] += 1
-        play_candidates(seed, n, lives0, kind, t, td, p, bkeys, bvals, cand_kind, cand_t,
-                        cand_td, cand_p, any_field_random, strengths, deck, game_state, top,
-                        ties, cut_king, below, counts, absolute_tie, first_dealer, max_rounds,
-                        buf, won)
+        play_candidates(seed, seats, cand, any_field_random, rules, game, buf, won)
         add_pairs(won, wins, beats)
         for c in range(k_cand):
             if won[c]:

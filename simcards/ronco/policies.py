@@ -7,10 +7,7 @@ and lets numba cache them on disk.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
-
-import numpy as np
 
 from simcards.core.policyspec import Param, PolicyKind, PolicyKinds, PolicySpec
 from simcards.ronco.codes import BAYES, INFORMED, RANDOM, THRESHOLD
@@ -97,38 +94,3 @@ def parse_policy(text: str, default: Policy | None = None, top: int | None = Non
     spec = KINDS.parse(text, bounds(top) if top is not None else None,
                        {"T": base.T, "Td": base.Td, "p": base.p})
     return Policy.from_spec(spec, base)
-
-
-@dataclass(frozen=True)
-class PolicyTable:
-    """Policies as kernel arrays: one row per position (rounds) or per player (games), plus
-    the decision table of a ``bayes`` player (S4; empty when nobody plays it)."""
-
-    kind: np.ndarray
-    T: np.ndarray
-    Td: np.ndarray
-    p: np.ndarray
-    bkeys: np.ndarray
-    bvals: np.ndarray
-
-    def args(self) -> tuple[np.ndarray, ...]:
-        """``(kind, T, Td, p, bkeys, bvals)``: the kernels' policy arguments."""
-        return (self.kind, self.T, self.Td, self.p, self.bkeys, self.bvals)
-
-    @classmethod
-    def from_policies(cls, policies: Sequence[Policy],
-                      bayes: tuple[np.ndarray, np.ndarray] | None = None) -> PolicyTable:
-        """The arrays of ``policies``; ``bayes`` is the decision table (sorted keys, decisions)
-        any ``bayes`` policy among them looks up (see :mod:`simcards.ronco.bayes_exact`)."""
-        if bayes is None:
-            if any(p.kind == "bayes" for p in policies):
-                raise ValueError("a bayes policy needs its decision table")
-            bayes = (np.empty(0, np.int64), np.empty(0, np.int8))
-        return cls(
-            kind=np.array([p.code for p in policies], dtype=np.int64),
-            T=np.array([p.T for p in policies], dtype=np.int64),
-            Td=np.array([p.Td for p in policies], dtype=np.int64),
-            p=np.array([p.p for p in policies], dtype=np.float64),
-            bkeys=bayes[0],
-            bvals=bayes[1],
-        )

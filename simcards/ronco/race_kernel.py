@@ -15,6 +15,7 @@ from numba import njit, uint64
 
 from simcards.core.rng import next_u64
 from simcards.ronco.game_kernel import RANDOM, WON, any_random, game_buffers, play_game
+from simcards.ronco.kernel_state import RaceWork, Seats
 
 
 @njit(cache=True)
@@ -31,26 +32,43 @@ def _splitmix_state(x, out):
 
 
 @njit(cache=True)
-def play_candidates(seed, n, lives0, kind, t, td, p, bkeys, bvals, cand_kind, cand_t, cand_td,
-                    cand_p, any_field_random, strengths, deck, game_state, top, ties, cut_king,
-                    below, counts, absolute_tie, first_dealer, max_rounds, buf, won):
-    """Every candidate in turn as player 0 of the game seeded by ``seed`` (the others' rows of
-    ``kind``/``t``/``td``/``p`` already set); ``won[c]``: whether candidate c won it."""
-    for c in range(cand_kind.shape[0]):
+def play_candidates(seed, seats, cand, any_field_random, rules, game, buf, won):
+    """Every candidate of ``cand`` in turn as player 0 of the game seeded by ``seed`` (the
+    other players' rows of ``seats`` already set; row 0 is overwritten); ``won[c]``: whether
+    candidate c won it."""
+    game_state = buf.state
+    deck = buf.work.deck
+    strengths = rules.strengths
+    for c in range(cand.kind.shape[0]):
         _splitmix_state(seed, game_state)
         for j in range(deck.shape[0]):
             deck[j] = strengths[j]
-        kind[0] = cand_kind[c]
-        t[0] = cand_t[c]
-        td[0] = cand_td[c]
-        p[0] = cand_p[c]
+        seats.kind[0] = cand.kind[c]
+        seats.T[0] = cand.T[c]
+        seats.Td[0] = cand.Td[c]
+        seats.p[0] = cand.p[c]
         # Random draws are taken whenever any player could need them, so that the hero's
         # choice of policy does not shift the stream under the field.
-        draw_uniforms = any_field_random or cand_kind[c] == RANDOM
-        ending, winner, _r, _d = play_game(
-            game_state, deck, n, lives0, kind, t, td, p, bkeys, bvals, top, ties, cut_king,
-            below, counts, absolute_tie, first_dealer, draw_uniforms, max_rounds, buf)
+        draw_uniforms = any_field_random or cand.kind[c] == RANDOM
+        ending, winner, _r, _d = play_game(game_state, seats, rules, game, draw_uniforms,
+                                           buf.work)
         won[c] = ending == WON and winner == 0
+
+
+@njit(cache=True)
+def hero_seats(field, cand):
+    """The players' policies for a race: copies of ``field``'s rows (row 0 is the hero's, set
+    candidate by candidate) and the ``bayes`` table (S4) of the candidates, or the field's
+    when the candidates bring none."""
+    use_cand = cand.bkeys.shape[0] > 0
+    return Seats(field.kind.copy(), field.T.copy(), field.Td.copy(), field.p.copy(),
+                 cand.bkeys if use_cand else field.bkeys, cand.bvals if use_cand else field.bvals)
+
+
+@njit(cache=True)
+def race_buffers(n, strengths):
+    """A :class:`RaceWork`: the game scratch and the state of each candidate's game stream."""
+    return RaceWork(game_buffers(n, strengths), np.empty(4, np.uint64))
 
 
 @njit(cache=True)
@@ -67,36 +85,24 @@ def add_pairs(won, wins, beats):
 
 
 @njit(cache=True)
-def race_games(state, games, n, lives0, field_kind, field_t, field_td, field_p, field_bkeys,
-               field_bvals, cand_kind, cand_t, cand_td, cand_p, cand_bkeys, cand_bvals,
-               strengths, top, ties, cut_king, below, counts, absolute_tie, first_dealer,
-               max_rounds):
-    """Play ``games`` games for every hero candidate; the hero is player 0.
+def race_games(state, games, field, cand, rules, game):
+    """Play ``games`` games for every hero candidate of ``cand`` against the players of
+    ``field`` (its row 0 is ignored); the hero is player 0.
 
     Returns ``(wins[K], beats[K, K], games[1])`` where ``beats[i, j]`` counts games that
     candidate i won and candidate j did not: the discordant pairs of a paired comparison.
     A ``bayes`` candidate (S4) looks its decisions up in the candidates' table; the field's
     table is used when the candidates bring none.
     """
-    bkeys = cand_bkeys if cand_bkeys.shape[0] > 0 else field_bkeys
-    bvals = cand_bvals if cand_bkeys.shape[0] > 0 else field_bvals
-    k_cand = cand_kind.shape[0]
-    kind = field_kind.copy()
-    t = field_t.copy()
-    td = field_td.copy()
-    p = field_p.copy()
-    game_state = np.empty(4, np.uint64)
-    deck = np.empty(strengths.shape[0], np.int64)
-    buf = game_buffers(n)
+    k_cand = cand.kind.shape[0]
+    seats = hero_seats(field, cand)
+    buf = race_buffers(game.players, rules.strengths)
     won = np.zeros(k_cand, np.bool_)
     wins = np.zeros(k_cand, np.int64)
     beats = np.zeros((k_cand, k_cand), np.int64)
-    any_field_random = any_random(field_kind, 1)
+    any_field_random = any_random(field.kind, 1)
     for _ in range(games):
-        play_candidates(next_u64(state), n, lives0, kind, t, td, p, bkeys, bvals, cand_kind,
-                        cand_t, cand_td, cand_p, any_field_random, strengths, deck, game_state,
-                        top, ties, cut_king, below, counts, absolute_tie, first_dealer,
-                        max_rounds, buf, won)
+        play_candidates(next_u64(state), seats, cand, any_field_random, rules, game, buf, won)
         add_pairs(won, wins, beats)
     total = np.zeros(1, np.int64)
     total[0] = games

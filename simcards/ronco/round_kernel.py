@@ -27,15 +27,27 @@ from simcards.ronco.codes import RANDOM as _RANDOM
 from simcards.ronco.codes import THRESHOLD as _THRESHOLD
 from simcards.ronco.codes import TIES_ALL as _TIES_ALL
 from simcards.ronco.codes import TIES_FIRST as _TIES_FIRST
+from simcards.ronco.kernel_state import Decision
 
 _M32 = uint64(0xFFFFFFFF)
 
 
 @njit(cache=True, inline="always")
-def field_keeps(kind, t, td, c, pos, dealer, swapped, d, ties, cut_king, below, counts):
-    """A threshold (S1) or informed (S2) decision: True to keep (a dealer: not to cut)."""
-    thr = td if dealer else t
-    if kind == _THRESHOLD:
+def field_keeps(seats, who, dec, rules):
+    """A threshold (S1) or informed (S2) decision of row ``who`` of ``seats`` (a position or a
+    player), :class:`~simcards.ronco.kernel_state.Decision` ``dec``: True to keep (a dealer:
+    not to cut)."""
+    c = dec.card
+    pos = dec.pos
+    dealer = dec.dealer
+    swapped = dec.swapped
+    d = dec.given
+    ties = rules.ties
+    cut_king = rules.cut_king
+    below = rules.below
+    counts = rules.counts
+    thr = seats.Td[who] if dealer else seats.T[who]
+    if seats.kind[who] == _THRESHOLD:
         return c >= thr
     # S2a: the previous position holds, for good, the card dealt to us.
     if swapped and (d < c or (ties == _TIES_FIRST and d == c)):
@@ -85,33 +97,34 @@ def bayes_keeps(n, pos, hist, c, d, bkeys, bvals):
 
 
 @njit(cache=True, inline="always")
-def _keeps(kind, t, td, p, u, c, n, pos, dealer, swapped, d, hist, ties, cut_king, below,
-           counts, bkeys, bvals):
-    """One decision: True to keep (a dealer: not to cut). S1, S2, S3 and S4."""
+def _keeps(seats, i, u, n, dec, rules):
+    """One decision of position ``i``: True to keep (a dealer: not to cut). S1, S2, S3 and
+    S4."""
+    kind = seats.kind[i]
     if kind == _RANDOM:
-        return u < p
+        return u < seats.p[i]
     if kind == _BAYES:
-        return bayes_keeps(n, pos, hist, c, d if swapped else -1, bkeys, bvals)
-    return field_keeps(kind, t, td, c, pos, dealer, swapped, d, ties, cut_king, below, counts)
+        return bayes_keeps(n, dec.pos, dec.hist, dec.card, dec.given if dec.swapped else -1,
+                           seats.bkeys, seats.bvals)
+    return field_keeps(seats, i, dec, rules)
 
 
 @njit(cache=True, inline="always")
-def act(hold, n, kind, t, td, p, bkeys, bvals, u, top, ties, cut_king, below, counts):
+def act(hold, n, seats, u, rules):
     """Play positions 0 .. n-2 in place on ``hold`` (strengths by position); return True when
     the dealer cuts.
 
-    ``kind``/``t``/``td``/``p`` are indexed by position; ``u`` holds one uniform per position for
-    random policies; ``bkeys``/``bvals`` are the ``bayes`` decision table (S4, empty when no
-    position plays it). R2-R5: a pass swaps with the next position unless that player holds the
-    top rank (refusal); the passer's card is final either way.
+    ``seats`` is indexed by position; ``u`` holds one uniform per position for random
+    policies. R2-R5: a pass swaps with the next position unless that player holds the top
+    rank (refusal); the passer's card is final either way.
     """
+    top = rules.top
     swapped = False
     d = -1
     hist = 0
     for i in range(n - 1):
         c = hold[i]
-        if _keeps(kind[i], t[i], td[i], p[i], u[i], c, n, i, False, swapped, d, hist, ties,
-                  cut_king, below, counts, bkeys, bvals):
+        if _keeps(seats, i, u[i], n, Decision(c, i, False, swapped, d, hist), rules):
             swapped = False
             hist = hist * 3
         elif hold[i + 1] == top:  # R4: refused
@@ -124,17 +137,19 @@ def act(hold, n, kind, t, td, p, bkeys, bvals, u, top, ties, cut_king, below, co
             d = hold[i]
             hist = hist * 3 + 1
     i = n - 1
-    return not _keeps(kind[i], t[i], td[i], p[i], u[i], hold[i], n, i, True, swapped, d, hist,
-                      ties, cut_king, below, counts, bkeys, bvals)
+    return not _keeps(seats, i, u[i], n, Decision(hold[i], i, True, swapped, d, hist), rules)
 
 
 @njit(cache=True, inline="always")
-def resolve(hold, n, cut, cut_strength, top, ties, cut_king, lost):
+def resolve(hold, n, cut, cut_strength, rules, lost):
     """Apply the dealer's cut and find the losers.
 
     Writes lives lost by position into ``lost`` (0, 1, or 2 for the Poroli holder, R10) and
     returns flags: ALL_TIE (R9), CUT_KING_FIRED (R7 loses), CUT (the dealer cut).
     """
+    top = rules.top
+    ties = rules.ties
+    cut_king = rules.cut_king
     flags = 0
     dealer = n - 1
     for i in range(n):
@@ -173,11 +188,10 @@ def resolve(hold, n, cut, cut_strength, top, ties, cut_king, lost):
 
 
 @njit(cache=True, inline="always")
-def play_round(hold, cut_strength, n, kind, t, td, p, bkeys, bvals, u, top, ties, cut_king,
-               below, counts, lost):
+def play_round(hold, cut_strength, n, seats, u, rules, lost):
     """A whole round on given strengths; returns resolve()'s flags."""
-    cut = act(hold, n, kind, t, td, p, bkeys, bvals, u, top, ties, cut_king, below, counts)
-    return resolve(hold, n, cut, cut_strength, top, ties, cut_king, lost)
+    cut = act(hold, n, seats, u, rules)
+    return resolve(hold, n, cut, cut_strength, rules, lost)
 
 
 @njit(cache=True, inline="always")
@@ -230,16 +244,22 @@ def deal(state, perm, k):
 
 
 @njit(cache=True)
-def _threshold_rounds(state, rounds, n, t, td, deck, top, ties, cut_king, lost_count,
-                      double_count, tallies):
+def _threshold_rounds(state, rounds, n, seats, deck, rules, out):
     """:func:`simulate_rounds` when every position plays the threshold policy (S1).
 
     The same rules as :func:`act` and :func:`resolve`, fused into one pass that never copies
     the deal: the card travelling down the table (``carry``) is the one a passer hands on, and
     each position's final card is fixed as soon as the next position has been dealt. Tallies
     are kept in local scalars and the generator in local words. Consumes the stream exactly as
-    the general loop does, so both play the same deals.
+    the general loop does, so both play the same deals. ``out`` is ``(lost_count,
+    double_count, tallies)``, added to.
     """
+    lost_count, double_count, tallies = out
+    t = seats.T
+    td = seats.Td
+    top = rules.top
+    ties = rules.ties
+    cut_king = rules.cut_king
     s0, s1, s2, s3 = load(state)
     dealer = n - 1
     tdd = td[dealer]
@@ -297,9 +317,11 @@ def _threshold_rounds(state, rounds, n, t, td, deck, top, ties, cut_king, lost_c
 
 
 @njit(cache=True)
-def _general_rounds(state, rounds, n, kind, t, td, p, bkeys, bvals, deck, top, ties, cut_king,
-                    below, counts, lost_count, double_count, tallies):
-    """:func:`simulate_rounds` for any mix of policies, through :func:`play_round`."""
+def _general_rounds(state, rounds, n, seats, deck, rules, out):
+    """:func:`simulate_rounds` for any mix of policies, through :func:`play_round`; ``out`` as
+    in :func:`_threshold_rounds`."""
+    lost_count, double_count, tallies = out
+    kind = seats.kind
     s0, s1, s2, s3 = load(state)
     hold = np.empty(n, np.int64)
     u = np.zeros(n, np.float64)
@@ -320,8 +342,7 @@ def _general_rounds(state, rounds, n, kind, t, td, p, bkeys, bvals, deck, top, t
                 if kind[i] == _RANDOM:
                     s0, s1, s2, s3, x = step(s0, s1, s2, s3)
                     u[i] = to_uniform(x)
-        flags = play_round(hold, deck[n], n, kind, t, td, p, bkeys, bvals, u, top, ties,
-                           cut_king, below, counts, lost)
+        flags = play_round(hold, deck[n], n, seats, u, rules, lost)
         for i in range(n):  # branch-free tallies: this loop runs for every round
             lost_count[i] += lost[i] > 0
             double_count[i] += lost[i] == 2
@@ -335,9 +356,8 @@ def _general_rounds(state, rounds, n, kind, t, td, p, bkeys, bvals, deck, top, t
 
 
 @njit(cache=True)
-def simulate_rounds(state, rounds, n, kind, t, td, p, bkeys, bvals, strengths, top, ties,
-                    cut_king, below, counts):
-    """Monte Carlo: ``rounds`` deals from the stream ``state``.
+def simulate_rounds(state, rounds, n, seats, rules):
+    """Monte Carlo: ``rounds`` deals from the stream ``state``, ``seats`` by position.
 
     Returns ``(lost_count, double_count, tallies)``: rounds lost and double losses by position,
     and ``tallies = [all_tie, cut, cut_king_fired]``.
@@ -346,26 +366,22 @@ def simulate_rounds(state, rounds, n, kind, t, td, p, bkeys, bvals, strengths, t
     then the cut card; 32-bit words, two per 64-bit output, the deal starting on a fresh
     output), then, for each random-policy position in position order, one uniform from the
     next 64-bit output (:func:`simcards.core.rng.uniform`). The deck carried from round to round
-    is ``strengths`` permuted by the previous deals (see :func:`deal_words`); :func:`record_deals`
-    records exactly these deals.
+    is ``rules.strengths`` permuted by the previous deals (see :func:`deal_words`);
+    :func:`record_deals` records exactly these deals.
     """
     # Shuffling the strengths themselves (rather than card indices) saves a lookup per card
     # and deals exactly what shuffling card indices would, draw for draw.
-    deck = strengths.copy()
-    lost_count = np.zeros(n, np.int64)
-    double_count = np.zeros(n, np.int64)
-    tallies = np.zeros(3, np.int64)
+    deck = rules.strengths.copy()
+    out = (np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(3, np.int64))
     all_threshold = True
     for i in range(n):
-        if kind[i] != _THRESHOLD:
+        if seats.kind[i] != _THRESHOLD:
             all_threshold = False
     if all_threshold:
-        _threshold_rounds(state, rounds, n, t, td, deck, top, ties, cut_king, lost_count,
-                          double_count, tallies)
+        _threshold_rounds(state, rounds, n, seats, deck, rules, out)
     else:
-        _general_rounds(state, rounds, n, kind, t, td, p, bkeys, bvals, deck, top, ties,
-                        cut_king, below, counts, lost_count, double_count, tallies)
-    return lost_count, double_count, tallies
+        _general_rounds(state, rounds, n, seats, deck, rules, out)
+    return out
 
 
 @njit(cache=True)
@@ -391,8 +407,7 @@ def record_deals(state, rounds, n, kind, n_cards):
 
 
 @njit(cache=True)
-def replay_rounds(cards, us, n, kind, t, td, p, bkeys, bvals, strengths, top, ties, cut_king,
-                  below, counts):
+def replay_rounds(cards, us, n, seats, rules):
     """Play given deals; returns lives lost (rounds x n), flags and final strengths."""
     rounds = cards.shape[0]
     lost_all = np.zeros((rounds, n), np.int64)
@@ -400,11 +415,11 @@ def replay_rounds(cards, us, n, kind, t, td, p, bkeys, bvals, strengths, top, ti
     finals = np.zeros((rounds, n), np.int64)
     hold = np.empty(n, np.int64)
     lost = np.empty(n, np.int64)
+    strengths = rules.strengths
     for r in range(rounds):
         for i in range(n):
             hold[i] = strengths[cards[r, i]]
-        flags[r] = play_round(hold, strengths[cards[r, n]], n, kind, t, td, p, bkeys, bvals,
-                              us[r], top, ties, cut_king, below, counts, lost)
+        flags[r] = play_round(hold, strengths[cards[r, n]], n, seats, us[r], rules, lost)
         for i in range(n):
             lost_all[r, i] = lost[i]
             finals[r, i] = hold[i]

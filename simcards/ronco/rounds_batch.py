@@ -15,10 +15,11 @@ import numpy as np
 from simcards.core.runner import run_batch
 from simcards.core.stats import wilson
 from simcards.ronco.bayes_exact import policy_table
-from simcards.ronco.policies import Policy, PolicyTable
+from simcards.ronco.kernel_state import KernelRules, Seats
+from simcards.ronco.policies import Policy
 from simcards.ronco.round_kernel import simulate_rounds
 from simcards.ronco.rounds_exact import ExactRound, exact_round
-from simcards.ronco.rules import RoncoRules, RuleArrays, check_players
+from simcards.ronco.rules import RoncoRules, check_players
 
 ROUNDS_CHUNK = 1 << 21
 """Rounds per chunk: about 0.2 s of work, small enough for smooth progress and resume."""
@@ -26,19 +27,19 @@ ROUNDS_CHUNK = 1 << 21
 
 @dataclass(frozen=True)
 class KernelConfig:
-    """Everything the round kernel needs, as plain arrays and ints (pickled to workers)."""
+    """Everything the round kernel needs, as its named tuples and ints (pickled to workers)."""
 
     n: int
-    policies: PolicyTable
-    rules: RuleArrays
+    policies: Seats
+    rules: KernelRules
 
     @classmethod
     def build(cls, rules: RoncoRules, policies: Sequence[Policy]) -> KernelConfig:
-        return cls(len(policies), policy_table(rules, policies), rules.arrays)
+        return cls(len(policies), policy_table(rules, policies), rules.kernel)
 
     def args(self) -> tuple:
         """The round kernels' arguments after their own leading ones."""
-        return (self.n, *self.policies.args(), *self.rules.round_args())
+        return (self.n, self.policies, self.rules)
 
 
 class RoundStats(NamedTuple):

@@ -38,8 +38,7 @@ def _outcome_code(n, lost, flags):
 
 
 @njit(cache=True)
-def _enumerate_piece(n, cls_strength, cls_count, n_cards, kind, t, td, p, bkeys, bvals, top,
-                     ties, cut_king, below, counts, prefix, dist):
+def _enumerate_piece(n, cls, seats, rules, prefix, dist):
     """Add to ``dist`` the probability of every round outcome (see :func:`_outcome_code`) over
     the deals whose first ``len(prefix)`` positions get the strength classes ``prefix``.
 
@@ -48,6 +47,9 @@ def _enumerate_piece(n, cls_strength, cls_count, n_cards, kind, t, td, p, bkeys,
     their order adds the same numbers in the same order: the result is bit-identical to one
     pass over everything, however the work is cut.
     """
+    cls_strength = cls.strength
+    cls_count = cls.count
+    n_cards = cls.n_cards
     n_cls = cls_strength.shape[0]
     d = prefix.shape[0]
     rem = cls_count.copy()
@@ -87,9 +89,9 @@ def _enumerate_piece(n, cls_strength, cls_count, n_cards, kind, t, td, p, bkeys,
             continue
         for i in range(n):
             hold[i] = base[i]
-        cut = act(hold, n, kind, t, td, p, bkeys, bvals, u, top, ties, cut_king, below, counts)
+        cut = act(hold, n, seats, u, rules)
         if not cut:
-            flags = resolve(hold, n, False, 0, top, ties, cut_king, lost)
+            flags = resolve(hold, n, False, 0, rules, lost)
             dist[_outcome_code(n, lost, flags)] += wt[n]
             continue
         for i in range(n):
@@ -100,7 +102,7 @@ def _enumerate_piece(n, cls_strength, cls_count, n_cards, kind, t, td, p, bkeys,
                 continue
             for i in range(n):
                 hold[i] = after[i]
-            flags = resolve(hold, n, True, cls_strength[kc], top, ties, cut_king, lost)
+            flags = resolve(hold, n, True, cls_strength[kc], rules, lost)
             dist[_outcome_code(n, lost, flags)] += wt[n] * rem[kc] / left
 
 
@@ -137,19 +139,17 @@ def _prefixes(n: int, cls_count: np.ndarray) -> tuple[int, list[np.ndarray]]:
     return d, out
 
 
-def _enumerate(n, cls_strength, cls_count, n_cards, kind, t, td, p, bkeys, bvals, top, ties,
-               cut_king, below, counts, progress: bool = False):
+def _enumerate(n, cls, seats, rules, progress: bool = False):
     """Probability of every round outcome (see :func:`_outcome_code`), enumerated in pieces
     (see :func:`_enumerate_piece`) with progress, answering Ctrl-C between pieces."""
     from simcards.core.progress import Progress
 
-    depth, pieces = _prefixes(n, cls_count)
-    per_piece = len(cls_count) ** (n - depth)
+    depth, pieces = _prefixes(n, cls.count)
+    per_piece = len(cls.count) ** (n - depth)
     dist = np.zeros(3**n * 8, np.float64)
     with Progress(per_piece * len(pieces), "Ronco exact (deal classes)", progress) as bar:
         for prefix in pieces:
-            _enumerate_piece(n, cls_strength, cls_count, n_cards, kind, t, td, p, bkeys, bvals,
-                             top, ties, cut_king, below, counts, prefix, dist)
+            _enumerate_piece(n, cls, seats, rules, prefix, dist)
             bar.advance(per_piece)
     return dist
 
@@ -196,19 +196,14 @@ def round_outcomes(rules: RoncoRules, policies: Sequence[Policy], *,
                 f"exact needs deterministic policies; {pol.spec()} draws at random "
                 "(use Monte Carlo instead)"
             )
-    counts = rules.strength_counts
-    cls_strength = np.flatnonzero(counts).astype(np.int64)
-    cls_count = counts[cls_strength]
-    leaves = float(len(cls_strength)) ** n
+    cls = rules.classes
+    leaves = float(len(cls.strength)) ** n
     if leaves > MAX_LEAVES:
         raise UsageError(
             f"exact enumeration of {n} players with deck {rules.deck} is too large "
             f"({leaves:.1e} deal classes); use Monte Carlo instead"
         )
-    ra = rules.arrays
-    dist = _enumerate(n, cls_strength, cls_count, ra.n_cards,
-                      *policy_table(rules, policies).args(), ra.top, ra.ties, ra.cut_king,
-                      ra.below, ra.counts, progress)
+    dist = _enumerate(n, cls, policy_table(rules, policies), rules.kernel, progress)
     return [(decode(n, int(c)), float(dist[c])) for c in np.flatnonzero(dist)]
 
 

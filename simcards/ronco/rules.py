@@ -21,8 +21,10 @@ from functools import cached_property
 import numpy as np
 
 from simcards.core.cards import Deck, get_deck
+from simcards.core.cli_options import check_players as players_in_range
 from simcards.core.errors import UsageError
 from simcards.ronco import codes
+from simcards.ronco.kernel_state import Classes, KernelRules
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 20
@@ -141,11 +143,23 @@ class RoncoRules:
         return np.concatenate(([0], np.cumsum(c)[:-1])).astype(np.int64)
 
     @cached_property
-    def arrays(self) -> RuleArrays:
-        """The rules in the form the kernels take."""
-        return RuleArrays(self.strengths, self.top, TIES_CODE[self.ties],
-                          CUT_KING_CODE[self.cut_king], self.strength_below,
-                          self.strength_counts, ABSOLUTE_TIE_CODE[self.absolute_tie])
+    def kernel(self) -> KernelRules:
+        """The rules in the form the kernels take
+        (:class:`~simcards.ronco.kernel_state.KernelRules`)."""
+        return KernelRules(self.strengths, self.top, TIES_CODE[self.ties],
+                           CUT_KING_CODE[self.cut_king], self.strength_below,
+                           self.strength_counts, ABSOLUTE_TIE_CODE[self.absolute_tie])
+
+    @cached_property
+    def classes(self) -> Classes:
+        """The deck as strength classes, for the exact solvers
+        (:class:`~simcards.ronco.kernel_state.Classes`)."""
+        counts = self.strength_counts
+        strength = np.flatnonzero(counts).astype(np.int64)
+        n_cls = len(strength)
+        return Classes(strength, counts[strength].astype(np.int64), int(self.strengths.shape[0]),
+                       n_cls - 1, np.array([5**j for j in range(n_cls)], np.int64),
+                       np.where(strength == 0, 2.0, 1.0))
 
     def summary(self) -> dict[str, object]:
         """The rules as plain data, for manifests and JSON output."""
@@ -158,34 +172,6 @@ class RoncoRules:
         }
 
 
-@dataclass(frozen=True)
-class RuleArrays:
-    """The rules as the kernels take them: plain arrays and integer codes.
-
-    Kept as one value so that every kernel configuration (rounds, games, races) carries the
-    same rule arguments in the same order.
-    """
-
-    strengths: np.ndarray
-    top: int
-    ties: int
-    cut_king: int
-    below: np.ndarray
-    counts: np.ndarray
-    absolute_tie: int
-
-    def round_args(self) -> tuple:
-        """``(strengths, top, ties, cut_king, below, counts)``: the round kernel's rule
-        arguments."""
-        return (self.strengths, self.top, self.ties, self.cut_king, self.below, self.counts)
-
-    @property
-    def n_cards(self) -> int:
-        return int(self.strengths.shape[0])
-
-
 def check_players(n: int) -> int:
     """T1: 2 to 20 players."""
-    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-        raise UsageError(f"players must be between {MIN_PLAYERS} and {MAX_PLAYERS}, got {n}")
-    return n
+    return players_in_range(n, MIN_PLAYERS, MAX_PLAYERS, "T1")

@@ -29,7 +29,7 @@ from typing import Any
 
 import pandas as pd
 
-from simcards.core.cli_options import DEFAULT_SEED, parse_count
+from simcards.core.cli_options import DEFAULT_SEED, check_players, parse_count
 from simcards.core.errors import UsageError
 from simcards.core.policyspec import PolicySpec, flag_message
 from simcards.core.results import Result
@@ -147,9 +147,7 @@ def make_rules(*, players: int = 2, teams: str = "off", derba_chain: str = "flat
     (``match`` false: ``ronda play`` without ``--match``), the match-level ones (S4, S5, C3).
     Each is refused at a value other than its default, as a default given explicitly changes
     nothing."""
-    n = _int("--players", players)
-    if n not in DEAL_SIZES:
-        raise UsageError(f"--players must be 2, 3 or 4 (rule D2), got {n}")
+    n = check_players(_int("--players", players), min(DEAL_SIZES), max(DEAL_SIZES), "D2")
     teams = _choice("--teams", teams, TEAMS_CODE, "D2")
     if teams == "on" and n != 4:
         raise UsageError(f"--teams on needs --players 4 (rule D2), got --players {n}")

@@ -66,7 +66,6 @@ from simcards.ronda.hand_kernel import (
     finish_hand,
     hand_violations,
     side_of,
-    start_hand,
 )
 from simcards.ronda.kernel_state import (
     HandDraw,
@@ -76,7 +75,7 @@ from simcards.ronda.kernel_state import (
     PlayWork,
     Seats,
 )
-from simcards.ronda.play_kernel import _draw_hand, choose_card, new_play_work
+from simcards.ronda.play_kernel import _draw_hand, begin_hand, choose_card, new_play_work
 
 __all__ = [
     "DEFAULT_MAX_HANDS",
@@ -164,13 +163,9 @@ def _play_match_hand(dealer, seats, rules, work, scores, tot, check):
     draw = work.draw
     deck = draw.deck
     st = ws.st
-    n = rules.players
     ns = rules.sides
     target = rules.target
-    for p in range(n):
-        if seats.kinds[p] >= POLICY_LOOKAHEAD:
-            seed_state(work.streams[p], draw.seeds[p])
-    start_hand(deck, dealer, rules, ws, plog)
+    begin_hand(dealer, seats, rules, work)
     if check:
         w = _check_point(scores, st, tot, ns, target)
         if w >= 0:

@@ -59,9 +59,9 @@ from simcards.ronda.kernel_state import HandDraw, PlayLog, PlayWork
 from simcards.ronda.policies import policy_arrays
 from simcards.ronda.search_kernel import new_search_workspace, search_card
 
-__all__ = ["STAT_NAMES", "named_stats", "new_play_work", "play_hand", "play_position",
-           "policy_arrays",
-           "record_hands", "replay", "replay_searched", "simulate_hands"]
+__all__ = ["STAT_NAMES", "begin_hand", "named_stats", "new_play_work", "play_hand",
+           "play_position", "policy_arrays", "record_hands", "replay", "replay_searched",
+           "simulate_hands"]
 
 
 @njit(cache=True, inline="always")
@@ -96,6 +96,18 @@ def new_play_work(rules, rec_cap):
                     np.zeros((rules.players, 4), np.uint64), draw, log)
 
 
+@njit(cache=True, inline="always")
+def begin_hand(dealer, seats, rules, work):
+    """How every hand starts (a whole hand here, one hand of a match in ``match_kernel``): each
+    searching seat's own stream seeded for the hand from ``work.draw`` (I3), then the first
+    deal and its announcements (D5, A1-A5)."""
+    draw = work.draw
+    for p in range(rules.players):
+        if seats.kinds[p] >= POLICY_LOOKAHEAD:
+            seed_state(work.streams[p], draw.seeds[p])
+    start_hand(draw.deck, dealer, rules, work.hand, work.log)
+
+
 @njit(cache=True, _nrt=False)
 def play_hand(dealer, seats, rules, work, events):
     """One whole hand dealt by ``dealer`` from what chance gave it (``work.draw``: the deck
@@ -112,11 +124,7 @@ def play_hand(dealer, seats, rules, work, events):
     draw = work.draw
     deck = draw.deck
     st = ws.st
-    n = rules.players
-    for p in range(n):
-        if seats.kinds[p] >= POLICY_LOOKAHEAD:
-            seed_state(work.streams[p], draw.seeds[p])
-    start_hand(deck, dealer, rules, ws, plog)
+    begin_hand(dealer, seats, rules, work)
     plays = rules.plays
     teams = rules.teams
     for k in range(plays):

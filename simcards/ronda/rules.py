@@ -20,7 +20,7 @@ from functools import cached_property
 
 import numpy as np
 
-from simcards.core.cli_options import rule_integer
+from simcards.core.cli_options import check_players, rule_integer
 from simcards.core.errors import UsageError
 from simcards.ronda import codes
 from simcards.ronda.kernel_state import KernelRules
@@ -94,9 +94,8 @@ class RondaRules:
         hands_to_win: int | str = 1,
     ) -> RondaRules:
         """Validated constructor: a one-line :class:`UsageError` for any bad value."""
-        n = rule_integer("players", players)
-        if n not in DEAL_SIZES:
-            raise UsageError(f"players={n}: Ronda is for 2, 3 or 4 players (D2)")
+        n = check_players(rule_integer("players", players), min(DEAL_SIZES), max(DEAL_SIZES),
+                          "D2")
         teams = _choice("teams", teams, TEAMS_CODE)
         if teams == "on" and n != 4:
             raise UsageError(f"teams=on needs 4 players (D2), got players={n}")

@@ -124,7 +124,7 @@ def test_compare_to_dict_is_the_cli_json_and_to_frame_has_a_row_per_policy(capsy
     (lambda: api.rounds(dealer=4), "--dealer must be a seat 0..3, got 4"),
     (lambda: api.rounds(policies="greedy,,greedy"), "--policies 'greedy,,greedy'"),
     (lambda: api.rounds(policies="threshold:40"), "--policies: policy threshold: X"),
-    (lambda: api.rounds(players=7), "players=7"),
+    (lambda: api.rounds(players=7), "--players must be between 2 and 5 (rule D2), got 7"),
     (lambda: api.rounds(seed=-1), "--seed"),
     (lambda: api.games(workers=0), "--workers must be at least 1"),
     (lambda: api.games(games="1e9"), "--games must be at most 1e8"),

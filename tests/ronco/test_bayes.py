@@ -24,7 +24,8 @@ from simcards.core.rng import chunk_state, randbelow
 from simcards.ronco import bayes_exact
 from simcards.ronco import reference as ref
 from simcards.ronco.game_kernel import ALL_OUT, VOID, WON, detail_games
-from simcards.ronco.games_batch import MAX_ROUNDS, GameConfig
+from simcards.ronco.games_batch import GameConfig
+from simcards.ronco.kernel_state import Decision, Seats
 from simcards.ronco.policies import Policy
 from simcards.ronco.round_kernel import deal, field_keeps, record_deals, replay_rounds
 from simcards.ronco.rounds_batch import KernelConfig
@@ -90,14 +91,15 @@ def _alternatives(rules: RoncoRules) -> list[Policy]:
 def _table_loss(rules: RoncoRules, table: bayes_exact.BayesTable, pol: Policy) -> float:
     """Expected lives lost by ``pol`` at the table's seat, from the table's exact
     per-state losses: the states' probabilities do not depend on the seat's own policy."""
-    ra = rules.arrays
+    ra = rules.kernel
+    one = Seats.from_policies([pol])
     n = int(table.k[0])
     total = 0.0
     for i in range(table.size):
         pos = int(table.pos[i])
         sw = int(table.dealt[i]) >= 0
-        keep = field_keeps(pol.code, pol.T, pol.Td, int(table.card[i]), pos, pos == n - 1, sw,
-                           int(table.dealt[i]), ra.ties, ra.cut_king, ra.below, ra.counts)
+        keep = field_keeps(one, 0, Decision(int(table.card[i]), pos, pos == n - 1, sw,
+                                            int(table.dealt[i]), 0), ra)
         total += table.weight[i] * (table.loss_keep[i] if keep else table.loss_pass[i])
     return float(total)
 
@@ -190,8 +192,7 @@ def test_S4_game_kernel_matches_reference_game_by_game(case) -> None:
     policies = [field] * n
     policies[1] = Policy("bayes")
     cfg = GameConfig.build(rules, policies, lives, None)
-    out, lives_left, _ = detail_games(chunk_state(5, 1, stream=78), games, *cfg.args(),
-                                      MAX_ROUNDS)
+    out, lives_left, _ = detail_games(chunk_state(5, 1, stream=78), games, *cfg.args())
     replies = bayes_exact.game_table(rules, n, field).replies()
     ref_pols = [_ref_policy(p, replies) for p in policies]
     state = chunk_state(5, 1, stream=78)

@@ -142,7 +142,7 @@ def test_best_threshold_cli_json_is_reproducible_across_workers(capsys) -> None:
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["--players", "1-3"], "players must be between 2 and 20"),
+    (["--players", "1-3"], "--players must be between 2 and 20 (rule T1)"),
     (["--players", "x"], "--players"),
     (["--field", "5"], "--field must be T:Td"),
     (["--policy", "random"], "unknown policy 'random'"),

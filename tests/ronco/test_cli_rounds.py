@@ -49,8 +49,8 @@ def test_exact_json_matches_rounds_within_4_standard_errors(capsys) -> None:
 
 
 BAD_INPUT = [
-    (["--players", "1"], "players must be between 2 and 20"),
-    (["--players", "21"], "players must be between 2 and 20"),
+    (["--players", "1"], "--players must be between 2 and 20 (rule T1)"),
+    (["--players", "21"], "--players must be between 2 and 20 (rule T1)"),
     (["--policy", "bold"], "unknown ronco policy 'bold'"),
     (["--threshold", "x"], "--threshold"),
     (["--rounds", "many"], "--rounds must be a count"),
@@ -91,7 +91,8 @@ def test_real_process_exit_status_and_no_traceback() -> None:
     )
     assert proc.returncode == 2
     assert proc.stdout == ""
-    assert proc.stderr.strip() == "simcards: error: players must be between 2 and 20, got 99"
+    assert proc.stderr.strip() == ("simcards: error: --players must be between 2 and 20 (rule T1), "
+                                   "got 99")
 
 
 def test_local_cli_run_never_imports_dask() -> None:

@@ -295,7 +295,7 @@ def test_cli_table_prints_the_fractions(capsys) -> None:
 @pytest.mark.parametrize(("args", "part"), [
     (["--players", "3", "--exact"], "--exact solves two players only"),
     (["--players", "2"], "the two-player solution is --exact"),
-    (["--players", "1", "--exact"], "players must be between 2 and 20"),
+    (["--players", "1", "--exact"], "--players must be between 2 and 20 (rule T1)"),
     (["--exact", "--family", "pure"], "unknown family 'pure'"),
     (["--exact", "--family", "random"], "unknown family 'random'"),
     (["--exact", "--payoff", "chips"], "unknown payoff 'chips'"),

@@ -25,8 +25,9 @@ from simcards.core.rng import chunk_state
 from simcards.ronco import api, equilibrium_batch
 from simcards.ronco.games_batch import MAX_ROUNDS
 from simcards.ronco.games_exact import exact_game
+from simcards.ronco.kernel_state import GameSpec, Seats
 from simcards.ronco.mixed_kernel import composition_bins, mixed_games
-from simcards.ronco.policies import Policy, PolicyTable
+from simcards.ronco.policies import Policy
 from simcards.ronco.race_kernel import race_games
 from simcards.ronco.rules import RoncoRules
 from tests.cli_checks import assert_one_line_error
@@ -52,10 +53,8 @@ def _exact_payoff(hero: Policy, support: list[Policy], probs: list[float]) -> fl
 def _kernel(n: int, support: list[Policy], probs: list[float], cands: list[Policy],
             games: int, bins: int = 1, seed: int = 7) -> tuple[np.ndarray, ...]:
     cfg = equilibrium_batch.mixed_config(RULES, n, LIVES, support, probs, cands)
-    ra = cfg.rules
-    return mixed_games(chunk_state(seed, 0), games, n, LIVES, cfg.cum, *cfg.support.args(),
-                       *cfg.candidates.args(), *ra.round_args(), ra.absolute_tie, -1,
-                       MAX_ROUNDS, bins)
+    return mixed_games(chunk_state(seed, 0), games, cfg.cum, cfg.support, cfg.candidates,
+                       cfg.rules, GameSpec(n, LIVES, -1, MAX_ROUNDS), bins)
 
 
 @pytest.mark.parametrize("kind", ["threshold", "informed"])
@@ -65,11 +64,8 @@ def test_e5_a_point_mass_field_plays_exactly_the_race_kernels_games(kind: str, n
     from a stream apart from the deals, so it plays the very games of ``race_games``."""
     cands = [Policy(kind, t, d) for t, d in ((4, 4), (5, 5), (6, 5), (7, 3))]
     field = Policy(kind, 5, 4)
-    ra = RULES.arrays
-    ref = race_games(chunk_state(11, 0), 3000, n, LIVES,
-                     *PolicyTable.from_policies([field] * n).args(),
-                     *PolicyTable.from_policies(cands).args(), *ra.round_args(),
-                     ra.absolute_tie, -1, MAX_ROUNDS)
+    ref = race_games(chunk_state(11, 0), 3000, Seats.from_policies([field] * n),
+                     Seats.from_policies(cands), RULES.kernel, GameSpec(n, LIVES, -1, MAX_ROUNDS))
     for support, probs in (([field], [1.0]), ([field, Policy(kind, 3, 3)], [1.0, 0.0])):
         wins, beats, games, _cw, _cg = _kernel(n, support, probs, cands, 3000, seed=11)
         assert games[0] == 3000
@@ -276,7 +272,7 @@ def _nested_keys(d: dict) -> set[str]:
     (["--players", "4", "--family", "random"], "unknown family 'random'"),
     (["--players", "4", "--lives", "0"], "lives"),
     (["--players", "2", "--exact", "--lives", "3"], "--lives cannot be used with --exact"),
-    (["--players", "21"], "players must be between 2 and 20"),
+    (["--players", "21"], "--players must be between 2 and 20 (rule T1)"),
 ])
 def test_cli_bad_flags_are_one_line_errors_with_exit_2(capsys, args, part) -> None:
     assert_one_line_error(capsys, ["ronco", "equilibrium", *args], part)

@@ -14,7 +14,7 @@ import pytest
 from simcards.core.rng import chunk_state, randbelow, uniform
 from simcards.ronco import reference as ref
 from simcards.ronco.game_kernel import ALL_OUT, VOID, WON, detail_games
-from simcards.ronco.games_batch import MAX_ROUNDS, GameConfig
+from simcards.ronco.games_batch import GameConfig
 from simcards.ronco.policies import Policy
 from simcards.ronco.round_kernel import deal
 from simcards.ronco.rules import RoncoRules
@@ -40,8 +40,7 @@ GAME_CONFIGS = [
 def test_game_kernel_matches_reference_game_by_game(case) -> None:
     _, rules, policies, lives, first_dealer, games = case
     cfg = GameConfig.build(rules, policies, lives, first_dealer)
-    out, lives_left, elim = detail_games(
-        chunk_state(5, 0, stream=77), games, *cfg.args(), MAX_ROUNDS)
+    out, lives_left, elim = detail_games(chunk_state(5, 0, stream=77), games, *cfg.args())
 
     state = chunk_state(5, 0, stream=77)
     perm = np.arange(cfg.rules.n_cards)

@@ -49,7 +49,7 @@ def _ref_round(policies: list[Policy], cards, cut, **options) -> ref.RoundOutcom
 def test_C3_top_rank_is_the_highest_value_of_the_deck(deck: str, top: int) -> None:
     rules = RoncoRules.make(deck=deck)
     assert rules.top == top == ref.top_rank(deck)
-    assert rules.arrays.top == top
+    assert rules.kernel.top == top
     assert max(rules.deck_obj.values) == top
 
 

@@ -65,7 +65,7 @@ def test_api_and_cli_share_the_default_seed_and_counts(capsys) -> None:
     ({"seed": -1}, "--seed must be between 0"),
     ({"hands": "1e11"}, "--hands must be at most 1e10"),
     ({"hands": 0}, "--hands must be positive"),
-    ({"players": 5}, "--players must be 2, 3 or 4"),
+    ({"players": 5}, "--players must be between 2 and 4 (rule D2)"),
     ({"players": 3, "teams": "on"}, "--teams on needs --players 4"),
     ({"mode": "both"}, "--mode must be one of points|classic"),
     ({"policies": "greedy,nobody"}, "--policies: unknown ronda policy 'nobody'"),

@@ -468,8 +468,8 @@ def _one_line_error(capsys, argv: list[str], message: str) -> None:
     (["--derba-chain", "steep"], "--derba-chain must be one of flat|tiers"),
     (["--announce", "never"], "--announce must be one of first_deal|every_deal"),
     (["--announce-conflict", "x"], "--announce-conflict must be one of text|highest_takes_all"),
-    (["--players", "5"], "--players must be 2, 3 or 4"),
-    (["--players", "1"], "--players must be 2, 3 or 4"),
+    (["--players", "5"], "--players must be between 2 and 4 (rule D2)"),
+    (["--players", "1"], "--players must be between 2 and 4 (rule D2)"),
     (["--players", "x"], "Invalid value for '--players'"),
     (["--players", "3", "--teams", "on"], "--teams on needs --players 4"),
     (["--policies", "clever"], "--policies: unknown ronda policy 'clever'"),
@@ -518,7 +518,7 @@ def test_bad_matches_input_is_one_line_and_exit_2(capsys, args, message) -> None
     (["greedy"], "Missing argument 'B'"),
     (["greedy", "random", "--deals", "0"], "--deals must be positive"),
     (["greedy", "random", "--target", "0"], "--target must be 11, 21 or 41"),
-    (["greedy", "random", "--players", "5"], "--players must be 2, 3 or 4"),
+    (["greedy", "random", "--players", "5"], "--players must be between 2 and 4 (rule D2)"),
     (["greedy", "random", "--players", "3", "--teams", "on"], "--teams on needs --players 4"),
 ])
 def test_bad_compare_input_is_one_line_and_exit_2(capsys, args, message) -> None:
@@ -528,7 +528,7 @@ def test_bad_compare_input_is_one_line_and_exit_2(capsys, args, message) -> None
 @pytest.mark.parametrize(("args", "message"), [
     (["--seat", "2"], "--seat must be a seat 0..1"),
     (["--policies", "human,greedy", "--seat", "1"], "--policies: unknown ronda policy 'human'"),
-    (["--players", "5"], "--players must be 2, 3 or 4"),
+    (["--players", "5"], "--players must be between 2 and 4 (rule D2)"),
     (["--policies", "lookahead:x"], "--policies: policy lookahead: D must be an integer"),
     (["--policies", "greedy,greedy,greedy"], "--policies needs 1 or 2 entries"),
     (["--target", "0"], "--target must be 11, 21 or 41"),

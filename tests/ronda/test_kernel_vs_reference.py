@@ -292,7 +292,7 @@ def test_monte_carlo_is_the_recorded_hands() -> None:
 @pytest.mark.parametrize(
     "kwargs,message",
     [
-        ({"players": 5}, "2, 3 or 4 players"),
+        ({"players": 5}, "--players must be between 2 and 4 (rule D2), got 5"),
         ({"players": 3, "teams": "on"}, "teams=on needs 4 players"),
         ({"derba_chain": "steep"}, "unknown derba_chain"),
         ({"target": 30}, "11|21|41"),

@@ -24,7 +24,6 @@ from simcards.romi import api
 from simcards.romi import compare_batch as RC
 from simcards.romi import rounds_batch as R
 from simcards.romi.policies import KINDS, policy_arrays
-from simcards.romi.records import rules_array
 from simcards.romi.rules import PLAYERS, RomiRules
 
 STUDY = "romi-policies"
@@ -101,7 +100,7 @@ def games_batch(players: int, seed: int, games: int) -> Batch:
     """The batch ``simcards romi games --players n --policies ... --games G --seed S`` runs."""
     rules = RomiRules.make(players=players)
     kinds, params = policy_arrays([_spec(s, rules) for s in mixed_seats(players)], rules)
-    cfg = R.RoundConfig(rules_array(rules), kinds, params, rules.players, rules.rounds, -1)
+    cfg = R.RoundConfig(rules.kernel, kinds, params, rules.players, rules.rounds, -1)
     return Batch(R.games_chunk, cfg, seed, games, R.GAMES_CHUNK, R.STREAM_GAMES)
 
 

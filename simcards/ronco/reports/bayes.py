@@ -18,6 +18,7 @@ import pandas as pd
 
 from simcards.core.reports.common import page_footer, quick_banner
 from simcards.ronco import bayes_exact
+from simcards.ronco.kernel_state import Decision, Seats
 from simcards.ronco.policies import Policy
 from simcards.ronco.round_kernel import field_keeps
 from simcards.ronco.rules import RoncoRules
@@ -75,10 +76,12 @@ def history_text(pos: int, hist: int) -> str:
 def informed_keeps(rows: dict[str, np.ndarray], k: int, t: int, td: int,
                    rules: RoncoRules) -> np.ndarray:
     """S2 (informed at the pair) at every state."""
-    ra = rules.arrays
-    code = Policy("informed").code
-    return np.array([field_keeps(code, t, td, int(c), int(p), int(p) == k - 1, int(d) >= 0,
-                                 int(d), ra.ties, ra.cut_king, ra.below, ra.counts)
+    ra = rules.kernel
+    one = Seats(np.array([Policy("informed").code], np.int64), np.array([t], np.int64),
+                np.array([td], np.int64), np.zeros(1, np.float64), np.empty(0, np.int64),
+                np.empty(0, np.int8))
+    return np.array([field_keeps(one, 0, Decision(int(c), int(p), int(p) == k - 1, int(d) >= 0,
+                                                  int(d), 0), ra)
                      for c, p, d in zip(rows["card"], rows["pos"], rows["dealt"], strict=True)],
                     dtype=bool)
 

@@ -1,0 +1,137 @@
+"""The named structures Ronco's compiled code passes around, declared once.
+
+A kernel takes a handful of these instead of a long list of arrays and codes by position: the
+rules (:class:`KernelRules`), the policies by position or by player (:class:`Seats`), and the
+facts of one decision (:class:`Decision`).
+
+Why numba named tuples: numba types a named tuple as a struct of its fields, so reading
+``rules.top`` compiles to the same code as passing ``top`` as an argument of its own (the round
+and game benchmarks of ``scripts/bench_ronco.py`` are unchanged by the change); a named tuple
+mixes arrays and scalars, which one structured array cannot; it crosses between Python and
+compiled code both ways; and functions that take it keep numba's disk cache, which jitclass
+cannot. The hot loops unpack the fields they read into locals once, before the loop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, NamedTuple
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from simcards.ronco.policies import Policy
+
+__all__ = ["Classes", "Decision", "GameSpec", "GameWork", "KernelRules", "RaceWork", "Seats"]
+
+
+class KernelRules(NamedTuple):
+    """The rules of :class:`~simcards.ronco.rules.RoncoRules` as the kernels read them
+    (``RoncoRules.kernel``): plain arrays and integer codes."""
+
+    strengths: np.ndarray  # C2/C4: strength of every card of the deck, by card index
+    top: int  # C3: strength of the blocking card
+    ties: int  # R9: codes.TIES_*
+    cut_king: int  # R7: codes.CUT_KING_*
+    below: np.ndarray  # S2b: cards strictly weaker than each strength 0 .. top
+    counts: np.ndarray  # cards of each strength 0 .. top
+    absolute_tie: int  # G6: codes.ABSOLUTE_TIE_*
+
+    @property
+    def n_cards(self) -> int:
+        return int(self.strengths.shape[0])
+
+
+class Seats(NamedTuple):
+    """Policies as kernel arrays: one row per position (rounds) or per player (games), plus
+    the decision table of a ``bayes`` player (S4; empty when nobody plays it)."""
+
+    kind: np.ndarray  # codes.THRESHOLD, INFORMED, RANDOM, BAYES
+    T: np.ndarray  # S1/S2: keep at or above T (a player not dealing)
+    Td: np.ndarray  # S1/S2: the dealer's threshold
+    p: np.ndarray  # S3: probability of keeping
+    bkeys: np.ndarray  # S4: the decision table's sorted keys ...
+    bvals: np.ndarray  # ... and decisions
+
+    @classmethod
+    def from_policies(cls, policies: Sequence[Policy],
+                      bayes: tuple[np.ndarray, np.ndarray] | None = None) -> Seats:
+        """The arrays of ``policies``; ``bayes`` is the decision table (sorted keys, decisions)
+        any ``bayes`` policy among them looks up (see :mod:`simcards.ronco.bayes_exact`)."""
+        if bayes is None:
+            if any(p.kind == "bayes" for p in policies):
+                raise ValueError("a bayes policy needs its decision table")
+            bayes = (np.empty(0, np.int64), np.empty(0, np.int8))
+        return cls(
+            kind=np.array([p.code for p in policies], dtype=np.int64),
+            T=np.array([p.T for p in policies], dtype=np.int64),
+            Td=np.array([p.Td for p in policies], dtype=np.int64),
+            p=np.array([p.p for p in policies], dtype=np.float64),
+            bkeys=bayes[0],
+            bvals=bayes[1],
+        )
+
+
+class Decision(NamedTuple):
+    """One keep-or-pass decision as the policies read it (S1-S4): the decider's card
+    strength, his position, whether he deals, whether the previous position swapped with him
+    (and so holds, for good, the card ``given`` to him: its strength, else -1), and the public
+    history of the earlier positions (base 3: keep 0, swap 1, refused 2)."""
+
+    card: int
+    pos: int
+    dealer: bool
+    swapped: bool
+    given: int
+    hist: int
+
+
+class GameSpec(NamedTuple):
+    """How a game is set up (G1-G4): the players, the lives each starts with, the first
+    dealer (-1: drawn, G4) and a cap on its rounds (a game still running then is stalled)."""
+
+    players: int
+    lives: int
+    first_dealer: int
+    max_rounds: int
+
+
+class GameWork(NamedTuple):
+    """Scratch for whole games (``game_kernel.game_buffers``), allocated once per chunk, not
+    once per game: the deck (strengths, shuffled in place), each player's lives and the round
+    he was eliminated in (0: never), the round's order of positions (G3), the cards held by
+    position, the uniforms and lives lost by position, the policies by position (a
+    :class:`Seats` whose arrays are refilled every round), and ``ring``, the survivors in seat
+    order (the fused game path)."""
+
+    deck: np.ndarray
+    lives: np.ndarray
+    elim_round: np.ndarray
+    order: np.ndarray
+    hold: np.ndarray
+    u: np.ndarray
+    lost: np.ndarray
+    by_pos: Seats
+    ring: np.ndarray
+
+
+class Classes(NamedTuple):
+    """The deck as strength classes, for the exact solvers (``rounds_exact``, ``bayes_kernel``):
+    the strength of each class (ascending), its number of cards, the deck's size, the top
+    class, ``pow5[j] = 5**j`` (a deal's class counts packed in base 5) and ``mult[j]``, the
+    lives a loss on that class costs (2 for the Poroli card, R10)."""
+
+    strength: np.ndarray
+    count: np.ndarray
+    n_cards: int
+    top: int
+    pow5: np.ndarray
+    mult: np.ndarray
+
+
+class RaceWork(NamedTuple):
+    """Scratch for races (``race_kernel``): the game scratch and the state of the game stream
+    every candidate replays."""
+
+    work: GameWork
+    state: np.ndarray
