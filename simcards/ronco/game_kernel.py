@@ -11,6 +11,14 @@ survivors in position order, then the cut card; two cards per 64-bit output, eac
 on a fresh output) and, when any player's policy is random, k uniforms in position order
 (:func:`simcards.core.rng.uniform`, one 64-bit output each). An independent engine fed the same
 stream plays exactly the same games.
+
+The per-game functions (:func:`play_game`, :func:`_field_game`, :func:`_general_game`, and the
+race kernel's ``play_candidates``) are compiled with ``_nrt=False``, numba's switch that turns
+off reference counting: with it on, every array taken out of the named tuples they are given
+(:mod:`simcards.ronco.kernel_state`) is counted up and down with atomic instructions, once per
+game, which cost a third of the time of a short game (a race of 5 players with 3 lives). The
+arrays belong to the batch function that allocated them, so nothing needs counting, and these
+functions allocate nothing (numba refuses to compile one that tries).
 """
 
 from __future__ import annotations
@@ -90,7 +98,7 @@ def _winner(n, lives):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _field_game(words, seats, rules, game, d, buf, informed):
     """:func:`play_game` when every player plays the threshold (S1) or the informed (S2)
     policy, so that no uniforms are drawn and nothing is looked up: the round's rules fused
@@ -206,7 +214,7 @@ def _field_game(words, seats, rules, game, d, buf, informed):
     return s0, s1, s2, s3, STALLED, -1, rounds
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _general_game(words, seats, rules, game, d, draw_uniforms, buf):
     """:func:`play_game` for any mix of policies, through the round kernel's
     :func:`play_round`. Returns ``(s0, s1, s2, s3, ending, winner, rounds)``."""
@@ -253,7 +261,7 @@ def _general_game(words, seats, rules, game, d, draw_uniforms, buf):
     return s0, s1, s2, s3, STALLED, -1, rounds
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_game(state, seats, rules, game, draw_uniforms, buf):
     """Play one game set up by ``game`` (:class:`~simcards.ronco.kernel_state.GameSpec`),
     ``seats`` by player. ``buf`` comes from :func:`game_buffers`; its deck holds the strengths

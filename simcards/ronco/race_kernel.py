@@ -31,7 +31,7 @@ def _splitmix_state(x, out):
         out[0] = uint64(1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_candidates(seed, seats, cand, any_field_random, rules, game, buf, won):
     """Every candidate of ``cand`` in turn as player 0 of the game seeded by ``seed`` (the
     other players' rows of ``seats`` already set; row 0 is overwritten); ``won[c]``: whether
