@@ -74,8 +74,7 @@ def _policy_entries(policies: str | Sequence[str | PolicySpec], flag: str
 
 
 def _config(rules: RomiRules, specs: Sequence[PolicySpec], dealer: int | None) -> R.RoundConfig:
-    kinds, params = policy_arrays(specs, rules)
-    return R.RoundConfig(rules.kernel, kinds, params, rules.players, rules.rounds,
+    return R.RoundConfig(rules.kernel, policy_arrays(specs, rules), rules.players, rules.rounds,
                          -1 if dealer is None else dealer)
 
 

@@ -52,26 +52,27 @@ WIN_UNITS = 60
 
 @dataclass(frozen=True)
 class CompareConfig:
-    """What a chunk needs, as plain arrays and ints (pickled to workers). ``kinds[r]`` and
-    ``params[r]`` are the seats' policies in rotation r: A in seat r, B elsewhere."""
+    """What a chunk needs, as the kernels' named tuples and ints (pickled to workers).
+    ``rotations[r]`` are the seats' policies in rotation r: A in seat r, B elsewhere."""
 
-    rl: KernelRules
-    kinds: np.ndarray
-    params: np.ndarray
+    rules: KernelRules
+    rotations: tuple[Seats, ...]
     players: int
     rounds_per_game: int
     dealer: int
 
 
-def build_config(rl: KernelRules, kind_a: int, param_a: int, kind_b: int, param_b: int,
+def build_config(rules: KernelRules, kind_a: int, param_a: int, kind_b: int, param_b: int,
                  players: int, rounds_per_game: int, dealer: int | None) -> CompareConfig:
     """The rotations' seat policies from A's and B's engine codes (kind, parameter)."""
-    kinds = np.full((players, players), kind_b, np.int64)
-    params = np.full((players, players), param_b, np.int64)
+    rotations = []
     for r in range(players):
-        kinds[r, r] = kind_a
-        params[r, r] = param_a
-    return CompareConfig(rl, kinds, params, players, rounds_per_game,
+        kinds = np.full(players, kind_b, np.int64)
+        params = np.full(players, param_b, np.int64)
+        kinds[r] = kind_a
+        params[r] = param_a
+        rotations.append(Seats(kinds, params))
+    return CompareConfig(rules, tuple(rotations), players, rounds_per_game,
                          -1 if dealer is None else int(dealer))
 
 
@@ -118,7 +119,7 @@ def compare_chunk(state: np.ndarray, size: int, cfg: CompareConfig) -> dict[str,
             totals = np.zeros(n, np.int64)
             for k in range(rounds):
                 scores, out, romi, never, turns, stalled, _ = simulate_rounds(
-                    sub, 1, cfg.rl, Seats(cfg.kinds[r], cfg.params[r]), (d0 + k) % n)
+                    sub, 1, cfg.rules, cfg.rotations[r], (d0 + k) % n)
                 totals += scores[0]
                 acc["rounds"][0] += 1
                 acc["turns_hist"][min(int(turns[0]), STALL_TURNS)] += 1

@@ -32,11 +32,10 @@ STREAM_GAMES = "romi.games"
 
 @dataclass(frozen=True)
 class RoundConfig:
-    """What the kernels need, as plain arrays and ints (pickled to workers)."""
+    """What the kernels need, as their named tuples and ints (pickled to workers)."""
 
-    rl: KernelRules
-    kinds: np.ndarray
-    params: np.ndarray
+    rules: KernelRules
+    seats: Seats
     players: int
     rounds_per_game: int
     dealer: int
@@ -82,7 +81,7 @@ def rounds_chunk(state: np.ndarray, size: int, cfg: RoundConfig) -> dict[str, np
     from simcards.romi.round_kernel import simulate_rounds
 
     acc = _empty(cfg.players)
-    _add_rounds(acc, simulate_rounds(state, size, cfg.rl, Seats(cfg.kinds, cfg.params), cfg.dealer))
+    _add_rounds(acc, simulate_rounds(state, size, cfg.rules, cfg.seats, cfg.dealer))
     return acc
 
 
@@ -98,7 +97,7 @@ def games_chunk(state: np.ndarray, size: int, cfg: RoundConfig) -> dict[str, np.
         d0 = int(randbelow(state, n))
         totals = np.zeros(n, np.int64)
         for r in range(cfg.rounds_per_game):
-            out = simulate_rounds(state, 1, cfg.rl, Seats(cfg.kinds, cfg.params), (d0 + r) % n)
+            out = simulate_rounds(state, 1, cfg.rules, cfg.seats, (d0 + r) % n)
             _add_rounds(acc, out)
             totals += out[0][0]
         won = totals == totals.min()

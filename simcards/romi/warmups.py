@@ -7,13 +7,13 @@ from __future__ import annotations
 def warm_romi_rounds() -> None:
     """Compile or load the Römi round kernel: four greedy players, default rules, two rounds."""
     from simcards.core.rng import chunk_state
-    from simcards.romi.records import engine_args
+    from simcards.romi.policies import policy_arrays
     from simcards.romi.rounds_batch import RoundConfig, rounds_chunk
     from simcards.romi.rules import RomiRules
 
     rules = RomiRules.make()
-    rl, kinds, params = engine_args(rules, ["greedy"] * rules.players)
-    rounds_chunk(chunk_state(0, 0), 2, RoundConfig(rl, kinds, params, rules.players,
+    seats = policy_arrays(["greedy"] * rules.players, rules)
+    rounds_chunk(chunk_state(0, 0), 2, RoundConfig(rules.kernel, seats, rules.players,
                                                     rules.rounds, -1))
 
 
@@ -35,13 +35,13 @@ def warm_romi_compare() -> None:
 def warm_romi_games() -> None:
     """Compile or load the Römi game kernel (whole games of rounds)."""
     from simcards.core.rng import chunk_state
-    from simcards.romi.records import engine_args
+    from simcards.romi.policies import policy_arrays
     from simcards.romi.rounds_batch import RoundConfig, games_chunk
     from simcards.romi.rules import RomiRules
 
     rules = RomiRules.make(players=2)
-    rl, kinds, params = engine_args(rules, ["greedy"] * rules.players)
-    games_chunk(chunk_state(0, 0), 1, RoundConfig(rl, kinds, params, rules.players,
+    seats = policy_arrays(["greedy"] * rules.players, rules)
+    games_chunk(chunk_state(0, 0), 1, RoundConfig(rules.kernel, seats, rules.players,
                                                   rules.rounds, -1))
 
 
@@ -49,11 +49,10 @@ def warm_romi_questions() -> None:
     """Compile or load the kernel of the ``romi-questions`` study (rounds with per-round
     records and the joker exchange), so that the report does not compile it mid-study."""
     from simcards.core.rng import chunk_state
-    from simcards.romi.kernel_state import Seats
-    from simcards.romi.records import engine_args
+    from simcards.romi.policies import policy_arrays
     from simcards.romi.reports.question_kernel import question_rounds
     from simcards.romi.rules import RomiRules
 
     rules = RomiRules.make()
-    rl, kinds, params = engine_args(rules, ["greedy"] * rules.players)
-    question_rounds(chunk_state(0, 0), 2, rl, Seats(kinds, params), 0)
+    question_rounds(chunk_state(0, 0), 2, rules.kernel,
+                    policy_arrays(["greedy"] * rules.players, rules), 0)

@@ -58,7 +58,7 @@ def test_q4_threshold_seat_opens_later_than_greedy(four_mixed) -> None:
 def test_d5_games_round_by_round_equal_the_engines_games() -> None:
     rules = RomiRules.make(players=3, rounds=3)
     rl, kinds, params = engine_args(rules, ["greedy", "rummy:3", "greedy"])
-    cfg = R.RoundConfig(rl, kinds, params, 3, 3, -1)
+    cfg = R.RoundConfig(rl, Seats(kinds, params), 3, 3, -1)
     stats = R.games_chunk(chunk_state(9, 0), 12, cfg)
     totals, winners = E.simulate_games(chunk_state(9, 0), 12, rl, Seats(kinds, params))
     assert stats["games"][0] == 12 and stats["rounds"][0] == 36

@@ -17,7 +17,6 @@ from simcards.core.rng import chunk_state, next_u64, randbelow, seed_state
 from simcards.romi import api
 from simcards.romi import compare_batch as RC
 from simcards.romi import round_kernel as E
-from simcards.romi.kernel_state import Seats
 from simcards.romi.rules import RomiRules
 
 
@@ -68,8 +67,7 @@ def test_d5_g6_each_sets_sums_are_its_games_replayed_from_the_documented_chance(
             totals = np.zeros(n, np.int64)
             for k in range(rounds):
                 before = sub.copy()
-                out = E.simulate_rounds(sub, 1, cfg.rl, Seats(cfg.kinds[r], cfg.params[r]),
-                                        (d0 + k) % n)
+                out = E.simulate_rounds(sub, 1, cfg.rules, cfg.rotations[r], (d0 + k) % n)
                 assert out[6][0] == (d0 + k) % n
                 totals += out[0][0]
                 decks.append((k, int(before[0])))

@@ -99,8 +99,8 @@ def compare_batch(job: Job, seed: int, deal_sets: int) -> Batch:
 def games_batch(players: int, seed: int, games: int) -> Batch:
     """The batch ``simcards romi games --players n --policies ... --games G --seed S`` runs."""
     rules = RomiRules.make(players=players)
-    kinds, params = policy_arrays([_spec(s, rules) for s in mixed_seats(players)], rules)
-    cfg = R.RoundConfig(rules.kernel, kinds, params, rules.players, rules.rounds, -1)
+    seats = policy_arrays([_spec(s, rules) for s in mixed_seats(players)], rules)
+    cfg = R.RoundConfig(rules.kernel, seats, rules.players, rules.rounds, -1)
     return Batch(R.games_chunk, cfg, seed, games, R.GAMES_CHUNK, R.STREAM_GAMES)
 
 

@@ -29,7 +29,7 @@ from simcards.core.store import batch_set_store
 from simcards.romi import codes
 from simcards.romi import rounds_batch as R
 from simcards.romi.kernel_state import KernelRules, Seats
-from simcards.romi.records import engine_args
+from simcards.romi.policies import policy_arrays
 from simcards.romi.reports.question_kernel import _exchange, question_rounds  # noqa: F401
 from simcards.romi.rules import RomiRules
 
@@ -55,9 +55,8 @@ BANDS = ((0, 30), (31, 50), (51, VMAX))
 class QuestionConfig:
     """What :func:`questions_chunk` needs (pickled to workers)."""
 
-    rl: KernelRules
-    kinds: np.ndarray
-    params: np.ndarray
+    rules: KernelRules
+    seats: Seats
     players: int
     dealer: int
 
@@ -157,7 +156,7 @@ def add_rounds(acc: dict[str, np.ndarray], out: tuple, dealer: int) -> None:
 def questions_chunk(state: np.ndarray, size: int, cfg: QuestionConfig) -> dict[str, np.ndarray]:
     """One chunk of rounds (runs in a worker)."""
     acc = empty(cfg.players)
-    add_rounds(acc, question_rounds(state, size, cfg.rl, Seats(cfg.kinds, cfg.params), cfg.dealer),
+    add_rounds(acc, question_rounds(state, size, cfg.rules, cfg.seats, cfg.dealer),
                cfg.dealer)
     return acc
 
@@ -172,8 +171,7 @@ def questions_batch(seed: int, rounds: int) -> Batch:
     """The rounds of ``simcards romi rounds --players 4 --policies greedy --dealer 0`` (the
     same stream and chunks)."""
     rules = RomiRules.make(players=PLAYERS)
-    rl, kinds, params = engine_args(rules, [POLICY] * PLAYERS)
-    cfg = QuestionConfig(rl, kinds, params, PLAYERS, DEALER)
+    cfg = QuestionConfig(rules.kernel, policy_arrays([POLICY] * PLAYERS, rules), PLAYERS, DEALER)
     return Batch(questions_chunk, cfg, seed, rounds, R.ROUNDS_CHUNK, R.STREAM_ROUNDS)
 
 

@@ -18,7 +18,7 @@ from simcards.core.runner import Batch, run_batches
 from simcards.core.stats import wilson
 from simcards.core.store import batch_set_store
 from simcards.romi import rounds_batch as R
-from simcards.romi.records import engine_args
+from simcards.romi.policies import policy_arrays
 from simcards.romi.rules import PLAYERS, RomiRules
 
 STUDY = "romi-rounds"
@@ -36,8 +36,8 @@ def rounds_batch(players: int, seed: int, rounds: int) -> Batch:
     """The batch ``simcards romi rounds --players n --rounds N --seed S`` runs (every seat
     greedy, the dealer drawn)."""
     rules = RomiRules.make(players=players)
-    rl, kinds, params = engine_args(rules, [POLICY] * players)
-    cfg = R.RoundConfig(rl, kinds, params, rules.players, rules.rounds, -1)
+    cfg = R.RoundConfig(rules.kernel, policy_arrays([POLICY] * players, rules), rules.players,
+                        rules.rounds, -1)
     return Batch(R.rounds_chunk, cfg, seed, rounds, R.ROUNDS_CHUNK, R.STREAM_ROUNDS)
 
 
