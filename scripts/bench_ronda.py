@@ -1,31 +1,47 @@
-"""Throughput of the Ronda hand kernel on one core, beside the pure-Python reference engine.
+"""Throughput of the Ronda hand kernel on one core, beside a hand-specialised yardstick and the
+pure-Python reference engine.
 
-Usage: python scripts/bench_ronda.py [--hands N] [--reference-hands N] [--players N]
-                                     [--policy greedy|random|lookahead:1|rollout:100]
+Usage: python scripts/bench_ronda.py [--policies random,greedy] [--hands N] [--players N]
+                                     [--repeats N] [--limit PATH] [--engine values|workspace]
+                                     [--reference-hands N]
        python scripts/bench_ronda.py --readme
 
-``--readme`` measures the figures the README states (two players: greedy, one ``lookahead:1``
-seat, one ``rollout:32`` seat, kernel only), writes them to ``scripts/bench_results/ronda.json``
-and rewrites the README's speeds block from it (``scripts/update_readme_speeds.py``).
+Each policy of ``--policies`` is timed in turn: ``random`` and ``greedy`` in every seat, a
+searching policy (``lookahead:D``, Q4; ``rollout:K``, Q5) in seat 0 against ``greedy`` seats.
+The default times ``random`` and ``greedy``.
 
-Compile time is excluded: the kernel is called once on a tiny batch before timing. The figures
-are whole hands per second on one core (one process, one thread), best of three runs, timed in
-CPU seconds of this process so that other work on a shared machine does not distort them; the
-reference engine plays hands recorded from the same kind of stream with the same policies.
-Target: at least 100,000 two-player greedy hands per second.
+The yardstick is a hand-specialised kernel for two players, default rules and random play, kept
+outside the project at ``../shared/bench/ronda_limit.py`` from the repository root unless
+``--limit`` says otherwise. It is loaded at run time, and its ``play_hands(hands, seed)`` is
+timed beside every two-player default-rules run, the runs of the two alternating so that load
+from other processes hits both alike; the ratio project / yardstick is printed for each policy
+(for ``greedy`` too: the yardstick plays random, and greedy weighs up to four candidates a
+play). Without the file the ratios are skipped.
 
-A searching policy (``lookahead:D``, Q4; ``rollout:K``, Q5) plays seat 0 against ``greedy`` seats;
-the reference engine is timed only for ``greedy`` and ``random`` (it searches far too slowly to
-time in a benchmark). Targets, two players: 5,000 hands/s for ``lookahead:1`` and 200 hands/s
-for ``rollout:100`` against greedy.
+``--engine workspace`` times the hands on the hand's workspace (``play_kernel.
+simulate_hands_on_workspace``), the path searching seats take, instead of the loop on card
+values that ``simcards ronda hands`` runs for random and greedy seats.
+
+``--readme`` measures the figures the README states (two players: random, greedy, one
+``lookahead:1`` seat, one ``rollout:32`` seat, kernel only, with the yardstick's ratios),
+writes them to ``scripts/bench_results/ronda.json`` and rewrites the README's speeds block
+from it (``scripts/update_readme_speeds.py``).
+
+Compile time is excluded: each kernel is called once on a tiny batch before timing. The figures
+are whole hands per second on one core (one process, one thread), best of ``--repeats`` runs,
+timed in CPU seconds of this process so that other work on a shared machine does not distort
+them. The reference engine plays hands recorded from the same kind of stream with the same
+policies, for ``greedy`` and ``random`` only (it searches far too slowly to time).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -33,25 +49,54 @@ from simcards.core.rng import chunk_state
 from simcards.ronda import codes
 from simcards.ronda import reference as ref
 from simcards.ronda.kernel_state import Seats
-from simcards.ronda.play_kernel import record_hands, simulate_hands
+from simcards.ronda.play_kernel import (
+    record_hands,
+    simulate_hands,
+    simulate_hands_on_workspace,
+)
 from simcards.ronda.policies import policy_arrays
 from simcards.ronda.rules import RondaRules
 
-DEFAULT_HANDS = {"greedy": 300_000, "random": 300_000, "lookahead": 20_000, "rollout": 1_000}
-README_POLICIES = ("greedy", "lookahead:1", "rollout:32")
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_LIMIT = ROOT / ".." / "shared" / "bench" / "ronda_limit.py"
+DEFAULT_HANDS = {"greedy": 1_000_000, "random": 1_000_000, "lookahead": 20_000,
+                 "rollout": 1_000}
+README_POLICIES = ("random", "greedy", "lookahead:1", "rollout:32")
 """The two-player figures the README states, each searching policy in seat 0 against greedy."""
+ENGINES = {"values": simulate_hands, "workspace": simulate_hands_on_workspace}
 
 
-def kernel_rate(rules: RondaRules, kinds: np.ndarray, params: np.ndarray, hands: int) -> float:
+def load_limit(path: Path):
+    """The yardstick module, or None when the file is not there."""
+    if not path.is_file():
+        return None
+    spec = importlib.util.spec_from_file_location("ronda_limit", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def rates(rules: RondaRules, kinds: np.ndarray, params: np.ndarray, hands: int, repeats: int,
+          limit=None, engine: str = "values") -> tuple[float, float | None]:
+    """Best hands/s of the project's kernel and, when ``limit`` is given, of the yardstick on
+    as many hands, their runs interleaved."""
+    run = ENGINES[engine]
     seats = Seats(kinds, params)
-    simulate_hands(chunk_state(0, 0), 10, -1, seats, rules.kernel)  # compile / load from cache
-    best = 0.0
-    for rep in range(3):
+    run(chunk_state(0, 0), 10, -1, seats, rules.kernel)  # compile / load from cache
+    if limit is not None:
+        limit.play_hands(1000, 1)  # compile
+    best_k = 0.0
+    best_l = 0.0
+    for rep in range(repeats):
         state = chunk_state(1, rep)
         t0 = time.process_time()
-        simulate_hands(state, hands, -1, seats, rules.kernel)
-        best = max(best, hands / (time.process_time() - t0))
-    return best
+        run(state, hands, -1, seats, rules.kernel)
+        best_k = max(best_k, hands / (time.process_time() - t0))
+        if limit is not None:
+            t0 = time.process_time()
+            limit.play_hands(hands, 12345 + rep)
+            best_l = max(best_l, hands / (time.process_time() - t0))
+    return best_k, (best_l if limit is not None else None)
 
 
 def reference_rate(rules: RondaRules, kinds: np.ndarray, hands: int) -> float:
@@ -81,18 +126,25 @@ def seat_specs(policy: str, players: int) -> tuple[list[str], str]:
     return [policy] + ["greedy"] * (players - 1), "greedy"
 
 
-def readme_figures() -> None:
+def readme_figures(limit_path: Path) -> None:
     """Measure the README's figures, save them and rewrite the README's block."""
     import update_readme_speeds as speeds
 
     load = os.getloadavg()[0]
     rules = RondaRules.make(players=2)
-    figures = {}
+    limit = load_limit(limit_path)
+    figures: dict[str, float] = {}
     for policy in README_POLICIES:
         kinds, params = policy_arrays(seat_specs(policy, 2)[0])
         hands = DEFAULT_HANDS[policy.partition(":")[0]]
-        figures[policy] = kernel_rate(rules, kinds, params, hands)
-        print(f"  {policy:<12} {figures[policy]:>12,.0f} hands/s")
+        plain = policy in ("random", "greedy")
+        k, lim = rates(rules, kinds, params, hands, 3, limit if plain else None)
+        figures[policy] = k
+        line = f"  {policy:<12} {k:>12,.0f} hands/s"
+        if lim is not None:
+            figures[f"{policy} yardstick"] = lim
+            line += f"   yardstick {lim:>12,.0f}   ratio {k / lim:.3f}"
+        print(line)
     path = speeds.save_results("ronda", "python scripts/bench_ronda.py --readme", figures, load)
     print(f"wrote {path.relative_to(speeds.ROOT)}")
     speeds.main_update()
@@ -101,32 +153,51 @@ def readme_figures() -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--players", type=int, default=2)
-    ap.add_argument("--policy", default="greedy",
-                    help="greedy, random (every seat), or lookahead:D / rollout:K (seat 0, "
-                         "against greedy)")
+    ap.add_argument("--policies", default="random,greedy",
+                    help="comma-separated: greedy, random (every seat), or lookahead:D / "
+                         "rollout:K (seat 0, against greedy)")
+    ap.add_argument("--policy", dest="policies", help="one policy (the same as --policies)")
     ap.add_argument("--hands", type=int, default=None)
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--limit", type=Path, default=DEFAULT_LIMIT,
+                    help="the yardstick kernel (default: ../shared/bench/ronda_limit.py)")
+    ap.add_argument("--engine", choices=sorted(ENGINES), default="values",
+                    help="values: the loop simcards runs for random and greedy seats; "
+                         "workspace: the hand's workspace, as searching seats play")
     ap.add_argument("--reference-hands", type=int, default=200)
     ap.add_argument("--readme", action="store_true",
                     help="measure the README's figures and rewrite its speeds block")
     args = ap.parse_args()
     if args.readme:
-        readme_figures()
+        readme_figures(args.limit)
         return
     rules = RondaRules.make(players=args.players)
-    name = args.policy.partition(":")[0]
-    specs, against = seat_specs(args.policy, args.players)
-    kinds, params = policy_arrays(specs)
-    hands = args.hands if args.hands is not None else DEFAULT_HANDS.get(name, 1_000)
-    k = kernel_rate(rules, kinds, params, hands)
-    print(f"Ronda hands, {args.players} players, {args.policy} vs {against}, default rules,"
-          " one core")
-    print(f"  numba kernel:     {k:>12,.0f} hands/s")
-    r = None
-    if name in ("greedy", "random") and args.reference_hands > 0:
-        r = reference_rate(rules, kinds, args.reference_hands)
-        print(f"  reference engine: {r:>12,.1f} hands/s   (kernel is {k / r:,.0f}x faster)")
-    print(json.dumps({"players": args.players, "policy": args.policy, "against": against,
-                      "kernel_hands_per_s": k, "reference_hands_per_s": r}))
+    limit = load_limit(args.limit) if args.players == 2 else None
+    if args.players == 2 and limit is None:
+        print(f"yardstick {args.limit} not found: timing the project kernel alone, no ratio")
+    for policy in args.policies.split(","):
+        name = policy.partition(":")[0]
+        specs, against = seat_specs(policy, args.players)
+        kinds, params = policy_arrays(specs)
+        hands = args.hands if args.hands is not None else DEFAULT_HANDS.get(name, 1_000)
+        plain = name in ("greedy", "random")
+        k, lim = rates(rules, kinds, params, hands, args.repeats, limit if plain else None,
+                       args.engine)
+        print(f"Ronda hands, {args.players} players, {policy} vs {against}, default rules,"
+              f" one core, {args.engine} engine")
+        print(f"  numba kernel:     {k:>12,.0f} hands/s")
+        if lim is not None:
+            print(f"  yardstick:        {lim:>12,.0f} hands/s   (ratio project/yardstick "
+                  f"{k / lim:.3f})")
+        r = None
+        if plain and args.reference_hands > 0:
+            r = reference_rate(rules, kinds, args.reference_hands)
+            print(f"  reference engine: {r:>12,.1f} hands/s   (kernel is {k / r:,.0f}x faster)")
+        print(json.dumps({"players": args.players, "policy": policy, "against": against,
+                          "engine": args.engine, "kernel_hands_per_s": k,
+                          "limit_hands_per_s": lim,
+                          "ratio": None if lim is None else k / lim,
+                          "reference_hands_per_s": r}))
 
 
 if __name__ == "__main__":

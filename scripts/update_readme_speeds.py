@@ -110,12 +110,22 @@ def ronda_block() -> str:
     r = _load("ronda")
     f = r["figures"]
     greedy = f["greedy"]
-    parts = [f"`greedy` in every seat {_sig(greedy)} hands a second"]
+    parts = []
+    for spec in ("random", "greedy"):
+        if spec not in f:
+            continue
+        part = f"`{spec}` in every seat {_sig(f[spec])} hands a second"
+        limit = f.get(f"{spec} yardstick")
+        if limit:
+            part += f" ({_sig(f[spec] / limit, 2)} of the yardstick's {_sig(limit)})"
+        parts.append(part)
     for spec in ("lookahead:1", "rollout:32"):
         parts.append(f"one `{spec}` seat against `greedy` {_sig(f[spec])} "
                      f"({_sig(greedy / f[spec], 2)} times slower)")
+    yardstick = (" The yardstick is a hand-specialised two-player kernel for random play,"
+                 " timed in the same run." if "random yardstick" in f else "")
     return (f"Two players, default rules, one core: {'; '.join(parts)} "
-            f"(`{r['command']}`, CPU time, best of three; {_where(r)}).\n")
+            f"(`{r['command']}`, CPU time, best of three; {_where(r)}).{yardstick}\n")
 
 
 def cluster_block() -> str:

@@ -11,13 +11,12 @@ card per value), the pile in play, and per side only the captured count and the 
 enter the final values (Q1: announcements are left out, so they are not kept). Copying a
 position is one short loop, and a play touches a handful of slots.
 
-The rules are the engine's: :func:`resolve` follows :func:`engine.resolve`, :func:`play`
-follows :func:`engine.apply_play` and :func:`engine.credits`, :func:`deal` follows
-:func:`engine.deal_next`, :func:`greedy` follows :func:`engine.greedy_card`, and
-:func:`finish` follows :func:`engine.finish_hand`; the point balance of one play is the
-engine's own :func:`engine.balance`. ``tests/ronda/test_compact.py`` holds them together: from
-positions of real hands in every configuration, greedy played to the end here and on the
-workspace chooses the same value at every play and ends in the same final values.
+A play, its points and greedy are those of :mod:`simcards.ronda.value_rules` (the rules on
+card values, shared with the Monte Carlo loop of :mod:`simcards.ronda.value_kernel`); the
+deal follows :func:`hand_kernel.deal_next` and :func:`finish` :func:`hand_kernel.finish_hand`.
+``tests/ronda/test_compact.py`` holds the forms together: from positions of real hands in every
+configuration, greedy played to the end here and on the workspace chooses the same value at
+every play and ends in the same final values.
 
 Cards of one value are interchangeable in play (D1), so plays are named by value and holdings
 keep only how many cards of each value they hold. The deck is the caller's array of card ids,
@@ -31,12 +30,7 @@ from numba import njit
 
 from simcards.core.bits import lowest_bit, popcount
 from simcards.ronda.codes import (
-    ACT_CAPTURE,
-    ACT_DERBA,
-    ACT_LAY,
-    ACT_REHIT,
     ANNOUNCE_EVERY_DEAL,
-    CHAIN_FLAT,
     MODE_POINTS,
     SRC_CARDS,
     SRC_DERBA,
@@ -44,11 +38,7 @@ from simcards.ronda.codes import (
     SRC_MISSA,
 )
 from simcards.ronda.hand_kernel import (
-    AS,
-    COMB,
-    N_CARDS,
     N_VALUES,
-    REY,
     S_DEAL,
     S_FIRST,
     S_HELD,
@@ -63,11 +53,20 @@ from simcards.ronda.hand_kernel import (
     S_STOCK,
     S_TABLE_N,
     S_TURN,
-    balance,
-    side_of,
-    tier,
 )
-from simcards.ronda.kernel_state import PlayFacts
+from simcards.ronda.kernel_state import Board, Spot
+from simcards.ronda.value_rules import (
+    N_CARDS,
+    NIBBLE,
+    act,
+    announced,
+    credit,
+    greedy_value,
+    held_nibbles,
+    pairs,
+    play_value,
+    side_of,
+)
 
 # Slots of a compact position.
 C_TV = 0  # the table: bit v set when a card of value v lies there (P4)
@@ -93,20 +92,12 @@ C_CAPN = 28  # 28..31: cards captured by each side
 C_PTS = 32  # 32..35: points by side, announcements left out (Q1)
 C_SIZE = 36
 
-NIBBLE = 15
-LOW_NIBBLE_BITS = 0x1111111111  # bit 4v of each value v
 
 
 @njit(cache=True, inline="always")
 def _next(p, n):
     """The player after ``p`` (no division in the hot loops)."""
     return p + 1 if p + 1 < n else 0
-
-
-@njit(cache=True, inline="always")
-def held_nibbles(h):
-    """Bit 4v set for each value v a packed holding ``h`` holds (counts are 0..4)."""
-    return (h | (h >> 1) | (h >> 2)) & LOW_NIBBLE_BITS
 
 
 @njit(cache=True, inline="always")
@@ -193,26 +184,30 @@ def hand_values(x, q):
 
 
 @njit(cache=True, inline="always")
+def board_of(x):
+    """The :class:`~simcards.ronda.kernel_state.Board` of the position ``x``."""
+    return Board(x[C_TV], x[C_TN], x[C_PN], x[C_PV], x[C_PVC], x[C_PH], x[C_LAID], x[C_LC])
+
+
+@njit(cache=True, inline="always")
+def set_board(x, board):
+    """Write ``board`` into the position ``x``."""
+    x[C_TV] = board.table
+    x[C_TN] = board.table_n
+    x[C_PN] = board.pile_n
+    x[C_PV] = board.pile_v
+    x[C_PVC] = board.pile_vc
+    x[C_PH] = board.hitter
+    x[C_LAID] = board.laid
+    x[C_LC] = board.lc
+
+
+@njit(cache=True, inline="always")
 def resolve(v, x, plays):
-    """What a card of value ``v`` would do now, as :func:`engine.resolve`: ``(action, taken,
-    hit, chain_closed, missa, last)``."""
-    k = 0
-    hit = 0
-    chain_closed = False
-    if x[C_PN] > 0 and x[C_PV] == v:
-        action = ACT_REHIT
-        hit = x[C_PVC]
-        chain_closed = x[C_PVC] == 3
-    elif (x[C_TV] >> v) & 1:
-        k = lowest_bit(~(x[C_TV] >> v))  # P2: the run of values on the table from v up
-        action = ACT_DERBA if x[C_LAID] == v else ACT_CAPTURE
-        if action == ACT_DERBA:
-            hit = 1
-    else:
-        action = ACT_LAY
-    missa = k > 0 and x[C_TN] == k
-    last = x[C_PLAYS] + 1 == plays
-    return action, k, hit, chain_closed, missa, last
+    """What a card of value ``v`` would do now (:func:`value_rules.act`, and whether it is the
+    hand's last play): ``(action, taken, hit, chain_closed, missa, last)``."""
+    action, k, hit, chain_closed, missa = act(v, board_of(x))
+    return action, k, hit, chain_closed, missa, x[C_PLAYS] + 1 == plays
 
 
 @njit(cache=True, inline="always")
@@ -226,64 +221,21 @@ def _close_pile(x, side):
 
 @njit(cache=True, inline="always")
 def play(v, x, rules):
-    """The player to move plays a card of value ``v`` (P1 .. L5, as
-    :func:`engine.apply_play`; points as :func:`engine.credits`, announcements aside)."""
-    teams = rules.teams
+    """The player to move plays a card of value ``v``: P1 here, then the play and its points
+    by :mod:`simcards.ronda.value_rules` (announcements aside, Q1)."""
     p = x[C_TURN]
-    s = side_of(p, teams)
-    x[C_HAND + p] -= np.int64(1) << (4 * v)
+    nib = np.int64(1) << (4 * v)
+    x[C_HAND + p] -= nib
     x[C_HN + p] -= 1
     x[C_HELD] -= 1
-    action, k, hit, chain_closed, missa, last = resolve(v, x, rules.plays)
-    x[C_PUBV] += np.int64(1) << (4 * v)
+    x[C_PUBV] += nib
     x[C_PUBLIC] += 1
     if (x[C_ANN + p] >> (4 * v)) & NIBBLE:
-        x[C_ANN + p] -= np.int64(1) << (4 * v)
-    hitter = x[C_PH]
-    hs = side_of(hitter, teams) if hitter >= 0 else -1
-    if x[C_PN] > 0 and x[C_PV] != v:  # X5a
-        _close_pile(x, hs)
-    if action == ACT_REHIT:
-        x[C_PN] += 1
-        x[C_PVC] += 1
-        x[C_PH] = p
-        x[C_LC] = p
-        x[C_LAID] = -1
-        if chain_closed:
-            _close_pile(x, s)  # X5b
-    elif action == ACT_LAY:
-        x[C_TV] |= 1 << v
-        x[C_TN] += 1
-        x[C_LAID] = v
-    else:
-        x[C_TV] &= ~(((1 << k) - 1) << v)
-        x[C_TN] -= k
-        if action == ACT_DERBA:  # X3
-            x[C_PN] = k + 1
-            x[C_PV] = v
-            x[C_PVC] = 2
-            x[C_PH] = p
-        else:
-            x[C_CAPN + s] += k + 1
-        x[C_LC] = p
-        x[C_LAID] = -1
-    if rules.mode == MODE_POINTS:
-        if hit > 0:
-            if rules.chain == CHAIN_FLAT:
-                x[C_PTS + s] += 1  # X6
-            else:
-                x[C_PTS + s] += tier(hit)  # X7
-                if hit > 1:
-                    x[C_PTS + hs] -= tier(hit - 1)
-        if missa:
-            x[C_PTS + s] += 1
-        if last:
-            if v == REY and action != ACT_LAY:
-                x[C_PTS + s] += 10  # L1
-            elif v in (REY, AS):
-                for t in range(rules.sides):  # L2, L3
-                    if t != s:
-                        x[C_PTS + t] += 10
+        x[C_ANN + p] -= nib
+    board, facts = play_value(v, p, board_of(x), x[C_PLAYS] + 1 == rules.plays, rules, x,
+                              C_CAPN)
+    set_board(x, board)
+    credit(facts, rules, x, C_PTS, 1, 0)
     x[C_PLAYS] += 1
     x[C_TURN] = _next(p, rules.players)
 
@@ -311,91 +263,25 @@ def deal(x, rules, deck):
     x[C_TURN] = first
     announcing = rules.mode == MODE_POINTS and (d == 0 or rules.announce == ANNOUNCE_EVERY_DEAL)
     for q in range(n):
-        a = 0
         if announcing:
-            h = x[C_HAND + q]
-            for v in range(N_VALUES):
-                k = (h >> (4 * v)) & NIBBLE
-                if k >= 2:
-                    a |= (2 if k == 2 else 3) << (4 * v)
-        x[C_ANN + q] = a
+            two, three = pairs(x[C_HAND + q])
+            x[C_ANN + q] = announced(two, three)
+        else:
+            x[C_ANN + q] = 0
 
 
 @njit(cache=True, inline="always")
 def greedy(x, rules, held):
-    """Q3 for the player to move, as :func:`engine.greedy_card`: the value of his best card
-    (highest V(own side) of the single play, ties by lowest Derba risk, then card order).
-    ``held`` is scratch of at least ``rules.sides`` entries."""
-    teams = rules.teams
-    ns = rules.sides
-    plays = rules.plays
+    """Q3 for the player to move (:func:`value_rules.greedy_value`): the value of his best
+    card. ``held`` is scratch of at least ``rules.sides`` entries."""
     p = x[C_TURN]
-    s = side_of(p, teams)
-    pile_n = x[C_PN]
-    hitter = x[C_PH]
-    hs = side_of(hitter, teams) if hitter >= 0 else -1
-    hand = x[C_HAND + p]
-    nz = held_nibbles(hand)
-    if nz & (nz - 1) == 0:
-        return lowest_bit(nz) >> 2  # one value held: nothing to weigh
     nxt = _next(p, rules.players)
-    big_u = N_CARDS - x[C_PUBLIC] - x[C_HN + p]
     h = x[C_HN + nxt]
     if h == 0:
         h = rules.deal_sizes[x[C_DEAL] + 1]
-    safe = COMB[big_u, h]
-    ann = x[C_ANN + nxt]
-    pubv = x[C_PUBV]
-    best = -1
-    best_v = 0
-    best_keep = 0
-    while nz:
-        v = lowest_bit(nz) >> 2
-        nz &= nz - 1
-        action, k, hit, chain_closed, missa, last = resolve(v, x, plays)
-        bal = balance(PlayFacts(action, hit, missa, last, v, s, hs), rules)
-        if action == ACT_REHIT:
-            dk = 1 if hs == s else pile_n + 1
-        elif action == ACT_LAY:
-            dk = 0
-        else:
-            dk = k + 1
-        if last:
-            for t in range(ns):
-                held[t] = x[C_CAPN + t]
-            if pile_n > 0:
-                held[hs] += pile_n
-            before = held[s]
-            if action == ACT_REHIT:
-                held[hs] -= pile_n
-                held[s] += pile_n + 1
-            elif action != ACT_LAY:
-                held[s] += k + 1
-            left = x[C_TN] - k + (1 if action == ACT_LAY else 0)
-            if left > 0:  # U1
-                lc = p if action != ACT_LAY else x[C_LC]
-                held[side_of(lc, teams) if lc >= 0 else ns - 1] += left
-            if rules.mode == MODE_POINTS:
-                share = rules.share
-                for t in range(ns):  # S1
-                    if held[t] > share:
-                        bal += held[t] - share if t == s else share - held[t]
-            dk = held[s] - before
-        value = 100 * bal + dk
-        if best >= 0 and (value < best_v or (value == best_v and best_keep >= safe)):
-            continue
-        if action == ACT_CAPTURE or chain_closed or last:
-            keep = safe
-        elif (ann >> (4 * v)) & NIBBLE:
-            keep = 0
-        else:
-            own = (hand >> (4 * v)) & NIBBLE
-            keep = COMB[big_u - (4 - ((pubv >> (4 * v)) & NIBBLE) - own), h]
-        if best < 0 or value > best_v or keep > best_keep:
-            best = v
-            best_v = value
-            best_keep = keep
-    return best
+    spot = Spot(p, x[C_HAND + p], board_of(x), x[C_PLAYS] + 1 == rules.plays,
+                N_CARDS - x[C_PUBLIC] - x[C_HN + p], h, x[C_ANN + nxt], x[C_PUBV])
+    return greedy_value(spot, rules, x, C_CAPN, held)
 
 
 @njit(cache=True, inline="always")
@@ -414,7 +300,7 @@ def values(x, rules, f):
 
 @njit(cache=True, inline="always")
 def finish(x, rules, f):
-    """The end of the hand (X5c, U1, S1, as :func:`engine.finish_hand`), then its final values
+    """The end of the hand (X5c, U1, S1, as :func:`hand_kernel.finish_hand`), then its final values
     into ``f``."""
     teams = rules.teams
     ns = rules.sides
@@ -436,10 +322,52 @@ def finish(x, rules, f):
 @njit(cache=True)
 def greedy_to_end(x, rules, deck, held, f):
     """Q5's playout: every player plays :func:`greedy` to the end of the hand, dealing from
-    ``deck``; the final values into ``f``."""
+    ``deck``; the final values into ``f``.
+
+    As :func:`greedy` then :func:`play` at every play, with the board, the turn, the cards
+    held and the public cards in local variables between deals (``rollout:K`` plays K
+    playouts per candidate and decision, so this loop is most of its time)."""
     plays = rules.plays
-    while x[C_PLAYS] < plays:
-        if x[C_HELD] == 0:
+    n = rules.players
+    sizes = rules.deal_sizes
+    board = board_of(x)
+    k = x[C_PLAYS]
+    turn = x[C_TURN]
+    in_hand = x[C_HELD]
+    public = x[C_PUBV]
+    n_public = x[C_PUBLIC]
+    while k < plays:
+        if in_hand == 0:
+            x[C_HELD] = in_hand
             deal(x, rules, deck)
-        play(greedy(x, rules, held), x, rules)
+            turn = x[C_TURN]
+            in_hand = x[C_HELD]
+        p = turn
+        nxt = _next(p, n)
+        m = x[C_HN + p]
+        h = x[C_HAND + p]
+        nh = x[C_HN + nxt]
+        if nh == 0:
+            nh = sizes[x[C_DEAL] + 1]
+        last = k + 1 == plays
+        v = greedy_value(Spot(p, h, board, last, N_CARDS - n_public - m, nh, x[C_ANN + nxt],
+                              public), rules, x, C_CAPN, held)
+        nib = np.int64(1) << (4 * v)
+        x[C_HAND + p] = h - nib
+        x[C_HN + p] = m - 1
+        in_hand -= 1
+        public += nib
+        n_public += 1
+        if (x[C_ANN + p] >> (4 * v)) & NIBBLE:
+            x[C_ANN + p] -= nib
+        board, facts = play_value(v, p, board, last, rules, x, C_CAPN)
+        credit(facts, rules, x, C_PTS, 1, 0)
+        k += 1
+        turn = nxt
+    set_board(x, board)
+    x[C_PLAYS] = k
+    x[C_TURN] = turn
+    x[C_HELD] = in_hand
+    x[C_PUBV] = public
+    x[C_PUBLIC] = n_public
     finish(x, rules, f)

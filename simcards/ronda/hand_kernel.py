@@ -1,12 +1,16 @@
 """The rules of one Ronda hand as numba primitives (rules D, P, X, M1, U1, L, A, S1, C of
 ``seeds/ronda.md``): the workspace a hand is played in, deals and announcements, what a card
-does, its credits, the end of the hand, and the ``greedy`` policy (Q3).
+does, its credits, the end of the hand, and the ``greedy`` policy (Q3) on it.
 
-:mod:`simcards.ronda.play_kernel` plays whole hands and Monte Carlo batches with these. The
-searching policies (:mod:`simcards.ronda.search_kernel`) play thousands of positions per decision,
-so they search a compact form of the position (:mod:`simcards.ronda.compact_kernel`) whose plays
-follow these functions step by step and use their point balance; ``tests/ronda/test_compact.py``
-plays both forms side by side and requires the same position after every play.
+This is the form of a hand that keeps every card's identity: :mod:`simcards.ronda.play_kernel`
+plays whole hands with per-play logs (the reference engine's checks), hands with searching
+seats, and :mod:`simcards.ronda.match_kernel` matches with it. Where suits cannot matter, play
+runs on card values (:mod:`simcards.ronda.value_rules`): the Monte Carlo loop of random and
+greedy seats (:mod:`simcards.ronda.value_kernel`) and the searches' compact positions
+(:mod:`simcards.ronda.compact_kernel`). Greedy is written once, there, and read here from the
+packed slots ``S_PUBV`` .. ``S_TABLE_V`` that every play keeps up to date;
+``tests/ronda/test_compact.py`` and ``tests/ronda/test_value_kernel.py`` play the forms side
+by side and require the same position after every play and the same statistics.
 
 Cards are ids 0..39: value index ``c >> 2`` (0 = As .. 9 = Rey, the D1 sequence) and suit
 ``c & 3``, so id order is the card order of Q1. A hand is kept in a handful of int64 arrays
@@ -29,8 +33,6 @@ tries).
 """
 
 from __future__ import annotations
-
-import math
 
 import numpy as np
 from numba import njit
@@ -56,7 +58,6 @@ from simcards.ronda.codes import (
     F_PLAYER,
     F_TAKEN,
     KIND_RONDA,
-    MAX_HAND,
     MODE_POINTS,
     N_SOURCES,
     SRC_CARDS,
@@ -66,12 +67,17 @@ from simcards.ronda.codes import (
     SRC_RONDA,
     SRC_TRINGLA,
 )
-from simcards.ronda.kernel_state import HandWork, PlayFacts
+from simcards.ronda.kernel_state import Board, HandWork, PlayFacts, Spot
+from simcards.ronda.value_rules import (
+    AS,
+    N_CARDS,
+    REY,
+    greedy_value,
+    side_of,
+    tier,
+)
 
-N_CARDS = 40
 N_VALUES = 10
-AS = 0
-REY = 9
 FULL = (1 << N_CARDS) - 1
 MAX_HOLD = 20  # 2 players: 20 cards each over the hand (at most 4 at a time)
 
@@ -98,37 +104,14 @@ S_TRINGLAS = 18
 S_HOLDINGS = 19  # 4-card holdings dealt in the hand
 S_VIOLATIONS = 20  # broken invariants (two cards of a value on the table)
 S_SCORE = 21  # 21 .. 24: each side's points of the hand, added up credit by credit
-S_SIZE = 25
-
-
-@njit(cache=True, inline="always")
-def side_of(p, teams):
-    """D2: each player alone, or partnerships {0, 2} and {1, 3}."""
-    if teams:
-        return p & 1
-    return p
-
-
-@njit(cache=True, inline="always")
-def tier(hit):
-    """X7: the first, second and third hit of a chain score 1, 5 and 10."""
-    if hit == 1:
-        return 1
-    if hit == 2:
-        return 5
-    return 10
-
-
-def comb_table() -> np.ndarray:
-    """C(a, b) for 0 <= a <= 40 and 0 <= b <= 4 (0 when b > a), exactly."""
-    table = np.zeros((N_CARDS + 1, MAX_HAND + 1), np.int64)
-    for a in range(N_CARDS + 1):
-        for b in range(MAX_HAND + 1):
-            table[a, b] = math.comb(a, b)
-    return table
-
-
-COMB = comb_table()
+# The position as greedy reads it (value_rules.Spot), kept as play goes, packed four bits a
+# value: the public cards, per player the announced cards left unplayed at this deal (never
+# below 0, unlike ``ann``) and the holding; and the table's values as a bit mask.
+S_PUBV = 25
+S_ANNP = 26  # 26 .. 29
+S_HANDP = 30  # 30 .. 33
+S_TABLE_V = 34
+S_SIZE = 35
 
 
 @njit(cache=True)
@@ -245,6 +228,7 @@ def deal_next(deck, rules, ws, plog):
                 j -= 1
             hc[p, j] = c
             hn[p] += 1
+            st[S_HANDP + p] += np.int64(1) << (4 * (c >> 2))
             p += 1
             if p == n:
                 p = 0
@@ -263,6 +247,7 @@ def deal_next(deck, rules, ws, plog):
             p = 0
         rondas = 0
         tringlas = 0
+        packed = np.int64(0)
         j = 0
         while j < hn[p]:  # the holding is sorted, so equal values are adjacent
             v = hc[p, j] >> 2
@@ -281,7 +266,9 @@ def deal_next(deck, rules, ws, plog):
                     annbuf[na, 2] = v
                     na += 1
                     ann[p, v] = 2 if k == 2 else 3
+                    packed |= np.int64(2 if k == 2 else 3) << (4 * v)
             j += k
+        st[S_ANNP + p] = packed
         if size == 4:
             st[S_RONDAS] += rondas
             st[S_TRINGLAS] += tringlas
@@ -336,6 +323,8 @@ def start_hand(deck, dealer, rules, ws, plog):
         st[S_STOCK] = 1
         st[S_PUBLIC] = 1
         pubv[c >> 2] += 1
+        st[S_PUBV] = np.int64(1) << (4 * (c >> 2))
+        st[S_TABLE_V] = np.int64(1) << (c >> 2)
     deal_next(deck, rules, ws, plog)
 
 
@@ -404,32 +393,6 @@ def credits(play, rules, dp):
 
 
 @njit(cache=True, inline="always")
-def balance(play, rules):
-    """What :func:`_credits` gives, as the Q1 balance dP(s) - sum of dP(t) over the other
-    sides (S1 left to the caller)."""
-    if rules.mode != MODE_POINTS:
-        return 0
-    hit = play.hit
-    v = play.value
-    b = 0
-    if hit > 0:
-        if rules.chain == CHAIN_FLAT:
-            b += 1
-        else:
-            b += tier(hit)
-            if hit > 1:
-                b += tier(hit - 1) if play.prev_side != play.side else -tier(hit - 1)
-    if play.missa:
-        b += 1
-    if play.last:
-        if v == REY and play.action != ACT_LAY:
-            b += 10
-        elif v in (REY, AS):
-            b -= 10 * (rules.sides - 1)
-    return b
-
-
-@njit(cache=True, inline="always")
 def close_pile(st, capm, capn, side):
     """X5: the pile in play goes to ``side``'s captured cards."""
     capm[side] |= st[S_PILE_MASK]
@@ -443,99 +406,29 @@ def close_pile(st, capm, capn, side):
 
 @njit(cache=True, inline="always")
 def greedy_card(p, rules, ws):
-    """Q3: the card whose single play has the highest V(own side) (Q1: 100 x the point balance
-    without announcements, plus the change in cards held; the last play includes X5c, U1 and
-    S1); ties go to the lowest Derba risk, then card order.
-
-    Q1's Derba risk of a card of value v is 1 - C(U-u, h) / C(U, h), or 1 when the next
-    player's announcements at this deal prove he holds a v, or 0 for a capture without Derba, a
-    chain closed by X5b or the last play. U and h are the same for every card of one decision,
-    so the risks of two cards compare exactly as their integers ``keep`` = C(U-u, h) (C(U, h)
-    for a risk of 0, 0 for a proven v) compare, the other way round: distinct numerators below
-    2**53 over one denominator give distinct quotients. The kernel ranks by ``keep`` and never
-    forms the quotient.
-    """
+    """Q3 for player ``p`` on the workspace (:func:`value_rules.greedy_value`): the first
+    card, in card order, of the value greedy chooses."""
     st = ws.st
     hc = ws.hc
     hn = ws.hn
-    m = hn[p]
-    if (hc[p, 0] >> 2) == (hc[p, m - 1] >> 2):
-        return hc[p, 0]  # one value held (the holding is sorted): nothing to weigh
-    tab = ws.tab
-    capn = ws.capn
-    ann = ws.ann
-    pubv = ws.pubv
-    held = ws.held
-    teams = rules.teams
-    ns = rules.sides
-    plays = rules.plays
-    s = side_of(p, teams)
-    pile_n = st[S_PILE_N]
-    hitter = st[S_PILE_HITTER]
-    hs = side_of(hitter, teams) if hitter >= 0 else -1
     nxt = p + 1
     if nxt == rules.players:
         nxt = 0
-    big_u = N_CARDS - st[S_PUBLIC] - hn[p]  # unseen cards: other holdings and the stock
     h = hn[nxt]
     if h == 0:
         # His holding at his next play comes from the next deal.
         h = rules.deal_sizes[st[S_DEAL] + 1]
-    safe = COMB[big_u, h]  # keep of a risk of 0
-    best = -1
-    best_v = 0
-    best_keep = 0
-    i = 0
-    while i < m:
-        c = hc[p, i]
-        v = c >> 2
-        own = 1  # the holding is in card order: cards of one value are adjacent and the
-        while i + own < m and (hc[p, i + own] >> 2) == v:  # first of them wins any tie
-            own += 1
-        i += own
-        action, k, hit, chain_closed, missa, last = resolve(c, st, tab, plays)
-        bal = balance(PlayFacts(action, hit, missa, last, v, s, hs), rules)
-        if action == ACT_REHIT:
-            dk = 1 if hs == s else pile_n + 1
-        elif action == ACT_LAY:
-            dk = 0
-        else:
-            dk = k + 1
-        if last:
-            for t in range(ns):
-                held[t] = capn[t]
-            if pile_n > 0:
-                held[hs] += pile_n
-            before = held[s]
-            if action == ACT_REHIT:
-                held[hs] -= pile_n
-                held[s] += pile_n + 1
-            elif action != ACT_LAY:
-                held[s] += k + 1
-            left = st[S_TABLE_N] - k + (1 if action == ACT_LAY else 0)
-            if left > 0:  # U1
-                lc = p if action != ACT_LAY else st[S_LAST_CAPTURER]
-                held[side_of(lc, teams)] += left
-            if rules.mode == MODE_POINTS:
-                share = rules.share
-                for t in range(ns):  # S1
-                    if held[t] > share:
-                        bal += held[t] - share if t == s else share - held[t]
-            dk = held[s] - before
-        value = 100 * bal + dk
-        if best >= 0 and (value < best_v or (value == best_v and best_keep >= safe)):
-            continue  # not better: lower value, or a tie that no risk can break
-        if action == ACT_CAPTURE or chain_closed or last:
-            keep = safe
-        elif ann[nxt, v] > 0:
-            keep = 0  # his announcements at this deal prove he holds a v: risk 1
-        else:
-            keep = COMB[big_u - (4 - pubv[v] - own), h]  # u = unseen cards of value v
-        if best < 0 or value > best_v or keep > best_keep:
-            best = c
-            best_v = value
-            best_keep = keep
-    return best
+    laid = st[S_LAST_LAID]
+    board = Board(st[S_TABLE_V], st[S_TABLE_N], st[S_PILE_N], st[S_PILE_V], st[S_PILE_VC],
+                  st[S_PILE_HITTER], (laid >> 2) if laid >= 0 else np.int64(-1),
+                  st[S_LAST_CAPTURER])
+    spot = Spot(p, st[S_HANDP + p], board, st[S_PLAYS] + 1 == rules.plays,
+                N_CARDS - st[S_PUBLIC] - hn[p], h, st[S_ANNP + nxt], st[S_PUBV])
+    v = greedy_value(spot, rules, ws.capn, 0, ws.held)
+    j = 0
+    while (hc[p, j] >> 2) != v:
+        j += 1
+    return hc[p, j]
 
 
 @njit(cache=True, inline="always")
@@ -571,6 +464,11 @@ def apply_play(card, rules, ws, plog):
     pubv[v] += 1
     st[S_PUBLIC] += 1
     ann[p, v] -= 1
+    nib = np.int64(1) << (4 * v)
+    st[S_HANDP + p] -= nib
+    st[S_PUBV] += nib
+    if (st[S_ANNP + p] >> (4 * v)) & 15:
+        st[S_ANNP + p] -= nib
     ws.dplay[p, v] += 1
     hitter = st[S_PILE_HITTER]
     hs = side_of(hitter, teams) if hitter >= 0 else -1
@@ -597,6 +495,7 @@ def apply_play(card, rules, ws, plog):
         tab[v] = card
         st[S_TABLE_N] += 1
         st[S_TABLE_MASK] |= bit
+        st[S_TABLE_V] |= np.int64(1) << v
         st[S_LAST_LAID] = card
     else:
         for w in range(v, v + k):
@@ -604,6 +503,7 @@ def apply_play(card, rules, ws, plog):
             tab[w] = -1
         st[S_TABLE_N] -= k
         st[S_TABLE_MASK] &= ~taken
+        st[S_TABLE_V] &= ~(((np.int64(1) << k) - 1) << v)
         if action == ACT_DERBA:  # X3: the Derba's cards form the pile in play
             st[S_PILE_MASK] = taken | bit
             st[S_PILE_N] = k + 1
@@ -666,6 +566,7 @@ def finish_hand(rules, ws):
         capn[u_side] += st[S_TABLE_N]
         st[S_TABLE_N] = 0
         st[S_TABLE_MASK] = 0
+        st[S_TABLE_V] = 0
         for v in range(N_VALUES):
             tab[v] = -1
     if rules.mode == MODE_POINTS:

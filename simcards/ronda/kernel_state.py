@@ -26,8 +26,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-__all__ = ["HandDraw", "HandWork", "KernelRules", "MatchChance", "MatchRecords", "MatchTally",
-           "PlayFacts", "PlayLog", "PlayWork", "SearchWork", "Seats", "Unseen"]
+__all__ = ["Board", "HandDraw", "HandWork", "KernelRules", "MatchChance", "MatchRecords",
+           "MatchTally", "PlayFacts", "PlayLog", "PlayWork", "SearchWork", "Seats", "Spot",
+           "Unseen", "ValueWork"]
 
 
 class KernelRules(NamedTuple):
@@ -64,6 +65,62 @@ class PlayFacts(NamedTuple):
     value: int
     side: int
     prev_side: int
+
+
+class Board(NamedTuple):
+    """The public state of play a card acts on, on card values (0 = As .. 9 = Rey;
+    ``value_rules`` module docstring): ``table`` the values on the table as a bit mask (P4)
+    and ``table_n`` their number; the pile in play (X3): ``pile_n`` cards (0: none), its top's
+    value ``pile_v`` (-1: none) with ``pile_vc`` cards of it, its last ``hitter`` (-1: none);
+    ``laid`` the value the previous play laid (X1; -1 if it captured or there was none); ``lc``
+    the last capturer (U1, -1: none)."""
+
+    table: int
+    table_n: int
+    pile_n: int
+    pile_v: int
+    pile_vc: int
+    hitter: int
+    laid: int
+    lc: int
+
+
+class Spot(NamedTuple):
+    """What ``greedy`` (Q3) reads of a position, the same whichever form holds it. A holding or
+    a count of cards by value is packed four bits a value (bits 4v .. 4v+3 hold the count of
+    v).
+
+    ``p`` the player to move and ``hand`` his holding; ``board`` the :class:`Board`; ``last``
+    whether this is the hand's last play; and Q1's risk inputs: ``unseen`` the cards the mover
+    has not seen, ``next_h`` the next player's holding at his next play, ``next_ann`` the next
+    player's announced cards left unplayed at this deal (packed) and ``public`` the public
+    cards (packed)."""
+
+    p: int
+    hand: int
+    board: Board
+    last: bool
+    unseen: int
+    next_h: int
+    next_ann: int
+    public: int
+
+
+class ValueWork(NamedTuple):
+    """The arrays the Monte Carlo loop on card values (``value_kernel``) plays in: the deck as
+    values, shuffled in place hand after hand; per player the holding and the announced cards
+    left unplayed, packed four bits a value (as in :class:`Spot`), and the holding's size; per
+    side the captured cards and the points by source (``flat`` is the same array as one row,
+    side after side, as ``value_rules.credit`` writes it); ``held`` greedy's scratch by side."""
+
+    deck: np.ndarray  # (40,)
+    hold: np.ndarray  # (players,)
+    hn: np.ndarray  # (players,)
+    ann: np.ndarray  # (players,)
+    capn: np.ndarray  # (sides,)
+    pts: np.ndarray  # (sides, sources)
+    flat: np.ndarray  # (sides * sources,): pts
+    held: np.ndarray  # (sides,)
 
 
 class Unseen(NamedTuple):

@@ -20,6 +20,10 @@ hand, from the chunk's xoshiro256** state, in this order:
 :func:`record_hands` returns exactly these deals, dealers, uniforms and seeds, and
 :func:`replay` plays given ones with a per-play log, so that the reference engine can play the
 same hands with the same decisions.
+
+A batch without a searching seat is played by :mod:`simcards.ronda.value_kernel` on card
+values, from the same stream and with the same statistics (it draws each uniform when its play
+comes, which is the same order); :func:`simulate_hands_on_workspace` plays any batch here.
 """
 
 from __future__ import annotations
@@ -58,10 +62,11 @@ from simcards.ronda.hand_kernel import (
 from simcards.ronda.kernel_state import HandDraw, PlayLog, PlayWork
 from simcards.ronda.policies import policy_arrays
 from simcards.ronda.search_kernel import new_search_workspace, search_card
+from simcards.ronda.value_kernel import add_hand, new_value_work, value_hands
 
 __all__ = ["STAT_NAMES", "begin_hand", "named_stats", "new_play_work", "play_hand",
            "play_position", "policy_arrays", "record_hands", "replay", "replay_searched",
-           "simulate_hands"]
+           "simulate_hands", "simulate_hands_on_workspace"]
 
 
 @njit(cache=True, inline="always")
@@ -320,9 +325,21 @@ def named_stats(stats: tuple) -> dict[str, np.ndarray]:
 def simulate_hands(state, hands, dealer, seats, rules):
     """Monte Carlo: ``hands`` independent hands from the stream ``state`` (layout in the module
     docstring); ``dealer`` a seat, or -1 to draw it for every hand. Returns the statistics of
-    :data:`STAT_NAMES`, in that order."""
+    :data:`STAT_NAMES`, in that order. Without a searching seat the hands are played on card
+    values (:mod:`simcards.ronda.value_kernel`), with the same statistics."""
+    return _simulate(state, hands, dealer, seats, rules, False)
+
+
+@njit(cache=True)
+def simulate_hands_on_workspace(state, hands, dealer, seats, rules):
+    """:func:`simulate_hands` always on the hand's workspace, as searching seats play: what
+    the loop on card values must equal (tests) and the benchmarks' before."""
+    return _simulate(state, hands, dealer, seats, rules, True)
+
+
+@njit(cache=True)
+def _simulate(state, hands, dealer, seats, rules, workspace):
     ns = rules.sides
-    work = new_play_work(rules, 0)
     n_hands = np.zeros(1, np.int64)
     points = np.zeros((ns, N_SOURCES), np.int64)
     points_sq = np.zeros((ns, N_SOURCES), np.int64)
@@ -341,7 +358,14 @@ def simulate_hands(state, hands, dealer, seats, rules):
     totals = np.zeros(ns, np.int64)
     stats = (n_hands, points, points_sq, score, score_sq, cards, cards_sq, won, events, holdings,
              rondas, rondas_sq, tringlas, tringlas_sq, violations, totals)
-    _simulate_loop(state, hands, dealer, seats, rules, work, stats)
+    searching = False
+    for p in range(rules.players):
+        if seats.kinds[p] >= POLICY_LOOKAHEAD:
+            searching = True
+    if searching or workspace:
+        _simulate_loop(state, hands, dealer, seats, rules, new_play_work(rules, 0), stats)
+    else:
+        value_hands(state, hands, dealer, seats, rules, new_value_work(rules), stats)
     return (n_hands, points, points_sq, score, score_sq, cards, cards_sq, won,
             events[:, 0].copy(), events[:, 1].copy(), events[:, 2].copy(), holdings, rondas,
             rondas_sq, tringlas, tringlas_sq, violations)
@@ -349,49 +373,21 @@ def simulate_hands(state, hands, dealer, seats, rules):
 
 @njit(cache=True, _nrt=False)
 def _simulate_loop(state, hands, dealer, seats, rules, work, stats):
-    """:func:`simulate_hands`'s hands, adding up into ``stats`` (its arrays in :data:`STAT_NAMES`
-    order, events as one (side, 3) array, then a scratch of totals by side). Compiled without
-    reference counting (``engine`` module docstring): :func:`simulate_hands` allocates, this
-    plays."""
-    (n_hands, points, points_sq, score, score_sq, cards, cards_sq, won, events, holdings,
-     rondas, rondas_sq, tringlas, tringlas_sq, violations, totals) = stats
-    ns = rules.sides
+    """:func:`simulate_hands`'s hands on the workspace, adding up into ``stats`` (its arrays in
+    :data:`STAT_NAMES` order, events as one (side, 3) array, then a scratch of totals by
+    side). Compiled without reference counting (``hand_kernel`` module docstring):
+    :func:`_simulate` allocates, this plays."""
+    events = stats[8]
+    holdings, rondas, rondas_sq, tringlas, tringlas_sq, violations = stats[9:15]
     ws = work.hand
     st = ws.st
-    capn = ws.capn
-    pts = ws.pts
     classic = rules.mode != MODE_POINTS
     for _ in range(hands):
         d = _draw_hand(state, dealer, seats, rules, work.draw)
         play_hand(d, seats, rules, work, events)
-        bad = hand_violations(rules, ws)
-        n_hands[0] += 1
-        best = 0
-        best_n = 0
-        for t in range(ns):
-            tot = 0
-            for src in range(N_SOURCES):
-                x = pts[t, src]
-                points[t, src] += x
-                points_sq[t, src] += x * x
-                tot += x
-            totals[t] = tot
-            score[t] += tot
-            score_sq[t] += tot * tot
-            cards[t] += capn[t]
-            cards_sq[t] += capn[t] * capn[t]
-            key = capn[t] if classic else tot
-            if t == 0 or key > best:
-                best = key
-                best_n = 1
-            elif key == best:
-                best_n += 1
-        if best_n == 1:
-            for t in range(ns):
-                if (capn[t] if classic else totals[t]) == best:
-                    won[t] += 1
-        if bad:
+        if hand_violations(rules, ws):
             violations[0] += 1
+        add_hand(ws.pts, ws.capn, classic, stats)
         holdings[0] += st[S_HOLDINGS]
         rondas[0] += st[S_RONDAS]
         rondas_sq[0] += st[S_RONDAS] * st[S_RONDAS]

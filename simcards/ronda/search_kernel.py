@@ -63,9 +63,7 @@ from simcards.ronda.compact_kernel import (
     hand_values,
 )
 from simcards.ronda.hand_kernel import (
-    COMB,
     FULL,
-    N_CARDS,
     N_VALUES,
     S_DEAL,
     S_HELD,
@@ -74,13 +72,11 @@ from simcards.ronda.hand_kernel import (
     S_PUBLIC,
     S_STOCK,
     S_TABLE_MASK,
-    balance,
     resolve,
-    side_of,
-    tier,
 )
 from simcards.ronda.kernel_state import PlayFacts, SearchWork, Unseen
 from simcards.ronda.policies import MAX_DEPTH
+from simcards.ronda.value_rules import COMB, N_CARDS, balance, side_of, tier
 
 LOOKAHEAD_SAMPLES = 32
 """Q4: consistent samples per ``lookahead`` decision."""
@@ -711,7 +707,7 @@ def _record(p, kind, hands, rules, ws, sw, nu, new_decision):
 
 @njit(cache=True, inline="always")
 def _keep(p, c, own, rules, ws):
-    """Q1's Derba risk of ``c`` as greedy ranks it (:func:`engine.greedy_card`): the integer
+    """Q1's Derba risk of ``c`` as greedy ranks it (:func:`value_rules.greedy_value`): the integer
     C(U-u, h) over the decision's common denominator C(U, h); higher keeps mean lower risk."""
     st = ws.st
     hn = ws.hn

@@ -1,0 +1,321 @@
+"""The rules of one Ronda play on card values (P2-P5, X1-X7, M1, L1-L5) and the ``greedy``
+policy (Q3), written once for every form a position takes.
+
+Cards of one value act alike (D1), so a play, its credits and greedy's choice need only values:
+a card is its value (0 = As .. 9 = Rey), the table a bit mask of values (P4 allows one card per
+value), a holding its count of each value packed four bits a value. The public state a card acts
+on is a :class:`~simcards.ronda.kernel_state.Board`, what greedy reads a
+:class:`~simcards.ronda.kernel_state.Spot`.
+
+Three forms of a position use these functions: the Monte Carlo loop on card values
+(:mod:`simcards.ronda.value_kernel`, the board in local variables for a whole hand), the
+compact position the searches copy and play out (:mod:`simcards.ronda.compact_kernel`) and, for
+greedy, the hand's workspace (:mod:`simcards.ronda.hand_kernel`, whole hands with their logs,
+and matches; it keeps card ids and plays with its own ``apply_play``, which the tests hold to
+these rules play by play). So the rule, its tie-breaks and its Derba risk cannot drift apart
+between them. Every function is inlined into its caller (``inline="always"``): a Board or a Spot
+is a handful of registers, never a record in memory.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from simcards.core.bits import lowest_bit
+from simcards.ronda.codes import (
+    ACT_CAPTURE,
+    ACT_DERBA,
+    ACT_LAY,
+    ACT_REHIT,
+    CHAIN_FLAT,
+    MAX_HAND,
+    MODE_POINTS,
+    SRC_DERBA,
+    SRC_LAST_CARD,
+    SRC_MISSA,
+)
+from simcards.ronda.kernel_state import Board, PlayFacts
+
+N_CARDS = 40
+AS = 0
+REY = 9
+NIBBLE = 15
+LOW_NIBBLE_BITS = 0x1111111111  # bit 4v of each value v
+
+
+def comb_table() -> np.ndarray:
+    """C(a, b) for 0 <= a <= 40 and 0 <= b <= 4 (0 when b > a), exactly."""
+    table = np.zeros((N_CARDS + 1, MAX_HAND + 1), np.int64)
+    for a in range(N_CARDS + 1):
+        for b in range(MAX_HAND + 1):
+            table[a, b] = math.comb(a, b)
+    return table
+
+
+COMB = comb_table()
+"""Q1's binomials, a constant of the compiled code."""
+
+
+@njit(cache=True, inline="always")
+def side_of(p, teams):
+    """D2: each player alone, or partnerships {0, 2} and {1, 3}."""
+    if teams:
+        return p & 1
+    return p
+
+
+@njit(cache=True, inline="always")
+def tier(hit):
+    """X7: the first, second and third hit of a chain score 1, 5 and 10."""
+    if hit == 1:
+        return 1
+    if hit == 2:
+        return 5
+    return 10
+
+
+@njit(cache=True, inline="always")
+def held_nibbles(h):
+    """Bit 4v set for each value v a packed holding ``h`` holds (counts are 0..4)."""
+    return (h | (h >> 1) | (h >> 2)) & LOW_NIBBLE_BITS
+
+
+@njit(cache=True, inline="always")
+def pairs(h):
+    """Bit 4v set for each value v the packed holding ``h`` holds exactly twice (a Ronda, A2),
+    and for each it holds three or four times (a Tringla): ``(rondas, tringlas)``."""
+    two_up = ((h >> 1) | (h >> 2)) & LOW_NIBBLE_BITS  # count 2, 3 or 4
+    three_up = ((h & (h >> 1)) | (h >> 2)) & LOW_NIBBLE_BITS  # count 3 or 4
+    return two_up & ~three_up, three_up
+
+
+@njit(cache=True, inline="always")
+def announced(rondas, tringlas):
+    """A1's announced cards of a holding whose :func:`pairs` are ``(rondas, tringlas)``,
+    packed: 2 at a Ronda's value, 3 at a Tringla's."""
+    return (rondas << 1) | (tringlas * 3)
+
+
+@njit(cache=True, inline="always")
+def balance(play, rules):
+    """The points of one play (:class:`~simcards.ronda.kernel_state.PlayFacts`) as the Q1
+    balance dP(s) - sum of dP(t) over the other sides: X6/X7, M1, L1-L5 (S1 left to the
+    caller)."""
+    if rules.mode != MODE_POINTS:
+        return 0
+    hit = play.hit
+    v = play.value
+    b = 0
+    if hit > 0:
+        if rules.chain == CHAIN_FLAT:
+            b += 1
+        else:
+            b += tier(hit)
+            if hit > 1:
+                b += tier(hit - 1) if play.prev_side != play.side else -tier(hit - 1)
+    if play.missa:
+        b += 1
+    if play.last:
+        if v == REY and play.action != ACT_LAY:
+            b += 10
+        elif v in (REY, AS):
+            b -= 10 * (rules.sides - 1)
+    return b
+
+
+@njit(cache=True, inline="always")
+def act(v, board):
+    """What a card of value ``v`` does on ``board`` (P2-P4, X1, X4, X5b, M1): ``(action,
+    taken, hit, chain_closed, missa)``."""
+    k = 0
+    hit = 0
+    chain_closed = False
+    if board.pile_n > 0 and board.pile_v == v:
+        action = ACT_REHIT  # X4: the card goes on the pile; nothing from the table
+        hit = board.pile_vc
+        chain_closed = board.pile_vc == 3  # X5b: the fourth card of the value
+    elif (board.table >> v) & 1:
+        k = lowest_bit(~(board.table >> v))  # P2: the run of values on the table from v up
+        if board.laid == v:
+            action = ACT_DERBA  # X1
+            hit = 1
+        else:
+            action = ACT_CAPTURE
+    else:
+        action = ACT_LAY  # P3
+    missa = k > 0 and board.table_n == k  # M1
+    return action, k, hit, chain_closed, missa
+
+
+@njit(cache=True, inline="always")
+def play_value(v, p, board, last, rules, caps, at):
+    """Player ``p`` plays a card of value ``v`` on ``board`` (S3 steps (1)-(2): X5a, then the
+    card acts, P2-P5, X1-X5), ``last`` telling whether it is the hand's last play; cards
+    captured by side t are added to ``caps[at + t]``. Returns ``(board after, facts)``,
+    ``facts`` the :class:`~simcards.ronda.kernel_state.PlayFacts` its credits read."""
+    teams = rules.teams
+    s = side_of(p, teams)
+    table = board.table
+    table_n = board.table_n
+    pile_n = board.pile_n
+    pile_v = board.pile_v
+    pile_vc = board.pile_vc
+    hitter = board.hitter
+    laid = board.laid
+    lc = board.lc
+    hs = side_of(hitter, teams) if hitter >= 0 else -1
+    action, taken, hit, chain_closed, missa = act(v, board)
+    if pile_n > 0 and pile_v != v:  # X5a: another value closes the pile first
+        caps[at + hs] += pile_n
+        pile_n = 0
+        pile_v = -1
+        pile_vc = 0
+        hitter = -1
+    if action == ACT_REHIT:
+        pile_n += 1
+        pile_vc += 1
+        hitter = p
+        lc = p
+        laid = -1
+        if chain_closed:  # X5b
+            caps[at + s] += pile_n
+            pile_n = 0
+            pile_v = -1
+            pile_vc = 0
+            hitter = -1
+    elif action == ACT_LAY:
+        table |= 1 << v
+        table_n += 1
+        laid = v
+    else:
+        table &= ~(((1 << taken) - 1) << v)
+        table_n -= taken
+        if action == ACT_DERBA:  # X3: the Derba's cards form the pile in play
+            pile_n = taken + 1
+            pile_v = v
+            pile_vc = 2
+            hitter = p
+        else:  # P5
+            caps[at + s] += taken + 1
+        lc = p
+        laid = -1
+    return (Board(table, table_n, pile_n, pile_v, pile_vc, hitter, laid, lc),
+            PlayFacts(action, hit, missa, last, v, s, hs))
+
+
+@njit(cache=True, inline="always")
+def credit(play, rules, pts, at, stride, by_source):
+    """The points of one play (S3 steps (3)-(5): X6/X7, M1, L1-L5) added to ``pts``: those of
+    side t and source src at ``pts[at + t * stride + src * by_source]`` (``by_source`` 0 adds
+    every source into one total a side). Only in points mode (C1)."""
+    if rules.mode != MODE_POINTS:
+        return
+    hit = play.hit
+    s = play.side
+    v = play.value
+    if hit > 0:
+        if rules.chain == CHAIN_FLAT:
+            pts[at + s * stride + SRC_DERBA * by_source] += 1  # X6
+        else:
+            pts[at + s * stride + SRC_DERBA * by_source] += tier(hit)  # X7
+            if hit > 1:
+                pts[at + play.prev_side * stride + SRC_DERBA * by_source] -= tier(hit - 1)
+    if play.missa:
+        pts[at + s * stride + SRC_MISSA * by_source] += 1
+    if play.last:
+        if v == REY and play.action != ACT_LAY:
+            pts[at + s * stride + SRC_LAST_CARD * by_source] += 10  # L1
+        elif v in (REY, AS):
+            for t in range(rules.sides):  # L2, L3: each other side (a team once)
+                if t != s:
+                    pts[at + t * stride + SRC_LAST_CARD * by_source] += 10
+
+
+@njit(cache=True, inline="always")
+def greedy_value(sp, rules, caps, at, held):
+    """Q3: the value of the card whose single play has the highest V(own side) (Q1: 100 x the
+    point balance without announcements, plus the change in cards held; the last play includes
+    X5c, U1 and S1); ties go to the lowest Derba risk, then card order (the lowest value).
+
+    ``caps[at + t]`` are the cards side t has captured; ``held`` is scratch of at least
+    ``rules.sides`` entries.
+
+    Q1's Derba risk of a card of value v is 1 - C(U-u, h) / C(U, h), or 1 when the next
+    player's announcements at this deal prove he holds a v, or 0 for a capture without Derba, a
+    chain closed by X5b or the last play. U and h are the same for every card of one decision,
+    so the risks of two cards compare exactly as their integers ``keep`` = C(U-u, h) (C(U, h)
+    for a risk of 0, 0 for a proven v) compare, the other way round: distinct numerators below
+    2**53 over one denominator give distinct quotients. Greedy ranks by ``keep`` and never
+    forms the quotient.
+    """
+    hand = sp.hand
+    nz = held_nibbles(hand)
+    if nz & (nz - 1) == 0:
+        return lowest_bit(nz) >> 2  # one value held: nothing to weigh
+    teams = rules.teams
+    ns = rules.sides
+    p = sp.p
+    s = side_of(p, teams)
+    board = sp.board
+    pile_n = board.pile_n
+    hitter = board.hitter
+    hs = side_of(hitter, teams) if hitter >= 0 else -1
+    last = sp.last
+    big_u = sp.unseen
+    h = sp.next_h
+    safe = COMB[big_u, h]  # keep of a risk of 0
+    ann = sp.next_ann
+    pubv = sp.public
+    best = -1
+    best_v = 0
+    best_keep = 0
+    while nz:  # values in card order: the first of a tie wins it
+        v = lowest_bit(nz) >> 2
+        nz &= nz - 1
+        action, k, hit, chain_closed, missa = act(v, board)
+        bal = balance(PlayFacts(action, hit, missa, last, v, s, hs), rules)
+        if action == ACT_REHIT:
+            dk = 1 if hs == s else pile_n + 1
+        elif action == ACT_LAY:
+            dk = 0
+        else:
+            dk = k + 1
+        if last:
+            for t in range(ns):
+                held[t] = caps[at + t]
+            if pile_n > 0:
+                held[hs] += pile_n
+            before = held[s]
+            if action == ACT_REHIT:
+                held[hs] -= pile_n
+                held[s] += pile_n + 1
+            elif action != ACT_LAY:
+                held[s] += k + 1
+            left = board.table_n - k + (1 if action == ACT_LAY else 0)
+            if left > 0:  # U1
+                lc = p if action != ACT_LAY else board.lc
+                held[side_of(lc, teams) if lc >= 0 else ns - 1] += left
+            if rules.mode == MODE_POINTS:
+                share = rules.share
+                for t in range(ns):  # S1
+                    if held[t] > share:
+                        bal += held[t] - share if t == s else share - held[t]
+            dk = held[s] - before
+        value = 100 * bal + dk
+        if best >= 0 and (value < best_v or (value == best_v and best_keep >= safe)):
+            continue  # not better: lower value, or a tie no risk can break
+        if action == ACT_CAPTURE or chain_closed or last:
+            keep = safe
+        elif (ann >> (4 * v)) & NIBBLE:
+            keep = 0  # his announcements at this deal prove he holds a v: risk 1
+        else:
+            own = (hand >> (4 * v)) & NIBBLE  # u = unseen cards of value v
+            keep = COMB[big_u - (4 - ((pubv >> (4 * v)) & NIBBLE) - own), h]
+        if best < 0 or value > best_v or keep > best_keep:
+            best = v
+            best_v = value
+            best_keep = keep
+    return best
