@@ -24,12 +24,12 @@ inflate); ``--clock wall`` uses the wall clock instead.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import time
 from pathlib import Path
 
 import numpy as np
+from yardsticks import BENCH, load_limit
 
 from simcards.core.rng import chunk_state, randbelow
 from simcards.ronco import reference as ref
@@ -40,18 +40,8 @@ from simcards.ronco.rounds_batch import KernelConfig
 from simcards.ronco.rules import RoncoRules
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_LIMIT = ROOT / ".." / "shared" / "bench" / "ronco_limit.py"
+DEFAULT_LIMIT = BENCH / "ronco_limit.py"
 CLOCKS = {"cpu": time.thread_time, "wall": time.perf_counter}
-
-
-def load_limit(path: Path):
-    """The yardstick module, or None when the file is not there."""
-    if not path.is_file():
-        return None
-    spec = importlib.util.spec_from_file_location("ronco_limit", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def timed(clock, fn) -> float:

@@ -37,13 +37,13 @@ policies, for ``greedy`` and ``random`` only (it searches far too slowly to time
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
 import time
 from pathlib import Path
 
 import numpy as np
+from yardsticks import BENCH, load_limit
 
 from simcards.core.rng import chunk_state
 from simcards.ronda import codes
@@ -58,22 +58,12 @@ from simcards.ronda.policies import policy_arrays
 from simcards.ronda.rules import RondaRules
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_LIMIT = ROOT / ".." / "shared" / "bench" / "ronda_limit.py"
+DEFAULT_LIMIT = BENCH / "ronda_limit.py"
 DEFAULT_HANDS = {"greedy": 1_000_000, "random": 1_000_000, "lookahead": 20_000,
                  "rollout": 1_000}
 README_POLICIES = ("random", "greedy", "lookahead:1", "rollout:32")
 """The two-player figures the README states, each searching policy in seat 0 against greedy."""
 ENGINES = {"values": simulate_hands, "workspace": simulate_hands_on_workspace}
-
-
-def load_limit(path: Path):
-    """The yardstick module, or None when the file is not there."""
-    if not path.is_file():
-        return None
-    spec = importlib.util.spec_from_file_location("ronda_limit", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def rates(rules: RondaRules, kinds: np.ndarray, params: np.ndarray, hands: int, repeats: int,

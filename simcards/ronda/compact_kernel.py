@@ -39,21 +39,18 @@ from simcards.ronda.codes import (
 )
 from simcards.ronda.hand_kernel import (
     N_VALUES,
+    S_ANNP,
     S_DEAL,
     S_FIRST,
+    S_HANDP,
     S_HELD,
-    S_LAST_CAPTURER,
-    S_LAST_LAID,
-    S_PILE_HITTER,
-    S_PILE_N,
-    S_PILE_V,
-    S_PILE_VC,
     S_PLAYS,
     S_PUBLIC,
+    S_PUBV,
     S_STOCK,
-    S_TABLE_N,
     S_TURN,
 )
+from simcards.ronda.hand_kernel import board_of as board_of_workspace
 from simcards.ronda.kernel_state import Board, Spot
 from simcards.ronda.value_rules import (
     N_CARDS,
@@ -113,30 +110,16 @@ def packed_counts(mask):
 def from_workspace(ws, rules, p, out):
     """Write into ``out`` the public part of the workspace position ``ws`` and the holdings of
     the players in ``p``'s view: his own cards and, for every other player, an empty holding of
-    the right size (a sample fills it). ``p = -1`` copies every holding (tests)."""
+    the right size (a sample fills it). ``p = -1`` copies every holding (tests). The packed
+    slots are the workspace's own (``hand_kernel.S_PUBV`` .. ``S_TABLE_V``)."""
     st = ws.st
-    hc = ws.hc
     hn = ws.hn
-    tab = ws.tab
     capn = ws.capn
     pts = ws.pts
-    ann = ws.ann
-    pubv = ws.pubv
     n = rules.players
     for i in range(C_SIZE):
         out[i] = 0
-    tv = 0
-    for v in range(N_VALUES):
-        if tab[v] >= 0:
-            tv |= 1 << v
-    out[C_TV] = tv
-    out[C_TN] = st[S_TABLE_N]
-    out[C_PN] = st[S_PILE_N]
-    out[C_PV] = st[S_PILE_V] if st[S_PILE_N] > 0 else -1
-    out[C_PVC] = st[S_PILE_VC]
-    out[C_PH] = st[S_PILE_HITTER]
-    out[C_LAID] = (st[S_LAST_LAID] >> 2) if st[S_LAST_LAID] >= 0 else -1
-    out[C_LC] = st[S_LAST_CAPTURER]
+    set_board(out, board_of_workspace(st))
     out[C_DEAL] = st[S_DEAL]
     out[C_TURN] = st[S_TURN]
     out[C_STOCK] = st[S_STOCK]
@@ -144,22 +127,12 @@ def from_workspace(ws, rules, p, out):
     out[C_PUBLIC] = st[S_PUBLIC]
     out[C_FIRST] = st[S_FIRST]
     out[C_HELD] = st[S_HELD]
-    pv = 0
-    for v in range(N_VALUES):
-        pv |= pubv[v] << (4 * v)
-    out[C_PUBV] = pv
+    out[C_PUBV] = st[S_PUBV]
     for q in range(n):
         out[C_HN + q] = hn[q]
         if p < 0 or q == p:
-            h = np.int64(0)
-            for i in range(hn[q]):
-                h += np.int64(1) << (4 * (hc[q, i] >> 2))
-            out[C_HAND + q] = h
-        a = 0
-        for v in range(N_VALUES):
-            if ann[q, v] > 0:
-                a |= ann[q, v] << (4 * v)
-        out[C_ANN + q] = a
+            out[C_HAND + q] = st[S_HANDP + q]
+        out[C_ANN + q] = st[S_ANNP + q]
     for t in range(rules.sides):
         out[C_CAPN + t] = capn[t]
         out[C_PTS + t] = (pts[t, SRC_DERBA] + pts[t, SRC_MISSA] + pts[t, SRC_LAST_CARD]

@@ -39,7 +39,6 @@ from numba import njit
 
 from simcards.core.bits import popcount
 from simcards.ronda.codes import (
-    ACT_CAPTURE,
     ACT_DERBA,
     ACT_LAY,
     ACT_REHIT,
@@ -72,6 +71,7 @@ from simcards.ronda.value_rules import (
     AS,
     N_CARDS,
     REY,
+    act,
     greedy_value,
     side_of,
     tier,
@@ -332,33 +332,20 @@ def start_hand(deck, dealer, rules, ws, plog):
 
 
 @njit(cache=True, inline="always")
-def resolve(card, st, tab, plays):
-    """What ``card`` would do now (P2-P4, X1, X4, X5b, M1): ``(action, taken, hit,
-    chain_closed, missa, last)``. Pure: the state is not changed."""
-    v = card >> 2
-    k = 0
-    hit = 0
-    chain_closed = False
-    if st[S_PILE_N] > 0 and st[S_PILE_V] == v:
-        action = ACT_REHIT  # X4: the card goes on the pile; nothing from the table
-        hit = st[S_PILE_VC]
-        chain_closed = st[S_PILE_VC] == 3  # X5b: the fourth card of the value
-    elif tab[v] >= 0:
-        w = v
-        while w <= REY and tab[w] >= 0:  # P2: the run, Rey last
-            k += 1
-            w += 1
-        laid = st[S_LAST_LAID]
-        if laid >= 0 and (laid >> 2) == v:
-            action = ACT_DERBA  # X1
-            hit = 1
-        else:
-            action = ACT_CAPTURE
-    else:
-        action = ACT_LAY  # P3
-    missa = k > 0 and st[S_TABLE_N] == k  # M1
-    last = st[S_PLAYS] + 1 == plays
-    return action, k, hit, chain_closed, missa, last
+def board_of(st):
+    """The workspace's :class:`~simcards.ronda.kernel_state.Board` (its packed slots)."""
+    laid = st[S_LAST_LAID]
+    return Board(st[S_TABLE_V], st[S_TABLE_N], st[S_PILE_N], st[S_PILE_V], st[S_PILE_VC],
+                 st[S_PILE_HITTER], (laid >> 2) if laid >= 0 else np.int64(-1),
+                 st[S_LAST_CAPTURER])
+
+
+@njit(cache=True, inline="always")
+def resolve(card, st, plays):
+    """What ``card`` would do now (P2-P4, X1, X4, X5b, M1, by :func:`value_rules.act`):
+    ``(action, taken, hit, chain_closed, missa, last)``. Pure: the state is not changed."""
+    action, k, hit, chain_closed, missa = act(card >> 2, board_of(st))
+    return action, k, hit, chain_closed, missa, st[S_PLAYS] + 1 == plays
 
 
 @njit(cache=True, inline="always")
@@ -418,11 +405,7 @@ def greedy_card(p, rules, ws):
     if h == 0:
         # His holding at his next play comes from the next deal.
         h = rules.deal_sizes[st[S_DEAL] + 1]
-    laid = st[S_LAST_LAID]
-    board = Board(st[S_TABLE_V], st[S_TABLE_N], st[S_PILE_N], st[S_PILE_V], st[S_PILE_VC],
-                  st[S_PILE_HITTER], (laid >> 2) if laid >= 0 else np.int64(-1),
-                  st[S_LAST_CAPTURER])
-    spot = Spot(p, st[S_HANDP + p], board, st[S_PLAYS] + 1 == rules.plays,
+    spot = Spot(p, st[S_HANDP + p], board_of(st), st[S_PLAYS] + 1 == rules.plays,
                 N_CARDS - st[S_PUBLIC] - hn[p], h, st[S_ANNP + nxt], st[S_PUBV])
     v = greedy_value(spot, rules, ws.capn, 0, ws.held)
     j = 0
@@ -460,7 +443,7 @@ def apply_play(card, rules, ws, plog):
         j += 1
     hn[p] -= 1
     st[S_HELD] -= 1
-    action, k, hit, chain_closed, missa, last = resolve(card, st, tab, rules.plays)
+    action, k, hit, chain_closed, missa, last = resolve(card, st, rules.plays)
     pubv[v] += 1
     st[S_PUBLIC] += 1
     ann[p, v] -= 1

@@ -716,7 +716,7 @@ def _keep(p, c, own, rules, ws):
     h = hn[nxt]
     if h == 0:
         h = rules.deal_sizes[st[S_DEAL] + 1]
-    action, _k, _hit, chain_closed, _missa, last = resolve(c, st, ws.tab, rules.plays)
+    action, _k, _hit, chain_closed, _missa, last = resolve(c, st, rules.plays)
     if action == ACT_CAPTURE or chain_closed or last:
         return COMB[big_u, h]
     v = c >> 2

@@ -170,10 +170,7 @@ def play_value(v, p, board, last, rules, caps, at):
     action, taken, hit, chain_closed, missa = act(v, board)
     if pile_n > 0 and pile_v != v:  # X5a: another value closes the pile first
         caps[at + hs] += pile_n
-        pile_n = 0
-        pile_v = -1
-        pile_vc = 0
-        hitter = -1
+        pile_n, pile_v, pile_vc, hitter = 0, -1, 0, -1
     if action == ACT_REHIT:
         pile_n += 1
         pile_vc += 1
@@ -182,10 +179,7 @@ def play_value(v, p, board, last, rules, caps, at):
         laid = -1
         if chain_closed:  # X5b
             caps[at + s] += pile_n
-            pile_n = 0
-            pile_v = -1
-            pile_vc = 0
-            hitter = -1
+            pile_n, pile_v, pile_vc, hitter = 0, -1, 0, -1
     elif action == ACT_LAY:
         table |= 1 << v
         table_n += 1
