@@ -22,11 +22,11 @@ and the pile in play as bit masks with their counts, the points by side and sour
 player the announced and the played cards of each value at the current deal (public facts, I1,
 from which the searching policies derive their samples, I3).
 
-The functions that run once per hand or per deal and allocate nothing (:func:`announce_credits`,
-:func:`hand_violations`, and the hand loops of :mod:`simcards.ronda.play_kernel`) are compiled with
-``_nrt=False``, numba's switch that turns off reference counting. With it on, every array taken
-out of the workspace's named tuple, and every array argument of an inlined helper, is counted up
-and down with atomic instructions; in a whole hand of greedy plays that counting cost about three
+The functions that run once per hand or per deal and allocate nothing (:func:`hand_violations`,
+and the hand loops of :mod:`simcards.ronda.play_kernel`) are compiled with ``_nrt=False``,
+numba's switch that turns off reference counting. With it on, every array taken out of the
+workspace's named tuple, and every array argument of an inlined helper, is counted up and down
+with atomic instructions; in a whole hand of greedy plays that counting cost about three
 quarters of the time. The arrays live as long as their caller, which allocated them, so nothing
 needs counting; a function compiled so cannot allocate (numba refuses to compile it if it
 tries).
@@ -44,7 +44,6 @@ from simcards.ronda.codes import (
     ACT_REHIT,
     ANNOUNCE_EVERY_DEAL,
     CHAIN_FLAT,
-    CONFLICT_TEXT,
     F_ACTION,
     F_CARD,
     F_CHAIN_CLOSED,
@@ -56,15 +55,12 @@ from simcards.ronda.codes import (
     F_N_TAKEN,
     F_PLAYER,
     F_TAKEN,
-    KIND_RONDA,
     MODE_POINTS,
     N_SOURCES,
     SRC_CARDS,
     SRC_DERBA,
     SRC_LAST_CARD,
     SRC_MISSA,
-    SRC_RONDA,
-    SRC_TRINGLA,
 )
 from simcards.ronda.kernel_state import Board, HandWork, PlayFacts, Spot
 from simcards.ronda.value_rules import (
@@ -72,6 +68,7 @@ from simcards.ronda.value_rules import (
     N_CARDS,
     REY,
     act,
+    announcement_credits,
     greedy_value,
     side_of,
     tier,
@@ -130,74 +127,11 @@ def new_workspace(rules):
     pubv = np.zeros(N_VALUES, np.int64)  # public cards of each value
     dp = np.zeros((ns, N_SOURCES), np.int64)  # scratch: credits of one play or deal
     held = np.zeros(ns, np.int64)  # scratch
-    annbuf = np.zeros((2 * n, 3), np.int64)  # scratch: announcements of a deal
     dplay = np.zeros((n, N_VALUES), np.int64)  # I1/Q1: cards of v each player played this deal
-    return HandWork(st, hc, hn, tab, capm, capn, pts, ann, pubv, dp, held, annbuf, dplay)
+    return HandWork(st, hc, hn, tab, capm, capn, pts, ann, pubv, dp, held, dplay)
 
 
 # ---------------------------------------------------------------- deals and announcements
-
-
-@njit(cache=True, _nrt=False)
-def announce_credits(annbuf, na, rules, dp):
-    """A4/A5: the credits of the ``na`` announcements of one deal into ``dp`` (zeroed here).
-
-    ``annbuf`` rows are (player, kind, value). Each announcement is booked under its own kind,
-    also when ``highest_takes_all`` gives it to another side.
-    """
-    teams = rules.teams
-    ns = rules.sides
-    for t in range(ns):
-        for s in range(N_SOURCES):
-            dp[t, s] = 0
-    if rules.conflict == CONFLICT_TEXT:
-        # A4b: Tringlas of one side all score; of several sides only the lowest.
-        t_side = -1
-        t_multi = False
-        t_low = N_VALUES
-        for i in range(na):
-            if annbuf[i, 1] != KIND_RONDA:
-                sd = side_of(annbuf[i, 0], teams)
-                if t_side < 0:
-                    t_side = sd
-                elif sd != t_side:
-                    t_multi = True
-                if annbuf[i, 2] < t_low:
-                    t_low = annbuf[i, 2]
-        for i in range(na):
-            sd = side_of(annbuf[i, 0], teams)
-            v = annbuf[i, 2]
-            if annbuf[i, 1] == KIND_RONDA:
-                # A4a: a Ronda of the same value held by another side cancels both.
-                ok = True
-                for j in range(na):
-                    if (annbuf[j, 1] == KIND_RONDA and annbuf[j, 2] == v
-                            and side_of(annbuf[j, 0], teams) != sd):
-                        ok = False
-                if ok:
-                    dp[sd, SRC_RONDA] += 1
-            elif not t_multi or v == t_low:
-                dp[sd, SRC_TRINGLA] += 5
-        return
-    # A5: the side of the strongest announcement (A3) takes all; a tie between sides, nothing.
-    best = -1
-    for i in range(na):
-        strength = annbuf[i, 1] * 16 + annbuf[i, 2]
-        if strength > best:
-            best = strength
-    winner = -1
-    for i in range(na):
-        if annbuf[i, 1] * 16 + annbuf[i, 2] == best:
-            sd = side_of(annbuf[i, 0], teams)
-            if winner < 0:
-                winner = sd
-            elif sd != winner:
-                return
-    for i in range(na):
-        if annbuf[i, 1] == KIND_RONDA:
-            dp[winner, SRC_RONDA] += 1
-        else:
-            dp[winner, SRC_TRINGLA] += 5
 
 
 @njit(cache=True, inline="always")
@@ -210,7 +144,6 @@ def deal_next(deck, rules, ws, plog):
     pts = ws.pts
     ann = ws.ann
     dp = ws.dp
-    annbuf = ws.annbuf
     dplay = ws.dplay
     n = rules.players
     st[S_DEAL] += 1
@@ -239,7 +172,7 @@ def deal_next(deck, rules, ws, plog):
             ann[p, v] = 0
             dplay[p, v] = 0
     announcing = rules.mode == MODE_POINTS and (d == 0 or rules.announce == ANNOUNCE_EVERY_DEAL)
-    na = np.int64(0)
+    any_announced = False
     p = first - 1
     for _i in range(n):
         p += 1
@@ -255,16 +188,12 @@ def deal_next(deck, rules, ws, plog):
             while j + k < hn[p] and (hc[p, j + k] >> 2) == v:
                 k += 1
             if k >= 2:
-                kind = KIND_RONDA if k == 2 else 1
                 if k == 2:
                     rondas += 1
                 else:
                     tringlas += 1
                 if announcing:
-                    annbuf[na, 0] = p
-                    annbuf[na, 1] = kind
-                    annbuf[na, 2] = v
-                    na += 1
+                    any_announced = True
                     ann[p, v] = 2 if k == 2 else 3
                     packed |= np.int64(2 if k == 2 else 3) << (4 * v)
             j += k
@@ -273,9 +202,12 @@ def deal_next(deck, rules, ws, plog):
             st[S_RONDAS] += rondas
             st[S_TRINGLAS] += tringlas
             st[S_HOLDINGS] += 1
-    if na > 0:
-        announce_credits(annbuf, na, rules, dp)
+    if any_announced:
         ns = rules.sides
+        for t in range(ns):
+            for s in range(N_SOURCES):
+                dp[t, s] = 0
+        announcement_credits(rules, st, S_ANNP, dp)
         for t in range(ns):
             for s in range(N_SOURCES):
                 pts[t, s] += dp[t, s]

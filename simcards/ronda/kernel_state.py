@@ -156,7 +156,6 @@ class HandWork(NamedTuple):
     pubv: np.ndarray  # (10,): public cards of each value
     dp: np.ndarray  # (sides, sources): scratch, the credits of one play or deal
     held: np.ndarray  # (sides,): scratch
-    annbuf: np.ndarray  # (2 players, 3): scratch, the announcements of a deal
     dplay: np.ndarray  # (players, 10): I1/Q1: cards of each value each player played this deal
 
 

@@ -33,13 +33,10 @@ from simcards.ronda.codes import (
     ACT_DERBA,
     ACT_REHIT,
     ANNOUNCE_EVERY_DEAL,
-    CONFLICT_TEXT,
     MODE_POINTS,
     N_SOURCES,
     POLICY_RANDOM,
     SRC_CARDS,
-    SRC_RONDA,
-    SRC_TRINGLA,
 )
 from simcards.ronda.kernel_state import Board, Spot, ValueWork
 from simcards.ronda.value_rules import (
@@ -47,6 +44,7 @@ from simcards.ronda.value_rules import (
     N_CARDS,
     NIBBLE,
     announced,
+    announcement_credits,
     credit,
     greedy_value,
     pairs,
@@ -121,80 +119,6 @@ def _nth_value(h, i):
     return N_VALUES - popcount(over)
 
 
-@njit(cache=True, _nrt=False)
-def _credit_announcements(rules, ann, pts, text_conflict):
-    """A4/A5: the credits of one deal's announcements (``ann[q]``: per player, 2 at each value
-    he announces a Ronda of, 3 at a Tringla, packed) added to ``pts``, each under its own kind,
-    as ``hand_kernel.announce_credits`` books them."""
-    n = rules.players
-    teams = rules.teams
-    if text_conflict:
-        # A4a: a Ronda of the same value held by another side cancels both.
-        for q in range(n):
-            rq = (ann[q] >> 1) & ~ann[q] & LOW_NIBBLE_BITS
-            if rq == 0:
-                continue
-            sq = side_of(q, teams)
-            other = np.int64(0)
-            for q2 in range(n):
-                if side_of(q2, teams) != sq:
-                    other |= (ann[q2] >> 1) & ~ann[q2] & LOW_NIBBLE_BITS
-            pts[sq, SRC_RONDA] += popcount(rq & ~other)
-        # A4b: Tringlas of one side all score; of several sides only the lowest.
-        t_side = -1
-        multi = False
-        low = np.int64(-1)  # the lowest Tringla's bit, and its holder's side
-        low_side = -1
-        for q in range(n):
-            tq = ann[q] & LOW_NIBBLE_BITS
-            if tq == 0:
-                continue
-            sq = side_of(q, teams)
-            if t_side < 0:
-                t_side = sq
-            elif sq != t_side:
-                multi = True
-            b = tq & -tq
-            if low < 0 or b < low:
-                low = b
-                low_side = sq
-        if t_side < 0:
-            return
-        if multi:
-            pts[low_side, SRC_TRINGLA] += 5
-        else:
-            for q in range(n):
-                pts[t_side, SRC_TRINGLA] += 5 * popcount(ann[q] & LOW_NIBBLE_BITS)
-        return
-    # A5: the side of the strongest announcement (A3: a Tringla beats a Ronda, then the
-    # higher value) takes all; a tie between sides, nothing.
-    all_t = np.int64(0)
-    all_r = np.int64(0)
-    for q in range(n):
-        all_t |= ann[q] & LOW_NIBBLE_BITS
-        all_r |= (ann[q] >> 1) & ~ann[q] & LOW_NIBBLE_BITS
-    if all_t == 0 and all_r == 0:
-        return
-    pick = all_t != 0  # the strongest is a Tringla
-    top = all_t if pick else all_r
-    while top & (top - 1):  # its highest value's bit
-        top &= top - 1
-    winner = -1
-    for q in range(n):
-        mine = ann[q] & LOW_NIBBLE_BITS if pick else (ann[q] >> 1) & ~ann[q] & LOW_NIBBLE_BITS
-        if mine & top:
-            sq = side_of(q, teams)
-            if winner < 0:
-                winner = sq
-            elif sq != winner:
-                return
-    for q in range(n):
-        tq = ann[q] & LOW_NIBBLE_BITS
-        rq = (ann[q] >> 1) & ~ann[q] & LOW_NIBBLE_BITS
-        pts[winner, SRC_RONDA] += popcount(rq)
-        pts[winner, SRC_TRINGLA] += 5 * popcount(tq)
-
-
 @njit(cache=True, inline="always")
 def add_hand(pts, capn, classic, stats):
     """One hand's points by side and source (``pts``) and captured cards (``capn``) added to
@@ -245,7 +169,6 @@ def value_hands(state, hands, dealer, seats, rules, work, stats):
     share = rules.share
     points_mode = rules.mode == MODE_POINTS
     every_deal = rules.announce == ANNOUNCE_EVERY_DEAL
-    text_conflict = rules.conflict == CONFLICT_TEXT
     kinds = seats.kinds
     deck = work.deck
     hold = work.hold
@@ -317,7 +240,7 @@ def value_hands(state, hands, dealer, seats, rules, work, stats):
                         hand_holdings += 1
                     ann[q] = announced(two, three) if announcing else 0
                 if announcing:
-                    _credit_announcements(rules, ann, pts, text_conflict)
+                    announcement_credits(rules, ann, 0, pts)
             p = turn
             m = hn[p]
             h = hold[p]

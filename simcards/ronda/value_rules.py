@@ -24,18 +24,21 @@ import math
 import numpy as np
 from numba import njit
 
-from simcards.core.bits import lowest_bit
+from simcards.core.bits import lowest_bit, popcount
 from simcards.ronda.codes import (
     ACT_CAPTURE,
     ACT_DERBA,
     ACT_LAY,
     ACT_REHIT,
     CHAIN_FLAT,
+    CONFLICT_TEXT,
     MAX_HAND,
     MODE_POINTS,
     SRC_DERBA,
     SRC_LAST_CARD,
     SRC_MISSA,
+    SRC_RONDA,
+    SRC_TRINGLA,
 )
 from simcards.ronda.kernel_state import Board, PlayFacts
 
@@ -97,6 +100,88 @@ def announced(rondas, tringlas):
     """A1's announced cards of a holding whose :func:`pairs` are ``(rondas, tringlas)``,
     packed: 2 at a Ronda's value, 3 at a Tringla's."""
     return (rondas << 1) | (tringlas * 3)
+
+
+@njit(cache=True, inline="always")
+def _ronda_bits(a):
+    """Bit 4v set for each value v whose Ronda the packed announcements ``a`` hold (a 2 there;
+    a Tringla is a 3, :func:`announced`)."""
+    return (a >> 1) & ~a & LOW_NIBBLE_BITS
+
+
+@njit(cache=True, _nrt=False)
+def announcement_credits(rules, ann, at, pts):
+    """A4/A5: the credits of one deal's announcements added to ``pts`` (side x source), each
+    booked under its own kind, also when ``highest_takes_all`` gives it to another side.
+    ``ann[at + q]`` is player q's announcements as dealt, packed: 2 at each value he announces
+    a Ronda of, 3 at a Tringla (:func:`announced`). Every form of a hand credits them here."""
+    n = rules.players
+    teams = rules.teams
+    if rules.conflict == CONFLICT_TEXT:
+        # A4a: a Ronda of the same value held by another side cancels both.
+        for q in range(n):
+            rq = _ronda_bits(ann[at + q])
+            if rq == 0:
+                continue
+            sq = side_of(q, teams)
+            other = np.int64(0)
+            for q2 in range(n):
+                if side_of(q2, teams) != sq:
+                    other |= _ronda_bits(ann[at + q2])
+            pts[sq, SRC_RONDA] += popcount(rq & ~other)
+        # A4b: Tringlas of one side all score; of several sides only the lowest.
+        t_side = -1
+        multi = False
+        low = np.int64(-1)  # the lowest Tringla's bit, and its holder's side
+        low_side = -1
+        for q in range(n):
+            tq = ann[at + q] & LOW_NIBBLE_BITS
+            if tq == 0:
+                continue
+            sq = side_of(q, teams)
+            if t_side < 0:
+                t_side = sq
+            elif sq != t_side:
+                multi = True
+            b = tq & -tq
+            if low < 0 or b < low:
+                low = b
+                low_side = sq
+        if t_side < 0:
+            return
+        if multi:
+            pts[low_side, SRC_TRINGLA] += 5
+        else:
+            for q in range(n):
+                pts[t_side, SRC_TRINGLA] += 5 * popcount(ann[at + q] & LOW_NIBBLE_BITS)
+        return
+    # A5: the side of the strongest announcement (A3: a Tringla beats a Ronda, then the
+    # higher value) takes all; a tie between sides, nothing.
+    all_t = np.int64(0)
+    all_r = np.int64(0)
+    for q in range(n):
+        all_t |= ann[at + q] & LOW_NIBBLE_BITS
+        all_r |= _ronda_bits(ann[at + q])
+    if all_t == 0 and all_r == 0:
+        return
+    pick = all_t != 0  # the strongest is a Tringla
+    top = all_t if pick else all_r
+    while top & (top - 1):  # its highest value's bit
+        top &= top - 1
+    winner = -1
+    for q in range(n):
+        mine = ann[at + q] & LOW_NIBBLE_BITS if pick else _ronda_bits(ann[at + q])
+        if mine & top:
+            sq = side_of(q, teams)
+            if winner < 0:
+                winner = sq
+            elif sq != winner:
+                return
+    for q in range(n):
+        tq = ann[at + q] & LOW_NIBBLE_BITS
+        rq = _ronda_bits(ann[at + q])
+        pts[winner, SRC_RONDA] += popcount(rq)
+        pts[winner, SRC_TRINGLA] += 5 * popcount(tq)
 
 
 @njit(cache=True, inline="always")
