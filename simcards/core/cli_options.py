@@ -11,6 +11,7 @@ import json
 import math
 import sys
 import tempfile
+from collections.abc import Iterable
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Annotated, Any
@@ -25,12 +26,25 @@ MAX_SEED = 2**63 - 1
 """Seeds are integers 0 .. 2**63-1 (they feed :class:`numpy.random.SeedSequence`)."""
 
 
-def check_players(n: int, low: int, high: int, rule: str) -> int:
-    """A number of players in ``low`` .. ``high`` (the game's ``rule``), worded alike in every
-    game: ``--players must be between 2 and 5 (rule D2), got 7``."""
+def flag_name(name: str) -> str:
+    """The command-line flag of an option named as a keyword (``open_min`` -> ``--open-min``):
+    every message names the flag, which the Python API's keyword mirrors."""
+    return name if name.startswith("--") else "--" + name.replace("_", "-")
+
+
+def check_range(name: str, n: int, low: int, high: int, rule: str | None = None) -> int:
+    """An integer option in ``low`` .. ``high``, worded alike in every game and command:
+    ``--rounds must be between 1 and 100 (rule D5), got 0``."""
     if not low <= n <= high:
-        raise UsageError(f"--players must be between {low} and {high} (rule {rule}), got {n}")
+        why = f" (rule {rule})" if rule else ""
+        raise UsageError(f"{flag_name(name)} must be between {low} and {high}{why}, got {n}")
     return n
+
+
+def check_players(n: int, low: int, high: int, rule: str) -> int:
+    """A number of players in ``low`` .. ``high`` (the game's ``rule``):
+    ``--players must be between 2 and 5 (rule D2), got 7``."""
+    return check_range("--players", n, low, high, rule)
 
 
 def check_seed(seed: int, what: str = "--seed") -> int:
@@ -128,14 +142,25 @@ def emit_json(payload: dict[str, Any]) -> None:
 
 def rule_integer(name: str, value: object) -> int:
     """A rule switch's integer: an int, or a string of digits (as a command line gives it);
-    a one-line error naming the switch otherwise. Games' ``Rules.make`` share it."""
-    if isinstance(value, bool):
-        raise UsageError(f"{name}={value!r} must be an integer")
-    if isinstance(value, int):
+    a one-line error naming the switch's flag otherwise. Games' ``Rules.make`` share it."""
+    if isinstance(value, int) and not isinstance(value, bool):
         return value
-    if isinstance(value, str) and value.strip().isdigit():
-        return int(value)
-    raise UsageError(f"{name}={value!r} must be an integer")
+    if isinstance(value, str):
+        try:
+            return int(value.strip())
+        except ValueError:
+            pass
+    raise UsageError(f"{flag_name(name)} must be an integer, got {value!r}")
+
+
+def check_choice(name: str, value: object, choices: Iterable[str], rule: str) -> str:
+    """A rule switch's word, one of ``choices``: ``--mode must be one of points|classic
+    (rule C1), got 'x'``."""
+    names = list(choices)
+    if not isinstance(value, str) or value not in names:
+        raise UsageError(f"{flag_name(name)} must be one of {'|'.join(names)} (rule {rule}), "
+                         f"got {value!r}")
+    return value
 
 
 def parse_int_list(text: str, what: str) -> list[int]:

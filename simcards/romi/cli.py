@@ -5,6 +5,11 @@ same deals with the seats rotated.
 
 The commands only read their flags, call :mod:`simcards.romi.api` (which checks them and
 computes) and print; the same functions serve Python callers.
+
+Each command's parameter list repeats flags its siblings (and the other games' commands) take:
+typer reads a command's options from that command's own signature, so the list cannot be
+shared; what can be is, once: every option's type, flag and help text (the ``*Opt`` aliases
+here and in :mod:`simcards.core.cli_options`), and the call the API answers.
 """
 
 from __future__ import annotations

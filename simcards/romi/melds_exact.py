@@ -420,28 +420,33 @@ def solve_batch(hands: np.ndarray, ace_low: int) -> np.ndarray:
 
 
 @njit(cache=True)
-def _best_laydown(counts, jk, ace_low):
-    """One lay-down reaching best_value (V4): rows as in ``_options`` (int64[melds, ROW])."""
-    mw = _workspace()
+def lay_down(counts, jk, ace_low, mw, cur, rows, by_penalty):
+    """One lay-down of the hand ``counts`` (consumed: the caller passes a copy) with ``jk``
+    jokers reaching best_value (V4) or, with ``by_penalty``, min_penalty (V2): its melds as
+    rows of ``_options`` into ``rows[:n]``; returns n. Melds are chosen pivot by pivot: the
+    pivot's copies all left out when that still reaches the target, else the first option (sets,
+    then runs, in the solver's order) that does. ``mw`` and ``cur`` are the search's workspace
+    and its memo stamp (:func:`_search`). The meld solver's answers and the round engine's
+    lay-downs both come from here."""
     w = mw.w
     buf = mw.buf
     _, key = _prepare(counts, jk, w)
-    chosen = np.zeros((MAX_HAND, ROW), np.int64)
+    shift = _VBITS if by_penalty else 0
+    one = np.int64(1)  # typed, not a literal: one compiled _search for every caller
+    depth = np.int64(0)  # the lay-down's own options live in buf[0]; the searches use buf[1:]
     n_chosen = 0
     start = 0
-    depth = 0  # the lay-down's own options live in buf[0]; the searches use buf[1:]
-    one = np.int64(1)  # typed, not a literal: one compiled _search for every caller
     while True:
         k = start
         while k < 52 and counts[k] == 0:
             k += 1
         if k == 52:
             break
-        target = _search(counts, jk, k, key, one, ace_low, mw, one) & _VMASK
+        target = (_search(counts, jk, k, key, one, ace_low, mw, cur) >> shift) & _VMASK
         c = counts[k]
         counts[k] = 0
-        res = _search(counts, jk, k + 1, key - c * w[k], one, ace_low, mw, one)
-        if res & _VMASK == target:
+        res = _search(counts, jk, k + 1, key - c * w[k], one, ace_low, mw, cur)
+        if (res >> shift) & _VMASK == target:
             key -= c * w[k]
             start = k + 1
             continue
@@ -456,9 +461,10 @@ def _best_laydown(counts, jk, ace_low):
             for t in range(nreal):
                 counts[row[F_KINDS + t]] -= 1
                 key2 -= w[row[F_KINDS + t]]
-            res = _search(counts, jk - joker, k, key2, one, ace_low, mw, one)
-            if (res & _VMASK) + row[F_VALUE] == target:
-                chosen[n_chosen, :] = row
+            res = _search(counts, jk - joker, k, key2, one, ace_low, mw, cur)
+            gain = row[F_PEN] if by_penalty else row[F_VALUE]
+            if ((res >> shift) & _VMASK) + gain == target:
+                rows[n_chosen, :] = row
                 n_chosen += 1
                 key = key2
                 jk -= joker
@@ -468,8 +474,16 @@ def _best_laydown(counts, jk, ace_low):
             for t in range(nreal):
                 counts[row[F_KINDS + t]] += 1
         if not found:
-            raise ValueError("meld solver: no option reaches the value it found")
-    return chosen[:n_chosen].copy()
+            raise ValueError("lay-down: no option reaches the solver's value")
+    return n_chosen
+
+
+@njit(cache=True)
+def _best_laydown(counts, jk, ace_low):
+    """One lay-down reaching best_value (V4): rows as in ``_options`` (int64[melds, ROW])."""
+    chosen = np.zeros((MAX_HAND, ROW), np.int64)
+    n = lay_down(counts, jk, ace_low, _workspace(), np.int64(1), chosen, np.bool_(False))
+    return chosen[:n].copy()
 
 
 # ---------------------------------------------------------------- Python API

@@ -101,7 +101,6 @@ from simcards.romi.melds_exact import (
     F_KINDS,
     F_LO,
     F_NREAL,
-    F_PEN,
     F_RUN,
     F_VALUE,
     MAX_DEPTH,
@@ -109,11 +108,11 @@ from simcards.romi.melds_exact import (
     N_FRAME,
     ROW,
     TABLE,
-    _options,
     _prepare,
     _search,
     _solve_counts,
     _useful,
+    lay_down,
 )
 
 HW = 20
@@ -351,64 +350,12 @@ def sub_less(k, jk, key, cur, res0, ace_low, sv):
 @njit(cache=True)
 def laydown(counts, jk, ace_low, sv, by_penalty):
     """One lay-down of the hand reaching best_value (V4) or, with ``by_penalty``, min_penalty
-    (V2): its melds as solver rows in ``sv.rows[:n]``; returns n. Melds are chosen pivot by pivot
-    as in :func:`simcards.romi.melds_exact._best_laydown`: the pivot's copies all left when that
-    still reaches the target, else the first option (sets, then runs, in the solver's order) that
-    does."""
-    mw = sv.melds
-    w = mw.w
-    buf = mw.buf
+    (V2): its melds as solver rows in ``sv.rows[:n]``; returns n
+    (:func:`simcards.romi.melds_exact.lay_down`, on the round's solver workspace)."""
     tmp = sv.tmp
-    rows = sv.rows
     for k in range(52):
         tmp[k] = counts[k]
-    cur = _stamp(sv)
-    _, key = _prepare(tmp, jk, w)
-    shift = _VBITS if by_penalty else 0
-    one = np.int64(1)  # typed, not a literal: one compiled _search for every caller
-    n_chosen = 0
-    start = 0
-    while True:
-        k = start
-        while k < 52 and tmp[k] == 0:
-            k += 1
-        if k == 52:
-            break
-        target = (_search(tmp, jk, k, key, one, ace_low, mw, cur)
-                  >> shift) & _VMASK
-        c = tmp[k]
-        tmp[k] = 0
-        res = _search(tmp, jk, k + 1, key - c * w[k], one, ace_low, mw, cur)
-        if (res >> shift) & _VMASK == target:
-            key -= c * w[k]
-            start = k + 1
-            continue
-        tmp[k] = c
-        n = _options(tmp, jk, k, ace_low, buf, np.int64(0))
-        found = False
-        for i in range(n):
-            row = buf[0, i]
-            nreal = row[F_NREAL]
-            joker = row[F_JOKER]
-            key2 = key - joker * w[52]
-            for t in range(nreal):
-                tmp[row[F_KINDS + t]] -= 1
-                key2 -= w[row[F_KINDS + t]]
-            res = _search(tmp, jk - joker, k, key2, one, ace_low, mw, cur)
-            gain = row[F_PEN] if by_penalty else row[F_VALUE]
-            if ((res >> shift) & _VMASK) + gain == target:
-                rows[n_chosen, :] = row
-                n_chosen += 1
-                key = key2
-                jk -= joker
-                start = k
-                found = True
-                break
-            for t in range(nreal):
-                tmp[row[F_KINDS + t]] += 1
-        if not found:
-            raise ValueError("lay-down: no option reaches the solver's value")
-    return n_chosen
+    return lay_down(tmp, jk, ace_low, sv.melds, _stamp(sv), sv.rows, by_penalty)
 
 
 # ---------------------------------------------------------------- table melds

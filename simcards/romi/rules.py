@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from simcards.core.cli_options import check_players, rule_integer
+from simcards.core.cli_options import check_players, check_range, rule_integer
 from simcards.core.errors import UsageError
 from simcards.romi.kernel_state import KernelRules
 
@@ -74,19 +74,14 @@ class RomiRules:
     ) -> RomiRules:
         """Validated constructor: a one-line :class:`UsageError` for any bad value."""
         n = check_players(rule_integer("players", players), min(PLAYERS), max(PLAYERS), "D2")
-        r = rule_integer("rounds", rounds)
-        if not 1 <= r <= MAX_ROUNDS_PER_GAME:
-            raise UsageError(f"rounds={r} must be an integer from 1 to {MAX_ROUNDS_PER_GAME} "
-                             "(D5)")
-        o = rule_integer("open_min", open_min)
-        if not 1 <= o <= MAX_OPENING:
-            raise UsageError(f"open_min={o} must be an integer from 1 to {MAX_OPENING} (O1: no "
-                             f"opening is worth more)")
-        a = rule_integer("ace_low_value", ace_low_value)
-        if not 1 <= a <= 10:
-            raise UsageError(f"ace_low_value={a} must be an integer from 1 to 10 (M6)")
+        r = check_range("rounds", rule_integer("rounds", rounds), 1, MAX_ROUNDS_PER_GAME, "D5")
+        # O1: no opening is worth more than MAX_OPENING.
+        o = check_range("open_min", rule_integer("open_min", open_min), 1, MAX_OPENING, "O1")
+        a = check_range("ace_low_value", rule_integer("ace_low_value", ace_low_value), 1, 10,
+                        "M6")
         if not isinstance(swap_keeps_romi, bool):
-            raise UsageError(f"swap_keeps_romi={swap_keeps_romi!r} must be true or false (G3)")
+            raise UsageError(f"--swap-keeps-romi must be true or false (rule G3), got "
+                             f"{swap_keeps_romi!r}")
         return cls(players=n, rounds=r, open_min=o, ace_low_value=a,
                    swap_keeps_romi=swap_keeps_romi)
 
@@ -101,6 +96,6 @@ class RomiRules:
     def hand_sizes(self, dealer: int) -> tuple[int, ...]:
         """D4: cards dealt to each seat when ``dealer`` deals (15 to the seat on his left)."""
         if not 0 <= dealer < self.players:
-            raise UsageError(f"dealer={dealer} must be a seat 0 .. {self.players - 1}")
+            raise UsageError(f"--dealer must be a seat 0..{self.players - 1}, got {dealer}")
         starter = (dealer + 1) % self.players
         return tuple(STARTER_SIZE if p == starter else HAND_SIZE for p in range(self.players))

@@ -38,6 +38,7 @@ from simcards.core.cli_options import (
     parse_range,
 )
 from simcards.core.errors import UsageError
+from simcards.core.policyspec import flag_message
 from simcards.core.results import Result
 from simcards.core.runner import check_workers
 from simcards.ronco.policies import DEFAULT_P, DEFAULT_T, DEFAULT_TD, KINDS, Policy
@@ -110,7 +111,10 @@ def _refuse_with(flag: str, given: Sequence[str], why: str) -> None:
 def _policy_flags(policy: str, threshold: int | None, dealer_threshold: int | None,
                   keep_prob: float | None, flag: str = "--policy") -> None:
     """Refuse the parameters the chosen policy kind does not read."""
-    KINDS.kind(policy)
+    try:
+        KINDS.kind(policy)
+    except UsageError as exc:
+        raise UsageError(flag_message(flag, str(exc))) from None
     if policy == "random":
         _refuse_with(f"{flag} random", _given(threshold=threshold,
                                               dealer_threshold=dealer_threshold),
@@ -279,7 +283,11 @@ def game_policies(players: int, policies: str | None = None, policy: str | None 
                 raise UsageError(f"{flag} cannot be used with --policies {policies.strip()!r}: "
                                  "every entry sets that value itself")
     for pol in result:
-        pol.validate((rules or RoncoRules()).top)
+        try:
+            pol.validate((rules or RoncoRules()).top)
+        except UsageError as exc:
+            raise UsageError(flag_message("--policy" if policies is None else "--policies",
+                                          str(exc))) from None
     return result
 
 

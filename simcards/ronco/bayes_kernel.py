@@ -63,6 +63,17 @@ def _qkey(u, carry, d, n_cls):
     return (u * n_cls + carry) * (n_cls + 1) + (d + 1)
 
 
+@njit(cache=True, inline="always")
+def _unpack(key, span, n_cls):
+    """A level's packed state ``_qkey(u, carry, d) * span + hist`` read back as ``(hist, u,
+    carry, d)``: the inverse of :func:`_qkey`, with the decision history below ``span``."""
+    hist = key % span
+    q = key // span
+    d = q % (n_cls + 1) - 1
+    q //= n_cls + 1
+    return hist, q // n_cls, q % n_cls, d
+
+
 @njit(cache=True)
 def _field_decides(pos, carry, d, k, field, cls, rules):
     """Whether the field player at ``pos`` keeps (the dealer: does not cut)."""
@@ -71,6 +82,17 @@ def _field_decides(pos, carry, d, k, field, cls, rules):
     ds = cls.strength[d] if sw else -1
     return field_keeps(field, pos, Decision(cls.strength[carry], pos, dealer, sw, ds,
                                             np.int64(0)), rules)
+
+
+@njit(cache=True, inline="always")
+def _cut_final(z, card, top_cls, cut_king):
+    """R7: the class the dealer ends the round with when he holds ``card`` and cuts a card of
+    class ``z``; -1 when the cut card makes him the sole loser (``cut_king`` loses)."""
+    if z == top_cls and cut_king != CUT_KING_NONE:
+        if cut_king == CUT_KING_LOSES:
+            return -1
+        return card  # blocked: the top card is not taken, he keeps his own
+    return z
 
 
 @njit(cache=True)
@@ -95,11 +117,9 @@ def _dealer_q(u, carry, d, k, field, cls, rules, out):
         if r == 0:
             continue
         w = r / left
-        fin = z
-        if z == top_cls and cut_king != CUT_KING_NONE:
-            if cut_king == CUT_KING_LOSES:
-                continue  # R7: the dealer is the sole loser; nobody else loses
-            fin = carry  # R7 blocked: the top card is not taken
+        fin = _cut_final(z, carry, top_cls, cut_king)
+        if fin < 0:
+            continue  # R7: the dealer is the sole loser; nobody else loses
         for f in range(fin + 1):
             out[f] += w
 
@@ -185,12 +205,7 @@ def _prefix_levels(k, last, field, cls, rules):
         size = 0
         left = n_cards - (m + 1)
         for s in range(pk.shape[0]):
-            hist = pk[s] % span
-            q = pk[s] // span
-            d = q % (n_cls + 1) - 1
-            q //= n_cls + 1
-            carry = q % n_cls
-            u = q // n_cls
+            hist, u, carry, d = _unpack(pk[s], span, n_cls)
             keep = _field_decides(m, carry, d, k, field, cls, rules)
             for j in range(n_cls):
                 r = cls_count[j] - _count(u, pow5, j)
@@ -277,10 +292,7 @@ def build_table(k, field, cls, rules, is_hero):
             pk = lv_k[h]
             span = 3 ** h
             for s in range(pk.shape[0]):
-                q = pk[s] // span
-                q //= n_cls + 1
-                carry = q % n_cls
-                u = q // n_cls
+                _hist, u, carry, _d = _unpack(pk[s], span, n_cls)
                 for j in range(n_cls):
                     if cls_count[j] - _count(u, pow5, j) == 0:
                         continue
@@ -362,12 +374,7 @@ def build_table(k, field, cls, rules, is_hero):
         span = 3 ** h
         left = n_cards - (h + 1)
         for s in range(pk.shape[0]):
-            hist = pk[s] % span
-            q = pk[s] // span
-            dealt = q % (n_cls + 1) - 1
-            q //= n_cls + 1
-            c = q % n_cls
-            u = q // n_cls
+            hist, u, c, dealt = _unpack(pk[s], span, n_cls)
             lo = _lowest_other(u, pow5, n_cls, c)
             lk = 0.0
             lp = 0.0
@@ -438,12 +445,7 @@ def _dealer_hero(k, pk, pwt, span, field, cls, rules, out):
     left = n_cards - (m + 1)
     left_cut = n_cards - k
     for s in range(pk.shape[0]):
-        hist0 = pk[s] % span
-        q = pk[s] // span
-        d0 = q % (n_cls + 1) - 1
-        q //= n_cls + 1
-        carry = q % n_cls
-        u = q // n_cls
+        hist0, u, carry, d0 = _unpack(pk[s], span, n_cls)
         keep = _field_decides(m, carry, d0, k, field, cls, rules)
         for j in range(n_cls):
             r = cls_count[j] - _count(u, pow5, j)
@@ -462,12 +464,10 @@ def _dealer_hero(k, pk, pwt, span, field, cls, rules, out):
                 if rz == 0:
                     continue
                 wz = rz / left_cut
-                fin = z
-                if z == top_cls and cut_king != CUT_KING_NONE:
-                    if cut_king == CUT_KING_LOSES:
-                        lc += wz  # R7: the sole loser, one life
-                        continue
-                    fin = c  # R7 blocked: he keeps his card
+                fin = _cut_final(z, c, top_cls, cut_king)
+                if fin < 0:
+                    lc += wz  # R7: the sole loser, one life
+                    continue
                 if lo > fin or (lo == fin and not first):
                     lc += wz * mult[fin]
             key = (hist * n_cls + c) * (n_cls + 1) + d + 1

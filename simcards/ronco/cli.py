@@ -2,6 +2,11 @@
 
 Each command reads its flags and calls the function of the same name in
 :mod:`simcards.ronco.api`, which checks them and computes; this module only prints.
+
+Each command's parameter list repeats flags its siblings (and the other games' commands) take:
+typer reads a command's options from that command's own signature, so the list cannot be
+shared; what can be is, once: every option's type, flag and help text (the ``*Opt`` aliases
+here and in :mod:`simcards.core.cli_options`), and the call the API answers.
 """
 
 from __future__ import annotations

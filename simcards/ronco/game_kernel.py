@@ -90,6 +90,19 @@ def _next_dealer(n, order, lives):
 
 
 @njit(cache=True, inline="always")
+def _lose_lives(pl, hit, lives, elim_round, rounds):
+    """G1, G2: player ``pl`` loses ``hit`` lives (0: none) in round ``rounds``; returns 1 when
+    that puts him out, 0 otherwise. Every game loop books its losses here."""
+    left = lives[pl] - hit
+    lives[pl] = left
+    if left <= 0:
+        lives[pl] = 0
+        elim_round[pl] = rounds
+        return 1
+    return 0
+
+
+@njit(cache=True, inline="always")
 def _winner(n, lives):
     """G7: the last survivor, or -1 when nobody has lives left."""
     for i in range(n):
@@ -164,11 +177,7 @@ def _field_game(words, seats, rules, game, d, buf, informed):
                 fired = True
             # R7 blocked: the top card is not taken
         if fired:
-            lives[dealer] -= 1
-            if lives[dealer] <= 0:
-                lives[dealer] = 0
-                elim_round[dealer] = rounds
-                alive -= 1
+            alive -= _lose_lives(dealer, 1, lives, elim_round, rounds)
         else:
             final[k - 1] = carry
             low = min(low, carry)
@@ -180,23 +189,13 @@ def _field_game(words, seats, rules, game, d, buf, informed):
             hit = 2 if low == 0 else 1  # R10: the Poroli card costs two lives
             if ties == TIES_ALL:
                 for pos in range(k):  # G1, G2; branch-free: who loses is a coin toss
-                    pl = order[pos]
-                    left = lives[pl] - hit * (final[pos] == low)
-                    lives[pl] = left
-                    if left <= 0:
-                        lives[pl] = 0
-                        elim_round[pl] = rounds
-                        alive -= 1
+                    alive -= _lose_lives(order[pos], hit * (final[pos] == low), lives,
+                                         elim_round, rounds)
             else:
                 pos = 0
                 while final[pos] != low:
                     pos += 1
-                pl = order[pos]
-                lives[pl] -= hit
-                if lives[pl] <= 0:
-                    lives[pl] = 0
-                    elim_round[pl] = rounds
-                    alive -= 1
+                alive -= _lose_lives(order[pos], hit, lives, elim_round, rounds)
         if alive <= 1:  # G7
             w = _winner(n, lives)
             return s0, s1, s2, s3, (WON if w >= 0 else ALL_OUT), w, rounds
@@ -248,12 +247,7 @@ def _general_game(words, seats, rules, game, d, draw_uniforms, buf):
             continue  # replay: same dealer
         for pos in range(k):  # G1, G2, R10
             if lost[pos] > 0:
-                pl = order[pos]
-                lives[pl] -= lost[pos]
-                if lives[pl] <= 0:
-                    lives[pl] = 0
-                    elim_round[pl] = rounds
-                    alive -= 1
+                alive -= _lose_lives(order[pos], lost[pos], lives, elim_round, rounds)
         if alive <= 1:  # G7
             w = _winner(n, lives)
             return s0, s1, s2, s3, (WON if w >= 0 else ALL_OUT), w, rounds

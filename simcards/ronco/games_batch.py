@@ -12,6 +12,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from simcards.core.cli_options import check_range
 from simcards.core.errors import UsageError
 from simcards.core.runner import Stats, run_batch
 from simcards.core.stats import wilson
@@ -82,14 +83,13 @@ def games_chunk(state: np.ndarray, size: int, cfg: GameConfig) -> GameStats:
 
 
 def check_lives(lives: int) -> int:
-    if not 1 <= lives <= MAX_LIVES:
-        raise UsageError(f"lives must be between 1 and {MAX_LIVES}, got {lives}")
-    return lives
+    """G1: every player's lives (or chips) at the start."""
+    return check_range("--lives", lives, 1, MAX_LIVES, "G1")
 
 
 def check_first_dealer(first_dealer: int | None, players: int) -> int | None:
     if first_dealer is not None and not 0 <= first_dealer < players:
-        raise UsageError(f"first dealer must be a player 0..{players - 1}, got {first_dealer}")
+        raise UsageError(f"--first-dealer must be a player 0..{players - 1}, got {first_dealer}")
     return first_dealer
 
 
@@ -99,9 +99,7 @@ def player_policies(players: int, spec: str | None, default: Policy) -> list[Pol
     if spec is None:
         return [default] * players
     defaults = {"T": default.T, "Td": default.Td, "p": default.p}
-    # each entry's errors as the policy's own ("policy threshold: T must be ..."), unflagged
-    specs = KINDS.parse_list(spec, players,
-                             entry=lambda item: KINDS.parse(str(item), None, defaults))
+    specs = KINDS.parse_list(spec, players, None, defaults)
     return [Policy.from_spec(s, default) for s in specs]
 
 

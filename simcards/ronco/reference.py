@@ -9,6 +9,10 @@ G5, ...) where it is implemented.
 
 Only the Python standard library is used.
 
+It repeats on purpose what the project's rules module and kernels also say (the option checks,
+small helpers such as the number of sides): an oracle that shared that code with the engine it
+checks would hold the engine to itself.
+
 Example: three players, all playing thresholds of 6 (S1). Position 0 holds a 3 and passes,
 but position 1 holds the Rey and refuses the swap (R4), so the 3 stays with position 0;
 position 1 keeps; the dealer's 5 is below 6, so he cuts and must take the As (R6), the lowest

@@ -29,22 +29,12 @@ from typing import Any
 
 import pandas as pd
 
-from simcards.core.cli_options import DEFAULT_SEED, check_players, parse_count
+from simcards.core.cli_options import DEFAULT_SEED, parse_count, rule_integer
 from simcards.core.errors import UsageError
 from simcards.core.policyspec import PolicySpec, flag_message
 from simcards.core.results import Result
 from simcards.ronda.policies import KINDS
-from simcards.ronda.rules import (
-    ANNOUNCE_CODE,
-    CHAIN_CODE,
-    CONFLICT_CODE,
-    DEAL_SIZES,
-    MODE_CODE,
-    TARGET_CHECK_CODE,
-    TARGETS,
-    TEAMS_CODE,
-    RondaRules,
-)
+from simcards.ronda.rules import RondaRules
 
 MAX_HANDS = 10**10
 """The most hands one ``hands`` run may simulate (``--hands``)."""
@@ -52,8 +42,6 @@ MAX_MATCHES = 10**9
 """The most matches one ``matches`` run may simulate (``--matches``)."""
 MAX_DEALS = 10**9
 """The most deal sets one ``compare`` run may play (``--deals``; each is two matches)."""
-MAX_HANDS_TO_WIN = 1000
-"""C3: the most hands a classic match may ask a side to win (``--hands-to-win``)."""
 
 HAND_RULES = ("players", "teams", "derba_chain", "announce", "announce_conflict", "mode")
 """The rule switches that a single hand reads (the rest are match level, S4, S5, C3)."""
@@ -114,69 +102,33 @@ def compare_frame(d: dict[str, Any]) -> pd.DataFrame:
 # ---------------------------------------------------------------- checks
 
 
-def _choice(flag: str, value: object, table: dict[str, int], rule: str) -> str:
-    if not isinstance(value, str) or value not in table:
-        raise UsageError(f"{flag} must be one of {'|'.join(table)} (rule {rule}), got "
-                         f"{value!r}")
-    return value
-
-
-def _int(flag: str, value: object) -> int:
-    if isinstance(value, bool):
-        raise UsageError(f"{flag} must be an integer, got {value!r}")
-    if isinstance(value, int):
-        return value
-    if isinstance(value, str):
-        try:
-            return int(value.strip())
-        except ValueError:
-            pass
-    raise UsageError(f"{flag} must be an integer, got {value!r}")
-
-
 def make_rules(*, players: int = 2, teams: str = "off", derba_chain: str = "flat",
                announce: str = "first_deal", announce_conflict: str = "text",
                mode: str = "points", target: int | str = 21,
                target_check: str = "end_of_hand", hands_to_win: int | str = 1,
                match: bool = True) -> RondaRules:
-    """The rules from the commands' flags, each checked with a one-line message naming its
-    flag (``RondaRules.make`` would name the option instead).
+    """The rules from the commands' flags, each checked by ``RondaRules.make`` with a one-line
+    message naming its flag.
 
     A switch that would have no effect is refused rather than recorded as if it had one: in
     classic mode (C1, C3) every scoring and target switch, and, when only one hand is played
     (``match`` false: ``ronda play`` without ``--match``), the match-level ones (S4, S5, C3).
     Each is refused at a value other than its default, as a default given explicitly changes
     nothing."""
-    n = check_players(_int("--players", players), min(DEAL_SIZES), max(DEAL_SIZES), "D2")
-    teams = _choice("--teams", teams, TEAMS_CODE, "D2")
-    if teams == "on" and n != 4:
-        raise UsageError(f"--teams on needs --players 4 (rule D2), got --players {n}")
-    _choice("--derba-chain", derba_chain, CHAIN_CODE, "X6, X7")
-    _choice("--announce", announce, ANNOUNCE_CODE, "A1")
-    _choice("--announce-conflict", announce_conflict, CONFLICT_CODE, "A4, A5")
-    mode = _choice("--mode", mode, MODE_CODE, "C1")
-    t = _int("--target", target)
-    if t not in TARGETS:
-        raise UsageError(f"--target must be 11, 21 or 41 (rule S4), got {t}")
-    _choice("--target-check", target_check, TARGET_CHECK_CODE, "S4, S5")
-    h = _int("--hands-to-win", hands_to_win)
-    if not 1 <= h <= MAX_HANDS_TO_WIN:
-        raise UsageError(f"--hands-to-win must be between 1 and {MAX_HANDS_TO_WIN} (rule C3), "
-                         f"got {h}")
-    if mode == "points" and h != 1:
-        raise UsageError(f"--hands-to-win applies only to --mode classic (rule C3), got {h}")
-    given = {"--derba-chain": derba_chain, "--announce": announce,
-             "--announce-conflict": announce_conflict, "--target": t,
-             "--target-check": target_check, "--hands-to-win": h}
-    if mode == "classic":
+    rules = RondaRules.make(players=players, teams=teams, derba_chain=derba_chain,
+                            announce=announce, announce_conflict=announce_conflict,
+                            target=target, target_check=target_check, mode=mode,
+                            hands_to_win=hands_to_win)
+    given = {"--derba-chain": rules.derba_chain, "--announce": rules.announce,
+             "--announce-conflict": rules.announce_conflict, "--target": rules.target,
+             "--target-check": rules.target_check, "--hands-to-win": rules.hands_to_win}
+    if rules.mode == "classic":
         _refuse_ignored(given, CLASSIC_IGNORES, "no effect in --mode classic, where nothing "
                         "scores and a match is won by hands (rules C1, C3); leave {them} out")
     if not match:
         _refuse_ignored(given, MATCH_ONLY, "only a whole match reads {them} (rules S4, S5, "
                         "C3): add --match, or leave {them} out")
-    return RondaRules.make(players=n, teams=teams, derba_chain=derba_chain, announce=announce,
-                           announce_conflict=announce_conflict, target=t,
-                           target_check=target_check, mode=mode, hands_to_win=h)
+    return rules
 
 
 _DEFAULTS = RondaRules()
@@ -227,7 +179,7 @@ def check_dealer(dealer: int | None, players: int, flag: str = "--dealer") -> in
     """A seat 0 .. players-1, or None (drawn at random for every hand or match, D3)."""
     if dealer is None:
         return None
-    d = _int(flag, dealer)
+    d = rule_integer(flag, dealer)
     if not 0 <= d < players:
         raise UsageError(f"{flag} must be a seat 0..{players - 1}, got {d}")
     return d

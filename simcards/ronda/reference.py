@@ -16,6 +16,10 @@ the 40 card ids given by the caller (D5), and the first dealer is an argument
 
 Only the Python standard library is used.
 
+It repeats on purpose what the project's rules module and kernels also say (the option checks,
+small helpers such as the number of sides): an oracle that shared that code with the engine it
+checks would hold the engine to itself.
+
 Decisions where the rules text leaves a detail open (each also stated where it
 is implemented):
 

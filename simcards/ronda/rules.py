@@ -20,7 +20,7 @@ from functools import cached_property
 
 import numpy as np
 
-from simcards.core.cli_options import check_players, rule_integer
+from simcards.core.cli_options import check_choice, check_players, check_range, rule_integer
 from simcards.core.errors import UsageError
 from simcards.ronda import codes
 from simcards.ronda.kernel_state import KernelRules
@@ -38,12 +38,8 @@ TARGET_CHECK_CODE = {"end_of_hand": codes.TARGET_CHECK_END_OF_HAND,
                      "immediate": codes.TARGET_CHECK_IMMEDIATE}
 MODE_CODE = {"points": codes.MODE_POINTS, "classic": codes.MODE_CLASSIC}
 TARGETS = (21, 11, 41)
-
-
-def _choice(name: str, value: object, table: dict[str, int]) -> str:
-    if not isinstance(value, str) or value not in table:
-        raise UsageError(f"unknown {name}={value!r}; expected one of {'|'.join(table)}")
-    return value
+MAX_HANDS_TO_WIN = 1000
+"""C3: the most hands a classic match may ask a side to win (``--hands-to-win``)."""
 
 
 @dataclass(frozen=True)
@@ -96,22 +92,22 @@ class RondaRules:
         """Validated constructor: a one-line :class:`UsageError` for any bad value."""
         n = check_players(rule_integer("players", players), min(DEAL_SIZES), max(DEAL_SIZES),
                           "D2")
-        teams = _choice("teams", teams, TEAMS_CODE)
+        teams = check_choice("teams", teams, TEAMS_CODE, "D2")
         if teams == "on" and n != 4:
-            raise UsageError(f"teams=on needs 4 players (D2), got players={n}")
-        derba_chain = _choice("derba_chain", derba_chain, CHAIN_CODE)
-        announce = _choice("announce", announce, ANNOUNCE_CODE)
-        announce_conflict = _choice("announce_conflict", announce_conflict, CONFLICT_CODE)
+            raise UsageError(f"--teams on needs --players 4 (rule D2), got --players {n}")
+        derba_chain = check_choice("derba_chain", derba_chain, CHAIN_CODE, "X6, X7")
+        announce = check_choice("announce", announce, ANNOUNCE_CODE, "A1")
+        announce_conflict = check_choice("announce_conflict", announce_conflict, CONFLICT_CODE,
+                                         "A4, A5")
+        mode = check_choice("mode", mode, MODE_CODE, "C1")
         t = rule_integer("target", target)
         if t not in TARGETS:
-            raise UsageError(f"target={t}: expected one of 11|21|41 (S4)")
-        target_check = _choice("target_check", target_check, TARGET_CHECK_CODE)
-        mode = _choice("mode", mode, MODE_CODE)
-        h = rule_integer("hands_to_win", hands_to_win)
-        if h < 1:
-            raise UsageError(f"hands_to_win={h} must be an integer >= 1 (C3)")
+            raise UsageError(f"--target must be 11, 21 or 41 (rule S4), got {t}")
+        target_check = check_choice("target_check", target_check, TARGET_CHECK_CODE, "S4, S5")
+        h = check_range("hands_to_win", rule_integer("hands_to_win", hands_to_win), 1,
+                        MAX_HANDS_TO_WIN, "C3")
         if mode == "points" and h != 1:
-            raise UsageError(f"hands_to_win={h} applies only to mode=classic (C3)")
+            raise UsageError(f"--hands-to-win applies only to --mode classic (rule C3), got {h}")
         return cls(players=n, teams=teams, derba_chain=derba_chain, announce=announce,
                    announce_conflict=announce_conflict, target=t, target_check=target_check,
                    mode=mode, hands_to_win=h)

@@ -146,7 +146,7 @@ def test_best_threshold_cli_json_is_reproducible_across_workers(capsys) -> None:
     (["--players", "x"], "--players"),
     (["--field", "5"], "--field must be T:Td"),
     (["--policy", "random"], "unknown policy 'random'"),
-    (["--lives", "0"], "lives must be between"),
+    (["--lives", "0"], "--lives must be between 1 and 1000 (rule G1), got 0"),
 ])
 def test_best_threshold_bad_input(capsys, args, message) -> None:
     assert main(["ronco", "best-threshold", *args]) == 2
