@@ -85,7 +85,8 @@ def test_file_of_hands_answers_every_hand_in_order(tmp_path, capsys) -> None:
     ([], "exactly one of --hand and --file"),
     (["--hand", "Ah", "--file", "x.txt"], "exactly one of --hand and --file"),
     (["--file", "no/such/file.txt"], "no such file"),
-    (["--hand", "Ah 2h 3h", "--ace-low-value", "11"], "ace_low_value"),
+    (["--hand", "Ah 2h 3h", "--ace-low-value", "11"],
+     "--ace-low-value must be between 1 and 10 (rule M6), got 11"),
 ])
 def test_bad_input_is_one_line_and_exit_2(capsys, argv, fragment) -> None:
     assert main(["romi", "melds", *argv]) == 2

@@ -88,7 +88,7 @@ def test_g6_games_win_shares_add_up_to_one_and_workers_do_not_change_the_numbers
     (["rounds", "--policies", "greedy,greedy"], "1 or 4 entries"),
     (["rounds", "--rounds", "0"], "--rounds"),
     (["rounds", "--dealer", "9"], "--dealer"),
-    (["rounds", "--open-min", "0"], "open_min"),
+    (["rounds", "--open-min", "0"], "--open-min must be between 1 and 140 (rule O1), got 0"),
     (["games", "--rounds", "0"], "rounds"),
     (["games", "--games", "x"], "--games"),
 ])
