@@ -41,6 +41,17 @@ def check_range(name: str, n: int, low: int, high: int, rule: str | None = None)
     return n
 
 
+def check_seat(seat: object, players: int, flag: str = "--dealer") -> int | None:
+    """A seat 0 .. players-1 given as ``flag`` (a dealer, the human's seat), or None (not
+    given: drawn at random, D3 in every game): ``--dealer must be a seat 0..3, got 4``."""
+    if seat is None:
+        return None
+    s = rule_integer(flag, seat)
+    if not 0 <= s < players:
+        raise UsageError(f"{flag_name(flag)} must be a seat 0..{players - 1}, got {s}")
+    return s
+
+
 def check_players(n: int, low: int, high: int, rule: str) -> int:
     """A number of players in ``low`` .. ``high`` (the game's ``rule``):
     ``--players must be between 2 and 5 (rule D2), got 7``."""

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from simcards.core.cli_options import DEFAULT_SEED, parse_count, rule_integer
+from simcards.core.cli_options import DEFAULT_SEED, check_seat, parse_count
 from simcards.core.errors import UsageError
 from simcards.core.policyspec import PolicySpec
 from simcards.core.results import Result
@@ -78,15 +78,6 @@ def _config(rules: RomiRules, specs: Sequence[PolicySpec], dealer: int | None) -
                          -1 if dealer is None else dealer)
 
 
-def _dealer(dealer: int | None, players: int) -> int | None:
-    if dealer is None:
-        return None
-    d = rule_integer("--dealer", dealer)
-    if not 0 <= d < players:
-        raise UsageError(f"--dealer must be a seat 0..{players - 1}, got {d}")
-    return d
-
-
 def _frame(out: dict[str, Any]) -> pd.DataFrame:
     """The table a ``rounds`` or ``games`` run keeps in the run store: one row per player,
     every per-player figure (not its interval) as a column."""
@@ -124,7 +115,7 @@ def _run(command: str, players: int, policies, open_min, ace_low_value, rounds_p
     rules = RomiRules.make(players=players, rounds=rounds_per_game, open_min=open_min,
                            ace_low_value=ace_low_value, swap_keeps_romi=swap_keeps_romi)
     specs = seat_policies(rules, policies)
-    dealer = _dealer(dealer, rules.players) if command == "rounds" else None
+    dealer = check_seat(dealer, rules.players) if command == "rounds" else None
     total = parse_count(count, f"--{command}", MAX_ROUNDS if command == "rounds" else MAX_GAMES)
     summary = {"players": rules.players, "open_min": rules.open_min,
                "ace_low_value": rules.ace_low_value, "swap_keeps_romi": rules.swap_keeps_romi}
@@ -211,7 +202,7 @@ def compare(a: str | PolicySpec, b: str | PolicySpec, *, players: int = 4,
                            ace_low_value=ace_low_value, swap_keeps_romi=swap_keeps_romi)
     spec_a = compare_policy(a, "policy A", rules)
     spec_b = compare_policy(b, "policy B", rules)
-    dealer = _dealer(dealer, rules.players)
+    dealer = check_seat(dealer, rules.players)
     total = parse_count(deals, "--deals", MAX_DEALS)
     header: dict[str, Any] = {
         "game": "romi", "command": "compare", "players": rules.players,

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from simcards.core.cli_options import check_players, check_range, rule_integer
+from simcards.core.cli_options import check_players, check_range, check_seat, rule_integer
 from simcards.core.errors import UsageError
 from simcards.romi.kernel_state import KernelRules
 
@@ -95,7 +95,6 @@ class RomiRules:
 
     def hand_sizes(self, dealer: int) -> tuple[int, ...]:
         """D4: cards dealt to each seat when ``dealer`` deals (15 to the seat on his left)."""
-        if not 0 <= dealer < self.players:
-            raise UsageError(f"--dealer must be a seat 0..{self.players - 1}, got {dealer}")
+        check_seat(dealer, self.players)
         starter = (dealer + 1) % self.players
         return tuple(STARTER_SIZE if p == starter else HAND_SIZE for p in range(self.players))

@@ -12,8 +12,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from simcards.core.cli_options import check_range
-from simcards.core.errors import UsageError
+from simcards.core.cli_options import check_range, check_seat
 from simcards.core.runner import Stats, run_batch
 from simcards.core.stats import wilson
 from simcards.ronco.bayes_exact import policy_table
@@ -88,9 +87,8 @@ def check_lives(lives: int) -> int:
 
 
 def check_first_dealer(first_dealer: int | None, players: int) -> int | None:
-    if first_dealer is not None and not 0 <= first_dealer < players:
-        raise UsageError(f"--first-dealer must be a player 0..{players - 1}, got {first_dealer}")
-    return first_dealer
+    """G4: the player who deals first, or None (drawn)."""
+    return check_seat(first_dealer, players, "--first-dealer")
 
 
 def player_policies(players: int, spec: str | None, default: Policy) -> list[Policy]:

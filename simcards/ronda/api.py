@@ -29,7 +29,7 @@ from typing import Any
 
 import pandas as pd
 
-from simcards.core.cli_options import DEFAULT_SEED, parse_count, rule_integer
+from simcards.core.cli_options import DEFAULT_SEED, check_seat, parse_count
 from simcards.core.errors import UsageError
 from simcards.core.policyspec import PolicySpec, flag_message
 from simcards.core.results import Result
@@ -175,16 +175,6 @@ def seat_policies(players: int, policies: str | Sequence[str | PolicySpec] | Non
     return KINDS.parse_list(policies, players, default="greedy")
 
 
-def check_dealer(dealer: int | None, players: int, flag: str = "--dealer") -> int | None:
-    """A seat 0 .. players-1, or None (drawn at random for every hand or match, D3)."""
-    if dealer is None:
-        return None
-    d = rule_integer(flag, dealer)
-    if not 0 <= d < players:
-        raise UsageError(f"{flag} must be a seat 0..{players - 1}, got {d}")
-    return d
-
-
 def sides(rules: RondaRules) -> list[list[int]]:
     """D2: the seats of each side, side by side."""
     out: list[list[int]] = [[] for _ in range(rules.n_sides)]
@@ -231,7 +221,7 @@ def hands(*, players: int = 2, teams: str = "off", policies: str | Sequence[str]
     rules = make_rules(players=players, teams=teams, derba_chain=derba_chain,
                        announce=announce, announce_conflict=announce_conflict, mode=mode)
     specs = seat_policies(rules.players, policies)
-    dealer = check_dealer(dealer, rules.players)
+    dealer = check_seat(dealer, rules.players)
     total = parse_count(hands, "--hands", MAX_HANDS)
     header = {**_header("hands", rules, specs, HAND_RULES), "dealer": dealer}
     return monte_carlo(
@@ -264,7 +254,7 @@ def matches(*, players: int = 2, teams: str = "off",
                        announce=announce, announce_conflict=announce_conflict, mode=mode,
                        target=target, target_check=target_check, hands_to_win=hands_to_win)
     specs = seat_policies(rules.players, policies)
-    dealer = check_dealer(dealer, rules.players)
+    dealer = check_seat(dealer, rules.players)
     total = parse_count(matches, "--matches", MAX_MATCHES)
     header = {**_header("matches", rules, specs), "dealer": dealer,
               "max_hands": matches_batch.max_hands(rules)}
@@ -301,7 +291,7 @@ def compare(a: str | PolicySpec, b: str | PolicySpec, *, players: int = 2, teams
     rules = make_rules(players=players, teams=teams, derba_chain=derba_chain,
                        announce=announce, announce_conflict=announce_conflict, mode=mode,
                        target=target, target_check=target_check, hands_to_win=hands_to_win)
-    dealer = check_dealer(dealer, rules.players)
+    dealer = check_seat(dealer, rules.players)
     total = parse_count(deals, "--deals", MAX_DEALS)
     header = {"game": "ronda", "command": "compare", "players": rules.players,
               "rules": rules.summary(), "sides": sides(rules), "policy_a": spec_a.text(),

@@ -25,6 +25,7 @@ from simcards.core.cli_options import (
     SeedOpt,
     StoreOpt,
     WorkersOpt,
+    check_seat,
     emit_json,
     switch_option,
 )
@@ -335,14 +336,13 @@ def play(
                            announce=announce, announce_conflict=announce_conflict, mode=mode,
                            target=target, target_check=target_check, hands_to_win=hands_to_win,
                            match=match)
-    if not 0 <= seat < rules.players:
-        raise UsageError(f"--seat must be a seat 0..{rules.players - 1}, got {seat}")
+    check_seat(seat, rules.players, "--seat")
     items = [s.strip() for s in (policies or "").split(",")]
     if len(items) == rules.players and items[seat].lower() == "human":
         items[seat] = "greedy"  # the person's entry is not used; "human" may stand there
         policies = ",".join(items)
     specs = api.seat_policies(rules.players, policies)
-    dealer = api.check_dealer(dealer, rules.players)
+    dealer = check_seat(dealer, rules.players)
     if seed is None:
         seed = secrets.randbits(63)
         typer.echo(f"seed {seed}", err=True)
