@@ -13,10 +13,11 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e .
 	touch $(STAMP)
 
-# One pip run either way: the tests' environment includes the package's.
+# One pip run either way: the tests' environment includes the package's, and the optional
+# game-AI libraries (the rl extra), whose environments and games the tests check too.
 $(TEST_STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[test,rl]'
 	touch $(STAMP) $(TEST_STAMP)
 
 # One test worker per core; a file's tests stay together (they share compiled kernels).

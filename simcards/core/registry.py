@@ -38,6 +38,10 @@ of thing, so that a reader who knows one game finds their way in the others:
 ``<question>_exact.py``
     Exact solvers: enumerations, Markov chains, equilibria, the meld solver
     (``rounds_exact.py``, ``melds_exact.py``).
+``table.py``
+    The game as game-AI libraries take it (:mod:`simcards.core.table`): its states with
+    explicit chance, action numbering and observation encoding, for the PettingZoo
+    environments of :mod:`simcards.envs` and the OpenSpiel games of :mod:`simcards.openspiel`.
 ``reference.py``
     The slow pure-Python reference engine, written from the rules text alone: the oracle that
     the kernels are played against on the same deals.
@@ -102,6 +106,10 @@ class Game:
     the words after ``simcards NAME`` (``("rounds", "--rounds", "6M")``). The contract suite
     that every game must pass (``tests/core/test_contract.py``) runs it with 1 and 2 workers,
     interrupted and resumed, and through the Python API (``simcards.<game>.<command>``)."""
+    tables: dict[str, str] = field(default_factory=dict)
+    """Environment name -> ``"module:attr"`` of a :class:`~simcards.core.table.TableGame` of
+    the game (a hand, a match, ...): its PettingZoo environments and OpenSpiel games
+    (``table.py``)."""
     example_long: tuple[str, ...] = ()
     """The same command made long (minutes or more), for the contract's Ctrl-C check."""
 

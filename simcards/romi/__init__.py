@@ -20,6 +20,7 @@ GAME = Game(
     warmups=("simcards.romi.warmups:warm_romi_rounds", "simcards.romi.warmups:warm_romi_compare",
              "simcards.romi.warmups:warm_romi_games",
              "simcards.romi.warmups:warm_romi_questions"),
+    tables={"romi_v0": "simcards.romi.table:ROUND", "romi_game_v0": "simcards.romi.table:GAME"},
     policy_kinds="simcards.romi.policies:KINDS",
     example=("rounds", "--players", "3", "--rounds", "1500"),
     example_long=("rounds", "--players", "3", "--rounds", "10M"),

@@ -32,6 +32,8 @@ GAME = Game(
         "simcards.ronco.warmups:warm_ronco_exact",
         "simcards.ronco.warmups:warm_ronco_mixed",
     ),
+    tables={"ronco_v0": "simcards.ronco.table:ROUND", "ronco_game_v0": "simcards.ronco.table:GAME",
+            "ronco_duel_v0": "simcards.ronco.table:DUEL"},
     policy_kinds="simcards.ronco.policies:KINDS",
     example=("rounds", "--players", "4", "--rounds", "6M"),
     example_long=("rounds", "--players", "4", "--rounds", "100G"),

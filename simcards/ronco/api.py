@@ -427,6 +427,19 @@ def equilibrium_frame(d: dict[str, Any]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def behaviour_frame(d: dict[str, Any]) -> pd.DataFrame:
+    """``equilibrium --exact --family all`` (every behavioural strategy, rule E7), one row per
+    information set: position 0's by card, then the dealer's (after ``kept``, ``swap``: the
+    card he gave, or ``refused``), with the optimal keep probability (the dealer: keep rather
+    than cut)."""
+    rows = [{"position": 0, "role": _role(0, 2), "after": None, "card": m["card"],
+             "gave": None, "keep": m["keep"], "decimal": m["decimal"]} for m in d["position0"]]
+    rows += [{"position": 1, "role": _role(1, 2), "after": m["after"], "card": m["card"],
+              "gave": m.get("gave"), "keep": m["keep"], "decimal": m["decimal"]}
+             for m in d["dealer"]]
+    return pd.DataFrame(rows)
+
+
 def mixed_equilibrium_frame(d: dict[str, Any]) -> pd.DataFrame:
     """``equilibrium`` for 3 or more players (the certified mixed symmetric equilibrium of
     whole games, rules E5, E6), one row per (table size, support strategy)."""
@@ -462,14 +475,20 @@ def equilibrium(*, players: int | str = 2, exact: bool = False, family: str = "t
                 deck: str = "spanish40", cut_king: str | None = None, ties: str = "all",
                 poroli: bool = False, absolute_tie: str = "void", seed: int = DEFAULT_SEED,
                 workers: int | None = None, scheduler: str | None = None,
-                store: str | None = None, progress: bool = False,
+                store: str | None = None, progress: bool = False, openspiel: bool = False,
                 ) -> Result:
     """Symmetric equilibria (``simcards ronco equilibrium``).
 
     ``players=2, exact=True``: the exact equilibrium of a two-player round (rules E1-E4): each
     position's mixed strategy over the ``family``'s thresholds and its exact loss (``payoff``:
     ``lose``, the default, or ``lives``); ``seed`` and ``workers`` are checked and change
-    nothing.
+    nothing. ``family="all"`` (rule E7, two players and ``exact`` only; constant-sum rules,
+    ``ties="first"`` with payoff ``lose``): the exact value over every behavioural strategy,
+    both sides' optimal keep probabilities per information set, the exact certificate and
+    whether the threshold and informed families reach the value
+    (:mod:`simcards.ronco.behaviour_exact`); ``openspiel=True`` solves it a second time with
+    OpenSpiel's sequence-form linear program on the registered game ``simcards_ronco_duel``
+    (:mod:`simcards.ronco.behaviour_openspiel`, about a minute; needs ``simcards[rl]``).
 
     ``players`` 3 or more (a size or the command's text, ``"3-10"``): the mixed symmetric
     equilibrium of whole games with ``lives`` lives (default 7) over the family's (T, Td)
@@ -477,13 +496,19 @@ def equilibrium(*, players: int | str = 2, exact: bool = False, family: str = "t
     (``"5:5,5:4"``; default: a screen against 5:5) and certified by its exploitability bound
     (rules E5, E6).
     """
+    from simcards.ronco import behaviour_exact as beh
     from simcards.ronco import equilibrium_exact as eqm
     from simcards.ronco import games_batch as ronco_games
 
     sizes = [players] if isinstance(players, int) else parse_range(str(players), "--players")
     for n in sizes:
         check_players(n)
-    eqm.check_family(family)
+    beh.check_family(family)
+    if openspiel and family != beh.FAMILY:
+        raise UsageError("--openspiel cross-checks --family all only (rule E7)")
+    if family == beh.FAMILY and (not exact or sizes != [2]):
+        raise UsageError("--family all solves one two-player round exactly (--players 2 "
+                         "--exact, rule E7); the mixed search takes --family threshold|informed")
     if exact:
         if sizes != [2]:
             raise UsageError("--exact solves two players only (--players 2 --exact); the mixed "
@@ -499,6 +524,15 @@ def equilibrium(*, players: int | str = 2, exact: bool = False, family: str = "t
         rules = _rules(deck, cut_king, ties, poroli)
         check_seed(seed)
         check_workers(workers)
+        if family == beh.FAMILY:
+            every = beh.solve(rules, payoff)
+            out = {"game": "ronco", "command": "equilibrium", "players": 2,
+                   "rules": rules.summary(), **every.to_dict()}
+            if openspiel:
+                from simcards.ronco import behaviour_openspiel
+
+                out["openspiel"] = behaviour_openspiel.solve(rules, every.value)
+            return Result(out, every, behaviour_frame)
         sol = eqm.solve(rules, family, payoff)
         out = {"game": "ronco", "command": "equilibrium", "players": 2,
                "rules": rules.summary(), **sol.to_dict()}

@@ -324,9 +324,11 @@ def equilibrium(
         "--exact", help="Solve one two-player round exactly (rules E1-E4; --players 2 "
         "only).")] = False,
     family: Annotated[str, typer.Option(
-        "--family", help="threshold | informed: the policy family whose thresholds are the pure "
-        "strategies (two players: position 0's T, the dealer's Td, rule E1; 3 or more: the "
-        "(T, Td) grid, rule E5).")] = "threshold",
+        "--family", help="threshold | informed | all: the policy family whose thresholds are "
+        "the pure strategies (two players: position 0's T, the dealer's Td, rule E1; 3 or more: "
+        "the (T, Td) grid, rule E5); all (with --players 2 --exact, constant-sum rules: --ties "
+        "first, --payoff lose): every behavioural strategy, a keep probability per information "
+        "set, solved exactly (rule E7).")] = "threshold",
     payoff: Annotated[str | None, typer.Option(
         "--payoff", help="With --exact: lose (probability of losing the round, default) | lives "
         "(expected lives lost: 2 for a Poroli double loss, 0 in an absolute tie); rule E2.")
@@ -338,6 +340,10 @@ def equilibrium(
         "--start", help="T:Td pairs the search starts from and searches next to, e.g. "
         "5:5,5:4,4:4 (default: a screen of the whole grid against 5:5; not with --exact).")
     ] = None,
+    openspiel: Annotated[bool, typer.Option(
+        "--openspiel", help="With --family all: solve the round a second time with OpenSpiel's "
+        "sequence-form linear program on the registered game simcards_ronco_duel and compare "
+        "(about a minute; needs pip install 'simcards[rl]').")] = False,
     deck: DeckOpt = "spanish40",
     cut_king: CutKingOpt = None,
     ties: TiesOpt = "all",
@@ -352,9 +358,11 @@ def equilibrium(
     """Symmetric equilibria over a policy family's thresholds.
 
     --players 2 --exact: the exact equilibrium of one two-player round, each position's mixed
-    strategy and loss (--seed and --workers are checked and change nothing). 3 or more players:
-    the mixed symmetric equilibrium of whole games (each player draws his T:Td from the same
-    distribution at the start of a game), searched on common random numbers and certified by
+    strategy and loss (--seed and --workers are checked and change nothing); with --family all,
+    over every behavioural strategy: the value, each side's keep probability per information
+    set, the exact certificate and whether a threshold family reaches the value. 3 or more
+    players: the mixed symmetric equilibrium of whole games (each player draws his T:Td from the
+    same distribution at the start of a game), searched on common random numbers and certified by
     its exploitability: the most any pure grid strategy gains against it, with a simultaneous
     95% interval whose upper bound must be below 0.002.
     """
@@ -362,11 +370,13 @@ def equilibrium(
                           lives=lives, start=start, deck=deck, cut_king=cut_king, ties=ties,
                           poroli=poroli, absolute_tie=absolute_tie, seed=seed, workers=workers,
                           scheduler=scheduler, store=store,
-                          progress=not as_json).to_dict()
+                          progress=not as_json, openspiel=openspiel).to_dict()
     if as_json:
         emit_json(out)
         return
-    if exact_solve:
+    if exact_solve and out["family"] == "all":
+        _print_behaviour(out)
+    elif exact_solve:
         _print_equilibrium(out)
     else:
         _print_mixed(out)
@@ -414,4 +424,63 @@ def _print_equilibrium(out: dict) -> None:
                       f"{v['decimal']:.10f}")
     console.print(f"equilibria found: {out['equilibria_found']}   pure strategies after merging "
                   f"identical ones: {out['strategies'][0]} x {out['strategies'][1]}")
+    console.print("rules: " + ", ".join(f"{k}={v}" for k, v in out["rules"].items()))
+
+
+def _print_behaviour(out: dict) -> None:
+    """``--family all`` (rule E7): the value, position 0's keep probability by card, the
+    dealer's after a keep or a refusal by card and after a swap as a grid (his card by the card
+    he gave: a swap set per cell, so 90 of them fit on one screen), then the certificate and
+    the families' verdict."""
+    console = _console()
+    sets = out["information_sets"]
+    console.print(f"Ronco equilibrium, 2 players, exact: {out['round']} round, family all "
+                  f"(every behavioural strategy), payoff {out['payoff']}; information sets: "
+                  f"position 0 {sets['position0']}, dealer {sets['dealer']} ({sets['coupled']} "
+                  "coupled to position 0's strategy)")
+    loss = "P(lose)" if out["payoff"] == "lose" else "E[lives lost]"
+    for pos, v in enumerate(out["value"]):
+        console.print(f"position {pos} ({api._role(pos, 2)}): {loss} = {v['fraction']} = "
+                      f"{v['decimal']:.10f}")
+    table = Table(title="Keep probability (the dealer: keep rather than cut)")
+    for col in ("card", "position 0 keeps", "dealer after a keep", "dealer after a refusal"):
+        table.add_column(col)
+    kept = {m["card"]: m["keep"] for m in out["dealer"] if m["after"] == "kept"}
+    refused = {m["card"]: m["keep"] for m in out["dealer"] if m["after"] == "refused"}
+    for m in out["position0"]:
+        c = m["card"]
+        table.add_row(str(c), m["keep"], kept.get(c, "-"), refused.get(c, "-"))
+    console.print(table)
+    swaps = [m for m in out["dealer"] if m["after"] == "swap"]
+    gave = sorted({m["gave"] for m in swaps})
+    grid = Table(title="Dealer after a swap: keep probability by his card (rows) and the card "
+                 "he gave (columns)")
+    grid.add_column("card")
+    for g in gave:
+        grid.add_column(str(g))
+    cell = {(m["card"], m["gave"]): m["keep"] for m in swaps}
+    for c in sorted({m["card"] for m in swaps}):
+        grid.add_row(str(c), *[cell.get((c, g), "") for g in gave])
+    console.print(grid)
+    cert = out["certificate"]
+    console.print(f"certificate ({'holds' if cert['holds'] else 'FAILS'}): position 0's best "
+                  f"pure reply loses {cert['position0_best_reply']['fraction']}; against the "
+                  "dealer's best pure reply position 0 loses "
+                  f"{cert['dealer_best_reply']['fraction']}")
+    for fam, c in out["families"].items():
+        console.print(f"family {fam}: value {c['value']} = {c['decimal']:.10f} "
+                      f"({'reaches' if c['reaches'] else 'does not reach'} it); against every "
+                      f"strategy its optimal mixes hold position 0's {loss} to at most "
+                      f"{c['position0_guarantee']['fraction']} (position 0's mix) and at "
+                      f"least {c['dealer_guarantee']['fraction']} (the dealer's)")
+    console.print(out["verdict"])
+    spiel = out.get("openspiel")
+    if spiel is not None:
+        if "skipped" in spiel:
+            console.print(spiel["skipped"])
+        else:
+            console.print(f"OpenSpiel's sequence-form LP on {spiel['game']}: position 0's "
+                          f"P(lose) = {spiel['value']:.10f}, "
+                          f"{'agrees' if spiel['agrees'] else 'DISAGREES'} with the exact value "
+                          f"(difference {spiel['difference']:.1e}; {spiel['seconds']} s)")
     console.print("rules: " + ", ".join(f"{k}={v}" for k, v in out["rules"].items()))

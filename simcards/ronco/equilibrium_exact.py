@@ -12,11 +12,12 @@ every strategy of the other side (``T`` = 8, 9, 10 in a 40-card deck, where no c
 8 or 9) are merged into one strategy, named by its smallest value, with the others listed as
 ``equivalent``: identical strategies would make the indifference equations singular.
 
-The family of every deterministic strategy (position 0: keep/pass per card strength; the dealer:
-keep/cut per own card and what he saw) is not offered: the dealer alone has one decision per
-(own card, previous card after a swap), per (own card, position 0 kept) and after a refusal,
-111 information sets with a 40-card deck and so 2**111 pure strategies, far beyond a matrix
-game (a behaviour-strategy (sequence-form) linear program would be the way to solve it).
+The family of every strategy (position 0: keep/pass per card strength; the dealer: keep/cut per
+own card and what he saw) is not a matrix game: the dealer alone has one decision per (own
+card, previous card after a swap), per (own card, position 0 kept) and after a refusal, 101
+information sets with a 40-card deck and so 2**101 pure strategies. It is ``--family all``
+(rule E7), solved over behavioural strategies by an exact linear program in
+:mod:`simcards.ronco.behaviour_exact`.
 
 **Payoff matrices in exact fractions.** Deals are enumerated by strength class (the two dealt
 cards, then the cut card only where the dealer cuts), each weighted by its exact probability of

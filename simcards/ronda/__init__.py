@@ -30,6 +30,8 @@ GAME = Game(
         "simcards.ronda.warmups:warm_ronda_matches",
         "simcards.ronda.warmups:warm_ronda_duplicate",
     ),
+    tables={"ronda_v0": "simcards.ronda.table:HAND",
+            "ronda_match_v0": "simcards.ronda.table:MATCH"},
     policy_kinds="simcards.ronda.policies:KINDS",
     example=("hands", "--players", "3", "--hands", "100k"),
     example_long=("hands", "--players", "3", "--hands", "1G"),

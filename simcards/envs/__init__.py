@@ -1,0 +1,30 @@
+"""The games as PettingZoo environments, one module each, imported as PettingZoo's own are
+(``from simcards.envs import ronda_v0``; ``ronda_v0.env(players=3)``), and one seat of any of
+them as a Gymnasium environment (:func:`seat_env`).
+
+| module | unit | OpenSpiel name |
+|---|---|---|
+| ``ronco_v0`` | one Ronco round | ``simcards_ronco`` |
+| ``ronco_game_v0`` | a Ronco game with lives | ``simcards_ronco_game`` |
+| ``ronda_v0`` | one Ronda hand | ``simcards_ronda`` |
+| ``ronda_match_v0`` | a Ronda match | ``simcards_ronda_match`` |
+| ``romi_v0`` | one Römi round | ``simcards_romi`` |
+| ``romi_game_v0`` | a Römi game | ``simcards_romi_game`` |
+
+Needs the optional dependencies: ``pip install 'simcards[rl]'``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def seat_env(name: str, seat: int = 0, opponents: Any = None, render_mode: str | None = None,
+             **options: Any):
+    """One learning seat of the environment ``name`` (``ronda_v0``, ...) against the game's
+    own policies (``opponents``: one spec for every other seat, or one per seat), as a
+    Gymnasium environment (:class:`simcards.core.envs.SeatEnv`)."""
+    from simcards.core.envs import SeatEnv, table_game
+
+    return SeatEnv(table_game(name), seat=seat, opponents=opponents, render_mode=render_mode,
+                   **options)

@@ -1,0 +1,9 @@
+"""PettingZoo environment: a game of Ronco with lives (``ronco_game_v0``);
+see :mod:`simcards.ronco.table` for the observation, the actions and the rewards,
+and :mod:`simcards.core.envs` for the environment itself."""
+
+from simcards.core.envs import env_functions
+from simcards.ronco.table import GAME
+
+env, raw_env = env_functions(GAME)
+__all__ = ["env", "raw_env"]

@@ -1,0 +1,9 @@
+"""PettingZoo environment: one Ronda hand (``ronda_v0``);
+see :mod:`simcards.ronda.table` for the observation, the actions and the rewards,
+and :mod:`simcards.core.envs` for the environment itself."""
+
+from simcards.core.envs import env_functions
+from simcards.ronda.table import HAND
+
+env, raw_env = env_functions(HAND)
+__all__ = ["env", "raw_env"]
