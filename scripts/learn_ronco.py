@@ -73,7 +73,7 @@ def main() -> None:
         exact[key] = (float(table.weight[i]), float(table.loss_keep[i]),
                       float(table.loss_pass[i]))
 
-    envs = [seat_env("ronco_v0", seat=pos, opponents=args.field, players=players)
+    envs = [seat_env("ronco_v0", seat=pos, policies=args.field, players=players)
             for pos in range(players)]
     for pos, env in enumerate(envs):
         env.reset(seed=args.seed * 10 + pos)

@@ -197,9 +197,10 @@ def env_functions(game: TableGame) -> tuple[Callable[..., AECEnv], Callable[...,
 class SeatEnv(gymnasium.Env):
     """One learning seat of a :class:`TableGame` against fixed policies in the other seats.
 
-    ``opponents`` is one policy spec for every other seat or a list with one per seat (the
-    learning seat's entry ignored), in the game's own names (Ronda ``greedy``, Ronco
-    ``threshold:5:5``, ...). Each episode is one game unit (a hand, a round, a match, a game);
+    ``policies`` names the other seats' policies as the commands' ``--policies`` does, in the
+    game's own names (Ronda ``greedy``, Ronco ``threshold:5:5``, Römi ``expert``): one spec
+    for every other seat, or one per seat (a list, or the ``--policies`` text with commas; the
+    learning seat's entry is ignored). Each episode is one game unit (a hand, a round, a match, a game);
     the other seats play until the learning seat is to act, and the reward at the end is the
     learning seat's return. Observations are the AEC environment's dict. As in PettingZoo's
     classic environments, a code outside the mask ends the episode with reward -1."""
@@ -207,7 +208,7 @@ class SeatEnv(gymnasium.Env):
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"]}
 
     def __init__(self, game: TableGame, seat: int = 0,
-                 opponents: str | Sequence[str] | None = None,
+                 policies: str | Sequence[str] | None = None,
                  render_mode: str | None = None, **options: Any) -> None:
         if render_mode not in (None, "ansi"):
             raise UsageError(f"render_mode={render_mode!r}: only 'ansi' is offered")
@@ -220,11 +221,14 @@ class SeatEnv(gymnasium.Env):
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
             raise UsageError(f"seat={seat!r} must be a seat 0 .. {n - 1}")
         self.seat = seat
-        if opponents is None:
-            opponents = game.default_opponent
-        specs = [opponents] * n if isinstance(opponents, str) else list(opponents)
+        if policies is None:
+            policies = game.default_opponent
+        if isinstance(policies, str):
+            specs = policies.split(",") if "," in policies else [policies] * n
+        else:
+            specs = list(policies)
         if len(specs) != n:
-            raise UsageError(f"opponents: {len(specs)} policies for {n} seats")
+            raise UsageError(f"--policies: {len(specs)} policies for {n} seats")
         self.specs = specs
         self.choosers: list[Callable[[TableState, random.Random], Any] | None] = [
             None if i == seat else game.seat_policy(self.setup, specs[i]) for i in range(n)]

@@ -19,12 +19,13 @@ from __future__ import annotations
 from typing import Any
 
 
-def seat_env(name: str, seat: int = 0, opponents: Any = None, render_mode: str | None = None,
+def seat_env(name: str, seat: int = 0, policies: Any = None, render_mode: str | None = None,
              **options: Any):
     """One learning seat of the environment ``name`` (``ronda_v0``, ...) against the game's
-    own policies (``opponents``: one spec for every other seat, or one per seat), as a
-    Gymnasium environment (:class:`simcards.core.envs.SeatEnv`)."""
+    own policies in the other seats (``policies``: one spec for all of them, or one per seat
+    as ``--policies`` takes them), as a Gymnasium environment
+    (:class:`simcards.core.envs.SeatEnv`)."""
     from simcards.core.envs import SeatEnv, table_game
 
-    return SeatEnv(table_game(name), seat=seat, opponents=opponents, render_mode=render_mode,
+    return SeatEnv(table_game(name), seat=seat, policies=policies, render_mode=render_mode,
                    **options)
