@@ -39,15 +39,9 @@ def _count(text: str) -> int:
     return parse_count(text, "--episodes")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--episodes", default="2M")
-    parser.add_argument("--checkpoints", type=int, default=8)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--field", default="threshold:5:5")
-    args = parser.parse_args()
-    episodes = _count(args.episodes)
-
+def learn(episodes: int, checkpoints: int = 8, seed: int = 1, field: str = "threshold:5:5",
+          echo: bool = False) -> list[dict]:
+    """Train for ``episodes`` and score the learned rule at ``checkpoints`` even steps."""
     from simcards.envs import seat_env
     from simcards.ronco import bayes_exact
     from simcards.ronco import reference as ref
@@ -56,7 +50,7 @@ def main() -> None:
 
     players = 4
     rules = RoncoRules.make()
-    kind, t, td = args.field.split(":")
+    kind, t, td = field.split(":")
     table = bayes_exact.game_table(rules, players, Policy(kind, int(t), int(td)))
     names = ("keep", "swap", "refused")
     exact: dict[tuple, tuple[float, float, float]] = {}
@@ -73,11 +67,11 @@ def main() -> None:
         exact[key] = (float(table.weight[i]), float(table.loss_keep[i]),
                       float(table.loss_pass[i]))
 
-    envs = [seat_env("ronco_v0", seat=pos, policies=args.field, players=players)
+    envs = [seat_env("ronco_v0", seat=pos, policies=field, players=players)
             for pos in range(players)]
     for pos, env in enumerate(envs):
-        env.reset(seed=args.seed * 10 + pos)
-    explore = random.Random(args.seed)
+        env.reset(seed=seed * 10 + pos)
+    explore = random.Random(seed)
     total = defaultdict(lambda: np.zeros(2))
     count = defaultdict(lambda: np.zeros(2))
     exact_key: dict[bytes, tuple] = {}
@@ -100,7 +94,7 @@ def main() -> None:
                 "states_met": len(learned), "states": len(exact)}
 
     start = time.perf_counter()
-    marks = {int(episodes * (j + 1) / args.checkpoints) for j in range(args.checkpoints)}
+    marks = {int(episodes * (j + 1) / checkpoints) for j in range(checkpoints)}
     rows = []
     for e in range(1, episodes + 1):
         pos = e % players
@@ -122,8 +116,20 @@ def main() -> None:
         if e in marks:
             rows.append({"episodes": e, "seconds": round(time.perf_counter() - start, 1),
                          **agreement()})
-            print(json.dumps(rows[-1]), flush=True)
-    print(json.dumps({"players": players, "field": args.field, "seed": args.seed,
+            if echo:
+                print(json.dumps(rows[-1]), flush=True)
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--episodes", default="2M")
+    parser.add_argument("--checkpoints", type=int, default=8)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--field", default="threshold:5:5")
+    args = parser.parse_args()
+    rows = learn(_count(args.episodes), args.checkpoints, args.seed, args.field, echo=True)
+    print(json.dumps({"players": 4, "field": args.field, "seed": args.seed,
                       "checkpoints": rows}, indent=2))
 
 

@@ -200,9 +200,9 @@ class SeatEnv(gymnasium.Env):
     ``policies`` names the other seats' policies as the commands' ``--policies`` does, in the
     game's own names (Ronda ``greedy``, Ronco ``threshold:5:5``, Römi ``expert``): one spec
     for every other seat, or one per seat (a list, or the ``--policies`` text with commas; the
-    learning seat's entry is ignored). Each episode is one game unit (a hand, a round, a match, a game);
-    the other seats play until the learning seat is to act, and the reward at the end is the
-    learning seat's return. Observations are the AEC environment's dict. As in PettingZoo's
+    learning seat's entry is ignored). Each episode is one game unit (a hand, a round, a match,
+    a game); the other seats play until the learning seat is to act, and the reward at the end
+    is the learning seat's return. Observations are the AEC environment's dict. As in PettingZoo's
     classic environments, a code outside the mask ends the episode with reward -1."""
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"]}

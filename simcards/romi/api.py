@@ -1,5 +1,5 @@
-"""Römi's Python API: the ``simcards romi`` commands (``melds``, ``rounds``, ``games`` and
-``compare``) as functions.
+"""Römi's Python API: the ``simcards romi`` commands (``melds``, ``rounds``, ``games``,
+``compare`` and ``ladder``) as functions.
 
 ::
 
@@ -10,6 +10,7 @@
     res.to_dict()    # the same keys as `simcards romi rounds --json`
     res.to_frame()   # one row per player
     simcards.romi.compare("rummy:4", "greedy", players=4, deals="2k")["score_diff"]
+    simcards.romi.ladder(policies="greedy,expert,threshold:70", deals="500").to_frame()
     simcards.romi.melds(hand="Ah 2h 3h 7c 7d 7s X").to_frame()   # one row per hand
 
 Keyword arguments are named after the commands' flags (``--open-min`` is ``open_min``), with
@@ -34,6 +35,7 @@ import pandas as pd
 from simcards.core.cli_options import DEFAULT_SEED, check_seat, parse_count
 from simcards.core.errors import UsageError
 from simcards.core.policyspec import PolicySpec
+from simcards.core.progress import Progress
 from simcards.core.results import Result
 from simcards.core.runner import Stats, run_batch
 from simcards.romi import cards as C
@@ -189,13 +191,15 @@ def compare(a: str | PolicySpec, b: str | PolicySpec, *, players: int = 4,
             open_min: int | str = 51, ace_low_value: int | str = 1, rounds: int | str = 7,
             deals: int | str = "1k", dealer: int | None = None, seed: int = DEFAULT_SEED,
             workers: int | None = None, scheduler: str | None = None, store: str | None = None,
-            progress: bool = False, swap_keeps_romi: bool = False) -> Result:
+            progress: bool | Progress = False, swap_keeps_romi: bool = False) -> Result:
     """Policy A against policy B on the same deals with the seats rotated (``simcards romi
     compare A B``, :mod:`simcards.romi.compare_batch`): every deal set is one game of ``rounds``
     rounds played on the same decks and dealers once with A in each seat and B in all the
     others. ``score_diff`` (A minus B, points per round; negative: A concedes fewer points, A
     is better) and ``win_rate_diff`` are paired over deal sets. ``dealer`` fixes the first
-    dealer of every set (default: drawn for each set)."""
+    dealer of every set (default: drawn for each set). ``progress`` may also be a
+    :class:`~simcards.core.progress.Progress` that the run counts into (a ladder's one bar for
+    all its pairings)."""
     from simcards.core.montecarlo import monte_carlo
 
     rules = RomiRules.make(players=players, rounds=rounds, open_min=open_min,
@@ -411,3 +415,95 @@ def step_text(step: dict[str, Any]) -> str:
     if step["action"] == "swap":
         return f"swap {step['card']} for X in {step['meld']}, X to {step['joker_to']}"
     return f"lay {step['meld']}: {step['cards']}"
+
+
+# ---------------------------------------------------------------- ladder
+
+
+LADDER_PAIRING_KEYS = ("deal_sets", "rounds_played", "win_rate_diff", "score_diff",
+                       "win_rate", "score_mean")
+"""The keys of each pairing's ``compare`` answer that a ladder keeps."""
+
+
+def ladder(*, policies: str | Sequence[str | PolicySpec] | None = None,
+           players: int | str | Sequence[int] = 4, open_min: int | str = 51,
+           ace_low_value: int | str = 1, rounds: int | str = 7, deals: int | str = "1k",
+           dealer: int | None = None, seed: int = DEFAULT_SEED, workers: int | None = None,
+           scheduler: str | None = None, store: str | None = None, progress: bool = False,
+           swap_keeps_romi: bool = False) -> Result:
+    """Every listed policy against every other on the same deals with the seats rotated, and
+    their Bradley-Terry ratings (``simcards romi ladder``; :mod:`simcards.core.ladder`).
+
+    ``policies`` (at least two, each once) is the ``--policies`` text or a list of specs; the
+    first listed is the anchor, rated 0. ``players`` is one table size or several (``"2,4"``),
+    each ranked apart. Each pairing A (listed first) against B is exactly :func:`compare` with
+    the pairing's own seed (derived from ``seed``, the table size and the two policies; in
+    its ``seed`` key) and the rule flags given, run and stored as compare runs; its paired
+    game win-rate difference is the figure the fit reads, and its score difference is kept
+    beside it. ``deals`` are deal sets per pairing (default 1k, at most 1e8).
+    """
+    from simcards.core import ladder as lad
+    from simcards.core.cli_options import check_seed
+    from simcards.core.runner import check_workers
+
+    sizes = lad.table_sizes(players)
+    tables = [RomiRules.make(players=n, rounds=rounds, open_min=open_min,
+                             ace_low_value=ace_low_value, swap_keeps_romi=swap_keeps_romi)
+              for n in sizes]
+    specs = lad.policy_list(policies,
+                            lambda item: compare_policy(item, "--policies", tables[0]))
+    total = parse_count(deals, "--deals", MAX_DEALS)
+    for rules in tables:
+        dealer = check_seat(dealer, rules.players)
+    check_seed(seed)
+    check_workers(workers)
+    names = [s.text() for s in specs]
+
+    def run(pairing: Any, bar: Any) -> Result:
+        return compare(specs[pairing.a], specs[pairing.b], players=pairing.players,
+                       open_min=open_min, ace_low_value=ace_low_value, rounds=rounds,
+                       deals=total, dealer=dealer, seed=pairing.seed, workers=workers,
+                       scheduler=scheduler, store=store, progress=bar,
+                       swap_keeps_romi=swap_keeps_romi)
+
+    results = lad.run_pairings("romi", "Römi", sizes, names, total, seed, progress, run)
+    out: dict[str, Any] = {"game": "romi", "command": "ladder", "policies": names,
+                           "players": sizes, "anchor": names[0], "dealer": dealer,
+                           "seed": seed, "deals": total,
+                           "tables": [_ladder_table(res[0].data["rules"], names,
+                                                    [r.data for r in res])
+                                      for res in results]}
+    result = Result(out, results, lad.ladder_frame)
+    lad.keep_result(store, {**{k: out[k] for k in ("game", "command", "policies", "players",
+                                                   "dealer", "seed", "deals")},
+                            "rules": [t["rules"] for t in out["tables"]]},
+                    result, {"order": [t["order"] for t in out["tables"]]})
+    return result
+
+
+def _ladder_table(rules: dict[str, Any], names: list[str],
+                  compared: list[dict[str, Any]]) -> dict[str, Any]:
+    """One table size's ladder from its pairings' compare answers."""
+    from simcards.core import ladder as lad
+
+    n = rules["players"]
+    pairings = []
+    for c in compared:
+        diff = c["win_rate_diff"]
+        pairings.append({"a": c["a"], "b": c["b"], "seed": c["seed"],
+                         **{k: c[k] for k in LADDER_PAIRING_KEYS},
+                         **lad.strength(diff["mean"], diff["ci"], n, c["deal_sets"])})
+    rated = lad.rate(names, pairings,
+                     lambda q: (q["win_rate_diff"]["mean"], q["win_rate_diff"]["ci"]))
+    best, second = rated["order"][:2]
+    q, sign = lad.between(pairings, best, second)
+    seat = "" if n == 2 else " per seat"
+    win, score = q["win_rate_diff"], q["score_diff"]
+    summary = (f"with {n} players play {best}: it wins "
+               + lad.signed(win["mean"], win["ci"], sign, f"more games{seat} than",
+                            f"fewer games{seat} than")
+               + f" {second}, the next best, and concedes "
+               + lad.signed(score["mean"], score["ci"], sign, "more points per round",
+                            "fewer points per round", digits=2) + ".")
+    return {"players": n, "rules": rules, **rated, "pairings": pairings, "summary": summary,
+            "separation": lad.separation_sentence(rated["unseparated"], len(pairings))}

@@ -1,7 +1,8 @@
 """``simcards romi ...`` commands: ``melds``, the exact meld solver's answers (V1-V4 of
 ``seeds/romi.md``; V5 with ``--table``) for one hand or a file of hands; ``rounds`` and
 ``games``, Monte Carlo rounds and games under chosen policies; ``compare``, two policies on the
-same deals with the seats rotated.
+same deals with the seats rotated; ``ladder``, every listed policy against every other by
+``compare``, ranked by Bradley-Terry ratings.
 
 The commands only read their flags, call :mod:`simcards.romi.api` (which checks them and
 computes) and print; the same functions serve Python callers.
@@ -299,3 +300,87 @@ def compare(
         emit_json(out)
         return
     _print_compare(out)
+
+
+@app.command()
+def ladder(
+    policies: Annotated[str | None, typer.Option(
+        "--policies", help="The policies to rank, at least two, each once, e.g. "
+        f"greedy,expert,rummy:4,threshold:70; the first is the anchor, rated 0: "
+        f"{_kinds_help()}.")] = None,
+    players: Annotated[str, typer.Option(
+        "--players", help="Players: 2 to 5 (rule D2), or several table sizes, e.g. 2,4 (each "
+        "ranked apart).")] = "4",
+    open_min: OpenMinOpt = 51,
+    ace_low_value: AceLowOpt = 1,
+    swap_keeps_romi: SwapRomiOpt = False,
+    rounds_per_game: Annotated[int, typer.Option(
+        "--rounds", help="Rounds in a game, the length of a deal set, 1 to "
+        f"{MAX_ROUNDS_PER_GAME} (rules D5, G6).")] = 7,
+    n_deals: Annotated[str, typer.Option(
+        "--deals", help=f"Deal sets per pairing, as in compare: 1000, 1e3 or 1k ({_COUNTS}); at "
+        "most 1e8.")] = "1k",
+    dealer: Annotated[int | None, typer.Option(
+        "--dealer", help="The first dealer's seat in every deal set (default: drawn for every "
+        "set, rule D3).")] = None,
+    seed: SeedOpt = DEFAULT_SEED,
+    workers: WorkersOpt = None,
+    scheduler: SchedulerOpt = None,
+    store: StoreOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Every policy against every other (compare), ranked by Bradley-Terry (Elo) ratings.
+
+    Each pairing is compare A B with a seed of its own; the ratings, on the Elo scale with the
+    first listed policy at 0, have 95% intervals from the inverse Fisher information."""
+    from simcards.romi import api
+
+    out = api.ladder(policies=policies, players=players, open_min=open_min,
+                     ace_low_value=ace_low_value, swap_keeps_romi=swap_keeps_romi,
+                     rounds=rounds_per_game, deals=n_deals, dealer=dealer, seed=seed,
+                     workers=workers, scheduler=scheduler, store=store,
+                     progress=not as_json).data
+    if as_json:
+        emit_json(out)
+        return
+    _print_ladder(out)
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _print_ladder(out: dict[str, Any]) -> None:
+    from simcards.core.ladder import fit_sentence
+
+    probe = Console()  # a terminal's own width, else 120 columns: intervals stay whole
+    console = probe if probe.is_terminal else Console(width=120)
+    for t in out["tables"]:
+        n = t["players"]
+        ratings = Table(title=f"Römi ladder: {n} players, {out['deals']:,} deal sets of "
+                        f"{t['rules']['rounds']} rounds per pairing, seed {out['seed']}")
+        for col in ("rank", "policy", "Elo rating [95% CI]"):
+            ratings.add_column(col)
+        by_name = {r["policy"]: r for r in t["ratings"]}
+        for rank, name in enumerate(t["order"], 1):
+            r = by_name[name]
+            rating = ("0 (anchor)" if name == out["anchor"] else
+                      _mean_ci({"mean": r["rating"], "ci": r["ci95"]}, 0))
+            ratings.add_row(str(rank), name, rating)
+        pairings = Table(title="Pairings (each is compare A B with its seed, in the JSON)")
+        for col in ("A", "B", "P(win) per seat A - B [95% CI]", "score/round A - B [95% CI]",
+                    "P(A beats B) [95% CI]", "fitted", "n_eff"):
+            pairings.add_column(col)
+        for q in t["pairings"]:
+            p_ci = q["p_a_ci"] or [None, None]
+            pairings.add_row(q["a"], q["b"], _mean_ci(q["win_rate_diff"], 4, True),
+                             _mean_ci(q["score_diff"], 2, True),
+                             _mean_ci({"mean": q["p_a"], "ci": p_ci}, 4),
+                             f"{q['p_a_fit']:.4f}", f"{q['n_eff']:,.0f}")
+        console.print(ratings)
+        console.print(pairings)
+        console.print(f"{_sentence(t['summary'])}\n{_sentence(t['separation'])}\n"
+                      + fit_sentence(t["fit"], out["anchor"]) + "\n(score/round: points "
+                      "against A minus against B; negative: A concedes fewer points, A is "
+                      "better)")
+        console.print("rules: " + ", ".join(f"{k}={v}" for k, v in t["rules"].items()))

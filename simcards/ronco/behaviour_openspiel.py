@@ -30,8 +30,8 @@ def _mean_by(groups: dict[Any, list[float]]) -> list[dict[str, Any]]:
     out = []
     for key in sorted(groups, key=lambda k: tuple(-1 if x is None else x for x in k)):
         probs = groups[key]
-        out.append({"key": key, "keep": sum(probs) / len(probs),
-                    "same_for_every_suit": max(probs) - min(probs) < 1e-6})
+        out.append({"key": key, "keep": float(sum(probs) / len(probs)),
+                    "same_for_every_suit": bool(max(probs) - min(probs) < 1e-6)})
     return out
 
 
@@ -51,7 +51,7 @@ def solve(rules: RoncoRules, exact_value: Fraction) -> dict[str, Any]:
         "deck": rules.deck, "cut_king": rules.cut_king.value, "ties": rules.ties.value,
         "poroli": rules.poroli})
     v0, _v1, pol0, pol1 = sequence_form_lp.solve_zero_sum_game(game)
-    p_lose = (1.0 - v0) / 2.0
+    p_lose = (1.0 - float(v0)) / 2.0
     pos0: dict[Any, list[float]] = defaultdict(list)
     dealer: dict[Any, list[float]] = defaultdict(list)
     for pol, player, into in ((pol0, 0, pos0), (pol1, 1, dealer)):
@@ -63,16 +63,16 @@ def solve(rules: RoncoRules, exact_value: Fraction) -> dict[str, Any]:
             rs = state.cursor.state
             values = rs.table.values
             if player == 0:
-                into[(values[rs.cards[0]],)].append(keep)
+                into[(int(values[rs.cards[0]]),)].append(keep)
             else:
                 after = ("kept", "swap", "refused")[rs.acts[0]]
-                gave = values[rs.dealt[1]] if after == "swap" else None
-                into[(after, values[rs.cards[1]], gave)].append(keep)
+                gave = int(values[rs.dealt[1]]) if after == "swap" else None
+                into[(after, int(values[rs.cards[1]]), gave)].append(keep)
     return {
         "game": "simcards_ronco_duel",
         "solver": "open_spiel.python.algorithms.sequence_form_lp (cvxpy, ECOS)",
         "value": p_lose,
-        "agrees": abs(p_lose - float(exact_value)) < AGREEMENT,
+        "agrees": bool(abs(p_lose - float(exact_value)) < AGREEMENT),
         "difference": p_lose - float(exact_value),
         "position0": [{"card": k[0], "keep": round(v["keep"], 9),
                        "same_for_every_suit": v["same_for_every_suit"]}

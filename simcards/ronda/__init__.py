@@ -9,6 +9,7 @@ API mirrors the commands (see :mod:`simcards.ronda.api`)::
     simcards.ronda.hands(players=2, policies="greedy,random", hands="1M").to_frame()
     simcards.ronda.matches(players=4, teams="on", target=41, matches="100k").to_dict()
     simcards.ronda.compare("lookahead:1", "greedy", deals="20k").to_dict()
+    simcards.ronda.ladder(policies="greedy,lookahead:1,random", deals="5k").to_frame()
 
 Each command is a function of :mod:`simcards.ronda.api`, an attribute of this package
 imported on first use (:mod:`simcards.core.gameapi`).
@@ -37,7 +38,7 @@ GAME = Game(
     example_long=("hands", "--players", "3", "--hands", "1G"),
 )
 
-COMMANDS = ("hands", "matches", "compare")
+COMMANDS = ("hands", "matches", "compare", "ladder")
 """The commands, each a function of ``simcards.ronda.api`` (``simcards.ronda.hands(...)``)."""
 
 __getattr__, __dir__ = command_functions(__name__, COMMANDS)

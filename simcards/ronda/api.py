@@ -32,6 +32,7 @@ import pandas as pd
 from simcards.core.cli_options import DEFAULT_SEED, check_seat, parse_count
 from simcards.core.errors import UsageError
 from simcards.core.policyspec import PolicySpec, flag_message
+from simcards.core.progress import Progress
 from simcards.core.results import Result
 from simcards.ronda.policies import KINDS
 from simcards.ronda.rules import RondaRules
@@ -274,13 +275,15 @@ def compare(a: str | PolicySpec, b: str | PolicySpec, *, players: int = 2, teams
             target_check: str = "end_of_hand", hands_to_win: int | str = 1,
             deals: int | str = "50k", dealer: int | None = None, seed: int = DEFAULT_SEED,
             workers: int | None = None, scheduler: str | None = None, store: str | None = None,
-            progress: bool = False) -> Result:
+            progress: bool | Progress = False) -> Result:
     """Policy A against policy B in duplicate (``simcards ronda compare A B``): every deal set
     is one match played on the same deals in every seating of A and B, so the paired
     differences (A minus B) in match win rate and in points per hand are sharp.
 
     The rule and match flags of :func:`matches`; ``deals`` (deal sets) defaults to 50k, at most
     1e9; ``dealer`` fixes the first dealer of every set (default: drawn for each set).
+    ``progress`` may also be a :class:`~simcards.core.progress.Progress` that the run counts
+    into (a ladder's one bar for all its pairings).
     """
     from simcards.core.montecarlo import monte_carlo
     from simcards.ronda import compare_batch as ronda_compare
@@ -304,3 +307,94 @@ def compare(a: str | PolicySpec, b: str | PolicySpec, *, players: int = 2, teams
         answer=lambda res: res.to_dict(), frame=compare_frame,
         summary=("win_rate_diff", "points_diff", "deals"), seed=seed, workers=workers,
         scheduler=scheduler, store=store, progress=progress)
+
+
+LADDER_PAIRING_KEYS = ("plays", "win_rate_a", "win_ci_a", "win_rate_b", "win_ci_b",
+                       "win_rate_diff", "win_rate_diff_ci", "points_diff", "points_diff_ci",
+                       "cards_diff", "cards_diff_ci", "unfinished", "hands_mean", "violations")
+"""The keys of each pairing's ``compare`` answer that a ladder keeps."""
+
+
+def ladder(*, policies: str | Sequence[str | PolicySpec] | None = None,
+           players: int | str | Sequence[int] = 2, teams: str = "off",
+           derba_chain: str = "flat", announce: str = "first_deal",
+           announce_conflict: str = "text", mode: str = "points", target: int | str = 21,
+           target_check: str = "end_of_hand", hands_to_win: int | str = 1,
+           deals: int | str = "50k", dealer: int | None = None, seed: int = DEFAULT_SEED,
+           workers: int | None = None, scheduler: str | None = None, store: str | None = None,
+           progress: bool = False) -> Result:
+    """Every listed policy against every other in duplicate, and their Bradley-Terry ratings
+    (``simcards ronda ladder``; :mod:`simcards.core.ladder`).
+
+    ``policies`` (at least two, each once) is the ``--policies`` text or a list of specs; the
+    first listed is the anchor, rated 0. ``players`` is one table size or several (``"2,3"``),
+    each ranked apart. Each pairing A (listed first) against B is exactly :func:`compare` with
+    the pairing's own seed (derived from ``seed``, the table size and the two policies; in
+    its ``seed`` key) and the rule and match flags given, run and stored as compare runs; its
+    paired match win-rate difference is the figure the fit reads. ``deals`` are deal sets per
+    pairing (default 50k, at most 1e9).
+    """
+    from simcards.core import ladder as lad
+    from simcards.core.cli_options import check_seed
+    from simcards.core.runner import check_workers
+
+    sizes = lad.table_sizes(players)
+    tables = [make_rules(players=n, teams=teams, derba_chain=derba_chain, announce=announce,
+                         announce_conflict=announce_conflict, mode=mode, target=target,
+                         target_check=target_check, hands_to_win=hands_to_win)
+              for n in sizes]
+    specs = lad.policy_list(policies, lambda item: parse_policy(item, "--policies"))
+    total = parse_count(deals, "--deals", MAX_DEALS)
+    for rules in tables:
+        dealer = check_seat(dealer, rules.players)
+    check_seed(seed)
+    check_workers(workers)
+    names = [s.text() for s in specs]
+
+    def run(pairing: Any, bar: Any) -> Result:
+        rules = tables[pairing.table]
+        return compare(specs[pairing.a], specs[pairing.b], players=rules.players, teams=teams,
+                       derba_chain=derba_chain, announce=announce,
+                       announce_conflict=announce_conflict, mode=mode, target=target,
+                       target_check=target_check, hands_to_win=hands_to_win, deals=total,
+                       dealer=dealer, seed=pairing.seed, workers=workers,
+                       scheduler=scheduler, store=store, progress=bar)
+
+    results = lad.run_pairings("ronda", "Ronda", sizes, names, total, seed, progress, run)
+    out: dict[str, Any] = {"game": "ronda", "command": "ladder", "policies": names,
+                           "players": sizes, "anchor": names[0], "dealer": dealer,
+                           "seed": seed, "deals": total,
+                           "tables": [_ladder_table(rules, names, [r.data for r in res])
+                                      for rules, res in zip(tables, results, strict=True)]}
+    result = Result(out, results, lad.ladder_frame)
+    lad.keep_result(store, {**{k: out[k] for k in ("game", "command", "policies", "players",
+                                                   "dealer", "seed", "deals")},
+                            "rules": [r.summary() for r in tables]},
+                    result, {"order": [t["order"] for t in out["tables"]]})
+    return result
+
+
+def _ladder_table(rules: RondaRules, names: list[str],
+                  compared: list[dict[str, Any]]) -> dict[str, Any]:
+    """One table size's ladder from its pairings' compare answers."""
+    from simcards.core import ladder as lad
+
+    pairings = []
+    for c in compared:
+        pairings.append({"a": c["policy_a"], "b": c["policy_b"], "seed": c["seed"],
+                         **{k: c[k] for k in LADDER_PAIRING_KEYS},
+                         **lad.strength(c["win_rate_diff"], c["win_rate_diff_ci"],
+                                        rules.n_sides, c["deals"])})
+    rated = lad.rate(names, pairings, lambda q: (q["win_rate_diff"], q["win_rate_diff_ci"]))
+    best, second = rated["order"][:2]
+    q, sign = lad.between(pairings, best, second)
+    where = f"with {rules.players} players" + (" in two teams" if rules.teams == "on" else "")
+    seat = "" if rules.n_sides == 2 else " per seat"
+    summary = (f"{where} play {best}: it wins "
+               + lad.signed(q["win_rate_diff"], q["win_rate_diff_ci"], sign,
+                            f"more matches{seat} than", f"fewer matches{seat} than")
+               + f" {second}, the next best.")
+    return {"players": rules.players, "rules": rules.summary(), "sides": sides(rules),
+            **rated, "pairings": pairings, "summary": summary,
+            "separation": lad.separation_sentence(rated["unseparated"], len(pairings))}
+

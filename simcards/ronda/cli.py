@@ -1,4 +1,4 @@
-"""``simcards ronda ...`` commands: hands, matches, compare, play.
+"""``simcards ronda ...`` commands: hands, matches, compare, ladder, play.
 
 Each command reads its flags and calls the function of the same name in
 :mod:`simcards.ronda.api`, which checks them and computes; this module only prints.
@@ -299,6 +299,97 @@ def _print_compare(out: dict[str, Any]) -> None:
     if out["violations"]:
         console.print(f"[red]invariant violations: {out['violations']}[/red]")
     console.print(_rules_line(out))
+
+
+LadderPoliciesOpt = Annotated[str | None, typer.Option(
+    "--policies", help="The policies to rank, at least two, each once, e.g. "
+    "greedy,lookahead:1,rollout:32,random; the first is the anchor, rated 0. Syntax: "
+    + KINDS.help() + ".")]
+
+
+@app.command()
+def ladder(
+    policies: LadderPoliciesOpt = None,
+    players: Annotated[str, typer.Option(
+        "--players", help="Players at the table: 2, 3 or 4 (rule D2), or several table sizes, "
+        "e.g. 2,3 (each ranked apart).")] = "2",
+    teams: TeamsOpt = "off",
+    derba_chain: ChainOpt = "flat",
+    announce: AnnounceOpt = "first_deal",
+    announce_conflict: ConflictOpt = "text",
+    mode: ModeOpt = "points",
+    target: TargetOpt = 21,
+    target_check: TargetCheckOpt = "end_of_hand",
+    hands_to_win: HandsToWinOpt = 1,
+    n_deals: Annotated[str, typer.Option(
+        "--deals", help=f"Deal sets per pairing, as in compare: 50000, 5e4 or 50k ({_COUNTS}); "
+        "at most 1e9.")] = "50k",
+    dealer: Annotated[int | None, typer.Option(
+        "--dealer", help="The first dealer's seat (default: drawn for every deal set, rule "
+        "D3).")] = None,
+    seed: SeedOpt = DEFAULT_SEED,
+    workers: WorkersOpt = None,
+    scheduler: SchedulerOpt = None,
+    store: StoreOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Every policy against every other in duplicate (compare), ranked by Elo ratings.
+
+    Each pairing is compare A B with a seed of its own; a Bradley-Terry fit gives the ratings,
+    on the Elo scale with the first listed policy at 0, with 95% intervals from the inverse
+    Fisher information."""
+    out = api.ladder(policies=policies, players=players, teams=teams,
+                     derba_chain=derba_chain, announce=announce,
+                     announce_conflict=announce_conflict, mode=mode, target=target,
+                     target_check=target_check, hands_to_win=hands_to_win, deals=n_deals,
+                     dealer=dealer, seed=seed, workers=workers, scheduler=scheduler,
+                     store=store, progress=not as_json).data
+    if as_json:
+        emit_json(out)
+        return
+    _print_ladder(out)
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _print_ladder(out: dict[str, Any]) -> None:
+    from simcards.core.ladder import fit_sentence
+
+    console = _console()
+    for t in out["tables"]:
+        teams = " in two teams" if t["rules"]["teams"] == "on" else ""
+        seat = "" if len(t["sides"]) == 2 else " (B's per seat)"
+        ratings = Table(title=f"Ronda ladder: {t['players']} players{teams}, "
+                        f"{out['deals']:,} deal sets per pairing, seed {out['seed']}")
+        for col in ("rank", "policy", "Elo rating [95% CI]"):
+            ratings.add_column(col)
+        by_name = {r["policy"]: r for r in t["ratings"]}
+        for rank, name in enumerate(t["order"], 1):
+            r = by_name[name]
+            rating = ("0 (anchor)" if name == out["anchor"]
+                      else _ci(r["rating"], r["ci95"], 0))
+            ratings.add_row(str(rank), name, rating)
+        pairings = Table(title="Pairings (each is compare A B with its seed, in the JSON)")
+        for col in ("A", "B", f"P(win match) A - B{seat} [95% CI]",
+                    "points per hand A - B [95% CI]", "P(A beats B) [95% CI]", "fitted",
+                    "n_eff"):
+            pairings.add_column(col)
+        for q in t["pairings"]:
+            pairings.add_row(q["a"], q["b"], _ci(q["win_rate_diff"], q["win_rate_diff_ci"], 4),
+                             "" if _classic(t) else _ci(q["points_diff"],
+                                                        q["points_diff_ci"], 3),
+                             _ci(q["p_a"], q["p_a_ci"], 4), f"{q['p_a_fit']:.4f}",
+                             f"{q['n_eff']:,.0f}")
+        console.print(ratings)
+        console.print(pairings)
+        console.print(f"{_sentence(t['summary'])}\n{_sentence(t['separation'])}\n"
+                      + fit_sentence(t["fit"], out["anchor"]))
+        if any(q["violations"] for q in t["pairings"]):
+            console.print("[red]invariant violations: "
+                          f"{sum(q['violations'] for q in t['pairings'])}[/red]")
+        console.print(_rules_line(t))
 
 
 @app.command()

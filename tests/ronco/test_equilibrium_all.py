@@ -375,6 +375,7 @@ def test_e7_openspiel_sequence_form_lp_agrees_with_the_exact_value():
     out = api.equilibrium(players=2, exact=True, family="all", ties="first",
                           openspiel=True).to_dict()
     assert out["value"][0]["fraction"] == "1828/3705"
+    json.dumps(out)  # plain JSON, as --json prints it (no numpy scalars)
     spiel = out["openspiel"]
     assert spiel["agrees"] and abs(spiel["value"] - 1828 / 3705) < 1e-7
     # Position 0 keeps from the 6 up in the exact solution; OpenSpiel's optimum is the same
@@ -387,3 +388,4 @@ def test_e7_openspiel_sequence_form_lp_agrees_with_the_exact_value():
 def test_e7_openspiel_flag_needs_family_all():
     with pytest.raises(UsageError, match="--openspiel"):
         api.equilibrium(players=2, exact=True, family="threshold", openspiel=True)
+
