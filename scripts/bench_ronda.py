@@ -7,7 +7,8 @@ Usage: python scripts/bench_ronda.py [--policies random,greedy] [--hands N] [--p
        python scripts/bench_ronda.py --readme
 
 Each policy of ``--policies`` is timed in turn: ``random`` and ``greedy`` in every seat, a
-searching policy (``lookahead:D``, Q4; ``rollout:K``, Q5) in seat 0 against ``greedy`` seats.
+searching policy (``lookahead:D``, Q4; ``rollout:K``, Q5; ``ismcts:N[:C]``, Q8) in seat 0
+against ``greedy`` seats.
 The default times ``random`` and ``greedy``.
 
 The yardstick is a hand-specialised kernel for two players, default rules and random play, kept
@@ -60,18 +61,17 @@ from simcards.ronda.rules import RondaRules
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_LIMIT = BENCH / "ronda_limit.py"
 DEFAULT_HANDS = {"greedy": 1_000_000, "random": 1_000_000, "lookahead": 20_000,
-                 "rollout": 1_000}
+                 "rollout": 1_000, "ismcts": 200}
 README_POLICIES = ("random", "greedy", "lookahead:1", "rollout:32")
 """The two-player figures the README states, each searching policy in seat 0 against greedy."""
 ENGINES = {"values": simulate_hands, "workspace": simulate_hands_on_workspace}
 
 
-def rates(rules: RondaRules, kinds: np.ndarray, params: np.ndarray, hands: int, repeats: int,
+def rates(rules: RondaRules, seats: Seats, hands: int, repeats: int,
           limit=None, engine: str = "values") -> tuple[float, float | None]:
     """Best hands/s of the project's kernel and, when ``limit`` is given, of the yardstick on
     as many hands, their runs interleaved."""
     run = ENGINES[engine]
-    seats = Seats(kinds, params)
     run(chunk_state(0, 0), 10, -1, seats, rules.kernel)  # compile / load from cache
     if limit is not None:
         limit.play_hands(1000, 1)  # compile
@@ -90,7 +90,7 @@ def rates(rules: RondaRules, kinds: np.ndarray, params: np.ndarray, hands: int, 
 
 
 def reference_rate(rules: RondaRules, kinds: np.ndarray, hands: int) -> float:
-    seats = Seats(kinds, np.zeros_like(kinds))
+    seats = Seats(kinds, np.zeros_like(kinds), np.zeros(len(kinds)))
     decks, dealers, us, _ = record_hands(chunk_state(2, 0), hands, -1, seats, rules.kernel)
     options = ref.RondaOptions(**rules.summary())
     t0 = time.process_time()
@@ -125,10 +125,10 @@ def readme_figures(limit_path: Path) -> None:
     limit = load_limit(limit_path)
     figures: dict[str, float] = {}
     for policy in README_POLICIES:
-        kinds, params = policy_arrays(seat_specs(policy, 2)[0])
+        seats = policy_arrays(seat_specs(policy, 2)[0])
         hands = DEFAULT_HANDS[policy.partition(":")[0]]
         plain = policy in ("random", "greedy")
-        k, lim = rates(rules, kinds, params, hands, 3, limit if plain else None)
+        k, lim = rates(rules, seats, hands, 3, limit if plain else None)
         figures[policy] = k
         line = f"  {policy:<12} {k:>12,.0f} hands/s"
         if lim is not None:
@@ -145,7 +145,7 @@ def main() -> None:
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--policies", default="random,greedy",
                     help="comma-separated: greedy, random (every seat), or lookahead:D / "
-                         "rollout:K (seat 0, against greedy)")
+                         "rollout:K / ismcts:N[:C] (seat 0, against greedy)")
     ap.add_argument("--policy", dest="policies", help="one policy (the same as --policies)")
     ap.add_argument("--hands", type=int, default=None)
     ap.add_argument("--repeats", type=int, default=3)
@@ -168,10 +168,10 @@ def main() -> None:
     for policy in args.policies.split(","):
         name = policy.partition(":")[0]
         specs, against = seat_specs(policy, args.players)
-        kinds, params = policy_arrays(specs)
+        seats = policy_arrays(specs)
         hands = args.hands if args.hands is not None else DEFAULT_HANDS.get(name, 1_000)
         plain = name in ("greedy", "random")
-        k, lim = rates(rules, kinds, params, hands, args.repeats, limit if plain else None,
+        k, lim = rates(rules, seats, hands, args.repeats, limit if plain else None,
                        args.engine)
         print(f"Ronda hands, {args.players} players, {policy} vs {against}, default rules,"
               f" one core, {args.engine} engine")
@@ -181,7 +181,7 @@ def main() -> None:
                   f"{k / lim:.3f})")
         r = None
         if plain and args.reference_hands > 0:
-            r = reference_rate(rules, kinds, args.reference_hands)
+            r = reference_rate(rules, seats.kinds, args.reference_hands)
             print(f"  reference engine: {r:>12,.1f} hands/s   (kernel is {k / r:,.0f}x faster)")
         print(json.dumps({"players": args.players, "policy": policy, "against": against,
                           "engine": args.engine, "kernel_hands_per_s": k,

@@ -160,8 +160,8 @@ def _flagged(exc: UsageError, flag: str) -> UsageError:
 def parse_policy(spec: str | PolicySpec, flag: str) -> PolicySpec:
     """One policy spec (``greedy``, ``lookahead:2``, ...), checked; errors name ``flag``.
 
-    Every kind that parses is one the kernels play: ``KINDS`` declares exactly the four
-    kinds of ``codes.POLICY_*`` and the kernels dispatch on all four, so no further check of
+    Every kind that parses is one the kernels play: ``KINDS`` declares exactly the
+    kinds of ``codes.POLICY_*`` and the kernels dispatch on every one, so no further check of
     the kind is needed (the Monte Carlo commands and ``play`` take the same policies)."""
     try:
         return KINDS.check(spec) if isinstance(spec, PolicySpec) else KINDS.parse(str(spec))

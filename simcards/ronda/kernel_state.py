@@ -2,8 +2,9 @@
 
 A kernel takes a handful of these instead of a long list of arrays by position: the rules
 (:class:`KernelRules`), the seats' policies (:class:`Seats`), a hand's workspace
-(:class:`HandWork`), the searching policies' scratch (:class:`SearchWork`), the per-play log
-(:class:`PlayLog`) and what chance gave a hand (:class:`HandDraw`).
+(:class:`HandWork`), the searching policies' scratch (:class:`SearchWork`, with Q8's
+:class:`Tree`), the per-play log (:class:`PlayLog`) and what chance gave a hand
+(:class:`HandDraw`).
 
 Why numba named tuples: numba types a named tuple as a struct of its fields, so reading
 ``ws.st`` compiles to the same code as passing ``st`` as an argument of its own (the hand
@@ -28,7 +29,7 @@ import numpy as np
 
 __all__ = ["Board", "HandDraw", "HandWork", "KernelRules", "MatchChance", "MatchRecords",
            "MatchTally", "PlayFacts", "PlayLog", "PlayWork", "SearchWork", "Seats", "Spot",
-           "Unseen", "ValueWork"]
+           "Tree", "Unseen", "ValueWork"]
 
 
 class KernelRules(NamedTuple):
@@ -134,11 +135,13 @@ class Unseen(NamedTuple):
 
 
 class Seats(NamedTuple):
-    """One policy per seat (Q6): ``kinds[p]`` a ``codes.POLICY_*`` and ``params[p]`` its
-    parameter (depth, samples); ``policies.policy_arrays`` builds them."""
+    """One policy per seat (Q6): ``kinds[p]`` a ``codes.POLICY_*``, ``params[p]`` its
+    integer parameter (depth, samples, iterations) and ``explore[p]`` its real one (Q8's
+    exploration constant C; 0 for the other kinds); ``policies.policy_arrays`` builds them."""
 
     kinds: np.ndarray
     params: np.ndarray
+    explore: np.ndarray  # float64
 
 
 class HandWork(NamedTuple):
@@ -157,6 +160,26 @@ class HandWork(NamedTuple):
     dp: np.ndarray  # (sides, sources): scratch, the credits of one play or deal
     held: np.ndarray  # (sides,): scratch
     dplay: np.ndarray  # (players, 10): I1/Q1: cards of each value each player played this deal
+
+
+class Tree(NamedTuple):
+    """``ismcts:N:C``'s tree (Q8, ``ismcts_kernel``) in preallocated arrays, reused decision
+    after decision: node 0 is the root, every other node the value sequence of its path from
+    the root. ``child[i, v]`` is the node reached from node i by a play of value v (0: not
+    expanded yet; the root is nobody's child); per node ``visits`` (n), ``avail`` (n', times
+    it was available when its parent chose) and ``total`` (W, the sum of the values V of
+    ``side``, the side of the player whose play leads to it). ``path`` the nodes of one
+    descent; ``logs[k]`` = ln k; ``f0`` the final values at the decision (Q1). Capacity: one
+    node per iteration plus the root."""
+
+    child: np.ndarray  # (cap, 10)
+    visits: np.ndarray  # (cap,)
+    avail: np.ndarray  # (cap,)
+    total: np.ndarray  # (cap,)
+    side: np.ndarray  # (cap,)
+    path: np.ndarray  # (41,)
+    logs: np.ndarray  # (cap + 1,) float64
+    f0: np.ndarray  # (sides,)
 
 
 class SearchWork(NamedTuple):
@@ -186,6 +209,7 @@ class SearchWork(NamedTuple):
     lim: np.ndarray  # (2, 3, 10): least and most unseen cards of each value per other hand
     vc: np.ndarray  # (4,): scratch, the unseen cards of one value
     lvl: np.ndarray  # (LEVELS, L_SIZE): each level's scalars (columns ``search_kernel.L_*``)
+    tree: Tree  # Q8's search tree (``ismcts_kernel``)
 
 
 class PlayLog(NamedTuple):

@@ -67,6 +67,7 @@ from simcards.ronda.hand_kernel import (
     hand_violations,
     side_of,
 )
+from simcards.ronda.ismcts_kernel import tree_capacity
 from simcards.ronda.kernel_state import (
     HandDraw,
     MatchChance,
@@ -377,7 +378,7 @@ def _run_matches(state, n_matches, dealer, seats, rules, max_hands, rec):
     so that both play exactly the same matches."""
     n = rules.players
     ns = rules.sides
-    work = new_play_work(rules, 0)
+    work = new_play_work(rules, 0, tree_capacity(seats, seats))
     tally = _new_tally(rules)
     dst = np.zeros(4, np.uint64)
     rst = np.zeros((n, 4), np.uint64)
@@ -525,7 +526,7 @@ def _run_duplicate(state, n_deals, dealer, seats_a, seats_b, rules, max_hands, r
     teams = rules.teams
     two_sides = ns == 2
     n_plays, m = duplicate_plays(rules)
-    work = new_play_work(rules, 0)
+    work = new_play_work(rules, 0, tree_capacity(seats_a, seats_b))
     deck = work.draw.deck
     tally = _new_tally(rules)
     scores = tally.scores
@@ -534,7 +535,7 @@ def _run_duplicate(state, n_deals, dealer, seats_a, seats_b, rules, max_hands, r
     dst = np.zeros(4, np.uint64)
     rst = np.zeros((n, 4), np.uint64)
     role_seeds = np.zeros(n, np.uint64)
-    seats = Seats(np.zeros(n, np.int64), np.zeros(n, np.int64))
+    seats = Seats(np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.float64))
     s_sets = np.zeros(1, np.int64)
     s_plays = np.zeros(1, np.int64)
     s_bseats = np.zeros(1, np.int64)
@@ -577,6 +578,7 @@ def _run_duplicate(state, n_deals, dealer, seats_a, seats_b, rules, max_hands, r
                 a = _a_role((p - r + n) % n, two_sides)
                 seats.kinds[p] = seats_a.kinds[0] if a else seats_b.kinds[0]
                 seats.params[p] = seats_a.params[0] if a else seats_b.params[0]
+                seats.explore[p] = seats_a.explore[0] if a else seats_b.explore[0]
             seed_state(dst, deck_seed)
             for j in range(n):
                 seed_state(rst[j], role_seeds[j])
@@ -670,7 +672,7 @@ def hand_of_match(deck, dealer, seats, us, seeds, rules, scores, check):
     (S5, when ``check``) found winning, or -1 after the whole hand, the plays made, and the
     match totals at that moment. The end-of-hand check is left to the caller."""
     ns = rules.sides
-    w0 = new_play_work(rules, 0)
+    w0 = new_play_work(rules, 0, tree_capacity(seats, seats))
     work = PlayWork(w0.hand, w0.search, w0.streams, HandDraw(deck, us, seeds), w0.log)
     tot = np.zeros(ns, np.int64)
     w, k = _play_match_hand(dealer, seats, rules, work, scores, tot, check)

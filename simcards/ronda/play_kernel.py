@@ -2,7 +2,8 @@
 
 A hand is played from a given deck order (D5: top card first) and dealer, with one policy per
 seat (Q6): ``random`` (Q2), ``greedy`` (Q3) or a searching policy, ``lookahead:D`` (Q4) or
-``rollout:K`` (Q5), which :mod:`simcards.ronda.search_kernel` plays. The rules themselves are the
+``rollout:K`` (Q5), which :mod:`simcards.ronda.search_kernel` plays, or ``ismcts:N:C`` (Q8),
+which :mod:`simcards.ronda.ismcts_kernel` plays. The rules themselves are the
 primitives of :mod:`simcards.ronda.hand_kernel`.
 
 Chance in a hand is drawn before its first play. :func:`simulate_hands`'s stream layout, per
@@ -40,6 +41,7 @@ from simcards.ronda.codes import (
     N_FIELDS,
     N_SOURCES,
     POLICY_GREEDY,
+    POLICY_ISMCTS,
     POLICY_LOOKAHEAD,
     POLICY_RANDOM,
 )
@@ -59,6 +61,7 @@ from simcards.ronda.hand_kernel import (
     side_of,
     start_hand,
 )
+from simcards.ronda.ismcts_kernel import ismcts_card, tree_capacity
 from simcards.ronda.kernel_state import HandDraw, PlayLog, PlayWork
 from simcards.ronda.policies import policy_arrays
 from simcards.ronda.search_kernel import new_search_workspace, search_card
@@ -71,8 +74,8 @@ __all__ = ["STAT_NAMES", "begin_hand", "named_stats", "new_play_work", "play_han
 
 @njit(cache=True, inline="always")
 def choose_card(p, seats, u, rules, work):
-    """The card seat ``p`` plays now under its policy (Q2-Q5): ``u`` is the play's uniform for
-    ``random``; a searching policy draws from the seat's own stream ``work.streams[p]``."""
+    """The card seat ``p`` plays now under its policy (Q2-Q5, Q8): ``u`` is the play's uniform
+    for ``random``; a searching policy draws from the seat's own stream ``work.streams[p]``."""
     kind = seats.kinds[p]
     ws = work.hand
     if kind == POLICY_RANDOM:
@@ -84,20 +87,24 @@ def choose_card(p, seats, u, rules, work):
         return hc[p, i]
     if kind == POLICY_GREEDY:
         return greedy_card(p, rules, ws)
+    if kind == POLICY_ISMCTS:
+        return ismcts_card(p, seats.params[p], seats.explore[p], rules, ws, work.search,
+                           work.streams[p])
     return search_card(p, kind, seats.params[p], rules, ws, work.search, work.streams[p])
 
 
 @njit(cache=True)
-def new_play_work(rules, rec_cap):
+def new_play_work(rules, rec_cap, tree_cap):
     """A :class:`~simcards.ronda.kernel_state.PlayWork` for hands of ``rules``: the deck as
     0..39 (the shuffle is applied to it hand after hand), a one-row scratch log that is never
-    written; the search records up to ``rec_cap`` samples (0: none)."""
+    written; the search records up to ``rec_cap`` samples (0: none); Q8's tree holds
+    ``tree_cap`` nodes (``ismcts_kernel.tree_capacity`` of the seats)."""
     ns = rules.sides
     draw = HandDraw(np.arange(N_CARDS), np.zeros(N_CARDS, np.float64),
                     np.zeros(rules.players, np.uint64))
     log = PlayLog(np.zeros((1, N_FIELDS), np.int64), np.zeros((1, ns, N_SOURCES), np.int64),
                   np.zeros((1, ns, N_SOURCES), np.int64), rec_cap < 0)
-    return PlayWork(new_workspace(rules), new_search_workspace(rules, rec_cap),
+    return PlayWork(new_workspace(rules), new_search_workspace(rules, rec_cap, tree_cap),
                     np.zeros((rules.players, 4), np.uint64), draw, log)
 
 
@@ -227,7 +234,8 @@ def record_hands(state, hands, dealer, seats, rules):
 @njit(cache=True)
 def replay(decks, dealers, us, seeds, seats, rules):
     """Play given hands with per-play logs (:func:`_replay`'s results)."""
-    return _replay(decks, dealers, us, seeds, seats, rules, new_play_work(rules, 0))
+    return _replay(decks, dealers, us, seeds, seats, rules,
+                   new_play_work(rules, 0, tree_capacity(seats, seats)))
 
 
 @njit(cache=True)
@@ -238,7 +246,7 @@ def replay_searched(decks, dealers, us, seeds, seats, rules, rec_cap):
     of samples, policy kind), and per sample the other seats' hands as bit masks and the stock
     top first (-1 past its end). Decisions of the last deal (Q7) draw no samples and are not
     recorded."""
-    work = new_play_work(rules, rec_cap)
+    work = new_play_work(rules, rec_cap, tree_capacity(seats, seats))
     out = _replay(decks, dealers, us, seeds, seats, rules, work)
     sw = work.search
     info = sw.rec_info
@@ -363,7 +371,8 @@ def _simulate(state, hands, dealer, seats, rules, workspace):
         if seats.kinds[p] >= POLICY_LOOKAHEAD:
             searching = True
     if searching or workspace:
-        _simulate_loop(state, hands, dealer, seats, rules, new_play_work(rules, 0), stats)
+        _simulate_loop(state, hands, dealer, seats, rules,
+                       new_play_work(rules, 0, tree_capacity(seats, seats)), stats)
     else:
         value_hands(state, hands, dealer, seats, rules, new_value_work(rules), stats)
     return (n_hands, points, points_sq, score, score_sq, cards, cards_sq, won,

@@ -1539,8 +1539,115 @@ def rollout_policy(obs: dict, rng: random.Random, k: int = 32,
     return _best([(c, totals[c] / k, risks[c]) for c in obs["hand"]])
 
 
-def parse_policy(spec: str) -> tuple[str, int | None]:
-    """``random``, ``greedy``, ``lookahead:D`` (default 1) or ``rollout:K`` (default 32)."""
+ISMCTS_ITERATIONS = 1000
+"""Q8: the default N of ``ismcts``."""
+ISMCTS_C = 0.5
+"""Q8: the default exploration constant C of ``ismcts``."""
+
+
+class _IsmctsNode:
+    """Q8: one node of the tree, the sequence of values played since the decision: n (visits),
+    n' (availability), W (sum of the values V of ``side``, the side of the player whose play
+    leads here) and the children by value."""
+
+    __slots__ = ("avail", "children", "side", "total", "visits")
+
+    def __init__(self, side: int) -> None:
+        self.side = side
+        self.visits = 0
+        self.avail = 0
+        self.total = 0
+        self.children: dict[int, _IsmctsNode] = {}
+
+
+def _first_of_value(hand: Sequence[int], v: int) -> int:
+    """The first card of value index ``v`` in card order (D1: which one is played changes
+    nothing)."""
+    return min(c for c in hand if c // 4 == v)
+
+
+def ismcts_policy(obs: dict, rng: random.Random, n: int = ISMCTS_ITERATIONS,
+                  c: float = ISMCTS_C, drawn: Sequence[Sample] | None = None) -> int:
+    """Q8 ``ismcts:N:C``: N iterations of single-observer information-set Monte Carlo tree
+    search, written from the rule text.
+
+    A hand of one value plays its first card and draws nothing. Otherwise each iteration
+    draws a consistent sample (Q1), descends the tree of value sequences on it (the first
+    untried value available to the mover is expanded, else UCB1 with availability counts
+    picks among the available values, ties to the lower value), plays ``greedy`` to the end
+    of the hand from the new node, and adds V(side) from the decision to the end of the hand
+    to every node of its path, ``side`` being the node's. The root child with the most visits
+    wins; ties by the higher mean, then Derba risk, then card order. ``drawn`` gives the
+    samples (one per iteration, N of them) instead of drawing them from ``rng``; unlike Q4 and
+    Q5, Q7 does not apply: the last deal is searched the same way."""
+    if n < 1 or not c >= 0:
+        raise UsageError("ismcts needs N >= 1 and C >= 0 (Q8)")
+    hand = obs["hand"]
+    if len({card // 4 for card in hand}) == 1:
+        return hand[0]
+    n_sides = obs["options"].n_sides
+    root = _IsmctsNode(obs["side"])
+    lo = hi = 0  # least and greatest V seen so far, any side, any iteration
+    first = True
+    if drawn is None:
+        drawn = (consistent_sample(obs, rng) for _ in range(n))
+    for hidden, stock in drawn:
+        base = HandState.from_observation(obs, hidden, stock)
+        state = base.clone()
+        node = root
+        path = []
+        span = hi - lo
+        while not state.is_terminal():
+            mover = state.current_player()
+            available = sorted({card // 4 for card in state.hand(mover)})
+            untried = [v for v in available if v not in node.children]
+            if untried:
+                v = untried[0]
+                node.children[v] = _IsmctsNode(state.side_of(mover))
+            else:  # UCB1 with availability counts, ties to the lower value
+                v, best = -1, 0.0
+                for w in available:
+                    ch = node.children[w]
+                    mean = ch.total / ch.visits
+                    score = (mean - lo) / span if span > 0 else 0.0
+                    score += c * math.sqrt(math.log(ch.avail) / ch.visits)
+                    if v < 0 or score > best:
+                        v, best = w, score
+            for w in available:
+                if w in node.children:
+                    node.children[w].avail += 1
+            node = node.children[v]
+            path.append(node)
+            state.apply(_first_of_value(state.hand(mover), v))
+            if untried:  # the playout: greedy to the end of the hand
+                while not state.is_terminal():
+                    state.apply(greedy_policy(state.observation(state.current_player())))
+                break
+        values = [stretch_value(base, state, t) for t in range(n_sides)]
+        for nd in path:
+            nd.visits += 1
+            nd.total += values[nd.side]
+        if first:
+            lo, hi, first = min(values), max(values), False
+        else:
+            lo, hi = min(lo, *values), max(hi, *values)
+    risks = {card: risk for card, _, risk in greedy_scores(obs)}
+    best = None
+    for card in hand:
+        v = card // 4
+        if card != _first_of_value(hand, v):
+            continue
+        ch = root.children.get(v)
+        visits, total = (ch.visits, ch.total) if ch else (0, 0)
+        key = (visits, Fraction(total, visits) if visits else Fraction(0), -risks[card])
+        if best is None or key > best[0]:
+            best = (key, card)
+    return best[1]
+
+
+def parse_policy(spec: str) -> tuple[str, int | None] | tuple[str, int, float]:
+    """``random``, ``greedy``, ``lookahead:D`` (default 1), ``rollout:K`` (default 32) or
+    ``ismcts:N:C`` (defaults 1000 and :data:`ISMCTS_C`): the name, then its parameters."""
     name, _, arg = spec.partition(":")
     if name in ("random", "greedy") and not arg:
         return name, None
@@ -1550,18 +1657,31 @@ def parse_policy(spec: str) -> tuple[str, int | None]:
             return name, default
         if arg.isdigit() and int(arg) >= 1:
             return name, int(arg)
-    raise UsageError(f"unknown policy {spec!r}; expected random, greedy, lookahead:D or rollout:K")
+    if name == "ismcts":
+        n_text, _, c_text = arg.partition(":")
+        try:
+            n = int(n_text) if n_text else ISMCTS_ITERATIONS
+            c = float(c_text) if c_text else ISMCTS_C
+        except ValueError:
+            n, c = 0, 0.0
+        if n >= 1 and math.isfinite(c) and c >= 0 and ":" not in c_text:
+            return name, n, c
+    raise UsageError(f"unknown policy {spec!r}; expected random, greedy, lookahead:D, rollout:K "
+                     "or ismcts:N:C")
 
 
 def choose(spec: str, obs: dict, rng: random.Random) -> int:
     """Q6: play one decision of the policy ``spec`` from ``obs`` with its own stream."""
-    name, arg = parse_policy(spec)
+    parsed = parse_policy(spec)
+    name, arg = parsed[0], parsed[1]
     if name == "random":
         return random_policy(obs, rng)
     if name == "greedy":
         return greedy_policy(obs)
     if name == "lookahead":
         return lookahead_policy(obs, rng, depth=arg)
+    if name == "ismcts":
+        return ismcts_policy(obs, rng, n=arg, c=parsed[2])
     return rollout_policy(obs, rng, k=arg)
 
 

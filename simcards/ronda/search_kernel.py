@@ -1,5 +1,6 @@
 """Ronda's searching policies in numba: ``lookahead:D`` (Q4), ``rollout:K`` (Q5) and the
-exact last deal (Q7) of ``seeds/ronda.md``.
+exact last deal (Q7) of ``seeds/ronda.md``; the sampling (Q1) that ``ismcts:N:C`` (Q8,
+:mod:`simcards.ronda.ismcts_kernel`) shares with them, and its tree's allocation.
 
 A searching seat sees only its observation (I1, I3): the unseen cards are derived from public
 facts and its own hand (40 minus its hand, the table, the pile in play and every side's
@@ -35,6 +36,8 @@ Two exact shortcuts keep the searches fast without changing a single decision:
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 from numba import njit
@@ -74,7 +77,7 @@ from simcards.ronda.hand_kernel import (
     S_TABLE_MASK,
     resolve,
 )
-from simcards.ronda.kernel_state import PlayFacts, SearchWork, Unseen
+from simcards.ronda.kernel_state import PlayFacts, SearchWork, Tree, Unseen
 from simcards.ronda.policies import MAX_DEPTH
 from simcards.ronda.value_rules import COMB, N_CARDS, balance, side_of, tier
 
@@ -123,10 +126,25 @@ REC_KIND = 5
 
 
 @njit(cache=True)
-def new_search_workspace(rules, rec_cap):
+def new_tree(rules, cap):
+    """Q8's tree (:class:`~simcards.ronda.kernel_state.Tree`) for ``cap`` nodes (at least 1):
+    an ``ismcts:N`` seat needs N + 1 (``ismcts_kernel.tree_capacity``). The node arrays are
+    zeros (``np.zeros`` leaves untouched pages unallocated) and set as nodes are made."""
+    cap = max(cap, 1)
+    logs = np.zeros(cap + 1, np.float64)
+    for k in range(1, cap + 1):
+        logs[k] = math.log(k)
+    return Tree(np.zeros((cap, N_VALUES), np.int64), np.zeros(cap, np.int64),
+                np.zeros(cap, np.int64), np.zeros(cap, np.int64), np.zeros(cap, np.int64),
+                np.zeros(N_CARDS + 1, np.int64), logs, np.zeros(max(rules.sides, 2), np.int64))
+
+
+@njit(cache=True)
+def new_search_workspace(rules, rec_cap, tree_cap):
     """The scratch arrays searching decisions work in, reused decision after decision (slots
     ``W_*``). ``rec_cap > 0`` records up to that many samples with their decisions (for the
-    reference engine to replay them); 0 records nothing."""
+    reference engine to replay them); 0 records nothing. ``tree_cap``: the nodes of Q8's tree
+    (:func:`new_tree`; 1 when no seat plays ``ismcts``)."""
     n = rules.players
     ns = rules.sides
     cap = max(rec_cap, 1)
@@ -156,6 +174,7 @@ def new_search_workspace(rules, rec_cap):
         np.zeros((2, 3, N_VALUES), np.int64),
         np.zeros(4, np.int64),
         np.zeros((LEVELS, L_SIZE), np.int64),
+        new_tree(rules, tree_cap),
     )
 
 

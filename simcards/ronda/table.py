@@ -376,8 +376,8 @@ class RondaTable(TableState):
 
 
 def _seat_policy(setup: RondaSetup, spec: str):
-    """A fixed seat playing a reference policy (Q2-Q5: random, greedy, lookahead:D,
-    rollout:K) from its own observation."""
+    """A fixed seat playing a reference policy (Q2-Q5, Q8: random, greedy, lookahead:D,
+    rollout:K, ismcts:N:C) from its own observation."""
     ref.parse_policy(spec)
 
     def choose(state: RondaTable, rng: random.Random) -> int:

@@ -178,7 +178,7 @@ def test_kernel_matches_reference_play_by_play(index: int) -> None:
     options = ref.RondaOptions(**rules.summary())
     kr = rules.kernel
     kinds = np.array(cfg.kinds, np.int64)
-    seats = Seats(kinds, _params(kinds))
+    seats = Seats(kinds, _params(kinds), np.zeros(len(kinds)))
     decks, dealers, us, seeds = record_hands(chunk_state(11, index, stream=7), N_HANDS, -1,
                                              seats, kr)
     mismatches: list[tuple[int, str]] = []
@@ -210,7 +210,7 @@ def test_chains_closed_by_four_of_a_value_agree(chain: str) -> None:
     options = ref.RondaOptions(**rules.summary())
     kr = rules.kernel
     kinds = np.array(cfg.kinds, np.int64)
-    seats = Seats(kinds, _params(kinds))
+    seats = Seats(kinds, _params(kinds), np.zeros(len(kinds)))
     decks, dealers, us, seeds = record_hands(chunk_state(13, 0, stream=7), 2_000, -1, seats, kr)
     plays, play_pts, deal_pts, points, captured, ultima, counters = replay(
         decks, dealers, us, seeds, seats, kr)
@@ -236,7 +236,7 @@ def test_ronda_and_tringla_rates_match_the_hypergeometric_values(players, teams,
     rules = RondaRules.make(players=players, teams=teams, mode=mode)
     kr = rules.kernel
     kinds = np.full(players, R, np.int64)
-    seats = Seats(kinds, _params(kinds))
+    seats = Seats(kinds, _params(kinds), np.zeros(len(kinds)))
     hands = 40_000
     stats = named_stats(simulate_hands(chunk_state(5, players), hands, -1, seats,
                                        kr))
@@ -259,7 +259,7 @@ def test_monte_carlo_invariants_on_every_hand(index: int) -> None:
     rules = cfg.rules
     kr = rules.kernel
     kinds = np.array(cfg.kinds, np.int64)
-    seats = Seats(kinds, _params(kinds))
+    seats = Seats(kinds, _params(kinds), np.zeros(len(kinds)))
     hands = 3_000
     stats = named_stats(simulate_hands(chunk_state(3, index), hands, -1, seats,
                                        kr))
@@ -279,7 +279,7 @@ def test_monte_carlo_is_the_recorded_hands() -> None:
     rules = RondaRules.make(players=3, announce="every_deal")
     kr = rules.kernel
     kinds = np.array([R, G, R], np.int64)
-    seats = Seats(kinds, _params(kinds))
+    seats = Seats(kinds, _params(kinds), np.zeros(len(kinds)))
     stats = named_stats(simulate_hands(chunk_state(9, 0), 200, -1, seats, kr))
     assert set(stats) == set(STAT_NAMES)
     assert all(a.dtype in (np.int64, np.float64) for a in stats.values())
@@ -306,7 +306,7 @@ def test_rules_refuse_bad_values_in_one_line(kwargs, message) -> None:
 
 
 def test_policy_arrays_give_each_seat_its_kind_and_parameter() -> None:
-    kinds, params = policy_arrays(["greedy", "random", "lookahead:2", "rollout"])
+    kinds, params, _ = policy_arrays(["greedy", "random", "lookahead:2", "rollout"])
     assert kinds.tolist() == [G, R, codes.POLICY_LOOKAHEAD, codes.POLICY_ROLLOUT]
     assert params.tolist() == [0, 0, 2, 32]
     for spec, message in (("smart", "unknown ronda policy"), ("greedy:2", "at most 0"),

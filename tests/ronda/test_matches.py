@@ -160,8 +160,8 @@ def test_S2_S4_S5_C2_C3_D3_kernel_matches_agree_with_reference_match_state(index
     rules = cfg.rules
     options = _options(rules)
     kr = rules.kernel
-    kinds, params = policy_arrays(cfg.policies)
-    seats = Seats(kinds, params)
+    kinds, params, explore = policy_arrays(cfg.policies)
+    seats = Seats(kinds, params, explore)
     state = chunk_state(23, index, stream=5)
     rec = record_matches(state.copy(), cfg.matches, -1, seats, kr, MAX_HANDS)
     # The recording plays exactly the Monte Carlo's matches.
@@ -210,8 +210,8 @@ def test_S2_every_hand_of_a_match_is_the_hand_kernels_hand(policies) -> None:
     (S2): the match plays each hand as the hand kernel does, whatever the seats' policies."""
     rules = RondaRules.make(players=3, target=21)
     kr = rules.kernel
-    kinds, params = policy_arrays(policies)
-    seats = Seats(kinds, params)
+    kinds, params, explore = policy_arrays(policies)
+    seats = Seats(kinds, params, explore)
     n = 6 if policies[0] != G else 60
     rec = record_matches(chunk_state(79, 0, stream=5), n, -1, seats, kr, MAX_HANDS)
     _, _, results, scores, decks, dealers, us, seeds, hand_scores = rec
@@ -243,8 +243,8 @@ def test_S4_S5_tie_at_the_top_plays_on_as_in_reference(options, policies) -> Non
     where that happened are picked from many kernel matches and replayed by the reference."""
     rules = RondaRules.make(**options)
     kr = rules.kernel
-    kinds, params = policy_arrays(policies)
-    seats = Seats(kinds, params)
+    kinds, params, explore = policy_arrays(policies)
+    seats = Seats(kinds, params, explore)
     n = 4000
     rec = record_matches(chunk_state(29, 0, stream=5), n, -1, seats, kr, 20)
     results, hand_scores = rec[2], rec[8]
@@ -299,8 +299,8 @@ def test_S5_E8_check_points_of_a_given_hand_agree_with_reference(check, start, h
                                                                   policies) -> None:
     rules = RondaRules.make(players=2, target=21, target_check=check)
     kr = rules.kernel
-    kinds, params = policy_arrays(policies)
-    seats = Seats(kinds, params)
+    kinds, params, explore = policy_arrays(policies)
+    seats = Seats(kinds, params, explore)
     deck = _deck(2, 1, holdings)
     us = np.linspace(0.05, 0.95, 40)
     seeds = np.zeros(2, np.uint64)
@@ -329,8 +329,8 @@ def test_D3_stream_layout_of_simulate_matches_is_the_documented_one() -> None:
     rules = RondaRules.make(players=3, target=11)
     kr = rules.kernel
     policies = (R, G, R)
-    kinds, params = policy_arrays(policies)
-    seats = Seats(kinds, params)
+    kinds, params, explore = policy_arrays(policies)
+    seats = Seats(kinds, params, explore)
     state = chunk_state(31, 0, stream=5)
     rec = record_matches(state.copy(), 30, -1, seats, kr, MAX_HANDS)
     _, first, results, _, decks, dealers, us, _, _ = rec
@@ -356,10 +356,10 @@ def test_duplicate_stream_layout_and_shared_decks() -> None:
     from its role's stream (its offset from A's first seat)."""
     rules = RondaRules.make(players=3, target=11)
     kr = rules.kernel
-    ka, pa = policy_arrays([R])
-    sa = Seats(ka, pa)
-    kb, pb = policy_arrays([G])
-    sb = Seats(kb, pb)
+    ka, pa, ea = policy_arrays([R])
+    sa = Seats(ka, pa, ea)
+    kb, pb, eb = policy_arrays([G])
+    sb = Seats(kb, pb, eb)
     n_plays, _ = duplicate_plays(kr)
     assert n_plays == 3
     state = chunk_state(37, 0, stream=5)
@@ -405,8 +405,8 @@ def test_S4_D3_random_against_random_is_fair_and_first_player_advantage_is_measu
     a fixed dealer it is the share won by the seat after the dealer."""
     rules = RondaRules.make(players=2)
     kr = rules.kernel
-    kinds, params = policy_arrays((R, R))
-    seats = Seats(kinds, params)
+    kinds, params, explore = policy_arrays((R, R))
+    seats = Seats(kinds, params, explore)
     n = 40_000
     stats = named_match_stats(simulate_matches(chunk_state(41, 0, stream=5), n, -1, seats,
                                                 kr, 200))
@@ -429,8 +429,8 @@ def test_S4_D3_random_against_random_is_fair_and_first_player_advantage_is_measu
 def test_S4_three_random_players_share_the_matches() -> None:
     rules = RondaRules.make(players=3, target=11, target_check="immediate")
     kr = rules.kernel
-    kinds, params = policy_arrays((R, R, R))
-    seats = Seats(kinds, params)
+    kinds, params, explore = policy_arrays((R, R, R))
+    seats = Seats(kinds, params, explore)
     n = 30_000
     stats = named_match_stats(simulate_matches(chunk_state(43, 0, stream=5), n, -1, seats,
                                                 kr, 200))
@@ -444,8 +444,8 @@ def test_C3_classic_match_lengths() -> None:
     win a hand; to three hands, at least three and, with two sides, at most five plus the hands
     without a winner (ties at 20-20)."""
     kr = RondaRules.make(players=2, mode="classic", hands_to_win=3).kernel
-    kinds, params = policy_arrays((R, G))
-    seats = Seats(kinds, params)
+    kinds, params, explore = policy_arrays((R, G))
+    seats = Seats(kinds, params, explore)
     stats = named_match_stats(simulate_matches(chunk_state(47, 0, stream=5), 5000, -1, seats,
                                                 kr, 200))
     hist = stats["length_hist"]
@@ -460,8 +460,8 @@ def test_C3_classic_match_lengths() -> None:
 
 def test_max_hands_stops_a_match_and_counts_it_unfinished() -> None:
     kr = RondaRules.make(players=2, target=41).kernel
-    kinds, params = policy_arrays((G, G))
-    seats = Seats(kinds, params)
+    kinds, params, explore = policy_arrays((G, G))
+    seats = Seats(kinds, params, explore)
     stats = named_match_stats(simulate_matches(chunk_state(53, 0, stream=5), 500, -1, seats,
                                                 kr, 2))
     # Almost no match to 41 ends within two hands; the others stop there, undecided.
@@ -481,16 +481,16 @@ def test_max_hands_must_be_a_positive_integer(bad) -> None:
 
 def test_stat_names_and_shapes() -> None:
     kr = RondaRules.make(players=4, teams="on").kernel
-    kinds, params = policy_arrays((G, R, G, R))
-    seats = Seats(kinds, params)
+    kinds, params, explore = policy_arrays((G, R, G, R))
+    seats = Seats(kinds, params, explore)
     stats = simulate_matches(chunk_state(59, 0, stream=5), 10, -1, seats, kr, 50)
     named = named_match_stats(stats)
     assert tuple(named) == MATCH_STAT_NAMES
     assert named["wins"].shape == (2,) and named["points"].shape == (2, codes.N_SOURCES)
     assert named["length_hist"].shape == (51,)
     assert all(a.dtype == np.int64 for a in named.values())
-    ka, pa = policy_arrays([G])
-    sa = Seats(ka, pa)
+    ka, pa, ea = policy_arrays([G])
+    sa = Seats(ka, pa, ea)
     dup = named_duplicate_stats(simulate_duplicate(chunk_state(59, 1, stream=5), 5, -1, sa,
                                                    sa, kr, 50))
     assert tuple(dup) == DUPLICATE_STAT_NAMES
@@ -515,8 +515,8 @@ def test_duplicate_greedy_against_itself_differs_by_exactly_zero(options) -> Non
     """The same policy on both sides of every deal set: the plays of a set are the same match
     with the seats relabelled, so every paired difference is exactly 0."""
     kr = RondaRules.make(**options).kernel
-    ka, pa = policy_arrays([G])
-    sa = Seats(ka, pa)
+    ka, pa, ea = policy_arrays([G])
+    sa = Seats(ka, pa, ea)
     stats = named_duplicate_stats(simulate_duplicate(chunk_state(61, 0, stream=5), 500, -1, sa,
                                                       sa, kr, 200))
     for name in ("win_diff", "win_diff_sq", "points_diff", "points_diff_sq", "cards_diff",
@@ -533,10 +533,10 @@ def test_duplicate_greedy_against_itself_differs_by_exactly_zero(options) -> Non
 def test_duplicate_greedy_beats_random(options) -> None:
     rules = RondaRules.make(**options)
     kr = rules.kernel
-    ka, pa = policy_arrays([G])
-    sa = Seats(ka, pa)
-    kb, pb = policy_arrays([R])
-    sb = Seats(kb, pb)
+    ka, pa, ea = policy_arrays([G])
+    sa = Seats(ka, pa, ea)
+    kb, pb, eb = policy_arrays([R])
+    sb = Seats(kb, pb, eb)
     stats = named_duplicate_stats(simulate_duplicate(chunk_state(67, 0, stream=5), 400, -1, sa,
                                                       sb, kr, 200))
     d = win_rate_difference(stats)
@@ -556,8 +556,8 @@ def test_duplicate_random_against_random_is_fair() -> None:
     """Random against random: the paired difference of win rates has mean 0; checked within 4
     of its standard errors (estimated from the deal sets themselves)."""
     kr = RondaRules.make(players=3).kernel
-    ka, pa = policy_arrays([R])
-    sa = Seats(ka, pa)
+    ka, pa, ea = policy_arrays([R])
+    sa = Seats(ka, pa, ea)
     stats = named_duplicate_stats(simulate_duplicate(chunk_state(71, 0, stream=5), 6000, -1, sa,
                                                       sa, kr, 200))
     d = win_rate_difference(stats)
@@ -575,10 +575,10 @@ def test_duplicate_plays_agree_with_reference_and_stats_are_their_tally(options,
     decks, with A's policy on A's seats; the statistics are the per-set tallies of D, X, H."""
     rules = RondaRules.make(**options)
     kr = rules.kernel
-    ka, pa = policy_arrays([a])
-    sa = Seats(ka, pa)
-    kb, pb = policy_arrays([b])
-    sb = Seats(kb, pb)
+    ka, pa, ea = policy_arrays([a])
+    sa = Seats(ka, pa, ea)
+    kb, pb, eb = policy_arrays([b])
+    sb = Seats(kb, pb, eb)
     n_sets = 40
     state = chunk_state(73, 0, stream=5)
     rec = record_duplicate(state.copy(), n_sets, -1, sa, sb, kr, MAX_HANDS)

@@ -87,8 +87,8 @@ def test_q4_q5_q7_kernel_decisions_match_the_reference(index: int) -> None:
     rules = RondaRules.make(**cfg.options)
     options = ref.RondaOptions(**rules.summary())
     kr = rules.kernel
-    kinds, params = policy_arrays(list(cfg.specs))
-    seats = Seats(kinds, params)
+    kinds, params, explore = policy_arrays(list(cfg.specs))
+    seats = Seats(kinds, params, explore)
     n_hands = cfg.hands * (10 if FULL else 1)
     decks, dealers, us, seeds = record_hands(chunk_state(21, index, stream=7), n_hands, -1,
                                              seats, kr)
@@ -156,8 +156,8 @@ def _position(rules: RondaRules, deck, dealer: int, played):
 def _search(rules: RondaRules, ws, spec: str, seed: int = 1, rec_cap: int = 0):
     """The kernel's card for the player to move, and the samples it drew."""
     kr = rules.kernel
-    kinds, params = policy_arrays([spec])
-    sw = search_kernel.new_search_workspace(kr, rec_cap)
+    kinds, params, _ = policy_arrays([spec])
+    sw = search_kernel.new_search_workspace(kr, rec_cap, 1)
     pst = np.zeros(4, np.uint64)
     seed_state(pst, np.uint64(seed))
     p = int(ws.st[10])  # S_TURN

@@ -1,0 +1,233 @@
+"""Ronda's ``ismcts:N:C`` in numba: single-observer information-set Monte Carlo tree search
+(Q8 of ``seeds/ronda.md``; Cowling, Powley and Whitehouse, "Information Set Monte Carlo Tree
+Search", IEEE TCIAIG 4(2), 2012, the SO-ISMCTS of their Algorithm 2).
+
+One tree per decision, over the searching seat's information sets: every play is public
+(I1), so a node is the sequence of values played since the decision, whoever played them.
+Each of the N iterations draws a consistent sample (Q1: ``search_kernel.draw_sample``, the
+announcements respected) from the seat's own stream, descends the tree on it choosing among
+the values the mover holds *in this sample* (availability counts n' in UCB1, so that a value
+absent from most samples is not over-explored), expands one node, plays ``greedy`` (Q3) to the
+end of the hand (``compact_kernel.greedy_to_end``, the playout of ``rollout``, Q5) and backs
+up every side's value V (Q1) from the decision to the end of the hand. Each node keeps the
+value of the side whose play leads to it, so every mover, the seat, its partner or an
+opponent, maximises his own side's value. Values enter UCB1 normalized to [0, 1] by the
+least and greatest V seen so far at the decision, so that C has one meaning in points and
+classic mode, with 2, 3 or 4 sides and early or late in the hand.
+
+Why the playout goes to the end of the hand (Q8's rule text), measured against a variant
+whose playout stops at the end of the deal of the expanded play and values Q1's V there (two
+players, duplicate, same deals): the variant beat ``greedy`` by more at N = 200 (paired
+win-rate difference +0.44 [0.42, 0.46] against +0.37 [0.35, 0.39], 4,000 deal sets) and ran
+twice as fast (about 180 against 85 hands per second at N = 1000), but lost to
+``rollout:32`` at N = 1000 (-0.077 [-0.089, -0.066], 10,000 sets, and 1.65 fewer cards per
+hand) where playouts to the end of the hand tie with it (-0.010 [-0.027, 0.008], 4,000
+sets). Within a deal Q1's V weighs a captured card at a hundredth of a point, while S1 makes
+it worth about a point by the end of the hand: only a playout to the end sees that.
+
+The only chance in a decision is the samples: the expansion takes the first untried value in
+sequence order and the playout is deterministic, so given the samples the decision is fixed.
+``tests/ronda/test_ismcts.py`` makes the reference engine (``reference.ismcts_policy``)
+replay the samples the kernel drew and choose the same card, decision by decision.
+
+The tree lives in preallocated arrays (:class:`~simcards.ronda.kernel_state.Tree`, part of
+the search workspace); a decision allocates nothing. Positions are compact positions
+(:mod:`simcards.ronda.compact_kernel`): level 0 of the search workspace holds the sample,
+level 1 the descent and the playout.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simcards.ronda import compact_kernel
+from simcards.ronda.codes import POLICY_ISMCTS
+from simcards.ronda.compact_kernel import C_HELD, C_PLAYS, C_TURN, hand_values
+from simcards.ronda.hand_kernel import N_VALUES
+from simcards.ronda.kernel_state import Unseen
+from simcards.ronda.search_kernel import (
+    _count_ways,
+    _keep,
+    _place,
+    _record,
+    announcing_deal,
+    draw_sample,
+    unseen_mask,
+)
+from simcards.ronda.value_rules import N_CARDS, side_of
+
+
+@njit(cache=True)
+def tree_capacity(seats_a, seats_b):
+    """The nodes Q8's tree needs for the seats of ``seats_a`` and ``seats_b`` (pass the same
+    seats twice for one table): N + 1 for the largest ``ismcts:N``, else 1."""
+    cap = 1
+    for seats in (seats_a, seats_b):
+        for p in range(seats.kinds.shape[0]):
+            if seats.kinds[p] == POLICY_ISMCTS:
+                cap = max(cap, seats.params[p] + 1)
+    return cap
+
+
+@njit(cache=True, inline="always")
+def _new_node(tree, i, side):
+    child = tree.child
+    for v in range(N_VALUES):
+        child[i, v] = 0
+    tree.visits[i] = 0
+    tree.avail[i] = 0
+    tree.total[i] = 0
+    tree.side[i] = side
+
+
+@njit(cache=True)
+def _iterate(iterations, explore, p, rules, ws, sw, pst, unseen):
+    """Q8's N iterations from the decision of seat ``p``; the tree's root children hold the
+    result. ``unseen`` the seat's unseen cards in ``sw.un[:count]`` (:class:`Unseen`)."""
+    tree = sw.tree
+    child = tree.child
+    visits = tree.visits
+    avail = tree.avail
+    total = tree.total
+    side = tree.side
+    path = tree.path
+    logs = tree.logs
+    f0 = tree.f0
+    f = sw.f
+    deck = sw.deck
+    held = sw.held
+    x0 = sw.st[0]
+    x = sw.st[1]
+    plays = rules.plays
+    teams = rules.teams
+    ns = rules.sides
+    nu = unseen.count
+    recording = sw.rec_info[0] > 0
+    _new_node(tree, 0, side_of(p, teams))
+    nodes = 1
+    lo = np.int64(0)  # least and greatest V seen so far (any side, any iteration)
+    hi = np.int64(0)
+    for it in range(iterations):
+        hands = draw_sample(p, nu, rules, ws, sw, pst, unseen)
+        if recording:
+            _record(p, POLICY_ISMCTS, hands, rules, ws, sw, nu, it == 0)
+        _place(p, hands, nu, rules, ws, sw)
+        compact_kernel.copy(x0, x)
+        span = float(hi - lo)
+        node = 0
+        depth = 0
+        while True:
+            if x[C_PLAYS] == plays:  # the descent reached the end of the hand
+                compact_kernel.finish(x, rules, f)
+                break
+            if x[C_HELD] == 0:
+                compact_kernel.deal(x, rules, deck)
+            q = x[C_TURN]
+            vm = hand_values(x, q)  # the values available in this sample
+            pick = -1
+            for v in range(N_VALUES):  # expansion: the first untried value
+                if (vm >> v) & 1 and child[node, v] == 0:
+                    pick = v
+                    break
+            expand = pick >= 0
+            if expand:
+                child[node, pick] = nodes
+                _new_node(tree, nodes, side_of(q, teams))
+                nodes += 1
+            else:  # selection: UCB1 with availability counts, ties to the lower value
+                best = 0.0
+                for v in range(N_VALUES):
+                    if (vm >> v) & 1:
+                        c = child[node, v]
+                        n_c = visits[c]
+                        mean = total[c] / n_c
+                        score = (mean - lo) / span if span > 0.0 else 0.0
+                        score += explore * np.sqrt(logs[avail[c]] / n_c)
+                        if pick < 0 or score > best:
+                            best = score
+                            pick = v
+            for v in range(N_VALUES):
+                if (vm >> v) & 1:
+                    c = child[node, v]
+                    if c > 0:
+                        avail[c] += 1
+            node = child[node, pick]
+            depth += 1
+            path[depth] = node
+            compact_kernel.play(pick, x, rules)
+            if expand:  # the playout: greedy to the end of the hand (Q5's)
+                compact_kernel.greedy_to_end(x, rules, deck, held, f)
+                break
+        for t in range(ns):
+            vt = f[t] - f0[t]
+            f[t] = vt
+            if it == 0 and t == 0:
+                lo = vt
+                hi = vt
+            elif vt < lo:
+                lo = vt
+            elif vt > hi:
+                hi = vt
+        for d in range(1, depth + 1):
+            c = path[d]
+            visits[c] += 1
+            total[c] += f[side[c]]
+        visits[0] += 1
+
+
+@njit(cache=True)
+def ismcts_card(p, iterations, explore, rules, ws, sw, pst):
+    """The card seat ``p`` plays under ``ismcts:iterations:explore`` (Q8). Reads only ``p``'s
+    observation from ``ws`` (I3) and draws only from ``pst``, one consistent sample per
+    iteration. With one value in hand it plays its first card and draws nothing. The root's
+    child with the most visits wins; ties by the higher mean value, then by Derba risk (as
+    greedy ranks it), then card order."""
+    hc = ws.hc
+    hn = ws.hn
+    cand = sw.cand
+    own = sw.own
+    nc = np.int64(0)
+    for i in range(hn[p]):
+        c = hc[p, i]
+        if nc > 0 and (cand[nc - 1] >> 2) == (c >> 2):
+            own[nc - 1] += 1
+        else:
+            cand[nc] = c
+            own[nc] = 1
+            nc += 1
+    if nc == 1:
+        return cand[0]  # one value: nothing to search
+    tree = sw.tree
+    if iterations + 1 > tree.child.shape[0]:
+        raise ValueError("ismcts: the search workspace's tree is too small (tree_capacity)")
+    compact_kernel.from_workspace(ws, rules, p, sw.pub)
+    compact_kernel.values(sw.pub, rules, tree.f0)
+    un = sw.un
+    u = unseen_mask(p, rules, ws)
+    nu = np.int64(0)
+    for c in range(N_CARDS):
+        if (u >> c) & 1:
+            un[nu] = c
+            nu += 1
+    full = _count_ways(p, rules, ws, sw, u) if announcing_deal(rules, ws.st) else -1
+    _iterate(iterations, explore, p, rules, ws, sw, pst, Unseen(u, nu, full))
+    child = tree.child
+    visits = tree.visits
+    total = tree.total
+    best = -1
+    b_n = np.int64(0)
+    b_w = np.int64(0)
+    b_keep = np.int64(0)
+    for j in range(nc):
+        c = child[0, cand[j] >> 2]
+        n_j = visits[c] if c > 0 else np.int64(0)
+        w_j = total[c] if c > 0 else np.int64(0)
+        keep = _keep(p, cand[j], own[j], rules, ws)
+        if best < 0 or n_j > b_n or (n_j == b_n and (w_j * b_n > b_w * n_j or (
+                w_j * b_n == b_w * n_j and keep > b_keep))):
+            best = j
+            b_n = n_j
+            b_w = w_j
+            b_keep = keep
+    return cand[best]
