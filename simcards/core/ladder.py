@@ -411,3 +411,28 @@ def fit_sentence(fit: dict[str, Any], anchor: str) -> str:
             f"degree{'' if dof == 1 else 's'} of freedom{p_value} (ratings on the Elo scale, "
             f"{anchor} at 0; 95% intervals from the inverse Fisher information, each pairing "
             "weighted by the independent games its paired interval is worth)")
+
+
+# ---------------------------------------------------------------- report pages
+
+
+def rate_runs(names: Sequence[str], runs: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """A report's ladder of one table size from duplicate runs it has already played, each
+    ``{"a", "b", "d", "ci", "sides", "deal_sets"}`` (``d`` the paired win-rate difference A
+    minus B with its 95% interval ``ci``). With 3 or 4 players alone a report runs both orders
+    of a pair ("one A among Bs" and "one B among As"); each is one more pairing of the fit, as
+    Luce's model reads both. :func:`rate` of them, the first of ``names`` the anchor; each
+    pairing of the answer keeps its run's keys."""
+    pairings = [{**r, **strength(r["d"], r["ci"], r["sides"], r["deal_sets"])} for r in runs]
+    return rate(names, pairings, lambda q: (q["d"], q["ci"]))
+
+
+def rating_lines(rated: dict[str, Any], anchor: str) -> list[str]:
+    """A ladder's ratings as a Markdown table, best first, then :func:`fit_sentence`."""
+    by_name = {r["policy"]: r for r in rated["ratings"]}
+    lines = ["| rank | policy | rating, Elo (95% CI) |", "|---|---|---|"]
+    for rank, name in enumerate(rated["order"], 1):
+        r = by_name[name]
+        ci = "anchor" if name == anchor else f"[{r['ci95'][0]:+.0f}, {r['ci95'][1]:+.0f}]"
+        lines.append(f"| {rank} | `{name}` | {r['rating']:+.0f} {ci} |")
+    return [*lines, "", fit_sentence(rated["fit"], f"`{anchor}`") + "."]

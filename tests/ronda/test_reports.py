@@ -53,15 +53,19 @@ def test_three_player_cell_is_win_rate_a_of_the_run_its_caption_names(
 def test_two_sided_cells_come_from_the_pairs_one_run() -> None:
     """With two sides one run answers both cells; with 3 or 4 players alone both orders run."""
     jobs = policies.pairings()
+    extra = len(policies.SEARCH) * len(policies.SEARCH_OPPONENTS)
     for table, n in (("2 players", 6), ("3 players", 12), ("4 players", 12),
                      ("teams (2 v 2)", 6)):
-        assert sum(j.table == table for j in jobs) == n, table
+        assert sum(j.table == table for j in jobs) == n + extra, table
 
 
 def test_three_and_four_player_pairings_get_the_two_player_deal_sets() -> None:
-    """Every pairing without rollout:32 gets as many deal sets at every table size."""
+    """Every round-robin pairing without rollout:32 gets as many deal sets at every table
+    size; a search player's run gets its own number."""
     for job in policies.pairings():
-        if "rollout" not in job.a + job.b:
+        if job.a in policies.SEARCH:
+            assert policies.deal_sets(job, quick=False) == policies.SEARCH_SETS, job
+        elif "rollout" not in job.a + job.b:
             assert policies.deal_sets(job, quick=False) == 1_000, job
 
 
@@ -188,3 +192,74 @@ def test_first_player_sentence_says_not_separated_when_the_interval_covers_zero(
     assert "not separated from a fair start" in text and "dealer plays last" not in text
     r = pd.Series({"first_adv": -0.044, "first_adv_lo": -0.054, "first_adv_hi": -0.034})
     assert "worth -0.044 in match win rate" in game.first_player_sentence(r)
+
+
+def test_ladder_sentence_names_the_best_rated_and_its_margin_over_greedy() -> None:
+    """The page opens with one ladder per table: with two sides the best-rated policy's
+    sentence quotes its run against greedy, and a pair whose interval covers 0 is named."""
+    rows = [_row("2 players", "greedy", "random", (0.86, 0.84, 0.88)),
+            _row("2 players", "lookahead:1", "random", (0.97, 0.96, 0.98)),
+            _row("2 players", "rollout:32", "random", (0.97, 0.96, 0.98)),
+            _row("2 players", "lookahead:1", "greedy", (0.48, 0.45, 0.51)),
+            _row("2 players", "rollout:32", "greedy", (0.55, 0.52, 0.59)),
+            _row("2 players", "rollout:32", "lookahead:1", (0.01, -0.02, 0.04))]
+    sub = pd.DataFrame(rows)
+    rated = policies.table_ladder(sub)
+    assert rated["order"][0] == "rollout:32"
+    assert rated["order"][-1] == "random"
+    greedy = next(r for r in rated["ratings"] if r["policy"] == "greedy")
+    assert greedy["rating"] == 0.0
+    text = policies.ladder_sentence(sub, "2 players", rated)
+    assert text.startswith("**2 players: play `rollout:32`**: its match win rate is +0.550 "
+                           "[+0.520, +0.590] above `greedy`'s (300 deal sets).")
+    assert text.endswith("Not separated (a paired interval includes 0): `lookahead:1` and "
+                         "`rollout:32`.")
+
+
+def test_three_player_ladder_reads_both_orders_and_can_put_greedy_first() -> None:
+    """With 3 players alone both orders of a pair are pairings of one Luce fit; in the
+    issue's pattern (lookahead:1 loses to greedy, rollout:32 not separated) greedy tops it
+    and lookahead:1 rates below it, each pair named once."""
+    sub = _three_player_frame()
+    rated = policies.table_ladder(sub)
+    assert len(rated["fit"]) == 3 and rated["fit"]["dof"] == 12 - 3
+    by = {r["policy"]: r for r in rated["ratings"]}
+    assert by["lookahead:1"]["ci95"][1] < 0 < by["rollout:32"]["ci95"][1]
+    text = policies.ladder_sentence(sub, "3 players", rated)
+    assert text.count("`greedy` and `rollout:32`") == 1
+
+
+def test_lookahead_replies_summary_means_declined_captures_over_their_count() -> None:
+    """The study's summary: declined captures are greedy's capture, Derba or re-hit against
+    lookahead's lay, and its card and point figures are their means per seat."""
+    from simcards.ronda.reports import lookahead_replies as lr
+
+    kinds = np.zeros((4, 4), np.int64)
+    diff = np.zeros((4, 4, 8), np.int64)
+    cap, derba, lay = (lr.ACTIONS.index(a) for a in ("capture", "derba", "lay"))
+    kinds[cap, lay], kinds[derba, lay], kinds[lay, lay] = 3, 1, 5
+    diff[cap, lay, 4:7] = (-9, 3, 2)  # cards of seats 0..2 over the 3 declines
+    diff[derba, lay, 4:7] = (-3, 1, 2)
+    diff[cap, lay, 1] = -2  # points of seat 1
+    s = {"decisions": np.array([40]), "kinds": kinds, "diff": diff}
+    out = lr.summary(3, 10, s)
+    assert (out["decisions"], out["disagreements"], out["declined"]) == (40, 9, 4)
+    assert out["declined_cards"] == [-3.0, 1.0, 1.0]
+    assert out["declined_points"] == [0.0, -0.5, 0.0]
+
+
+def test_lookahead_replies_round_starts_on_an_empty_table_with_a_lay() -> None:
+    """One round from the first play of a two-player hand (D4: an empty table): every card of
+    seat 0 is a lay (P3) that takes nothing, and the reply either takes nothing or takes the
+    laid card with its own (P2: two cards or more), scoring a Derba (X1) when it does."""
+    from simcards.ronda import reference as R
+    from simcards.ronda.reports import lookahead_replies as lr
+
+    hand = R.HandState(R.RondaOptions(players=2), 1, list(range(40)))
+    assert hand.current_player() == 0 and hand.table_cards() == []
+    for card in hand.observation(0)["hand"]:
+        kind, d = lr._round(hand, card, 2)
+        assert kind == "lay"
+        assert d[2] == 0  # seat 0's cards
+        assert d[3] == 0 or d[3] >= 2  # seat 1's cards
+        assert (d[3] >= 2) == (d[1] >= 1)  # a capture of the laid card is a Derba

@@ -19,16 +19,27 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from simcards.core import ladder as lad
 from simcards.core.reports.common import out_dir, page_footer, quick_banner, save_figure
 from simcards.core.runner import Batch, run_batches
 from simcards.core.store import batch_set_store
 from simcards.ronda import compare_batch, summaries
 from simcards.ronda.policies import KINDS
+from simcards.ronda.reports import lookahead_replies as replies
 from simcards.ronda.rules import RondaRules
 from simcards.ronda.summaries import Estimate
 
 POLICIES = ("random", "greedy", "lookahead:1", "rollout:32")
-"""The field, weakest first as the rules describe them (Q2-Q5)."""
+"""The round robin's field, weakest first as the rules describe them (Q2-Q5)."""
+SEARCH = ("ismcts:1000",)
+"""Search players (Q8) that join the ladder without a full round robin: each costs about 50
+times a ``rollout:32`` seat, so each plays one run against every policy of
+:data:`SEARCH_OPPONENTS` per table (with 3 or 4 players alone, one search seat among them)."""
+SEARCH_OPPONENTS = ("greedy", "rollout:32")
+SEARCH_SETS = 200
+"""Deal sets of a search player's run: an interval of about 0.05 either side."""
+LADDER = ("greedy", "random", "lookahead:1", "rollout:32", *SEARCH)
+"""Every rated policy, the anchor ``greedy`` first."""
 TABLES = (("2 players", {"players": 2}), ("3 players", {"players": 3}),
           ("4 players", {"players": 4}), ("teams (2 v 2)", {"players": 4, "teams": "on"}))
 STUDY = "ronda-policies"
@@ -58,6 +69,8 @@ def deal_sets(pairing: Pairing, quick: bool) -> int:
     pairings there get 300 sets, which keeps the study to a few minutes on two cores."""
     if quick:
         return 8
+    if pairing.a in SEARCH:
+        return SEARCH_SETS
     if "rollout" in pairing.a + pairing.b:
         if pairing.rules.players == 2:
             return 2_000 if "lookahead" in pairing.a + pairing.b else 1_000
@@ -73,7 +86,8 @@ def ordered(rules: RondaRules) -> bool:
 
 def pairings() -> list[Pairing]:
     """Every pair of :data:`POLICIES` at every table: with two sides once (A the later,
-    stronger-looking policy), with 3 or 4 players alone in both orders."""
+    stronger-looking policy), with 3 or 4 players alone in both orders; then each of
+    :data:`SEARCH` against each of :data:`SEARCH_OPPONENTS`, once."""
     out = []
     for table, options in TABLES:
         rules = RondaRules.make(**options)
@@ -81,23 +95,23 @@ def pairings() -> list[Pairing]:
             out.append(Pairing(table, a, b, rules))
             if ordered(rules):
                 out.append(Pairing(table, b, a, rules))
+        out += [Pairing(table, a, b, rules) for a in SEARCH for b in SEARCH_OPPONENTS]
     return out
 
 
-def run_pairings(jobs: list[Pairing], *, seed: int, workers: int | None,
-                 progress: bool = False, quick: bool = False, executor: Executor | None = None,
-                 store: Path | None = None) -> pd.DataFrame:
-    """One ``compare`` run per pairing (the same seed and stream as the command), as the rows
-    of ``policies_round_robin.csv``."""
+def pairing_batches(jobs: list[Pairing], *, seed: int, quick: bool) -> list[Batch]:
+    """One ``compare`` batch per pairing (the same seed and stream as the command)."""
     batches = []
     for job in jobs:
         a, b = KINDS.parse(job.a), KINDS.parse(job.b)
         cfg = compare_batch.DuplicateConfig.build(job.rules, a, b, None)
         batches.append(Batch(compare_batch.duplicate_chunk, cfg, seed, deal_sets(job, quick),
                              compare_batch.chunk_for(job.rules, a, b), compare_batch.STREAM))
-    stats = run_batches(batches, workers=workers, executor=executor, progress=progress,
-                        label="Ronda policies report",
-                        store=batch_set_store(store, "ronda", "report-policies"))
+    return batches
+
+
+def pairing_rows(jobs: list[Pairing], batches: list[Batch], stats: list) -> pd.DataFrame:
+    """The rows of ``policies_round_robin.csv`` from the pairings' merged statistics."""
     rows = []
     for job, batch, s in zip(jobs, batches, stats, strict=True):
         a_rate, b_rate = summaries.duplicate_win_rates(s)
@@ -115,16 +129,49 @@ def run_pairings(jobs: list[Pairing], *, seed: int, workers: int | None,
     return pd.DataFrame(rows)
 
 
+def run_pairings(jobs: list[Pairing], *, seed: int, workers: int | None,
+                 progress: bool = False, quick: bool = False, executor: Executor | None = None,
+                 store: Path | None = None) -> pd.DataFrame:
+    """One ``compare`` run per pairing, as the rows of ``policies_round_robin.csv``."""
+    batches = pairing_batches(jobs, seed=seed, quick=quick)
+    stats = run_batches(batches, workers=workers, executor=executor, progress=progress,
+                        label="Ronda policies report",
+                        store=batch_set_store(store, "ronda", "report-policies"))
+    return pairing_rows(jobs, batches, stats)
+
+
+def replies_sizes(quick: bool) -> tuple[dict[int, int], int]:
+    """Hands of the lookahead study: reference-engine hands per table size (the three-player
+    count first sized to give some hundreds of declined captures in about a minute of one
+    core), and numba hands per points-by-source run."""
+    if quick:
+        return {2: 4, 3: 8, 4: 4}, 400
+    return {2: 200, 3: 400, 4: 200}, replies.SOURCE_HANDS
+
+
 def build(root: Path, *, seed: int, workers: int | None, progress: bool = True,
           quick: bool = False, executor: Executor | None = None,
           store: Path | None = None) -> Path:
-    df = run_pairings(pairings(), seed=seed, workers=workers, progress=progress, quick=quick,
-                      executor=executor, store=store)
+    jobs = pairings()
+    batches = pairing_batches(jobs, seed=seed, quick=quick)
+    reply_hands, source_hands = replies_sizes(quick)
+    extra = replies.batches(seed, reply_hands) + replies.source_batches(seed, 3, source_hands)
+    stats = run_batches(batches + extra, workers=workers, executor=executor,
+                        progress=progress, label="Ronda policies report",
+                        store=batch_set_store(store, "ronda", "report-policies"))
+    df = pairing_rows(jobs, batches, stats[:len(batches)])
+    rest = stats[len(batches):]
+    tables = [replies.summary(n, h, s) for (n, h), s in zip(reply_hands.items(),
+                                                              rest[:len(reply_hands)],
+                                                              strict=True)]
+    looked, plain = rest[len(reply_hands):]
+    sources = replies.source_rows(source_hands, looked, plain)
     out = out_dir(root, "ronda")
     df.to_csv(out / "policies_round_robin.csv", index=False)
     fig = _figure(df, out / "policies_round_robin.png")
     page = out / "policies.md"
-    _page(page, df, fig, seed=seed, quick=quick)
+    _page(page, df, fig, seed=seed, quick=quick,
+          replies_lines=replies.page_lines(tables, sources, source_hands))
     return page
 
 
@@ -276,6 +323,71 @@ def table_answer(sub: pd.DataFrame, table: str) -> list[str]:
     return lines
 
 
+def _sides(r: pd.Series) -> int:
+    """The number of sides of a row's table: 2 for two players or teams, else the players."""
+    return int(r.players) if _alone(r) else 2
+
+
+def table_ladder(sub: pd.DataFrame) -> dict:
+    """One table's Bradley-Terry ladder (:func:`simcards.core.ladder.rate_runs`) from its
+    runs, ``greedy`` the anchor at 0; every policy of :data:`LADDER` that played is rated."""
+    present = set(sub.a) | set(sub.b)
+    names = [p for p in LADDER if p in present]
+    runs = [{"a": r.a, "b": r.b, "d": float(r.win_diff), "ci": [float(r.win_diff_lo),
+             float(r.win_diff_hi)], "sides": _sides(r), "deal_sets": int(r.deal_sets)}
+            for _, r in sub.iterrows()]
+    return lad.rate_runs(names, runs)
+
+
+def ladder_sentence(sub: pd.DataFrame, table: str, rated: dict) -> str:
+    """The plain answer of one table's ladder: the best-rated policy and what it wins against
+    ``greedy`` (one seat of it among ``greedy`` players, with 3 or 4 alone), then the pairs
+    that do not separate."""
+    best = rated["order"][0]
+    if best == "greedy":
+        head = f"**{table}: play `greedy`**: no policy rates above it."
+    else:
+        r = _run(sub, best, "greedy")
+        sign = 1
+        if r is None:
+            r, sign = _run(sub, "greedy", best), -1
+        d = _est(r, "win_diff")
+        lo, hi = sorted((sign * d.low, sign * d.high))
+        diff = f"{sign * d.value:+.3f} [{lo:+.3f}, {hi:+.3f}]"
+        if _alone(r):
+            what = (f"one `{best}` among `greedy` players wins {diff} of the matches more "
+                    "per seat than they do")
+        else:
+            what = f"its match win rate is {diff} above `greedy`'s"
+        head = f"**{table}: play `{best}`**: {what} ({int(r.deal_sets):,} deal sets)."
+    rank = LADDER.index
+    pairs = sorted({tuple(sorted(pair, key=rank)) for pair in rated["unseparated"]},
+                   key=lambda pair: (rank(pair[0]), rank(pair[1])))
+    if not pairs:
+        tail = "Every pair of policies separates (no paired interval includes 0)."
+    else:
+        names = "; ".join(f"`{a}` and `{b}`" for a, b in pairs)
+        tail = f"Not separated (a paired interval includes 0): {names}."
+    return f"{head} {tail}"
+
+
+def _ladder(df: pd.DataFrame) -> list[str]:
+    """The page's opening: one ladder per table size, each with its sentence."""
+    lines = ["## The ladder", "",
+             "Every policy's rating per table size, fitted by Bradley-Terry (Luce's model with "
+             "3 or 4 players alone) to every duplicate run below, the round robin's and the "
+             "search players' "
+             "(`simcards ronda ladder` makes the same fit from its own runs). Ratings are on "
+             "the Elo scale: 400 points between two policies mean the better one would win "
+             "10 of 11 two-sided matches; `greedy` is the anchor at 0.", ""]
+    for table, _ in TABLES:
+        sub = df[df.table == table]
+        rated = table_ladder(sub)
+        lines += [f"### {table}", "", ladder_sentence(sub, table, rated), "",
+                  *lad.rating_lines(rated, "greedy"), ""]
+    return lines
+
+
 def _answer(df: pd.DataFrame) -> list[str]:
     lines = ["## The answer", "",
              "One answer per table, from matches to 21 played in duplicate so that both "
@@ -284,7 +396,14 @@ def _answer(df: pd.DataFrame) -> list[str]:
              "with 3 or 4 players alone each run seats one policy against the other in every "
              "other seat, and both orders are run.", ""]
     for table, _ in TABLES:
-        lines += table_answer(df[df.table == table], table)
+        sub = df[df.table == table]
+        field = sub.a.isin(POLICIES) & sub.b.isin(POLICIES)
+        lines += table_answer(sub[field], table)
+        if (~field).any():
+            lines[-1:] = ["Search players (Q8), each in one run:", ""]
+            alone = _alone(sub.iloc[0])
+            lines += [_run_line(r, alone) for _, r in sub[~field].iterrows()]
+            lines.append("")
     lines.append(
         "In the last deal `lookahead:1` and `rollout:32` both play exactly (Q7), so the "
         "differences between these two come from the deals before it.")
@@ -305,13 +424,18 @@ def command(r: pd.Series, seed: int) -> str:
             f"--deals {int(r.deal_sets)} --seed {seed} --json")
 
 
-def _page(path: Path, df: pd.DataFrame, fig: str, *, seed: int, quick: bool) -> None:
+def _page(path: Path, df: pd.DataFrame, fig: str, *, seed: int, quick: bool,
+          replies_lines: list[str]) -> None:
     lines = ["# Ronda: which capture policy to use", "", *quick_banner(quick)]
+    lines += _ladder(df)
     lines += _answer(df)
     lines += [
         "## The round robin",
         "",
-        f"Policies (rules Q2-Q5 of `seeds/ronda.md`): {', '.join(f'`{p}`' for p in POLICIES)}. "
+        f"Policies (rules Q2-Q5 of `seeds/ronda.md`): {', '.join(f'`{p}`' for p in POLICIES)}; "
+        f"the search players {', '.join(f'`{p}`' for p in SEARCH)} (Q8) play one run against "
+        f"each of {', '.join(f'`{p}`' for p in SEARCH_OPPONENTS)} per table (listed in the "
+        "answer and the paired differences, not in these tables). "
         "Each cell is the row policy's match win rate against the column policy, with its 95% "
         "Wilson interval. With two sides (two players, or two teams) the row policy holds one "
         "side and the column policy the other, a fair match is 0.5, and one run gives both "
@@ -360,5 +484,5 @@ def _page(path: Path, df: pd.DataFrame, fig: str, *, seed: int, quick: bool) -> 
                 ("3 players", "greedy", "lookahead:1"), ("3 players", "lookahead:1", "greedy")]
     for table, a, b in examples:
         lines.append(command(_run(df[df.table == table], a, b), seed))
-    lines += ["```"]
+    lines += ["```", "", *replies_lines]
     path.write_text("\n".join(lines) + page_footer(STUDY, seed, quick))
