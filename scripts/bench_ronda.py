@@ -7,8 +7,8 @@ Usage: python scripts/bench_ronda.py [--policies random,greedy] [--hands N] [--p
        python scripts/bench_ronda.py --readme
 
 Each policy of ``--policies`` is timed in turn: ``random`` and ``greedy`` in every seat, a
-searching policy (``lookahead:D``, Q4; ``rollout:K``, Q5; ``ismcts:N[:C]``, Q8) in seat 0
-against ``greedy`` seats.
+searching policy (``lookahead:D``, Q4; ``rollout:K``, Q5; ``ismcts:N[:C]``, Q8; or the
+all-seeing bound ``seeing:N[:C]``, Q9) in seat 0 against ``greedy`` seats.
 The default times ``random`` and ``greedy``.
 
 The yardstick is a hand-specialised kernel for two players, default rules and random play, kept
@@ -61,7 +61,7 @@ from simcards.ronda.rules import RondaRules
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_LIMIT = BENCH / "ronda_limit.py"
 DEFAULT_HANDS = {"greedy": 1_000_000, "random": 1_000_000, "lookahead": 20_000,
-                 "rollout": 1_000, "ismcts": 200}
+                 "rollout": 1_000, "ismcts": 200, "seeing": 200}
 README_POLICIES = ("random", "greedy", "lookahead:1", "rollout:32")
 """The two-player figures the README states, each searching policy in seat 0 against greedy."""
 ENGINES = {"values": simulate_hands, "workspace": simulate_hands_on_workspace}
@@ -145,7 +145,7 @@ def main() -> None:
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--policies", default="random,greedy",
                     help="comma-separated: greedy, random (every seat), or lookahead:D / "
-                         "rollout:K / ismcts:N[:C] (seat 0, against greedy)")
+                         "rollout:K / ismcts:N[:C] / seeing:N[:C] (seat 0, against greedy)")
     ap.add_argument("--policy", dest="policies", help="one policy (the same as --policies)")
     ap.add_argument("--hands", type=int, default=None)
     ap.add_argument("--repeats", type=int, default=3)

@@ -80,6 +80,9 @@ class PolicyKind:
     code: int
     params: tuple[Param, ...] = ()
     doc: str = ""
+    note: str = ""
+    """What every help text that lists the kind must say of it (a kind that is no legal
+    player, say); empty for most."""
 
     def syntax(self) -> str:
         return ":".join([self.name, *(p.name for p in self.params)])
@@ -233,6 +236,7 @@ class PolicyKinds:
         parts = []
         for k in self.kinds.values():
             params = "; ".join(p.describe() for p in k.params)
-            parts.append(f"{k.syntax()}" + (f" ({params})" if params else ""))
+            parts.append(f"{k.syntax()}" + (f" ({params})" if params else "")
+                         + (f": {k.note}" if k.note else ""))
         return ("kind:param:param, one per player (comma-separated) or one for all; missing "
                 "trailing parameters take their defaults. Kinds: " + " | ".join(parts))

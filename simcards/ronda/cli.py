@@ -30,7 +30,7 @@ from simcards.core.cli_options import (
     switch_option,
 )
 from simcards.ronda import api
-from simcards.ronda.policies import KINDS
+from simcards.ronda.policies import KINDS, check_legal
 
 app = typer.Typer(help="Ronda, the Spanish-deck capture game.", no_args_is_help=True)
 
@@ -241,7 +241,8 @@ def _print_matches(out: dict[str, Any]) -> None:
 def compare(
     policy_a: Annotated[str, typer.Argument(
         metavar="A", help="Policy A, e.g. lookahead:2 (" + " | ".join(
-            k.syntax() for k in KINDS.kinds.values()) + ").")],
+            k.syntax() + (f": {k.note}" if k.note else "") for k in KINDS.kinds.values())
+        + ").")],
     policy_b: Annotated[str, typer.Argument(metavar="B", help="Policy B, e.g. greedy.")],
     players: PlayersOpt = 2,
     teams: TeamsOpt = "off",
@@ -433,6 +434,8 @@ def play(
         items[seat] = "greedy"  # the person's entry is not used; "human" may stand there
         policies = ",".join(items)
     specs = api.seat_policies(rules.players, policies)
+    for spec in specs:
+        check_legal(spec)  # Q9: a policy that sees hidden cards is no player
     dealer = check_seat(dealer, rules.players)
     if seed is None:
         seed = secrets.randbits(63)

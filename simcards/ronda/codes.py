@@ -35,14 +35,17 @@ MODE_CLASSIC = 1
 MAX_DEALS = 5  # D4: two players deal five times
 MAX_HAND = 4  # D4: at most four cards per deal
 
-# ---------------------------------------------------------------- policies (Q2 .. Q5, Q8)
-# Every kind from POLICY_LOOKAHEAD on searches and draws from its seat's own stream (I3).
+# ---------------------------------------------------------------- policies (Q2 .. Q5, Q8, Q9)
+# Every kind from POLICY_LOOKAHEAD on searches, and its seat gets its own stream for the hand
+# (I3); all but POLICY_SEEING draw from it. POLICY_SEEING (Q9) is no legal player: it reads
+# the hidden cards (I2) from the kernel's full state.
 
 POLICY_RANDOM = 0
 POLICY_GREEDY = 1
 POLICY_LOOKAHEAD = 2
 POLICY_ROLLOUT = 3
 POLICY_ISMCTS = 4
+POLICY_SEEING = 5
 
 # ---------------------------------------------------------------- sources of points (S2)
 # Same order as the reference engine's SOURCES. Re-hits are booked under SRC_DERBA (X4);

@@ -110,8 +110,9 @@ def packed_counts(mask):
 def from_workspace(ws, rules, p, out):
     """Write into ``out`` the public part of the workspace position ``ws`` and the holdings of
     the players in ``p``'s view: his own cards and, for every other player, an empty holding of
-    the right size (a sample fills it). ``p = -1`` copies every holding (tests). The packed
-    slots are the workspace's own (``hand_kernel.S_PUBV`` .. ``S_TABLE_V``)."""
+    the right size (a sample fills it). ``p = -1`` copies every holding, the true position
+    (tests, and ``seeing``, Q9, which reads the full state). The packed slots are the
+    workspace's own (``hand_kernel.S_PUBV`` .. ``S_TABLE_V``)."""
     st = ws.st
     hn = ws.hn
     capn = ws.capn

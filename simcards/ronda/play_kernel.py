@@ -3,8 +3,10 @@
 A hand is played from a given deck order (D5: top card first) and dealer, with one policy per
 seat (Q6): ``random`` (Q2), ``greedy`` (Q3) or a searching policy, ``lookahead:D`` (Q4) or
 ``rollout:K`` (Q5), which :mod:`simcards.ronda.search_kernel` plays, or ``ismcts:N:C`` (Q8),
-which :mod:`simcards.ronda.ismcts_kernel` plays. The rules themselves are the
-primitives of :mod:`simcards.ronda.hand_kernel`.
+which :mod:`simcards.ronda.ismcts_kernel` plays, as it plays ``seeing:N:C`` (Q9), the same
+search on the true position: not a legal player, it reads the other holdings and the hand's
+deck from the full state the hand is played in. The rules themselves are the primitives of
+:mod:`simcards.ronda.hand_kernel`.
 
 Chance in a hand is drawn before its first play. :func:`simulate_hands`'s stream layout, per
 hand, from the chunk's xoshiro256** state, in this order:
@@ -16,7 +18,8 @@ hand, from the chunk's xoshiro256** state, in this order:
 3. one ``uniform`` per play of a ``random`` seat (Q2), in play order (play k of the hand is
    seat ``(dealer + 1 + k) % players``, D3); other plays draw nothing;
 4. one 64-bit word per searching seat, in seat order: the seed of that seat's own stream for the
-   hand (I3: a policy draws its samples from its own stream only).
+   hand (I3: a policy draws its samples from its own stream only). A ``seeing`` seat (Q9)
+   gets one too, and never draws from it.
 
 :func:`record_hands` returns exactly these deals, dealers, uniforms and seeds, and
 :func:`replay` plays given ones with a per-play log, so that the reference engine can play the
@@ -44,6 +47,7 @@ from simcards.ronda.codes import (
     POLICY_ISMCTS,
     POLICY_LOOKAHEAD,
     POLICY_RANDOM,
+    POLICY_SEEING,
 )
 from simcards.ronda.hand_kernel import (
     N_CARDS,
@@ -61,7 +65,7 @@ from simcards.ronda.hand_kernel import (
     side_of,
     start_hand,
 )
-from simcards.ronda.ismcts_kernel import ismcts_card, tree_capacity
+from simcards.ronda.ismcts_kernel import ismcts_card, seeing_card, tree_capacity
 from simcards.ronda.kernel_state import HandDraw, PlayLog, PlayWork
 from simcards.ronda.policies import policy_arrays
 from simcards.ronda.search_kernel import new_search_workspace, search_card
@@ -74,8 +78,10 @@ __all__ = ["STAT_NAMES", "begin_hand", "named_stats", "new_play_work", "play_han
 
 @njit(cache=True, inline="always")
 def choose_card(p, seats, u, rules, work):
-    """The card seat ``p`` plays now under its policy (Q2-Q5, Q8): ``u`` is the play's uniform
-    for ``random``; a searching policy draws from the seat's own stream ``work.streams[p]``."""
+    """The card seat ``p`` plays now under its policy (Q2-Q5, Q8, Q9): ``u`` is the play's
+    uniform for ``random``; a searching policy draws from the seat's own stream
+    ``work.streams[p]``; ``seeing`` (Q9) reads the true holdings and the hand's deck
+    ``work.draw.deck`` and draws nothing."""
     kind = seats.kinds[p]
     ws = work.hand
     if kind == POLICY_RANDOM:
@@ -90,6 +96,9 @@ def choose_card(p, seats, u, rules, work):
     if kind == POLICY_ISMCTS:
         return ismcts_card(p, seats.params[p], seats.explore[p], rules, ws, work.search,
                            work.streams[p])
+    if kind == POLICY_SEEING:  # Q9: the true position, from the full state (no observation)
+        return seeing_card(p, seats.params[p], seats.explore[p], rules, ws, work.search,
+                           work.draw.deck)
     return search_card(p, kind, seats.params[p], rules, ws, work.search, work.streams[p])
 
 

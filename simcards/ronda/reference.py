@@ -1645,6 +1645,16 @@ def ismcts_policy(obs: dict, rng: random.Random, n: int = ISMCTS_ITERATIONS,
     return best[1]
 
 
+def seeing_policy(state: HandState, n: int = ISMCTS_ITERATIONS, c: float = ISMCTS_C) -> int:
+    """Q9 ``seeing:N:C``, the card the player to move in ``state`` plays: Q8's search
+    (:func:`ismcts_policy`) with every iteration's sample the true position, the other hands
+    and the stock of ``state`` itself. Not a legal policy (it reads hidden cards, I2), so it
+    takes the whole state, not an observation, and :func:`choose` does not play it."""
+    p = state.current_player()
+    truth = ({q: list(state.hands[q]) for q in range(state.n) if q != p}, list(state.stock))
+    return ismcts_policy(state.observation(p), None, n=n, c=c, drawn=[truth] * n)
+
+
 def parse_policy(spec: str) -> tuple[str, int | None] | tuple[str, int, float]:
     """``random``, ``greedy``, ``lookahead:D`` (default 1), ``rollout:K`` (default 32) or
     ``ismcts:N:C`` (defaults 1000 and :data:`ISMCTS_C`): the name, then its parameters."""
@@ -1657,6 +1667,9 @@ def parse_policy(spec: str) -> tuple[str, int | None] | tuple[str, int, float]:
             return name, default
         if arg.isdigit() and int(arg) >= 1:
             return name, int(arg)
+    if name == "seeing":
+        raise UsageError(f"{spec}: seeing sees hidden cards (Q9), so it is no policy that plays "
+                         "from an observation (seeing_policy plays it from the whole state)")
     if name == "ismcts":
         n_text, _, c_text = arg.partition(":")
         try:

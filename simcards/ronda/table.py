@@ -32,6 +32,7 @@ import numpy as np
 
 from simcards.core.table import CHANCE, Param, TableGame, TableState
 from simcards.ronda import reference as ref
+from simcards.ronda.policies import check_legal
 from simcards.ronda.rules import RondaRules
 
 N_CARDS = ref.N_CARDS
@@ -377,7 +378,9 @@ class RondaTable(TableState):
 
 def _seat_policy(setup: RondaSetup, spec: str):
     """A fixed seat playing a reference policy (Q2-Q5, Q8: random, greedy, lookahead:D,
-    rollout:K, ismcts:N:C) from its own observation."""
+    rollout:K, ismcts:N:C) from its own observation; ``seeing`` (Q9) sees hidden cards and is
+    refused."""
+    check_legal(spec, "seat policy")
     ref.parse_policy(spec)
 
     def choose(state: RondaTable, rng: random.Random) -> int:

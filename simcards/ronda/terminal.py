@@ -29,6 +29,7 @@ from rich.table import Table
 
 from simcards.core.errors import UsageError
 from simcards.ronda import reference as ref
+from simcards.ronda.policies import check_legal
 from simcards.ronda.rules import RondaRules
 
 HUMAN = "human"
@@ -418,6 +419,7 @@ def run_play(rules: RondaRules, policies: Sequence[str], seat: int = 0, seed: in
             continue
         if spec == HUMAN:
             raise UsageError(f"seat {p} is a bot: only seat {seat} is played by a person")
+        check_legal(spec, f"seat {p}")  # Q9
         ref.parse_policy(spec)
     specs[seat] = HUMAN
     if dealer is not None and (isinstance(dealer, bool) or not isinstance(dealer, int)

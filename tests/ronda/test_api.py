@@ -85,11 +85,11 @@ def test_api_refuses_bad_arguments_before_computing(kwargs, message, monkeypatch
 
 
 def test_every_policy_kind_that_parses_is_one_the_kernels_play() -> None:
-    """Q2-Q5, Q8: the kinds declared are exactly the kernels' five codes, and a run with each
-    of them computes; so a parsed policy needs no further "not in the kernel" check."""
+    """Q2-Q5, Q8, Q9: the kinds declared are exactly the kernels' six codes, and a run with
+    each of them computes; so a parsed policy needs no further "not in the kernel" check."""
     assert {k.code for k in KINDS.kinds.values()} == {
         codes.POLICY_RANDOM, codes.POLICY_GREEDY, codes.POLICY_LOOKAHEAD, codes.POLICY_ROLLOUT,
-        codes.POLICY_ISMCTS}
+        codes.POLICY_ISMCTS, codes.POLICY_SEEING}
     specs = api.seat_policies(4, "random,greedy,lookahead:1,rollout:2")
     assert [s.text() for s in specs] == ["random", "greedy", "lookahead:1", "rollout:2"]
     res = simcards.ronda.hands(players=4, policies=specs, hands=40, workers=1, store="none")
@@ -99,6 +99,9 @@ def test_every_policy_kind_that_parses_is_one_the_kernels_play() -> None:
     assert [s.text() for s in specs] == ["ismcts:20:1.5", "greedy"]
     res = simcards.ronda.hands(players=2, policies=specs, hands=10, workers=1, store="none")
     assert res["policies"] == ["ismcts:20:1.5", "greedy"] and res["hands"] == 10
+    res = simcards.ronda.hands(players=2, policies="seeing:20,greedy", hands=10, workers=1,
+                               store="none")
+    assert res["policies"] == ["seeing:20:0.5", "greedy"] and res["hands"] == 10
 
 
 def test_chunks_shrink_with_the_cost_of_the_policies() -> None:
@@ -114,6 +117,7 @@ def test_chunks_shrink_with_the_cost_of_the_policies() -> None:
     assert size("rollout:8,greedy,greedy,greedy", 4) == 128  # 32768 / ((3 + 768) / 4)
     assert size("rollout:100000") == 1
     assert size("greedy,ismcts:1000") == 64  # 32768 / 400.5
+    assert size("greedy,seeing:1000") == 64  # 32768 / 275.5
 
 
 def test_importing_the_game_package_imports_nothing_heavy() -> None:
