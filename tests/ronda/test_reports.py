@@ -53,7 +53,7 @@ def test_three_player_cell_is_win_rate_a_of_the_run_its_caption_names(
 def test_two_sided_cells_come_from_the_pairs_one_run() -> None:
     """With two sides one run answers both cells; with 3 or 4 players alone both orders run."""
     jobs = policies.pairings()
-    extra = len(policies.SEARCH) * len(policies.SEARCH_OPPONENTS)
+    extra = len(policies.SEARCH) * len(policies.SEARCH_OPPONENTS) + 1  # and the bound
     for table, n in (("2 players", 6), ("3 players", 12), ("4 players", 12),
                      ("teams (2 v 2)", 6)):
         assert sum(j.table == table for j in jobs) == n + extra, table
@@ -65,6 +65,9 @@ def test_three_and_four_player_pairings_get_the_two_player_deal_sets() -> None:
     for job in policies.pairings():
         if job.a in policies.SEARCH:
             assert policies.deal_sets(job, quick=False) == policies.SEARCH_SETS, job
+        elif job.a == policies.BOUND:
+            assert (job.b, policies.deal_sets(job, quick=False)) == ("greedy",
+                                                                     policies.BOUND_SETS), job
         elif "rollout" not in job.a + job.b:
             assert policies.deal_sets(job, quick=False) == 1_000, job
 
@@ -263,3 +266,22 @@ def test_lookahead_replies_round_starts_on_an_empty_table_with_a_lay() -> None:
         assert d[2] == 0  # seat 0's cards
         assert d[3] == 0 or d[3] >= 2  # seat 1's cards
         assert (d[3] >= 2) == (d[1] >= 1)  # a capture of the laid card is a Derba
+
+
+def test_bound_sentence_gives_each_legal_players_share_of_the_distance_to_the_bound() -> None:
+    """The all-seeing bound is rated with the others but never named as the policy to play;
+    its sentence gives its margin over the best legal player and each one's share."""
+    rows = [_row("2 players", "greedy", "random", (0.86, 0.84, 0.88)),
+            _row("2 players", "rollout:32", "random", (0.97, 0.96, 0.98)),
+            _row("2 players", "rollout:32", "greedy", (0.55, 0.52, 0.59)),
+            _row("2 players", policies.BOUND, "greedy", (0.95, 0.93, 0.97))]
+    sub = pd.DataFrame(rows)
+    rated = policies.table_ladder(sub)
+    assert rated["order"][0] == policies.BOUND
+    assert policies.ladder_sentence(sub, "2 players", rated).startswith(
+        "**2 players: play `rollout:32`**")
+    by = {r["policy"]: r["rating"] for r in rated["ratings"]}
+    text = policies.bound_sentence(rated)
+    assert f"{by[policies.BOUND] - by['rollout:32']:.0f} above the best legal player" in text
+    assert f"`rollout:32` {by['rollout:32'] / by[policies.BOUND]:.0%}" in text
+    assert 0 < by["rollout:32"] / by[policies.BOUND] < 1

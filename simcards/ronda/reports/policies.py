@@ -38,7 +38,15 @@ times a ``rollout:32`` seat, so each plays one run against every policy of
 SEARCH_OPPONENTS = ("greedy", "rollout:32")
 SEARCH_SETS = 200
 """Deal sets of a search player's run: an interval of about 0.05 either side."""
-LADDER = ("greedy", "random", "lookahead:1", "rollout:32", *SEARCH)
+BOUND = "seeing:1000"
+"""The all-seeing bound (Q9): not a legal player (it sees every hand and the stock order). It
+plays one run against ``greedy`` per table, so that the ladder can say how much hidden
+information is worth and what share of the distance from ``greedy`` to the bound each legal
+player closes."""
+BOUND_SETS = 100
+"""Deal sets of the bound's run: it wins nearly every match, so 100 sets give an interval of
+about 0.02 either side."""
+LADDER = ("greedy", "random", "lookahead:1", "rollout:32", *SEARCH, BOUND)
 """Every rated policy, the anchor ``greedy`` first."""
 TABLES = (("2 players", {"players": 2}), ("3 players", {"players": 3}),
           ("4 players", {"players": 4}), ("teams (2 v 2)", {"players": 4, "teams": "on"}))
@@ -71,6 +79,8 @@ def deal_sets(pairing: Pairing, quick: bool) -> int:
         return 8
     if pairing.a in SEARCH:
         return SEARCH_SETS
+    if pairing.a == BOUND:
+        return BOUND_SETS
     if "rollout" in pairing.a + pairing.b:
         if pairing.rules.players == 2:
             return 2_000 if "lookahead" in pairing.a + pairing.b else 1_000
@@ -87,7 +97,8 @@ def ordered(rules: RondaRules) -> bool:
 def pairings() -> list[Pairing]:
     """Every pair of :data:`POLICIES` at every table: with two sides once (A the later,
     stronger-looking policy), with 3 or 4 players alone in both orders; then each of
-    :data:`SEARCH` against each of :data:`SEARCH_OPPONENTS`, once."""
+    :data:`SEARCH` against each of :data:`SEARCH_OPPONENTS`, once, and :data:`BOUND` against
+    ``greedy``."""
     out = []
     for table, options in TABLES:
         rules = RondaRules.make(**options)
@@ -96,6 +107,7 @@ def pairings() -> list[Pairing]:
             if ordered(rules):
                 out.append(Pairing(table, b, a, rules))
         out += [Pairing(table, a, b, rules) for a in SEARCH for b in SEARCH_OPPONENTS]
+        out.append(Pairing(table, BOUND, "greedy", rules))
     return out
 
 
@@ -343,7 +355,7 @@ def ladder_sentence(sub: pd.DataFrame, table: str, rated: dict) -> str:
     """The plain answer of one table's ladder: the best-rated policy and what it wins against
     ``greedy`` (one seat of it among ``greedy`` players, with 3 or 4 alone), then the pairs
     that do not separate."""
-    best = rated["order"][0]
+    best = next(p for p in rated["order"] if p != BOUND)
     if best == "greedy":
         head = f"**{table}: play `greedy`**: no policy rates above it."
     else:
@@ -371,20 +383,43 @@ def ladder_sentence(sub: pd.DataFrame, table: str, rated: dict) -> str:
     return f"{head} {tail}"
 
 
+def bound_sentence(rated: dict) -> str:
+    """What the all-seeing bound says about one table: its rating (what seeing the hidden
+    cards is worth), its margin over the best legal player, and each legal player's share of
+    the distance from ``greedy`` (0) to the bound. Empty where the bound did not play."""
+    by = {r["policy"]: r for r in rated["ratings"]}
+    if BOUND not in by:
+        return ""
+    bound = by[BOUND]
+    top = bound["rating"]
+    best = next(p for p in rated["order"] if p != BOUND)
+    lo, hi = bound["ci95"]
+    shares = ", ".join(f"`{p}` {by[p]['rating'] / top:.0%}" for p in rated["order"]
+                       if p not in (BOUND, "greedy"))
+    return (f"The all-seeing bound `{BOUND}` (Q9: it sees every hand and the stock order, so "
+            f"it is no legal player and `simcards ronda play` refuses it) rates {top:+.0f} "
+            f"[{lo:+.0f}, {hi:+.0f}], {top - by[best]['rating']:.0f} above the best legal "
+            f"player `{best}`: that is what the hidden cards are worth. Share of the distance "
+            f"from `greedy` to the bound that each legal player covers: {shares}.")
+
+
 def _ladder(df: pd.DataFrame) -> list[str]:
     """The page's opening: one ladder per table size, each with its sentence."""
     lines = ["## The ladder", "",
              "Every policy's rating per table size, fitted by Bradley-Terry (Luce's model with "
-             "3 or 4 players alone) to every duplicate run below, the round robin's and the "
-             "search players' "
+             "3 or 4 players alone) to every duplicate run below: the round robin's, the "
+             "search players' and the all-seeing bound's "
              "(`simcards ronda ladder` makes the same fit from its own runs). Ratings are on "
              "the Elo scale: 400 points between two policies mean the better one would win "
              "10 of 11 two-sided matches; `greedy` is the anchor at 0.", ""]
     for table, _ in TABLES:
         sub = df[df.table == table]
         rated = table_ladder(sub)
+        ratings = [line.replace(f"`{BOUND}` |", f"`{BOUND}` (all-seeing bound) |")
+                   for line in lad.rating_lines(rated, "greedy")]
+        bound = bound_sentence(rated)
         lines += [f"### {table}", "", ladder_sentence(sub, table, rated), "",
-                  *lad.rating_lines(rated, "greedy"), ""]
+                  *([bound, ""] if bound else []), *ratings, ""]
     return lines
 
 
@@ -400,7 +435,8 @@ def _answer(df: pd.DataFrame) -> list[str]:
         field = sub.a.isin(POLICIES) & sub.b.isin(POLICIES)
         lines += table_answer(sub[field], table)
         if (~field).any():
-            lines[-1:] = ["Search players (Q8), each in one run:", ""]
+            lines[-1:] = ["Search players (Q8) and the all-seeing bound (Q9, not a legal "
+                          "player), each in one run:", ""]
             alone = _alone(sub.iloc[0])
             lines += [_run_line(r, alone) for _, r in sub[~field].iterrows()]
             lines.append("")
