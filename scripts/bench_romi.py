@@ -1,17 +1,21 @@
 """Throughput and round statistics of Römi's numba engine, every seat one policy, on one core.
 
-Usage: python scripts/bench_romi.py [--rounds N] [--players 2,3,4,5] [--policy P] [--seed N]
-                                    [--json]
+Usage: python scripts/bench_romi.py [--rounds N] [--players 2,3,4,5] [--policy P[,P...]]
+                                    [--seed N] [--json]
 
-For each player count, ``--rounds`` rounds (20,000 by default) with every seat playing
-``--policy`` (default ``greedy``, Q2; the target is 1,000 four-player greedy rounds per second;
-``expert``, Q5, weighs every discard over the unseen cards and is slower) are played by
-``simulate_rounds`` (default rules: open_min 51, ace_low_value 1; dealer drawn each round) in
-one process and one thread. Compile time is excluded (a few rounds are played first); the rate
-is rounds per CPU second of this process, so other work on a shared machine does not distort
-it. Reported per player count: rounds per second, mean turns per round (T9's counter), the
-share of rounds someone went out (G1), of Römis (-20, G3), of players never opened at the end
-(G5, per player and round) and of stalled rounds (T8, T9).
+For each player count and each policy of ``--policy`` (one, or several comma-separated, e.g.
+``greedy,expert``), ``--rounds`` rounds (20,000 by default) with every seat playing that policy
+(default ``greedy``, Q2; the target is 1,000 four-player greedy rounds per second; ``expert``,
+Q5, weighs every discard over the unseen cards, and its target is a quarter of greedy's rounds
+per second at 4 players, measured in the same run: ``--players 4 --policy greedy,expert``) are
+played by ``simulate_rounds`` (default rules: open_min 51, ace_low_value 1; dealer drawn each
+round) in one process and one thread. Compile time is excluded (a few rounds are played
+first); the rate is rounds per CPU second of this process, so other work on a shared machine
+distorts it less. Reported per player count and policy: rounds per second, mean turns per
+round (T9's counter), the share of rounds someone went out (G1), of Römis (-20, G3), of
+players never opened at the end (G5, per player and round) and of stalled rounds (T8, T9);
+with several policies, each one's rounds per second as a share of the first's (``ratio`` in
+JSON).
 """
 
 from __future__ import annotations
@@ -52,19 +56,30 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=20_000)
     ap.add_argument("--players", default="2,3,4,5")
-    ap.add_argument("--policy", default="greedy")
+    ap.add_argument("--policy", default="greedy",
+                    help="one policy, or several comma-separated (greedy,expert)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
+    policies = a.policy.split(",")
     for n in (int(x) for x in a.players.split(",")):
-        r = bench(n, a.rounds, a.seed, a.policy)
-        if a.json:
-            print(json.dumps(r))
-        else:
-            print(f"{n} {a.policy} players: {r['rounds_per_second']:,.0f} rounds/s on one core; "
+        first = None
+        for policy in policies:
+            r = bench(n, a.rounds, a.seed, policy)
+            if first is None:
+                first = r
+            else:
+                r["ratio"] = round(r["rounds_per_second"] / first["rounds_per_second"], 3)
+            if a.json:
+                print(json.dumps(r))
+                continue
+            print(f"{n} {policy} players: {r['rounds_per_second']:,.0f} rounds/s on one core; "
                   f"{r['mean_turns']:.1f} turns a round, went out {r['go_out_rate']:.1%}, "
                   f"Römi (-20) {r['romi_rate']:.2%}, never opened {r['never_opened_rate']:.1%}"
                   f" of players, stalled {r['stalled_rate']:.2%} ({a.rounds:,} rounds)")
+            if "ratio" in r:
+                print(f"{n} players: {policy} plays {r['ratio']:.3f} of {first['policy']}'s "
+                      f"rounds/s (1/{1 / r['ratio']:.1f})")
 
 
 if __name__ == "__main__":

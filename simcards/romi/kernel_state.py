@@ -103,6 +103,8 @@ class Scratch(NamedTuple):
     cnt2: np.ndarray  # kind counts
     kept: np.ndarray  # the answer of the plan the draw was chosen by (``choose_draw``)
     xs: np.ndarray  # the expert's view of the discard pile (``codes.X_*``, Q5)
+    xr: np.ndarray  # the expert's melds through each card it could draw (``round_kernel.XR_*``)
+    xo: np.ndarray  # their order, best bound first, per card
 
 
 class RoundLog(NamedTuple):

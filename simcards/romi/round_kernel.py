@@ -77,6 +77,12 @@ from simcards.romi.codes import (
     TM_SUIT,
     X_BV0,
     X_CAND,
+    X_CTX,
+    X_D,
+    X_DW,
+    X_EXACT,
+    X_FITS,
+    X_LIVE,
     X_MP0,
     X_NEXT_OPEN,
     X_ON,
@@ -84,6 +90,7 @@ from simcards.romi.codes import (
     X_PRO,
     X_SEEN,
     X_SIZE,
+    X_TS,
 )
 from simcards.romi.kernel_state import (
     MeldWork,
@@ -108,6 +115,7 @@ from simcards.romi.melds_exact import (
     N_FRAME,
     ROW,
     TABLE,
+    _pos_value,
     _prepare,
     _search,
     _solve_counts,
@@ -638,15 +646,455 @@ def _discard_kind(cnt, jk, ace_low, sv):
 
 
 @njit(cache=True)
-def _fits_table(k, tm, nm):
-    """Whether a card of kind k (0 .. 51) can be added to some table meld (T6): Q5's feeding
-    test and its opened prospect."""
-    fits = False
-    m = np.int64(0)
-    while not fits and m < nm:
-        fits = add_place(tm, m, k) >= 0
-        m += 1
-    return fits
+def _table_fits(tm, nm, fits):
+    """Q5's feeding test and its opened prospect for every kind at once: ``fits[k]`` 1 when a
+    card of kind k (0 .. 51) can be added to some table meld (T6), else 0. Only the kinds a
+    meld could take are asked of :func:`add_place`: those at the places beside a run (either
+    may be an As) and those of a set's rank."""
+    for k in range(52):
+        fits[k] = 0
+    for m in range(nm):
+        if tm[m, TM_RUN]:
+            for p in (tm[m, TM_LO] - 1, tm[m, TM_HI] + 1):
+                if 1 <= p <= 14:
+                    k = pos_kind(tm[m, TM_SUIT], p)
+                    if add_place(tm, m, k) >= 0:
+                        fits[k] = 1
+        else:
+            for s in range(4):
+                k = s * 13 + tm[m, TM_RANK] - 1
+                if add_place(tm, m, k) >= 0:
+                    fits[k] = 1
+
+
+# ---------------------------------------------------------------- the expert (Q5)
+#
+# Q5 weighs every card c the expert could throw by the next card d the hand H could get:
+# best_value (before opening) or min_penalty (once opened) of H-c+d, for every c held and every
+# d unseen. The engine decides exactly as if it asked the solver each of them, but most are
+# answered without a search of their own:
+#
+# - A dead d, in no meld of H+d, is in no meld of any H-c+d: H-c+d is laid as H-c is (d left
+#   over), known from the candidates' own searches.
+# - For a live d, one copy of d is either left over (the answer of H-c) or in some meld M of
+#   H-c+d, the rest laid from H-c less M's other cards T:
+#       best_value(H-c+d) = max(best_value(H-c), max over M of value(M) + best_value(H-c-T)),
+#   and the same with the penalty laid (min_penalty is the cards' penalty less the most laid).
+#   Every H-c-T is part of H, so one memo stamp serves every search of the discard (the mixed
+#   radix of :func:`sub_begin` on H). Runs of 3 to 5 places are enough for M: a longer run
+#   cuts into runs of 3 to 5, one of them holding d, worth and costing as much together.
+# - best_value(H-c-T) <= best_value(H-T), which does not depend on c: each meld's bound
+#   value(M) + best_value(H-T) is searched once per d, and a candidate's melds are walked by
+#   decreasing bound until a bound is no better than the best found. For a card c in no meld
+#   of H the bound is the answer.
+# - Each candidate's prospect is first summed with the bound of the first meld it can still
+#   make for every live d: a number at least its prospect. The candidates are ranked in Q5's
+#   order by these numbers, the first is computed exactly and the ranking made again, until
+#   the first is exact. It is then Q5's card: every other ranks after it by a number at least
+#   its own prospect, so by its prospect too (ties go to the earlier card, as in Q5).
+# - A card that feeds is not weighed while one that does not is held; when only one card does
+#   not feed, it is thrown.
+
+XR_ROWS = 6400
+"""Rows of the expert's meld list: at most 110 melds hold a real card d with cards of a hand
+(10 sets, and 50 runs of 3 to 5 places through each place of d, two places for an As), 650
+hold a joker d (130 sets and 520 runs); 52 * 110 + 650 < 6400."""
+XR_VALUE, XR_PEN, XR_JOKER, XR_NT, XR_T, XR_BOUND = 0, 1, 2, 3, 4, 8
+"""A row: the meld's value (M6) and penalty (M7), whether it takes a joker of the hand, how
+many other real cards it takes and their kinds (up to 4), and its bound (value(M) +
+best_value(H-T) before opening, penalty(M) + most laid of H-T once opened)."""
+XR_W = 9
+
+
+@njit(cache=True, inline="always")
+def _xr_put(rows, r, value, pen, joker, ts, nt):
+    row = rows[r]
+    row[XR_VALUE] = value
+    row[XR_PEN] = pen
+    row[XR_JOKER] = joker
+    row[XR_NT] = nt
+    for i in range(nt):
+        row[XR_T + i] = ts[i]
+    return r + 1
+
+
+@njit(cache=True)
+def _melds_through(cnt, jk, d, ace_low, rows, r, ts):
+    """Every meld (M1-M4) made of one card of the real kind d and other cards of the hand
+    (kind counts ``cnt``, ``jk`` jokers): sets of 3 or 4 cards, runs of 3 to 5 places through
+    d's place (either place of an As), at most one joker, which may stand anywhere but at d.
+    Written from row r of ``rows`` (``ts``: four slots of scratch); returns the next row."""
+    rk = d % 13 + 1
+    s = d // 13
+    rv = kind_pen(d)
+    for used in range(16):
+        if used >> s & 1:
+            continue
+        nt = 0
+        ok = True
+        for s2 in range(4):
+            if used >> s2 & 1:
+                k = s2 * 13 + rk - 1
+                if cnt[k] == 0:
+                    ok = False
+                    break
+                ts[nt] = k
+                nt += 1
+        if not ok:
+            continue
+        for j in range(min(jk, 1) + 1):
+            if 3 <= 1 + nt + j <= 4:
+                r = _xr_put(rows, r, rv * (1 + nt + j), rv * (1 + nt) + 20 * j, j, ts, nt)
+    for pi in range(2 if rk == 1 else 1):
+        p = 14 if pi == 1 else rk
+        for size in range(3, 6):
+            for lo in range(max(1, p - size + 1), min(p, 15 - size) + 1):
+                hi = lo + size - 1
+                value = 0
+                miss = 0
+                gaps = 0
+                for q in range(lo, hi + 1):
+                    value += _pos_value(q, ace_low)
+                    if q != p and cnt[pos_kind(s, q)] == 0:
+                        gaps += 1
+                        miss = q
+                if gaps > 1 or (gaps == 1 and jk == 0):
+                    continue
+                # the joker's place: none (every place held), the gap, or any place but d's
+                for jq in range(lo - 1, hi + 1):
+                    if jq == lo - 1:
+                        if gaps == 1:
+                            continue
+                    elif jq == p or jk == 0 or (gaps == 1 and jq != miss):
+                        continue
+                    nt = 0
+                    pen = 0
+                    for q in range(lo, hi + 1):
+                        if q == jq:
+                            pen += 20
+                            continue
+                        k = pos_kind(s, q)
+                        pen += kind_pen(k)
+                        if q != p:
+                            ts[nt] = k
+                            nt += 1
+                    r = _xr_put(rows, r, value, pen, 1 if jq >= lo else 0, ts, nt)
+    return r
+
+
+@njit(cache=True)
+def _melds_through_joker(cnt, ace_low, rows, r, ts):
+    """Every meld made of one joker more and real cards of the hand (``cnt``): sets of 2 or 3
+    real suits and runs of 3 to 5 places, the joker at any of them. As
+    :func:`_melds_through`."""
+    for rk in range(1, 14):
+        rv = kind_pen(rk - 1)
+        for used in range(16):
+            nt = 0
+            ok = True
+            for s2 in range(4):
+                if used >> s2 & 1:
+                    k = s2 * 13 + rk - 1
+                    if cnt[k] == 0:
+                        ok = False
+                        break
+                    ts[nt] = k
+                    nt += 1
+            if ok and 2 <= nt <= 3:
+                r = _xr_put(rows, r, rv * (nt + 1), rv * nt + 20, 0, ts, nt)
+    for s in range(4):
+        for size in range(3, 6):
+            for lo in range(1, 16 - size):
+                hi = lo + size - 1
+                value = 0
+                miss = 0
+                gaps = 0
+                for q in range(lo, hi + 1):
+                    value += _pos_value(q, ace_low)
+                    if cnt[pos_kind(s, q)] == 0:
+                        gaps += 1
+                        miss = q
+                if gaps > 1:
+                    continue
+                for jq in range(lo, hi + 1):
+                    if gaps == 1 and jq != miss:
+                        continue
+                    nt = 0
+                    pen = 20
+                    for q in range(lo, hi + 1):
+                        if q != jq:
+                            k = pos_kind(s, q)
+                            pen += kind_pen(k)
+                            ts[nt] = k
+                            nt += 1
+                    r = _xr_put(rows, r, value, pen, 0, ts, nt)
+    return r
+
+
+@njit(cache=True)
+def _search_less(row, c, jk, key, cur, ace_low, sv):
+    """The packed search answer (:func:`sub_search`) for the hand of :func:`sub_begin` less
+    one card of kind c (-1: none, 52: a joker) and the other cards of the meld ``row`` (its
+    real cards, its joker). Kinds :func:`sub_begin` took out (in no meld) are not searched."""
+    tmp = sv.tmp
+    w = sv.melds.w
+    j = jk - row[XR_JOKER]
+    key -= row[XR_JOKER] * w[52]
+    if c == JOKER_KIND:
+        j -= 1
+        key -= w[52]
+    elif c >= 0 and w[c] > 0:
+        tmp[c] -= 1
+        key -= w[c]
+    for i in range(row[XR_NT]):
+        t = row[XR_T + i]
+        if w[t] > 0:
+            tmp[t] -= 1
+            key -= w[t]
+    res = sub_search(j, key, cur, ace_low, sv)
+    for i in range(row[XR_NT]):
+        t = row[XR_T + i]
+        if w[t] > 0:
+            tmp[t] += 1
+    if c >= 0 and c != JOKER_KIND and w[c] > 0:
+        tmp[c] += 1
+    return res
+
+
+@njit(cache=True, inline="always")
+def _row_usable(row, c, cnt, jk):
+    """Whether the meld ``row`` can be made once a card of kind c is thrown."""
+    if c == JOKER_KIND:
+        return row[XR_JOKER] == 0 or jk > 1
+    usable = cnt[c] > 1
+    if not usable:
+        usable = True
+        for i in range(row[XR_NT]):
+            if row[XR_T + i] == c:
+                usable = False
+    return usable
+
+
+@njit(cache=True)
+def _expert_candidates(hand, n, view, sv, ps):
+    """Q5's candidates, into ``ps.xs``: the unseen copies u(d) (``X_SEEN`` holds the copies
+    seen), and for every kind c held, in the order of :data:`PEN_ORDER` (ties go to the
+    first): its kind, best_value and min_penalty of H-c, whether it is in the running
+    (``X_EXACT`` -1 when it feeds while some card does not, else 1) and prospects cleared.
+    Prepares the shared search of H (:func:`sub_begin`). Returns (candidates, candidates in
+    the running, jokers held, memo key of H, stamp, penalty of H)."""
+    tm = view.tm
+    tc = view.tc
+    nm = view.nm
+    cnt = ps.cnt
+    xs = ps.xs
+    jk = fill_counts(hand, n, cnt)
+    seen = xs[X_SEEN:X_SEEN + 53]
+    for k in range(53):
+        seen[k] = xs[X_PILE + k]
+    for m in range(nm):
+        for j in range(TC_SIZE):
+            if tc[m, j] >= 0:
+                seen[kind_of(tc[m, j])] += 1
+        if tm[m, TM_JID] >= 0:
+            seen[JOKER_KIND] += 1
+    for k in range(52):
+        seen[k] += cnt[k]
+    seen[JOKER_KIND] += jk
+    total = hand_penalty(cnt, jk)
+    key, cur = sub_begin(cnt, jk, sv)
+    watch = xs[X_NEXT_OPEN] == 1
+    fits = xs[X_FITS:X_FITS + 52]
+    _table_fits(tm, nm, fits)
+    nc = 0
+    free = 0
+    res0 = -1
+    for t in range(53):
+        k = PEN_ORDER[t]
+        if (jk if k == JOKER_KIND else cnt[k]) == 0:
+            continue
+        res, res0 = sub_less(k, jk, key, cur, res0, view.ace_low, sv)
+        xs[X_CAND + nc] = k
+        xs[X_BV0 + nc] = res & _VMASK
+        xs[X_MP0 + nc] = total - kind_pen(k) - ((res >> _VBITS) & _VMASK)
+        xs[X_PRO + nc] = 0
+        xs[X_LIVE + nc] = 0
+        feeds = watch and (k == JOKER_KIND or fits[k] == 1)
+        xs[X_EXACT + nc] = -1 if feeds else 1
+        if not feeds:
+            free += 1
+        nc += 1
+    if free == 0:
+        for i in range(nc):
+            xs[X_EXACT + i] = 1
+        free = nc
+    return nc, free, jk, key, cur, total
+
+
+@njit(cache=True, inline="always")
+def _alone(cnt, jk, c, d):
+    """Whether the real kind d is in no meld of the hand (``cnt``, ``jk``) less a card of kind
+    c plus d (Q5 once opened: d that fits a table meld then leaves the rest as it is)."""
+    if c == JOKER_KIND:
+        jk -= 1
+    else:
+        cnt[c] -= 1
+    cnt[d] += 1
+    alone = not _useful(cnt, jk, d)
+    cnt[d] -= 1
+    if c != JOKER_KIND:
+        cnt[c] += 1
+    return alone
+
+
+@njit(cache=True, inline="always")
+def _first_bound(rows, order, start, nr, c, cnt, jk, best):
+    """The bound of the first meld of a live d (``rows[start:start + nr]`` in the order of
+    ``order``, best bound first) still made once a card of kind c is thrown, when it is above
+    ``best``; else ``best``."""
+    for a in range(nr):
+        row = rows[start + (order[start + a] & 8191)]
+        if row[XR_BOUND] <= best:
+            break
+        if _row_usable(row, c, cnt, jk):
+            return row[XR_BOUND]
+    return best
+
+
+@njit(cache=True)
+def _expert_weigh(nc, view, sv, ps):
+    """Every unseen d into the candidates' prospects (Q5): a dead d exactly into ``X_PRO``
+    (best_value(H-c) before opening; min_penalty(H-c), plus d's penalty unless d fits a table
+    meld, once opened); a live d into ``X_D``, with its melds (:func:`_melds_through`) and
+    their bounds in ``ps.xr`` ordered in ``ps.xo``, and into ``X_LIVE`` by the bound of its
+    first meld each candidate can still make (``X_EXACT`` 0 unless that is exact). Returns the
+    live d's."""
+    xs = ps.xs
+    cnt = ps.cnt
+    rows = ps.xr
+    order = ps.xo
+    w = sv.melds.w
+    opened = view.opened
+    x = view.x
+    ace_low = view.ace_low
+    jk = xs[X_CTX]
+    key = xs[X_CTX + 1]
+    cur = xs[X_CTX + 2]
+    total = xs[X_CTX + 3]
+    ts = xs[X_TS:X_TS + 4]
+    nd = 0
+    nr = 0
+    dead_u = 0
+    dead_pen = 0
+    for d in range(53):
+        u = (4 if d == JOKER_KIND else 2) - xs[X_SEEN + d]
+        if u <= 0:
+            continue
+        live = d == JOKER_KIND
+        if not live:
+            cnt[d] += 1
+            live = _useful(cnt, jk, d)
+            cnt[d] -= 1
+        fits = d != JOKER_KIND and opened and xs[X_FITS + d] == 1
+        if not live:
+            dead_u += u
+            if not fits:
+                dead_pen += u * kind_pen(d)
+            continue
+        if d == JOKER_KIND:
+            end = _melds_through_joker(cnt, ace_low, rows, nr, ts)
+        else:
+            end = _melds_through(cnt, jk, d, ace_low, rows, nr, ts)
+        for r in range(nr, end):
+            res = _search_less(rows[r], np.int64(-1), jk, key, cur, ace_low, sv)
+            if opened:
+                rows[r, XR_BOUND] = rows[r, XR_PEN] + ((res >> _VBITS) & _VMASK)
+            else:
+                rows[r, XR_BOUND] = rows[r, XR_VALUE] + (res & _VMASK)
+            order[r] = -rows[r, XR_BOUND] * 8192 + (r - nr)
+        order[nr:end].sort()
+        at = X_D + X_DW * nd
+        xs[at] = d
+        xs[at + 1] = u
+        xs[at + 2] = nr
+        xs[at + 3] = end - nr
+        xs[at + 4] = 1 if fits else 0
+        for i in range(nc):
+            if xs[X_EXACT + i] < 0:
+                continue
+            c = xs[X_CAND + i]
+            if opened:
+                if fits and _alone(cnt, jk, c, d):
+                    xs[X_LIVE + i] -= u * xs[X_MP0 + i]
+                    continue
+                base = total - kind_pen(c) - xs[X_MP0 + i]
+            else:
+                base = xs[X_BV0 + i]
+                if base >= x:
+                    xs[X_LIVE + i] += u * x
+                    continue
+            best = _first_bound(rows, order, nr, end - nr, c, cnt, jk, base)
+            if best > base and (c == JOKER_KIND or w[c] > 0):
+                # c is in some meld of H: the bound may be above the answer. (A card in no
+                # meld of H is in none of H-T either, and the bound is the answer.)
+                xs[X_EXACT + i] = 0
+            if opened:
+                xs[X_LIVE + i] -= u * (total + kind_pen(d) - kind_pen(c) - best)
+            else:
+                xs[X_LIVE + i] += u * min(best, x)
+        nd += 1
+        nr = end
+    for i in range(nc):
+        if opened:
+            xs[X_PRO + i] = -dead_u * xs[X_MP0 + i] - dead_pen
+        else:
+            xs[X_PRO + i] = dead_u * min(xs[X_BV0 + i], x)
+    return nd
+
+
+@njit(cache=True)
+def _expert_exact(i, nd, view, sv, ps):
+    """Candidate i's prospect from the live d's (``X_D``, :func:`_expert_weigh`), exactly:
+    the melds of each d are walked by decreasing bound, each searched with c thrown
+    (:func:`_search_less`), until a bound is no better than the best found."""
+    xs = ps.xs
+    cnt = ps.cnt
+    rows = ps.xr
+    order = ps.xo
+    opened = view.opened
+    x = view.x
+    jk = xs[X_CTX]
+    total = xs[X_CTX + 3]
+    c = xs[X_CAND + i]
+    gain = XR_PEN if opened else XR_VALUE
+    shift = _VBITS if opened else 0
+    s = 0
+    for di in range(nd):
+        at = X_D + X_DW * di
+        d = xs[at]
+        u = xs[at + 1]
+        start = xs[at + 2]
+        if opened:
+            if xs[at + 4] == 1 and _alone(cnt, jk, c, d):
+                s -= u * xs[X_MP0 + i]
+                continue
+            best = total - kind_pen(c) - xs[X_MP0 + i]
+            cap = 1 << 30
+        else:
+            best = xs[X_BV0 + i]
+            cap = x
+        for a in range(xs[at + 3]):
+            row = rows[start + (order[start + a] & 8191)]
+            if row[XR_BOUND] <= best or best >= cap:
+                break
+            if _row_usable(row, c, cnt, jk):
+                res = _search_less(row, c, jk, xs[X_CTX + 1], xs[X_CTX + 2], view.ace_low, sv)
+                best = max(best, row[gain] + ((res >> shift) & _VMASK))
+        if opened:
+            s -= u * (total + kind_pen(d) - kind_pen(c) - best)
+        else:
+            s += u * min(best, x)
+    return s
 
 
 @njit(cache=True)
@@ -665,112 +1113,40 @@ def expert_discard(hand, n, must, view, sv, ps):
     card is such a card. Ties: the higher prospect, then (not opened) the lower penalty value,
     then the lower min_penalty of the rest, then the higher penalty value, then card order.
 
-    A kind d that lies in no meld of H+d lies in no meld of any H-c+d either, which keeps
-    best_value and min_penalty of H-c (plus d's penalty), so only the kinds in some meld are
-    solved; and for one d, every H-c+d is the hand H+d less one card, searched together with
-    one memo (:func:`sub_begin`), as the opening step does."""
-    tm = view.tm
-    tc = view.tc
-    nm = view.nm
-    opened = view.opened
-    x = view.x
-    ace_low = view.ace_low
-    cnt = ps.cnt
+    How the questions are answered without a search each: the notes above
+    :data:`XR_ROWS`."""
     xs = ps.xs
-    jk = fill_counts(hand, n, cnt)
-    seen = xs[X_SEEN:X_SEEN + 53]
-    for k in range(53):
-        seen[k] = xs[X_PILE + k]
-    for m in range(nm):
-        for j in range(TC_SIZE):
-            if tc[m, j] >= 0:
-                seen[kind_of(tc[m, j])] += 1
-        if tm[m, TM_JID] >= 0:
-            seen[JOKER_KIND] += 1
-    for k in range(52):
-        seen[k] += cnt[k]
-    seen[JOKER_KIND] += jk
-    cand = xs[X_CAND:X_CAND + 53]
-    bv0 = xs[X_BV0:X_BV0 + 53]
-    mp0 = xs[X_MP0:X_MP0 + 53]
-    pro = xs[X_PRO:X_PRO + 53]
-    nc = 0
-    for t in range(53):
-        k = PEN_ORDER[t]
-        if k == JOKER_KIND:
-            if jk == 0:
+    nc, free, jk, key, cur, total = _expert_candidates(hand, n, view, sv, ps)
+    if free == 1:
+        for i in range(nc):
+            if xs[X_EXACT + i] == 1:
+                return _discard_pick(hand, n, must, xs[X_CAND + i])
+    xs[X_CTX] = jk
+    xs[X_CTX + 1] = key
+    xs[X_CTX + 2] = cur
+    xs[X_CTX + 3] = total
+    nd = _expert_weigh(nc, view, sv, ps)
+    opened = view.opened
+    while True:
+        # The candidate first in Q5's order by its prospect or bound, the earlier on ties.
+        b = -1
+        for i in range(nc):
+            if xs[X_EXACT + i] < 0:
                 continue
-            a, b, _ = solve_counts(cnt, jk - 1, ace_low, sv)
-        else:
-            if cnt[k] == 0:
-                continue
-            cnt[k] -= 1
-            a, b, _ = solve_counts(cnt, jk, ace_low, sv)
-            cnt[k] += 1
-        cand[nc] = k
-        bv0[nc] = a
-        mp0[nc] = b
-        pro[nc] = 0
-        nc += 1
-    for d in range(53):
-        u = (4 if d == JOKER_KIND else 2) - seen[d]
-        if u <= 0:
-            continue
-        jd = jk
-        if d == JOKER_KIND:
-            jd += 1
-        else:
-            cnt[d] += 1
-        if d != JOKER_KIND and not _useful(cnt, jk, d):
-            pen = kind_pen(d)
-            fits = opened and _fits_table(d, tm, nm)
-            for i in range(nc):
-                if opened:
-                    pro[i] -= u * (mp0[i] if fits else mp0[i] + pen)
-                else:
-                    pro[i] += u * min(bv0[i], x)
-        else:
-            key, cur = sub_begin(cnt, jd, sv)
-            total = hand_penalty(cnt, jd)
-            fits = d != JOKER_KIND and opened and _fits_table(d, tm, nm)
-            res0 = -1
-            for i in range(nc):
-                k = cand[i]
-                res, res0 = sub_less(k, jd, key, cur, res0, ace_low, sv)
-                if opened:
-                    # d fits a table meld and lies in no meld of H-c+d: the rest keeps mp0.
-                    alone = False
-                    if fits and k == JOKER_KIND:
-                        alone = not _useful(cnt, jd - 1, d)
-                    elif fits:
-                        cnt[k] -= 1
-                        alone = not _useful(cnt, jd, d)
-                        cnt[k] += 1
-                    laid = (res >> _VBITS) & _VMASK
-                    pro[i] -= u * (mp0[i] if alone else total - kind_pen(k) - laid)
-                else:
-                    pro[i] += u * min(res & _VMASK, x)
-        if d != JOKER_KIND:
-            cnt[d] -= 1
-    watch = xs[X_NEXT_OPEN] == 1
-    best_f = 2
-    best_s = -(1 << 60)
-    best_v = 1 << 30
-    best_m = 1 << 30
-    best_k = np.int64(-1)
-    for i in range(nc):
-        k = cand[i]
-        feed = 1 if watch and (k == JOKER_KIND or _fits_table(k, tm, nm)) else 0
-        s = pro[i]
-        v = 0 if opened else kind_pen(k)
-        if feed < best_f or (feed == best_f and (s > best_s or (s == best_s and (
-                v < best_v or (v == best_v and mp0[i] < best_m))))):
-            best_f = feed
-            best_s = s
-            best_v = v
-            best_m = mp0[i]
-            best_k = k
-    return _discard_pick(hand, n, must, best_k)
+            if b >= 0:
+                si = xs[X_PRO + i] + xs[X_LIVE + i]
+                sb = xs[X_PRO + b] + xs[X_LIVE + b]
+                vi = 0 if opened else kind_pen(xs[X_CAND + i])
+                vb = 0 if opened else kind_pen(xs[X_CAND + b])
+                if not (si > sb or (si == sb and (vi < vb or (vi == vb and xs[X_MP0 + i]
+                                                             < xs[X_MP0 + b])))):
+                    continue
+            b = i
+        if xs[X_EXACT + b] == 1:
+            return _discard_pick(hand, n, must, xs[X_CAND + b])
+        # Its prospect, exactly: the dead d's are in already, the live ones are searched.
+        xs[X_LIVE + b] = _expert_exact(b, nd, view, sv, ps)
+        xs[X_EXACT + b] = 1
 
 
 @njit(cache=True, inline="always")
@@ -912,6 +1288,15 @@ def plan_turn(hand, n, must, view, sv, ps):
     :func:`_meld_more`; the discard is Q2's (:func:`discard_index`).
 
     Returns (moves, opened after, hand count, melds, went out)."""
+    nmv, opened, n, nm = _plan_melds(hand, n, must, view, sv, ps)
+    nmv, n = _plan_discard(n, must, opened, nm, nmv, view, sv, ps)
+    return nmv, opened, n, nm, n == 0
+
+
+@njit(cache=True)
+def _plan_melds(hand, n, must, view, sv, ps):
+    """:func:`plan_turn` up to its discard. Returns (moves, opened after, hand count,
+    melds)."""
     ph, ptm, ptc, mv, cnt = ps.ph, ps.ptm, ps.ptc, ps.mv, ps.cnt
     tm = view.tm
     tc = view.tc
@@ -1003,19 +1388,25 @@ def plan_turn(hand, n, must, view, sv, ps):
             opened = True
     if opened:
         nmv, n, nm = _meld_more(n, must, nm, me, ace_low, sv, ps, nmv)
-    xs = ps.xs
+    return nmv, opened, n, nm
+
+
+@njit(cache=True)
+def _plan_discard(n, must, opened, nm, nmv, view, sv, ps):
+    """The discard that ends a turn planned by :func:`_plan_melds` (its hand count, opened
+    flag, melds and moves): Q5's for the expert, which weighs it on the table and the opening as
+    they are after melding, Q2's for the others. Returns (moves, hand count)."""
+    ph = ps.ph
     if n == 1:
         i = 0
-    elif xs[X_ON] == 1:
-        # The expert weighs its discard on the table and the opening as they are after melding.
-        after = View(me, opened, view.may_open, view.first_draw, x, view.hold, view.top,
-                     view.cut, ace_low, ptm, ptc, nm)
+    elif ps.xs[X_ON] == 1:
+        after = View(view.me, opened, view.may_open, view.first_draw, view.x, view.hold,
+                     view.top, view.cut, view.ace_low, ps.ptm, ps.ptc, nm)
         i = expert_discard(ph, n, must, after, sv, ps)
     else:
-        i = discard_index(ph, n, must, ace_low, sv, cnt)
-    nmv = _row(mv, nmv, me, MV_DISCARD, -1, ph[i], -1)
-    n = remove_at(ph, n, i)
-    return nmv, opened, n, nm, n == 0
+        i = discard_index(ph, n, must, view.ace_low, sv, ps.cnt)
+    nmv = _row(ps.mv, nmv, view.me, MV_DISCARD, -1, ph[i], -1)
+    return nmv, remove_at(ph, n, i)
 
 
 @njit(cache=True)
@@ -1056,7 +1447,9 @@ def choose_draw(hand, n, view, sv, ps):
     When the cut card or the discard is chosen, the turn planned with it is exactly the turn
     the player then plays (same hand, same card to meld, same table), so its plan is left in
     the scratch and marked in ``ps.kept`` for :func:`play_turn` to play without planning it
-    again."""
+    again. Neither test needs the plan's discard (a plan goes out only with one card left to
+    throw; the top discard is melded exactly when the melding leaves it out of the hand, and
+    then it is not the card thrown), so a plan's discard is planned only once it is kept."""
     opened = view.opened
     may_open = view.may_open
     top = view.top
@@ -1078,9 +1471,11 @@ def choose_draw(hand, n, view, sv, ps):
             if not _placeable(h2, n + 1, tm, nm, cnt, jk, h2[i]):
                 left += 1
         if left <= 1:
-            out = plan_turn(h2, n + 1, np.int64(-1), view, sv, ps)
-            if out[4]:
-                _keep_plan(kept, out)
+            # Only a plan left with one card before its discard goes out: no other needs one.
+            nmv, op, nh, nm2 = _plan_melds(h2, n + 1, np.int64(-1), view, sv, ps)
+            if nh == 1:
+                nmv, nh = _plan_discard(nh, np.int64(-1), op, nm2, nmv, view, sv, ps)
+                _keep_plan(kept, (nmv, op, nh, nm2, nh == 0))
                 return MV_DRAW_CUT
     if top >= 0:
         h2[n] = top
@@ -1092,18 +1487,20 @@ def choose_draw(hand, n, view, sv, ps):
             if b1 > b0:
                 return MV_DRAW_DISCARD
         elif (opened or may_open) and _placeable(h2, n + 1, tm, nm, cnt, jk, top):
-            xs = ps.xs
-            xs[X_PILE + kind_of(top)] -= 1
-            out = plan_turn(h2, n + 1, top, view, sv, ps)
-            xs[X_PILE + kind_of(top)] += 1
-            mv = ps.mv
-            placed = mv[out[0] - 1, MV_CARD] != top
+            # The card is placed when the melding leaves it out of the hand (then it is not
+            # the discard either); only then is the plan's discard needed.
+            nmv, op, nh, nm2 = _plan_melds(h2, n + 1, top, view, sv, ps)
+            placed = True
             ph = ps.ph
-            for i in range(out[2]):
+            for i in range(nh):
                 if ph[i] == top:
                     placed = False
             if placed:
-                _keep_plan(kept, out)
+                xs = ps.xs
+                xs[X_PILE + kind_of(top)] -= 1
+                nmv, nh = _plan_discard(nh, top, op, nm2, nmv, view, sv, ps)
+                xs[X_PILE + kind_of(top)] += 1
+                _keep_plan(kept, (nmv, op, nh, nm2, nh == 0))
                 return MV_DRAW_DISCARD
     return MV_DRAW_STOCK
 
@@ -1130,8 +1527,8 @@ def new_workspace(n):
 @njit(cache=True)
 def new_scratch():
     """A policy's scratch: plan hand, plan table, plan moves, kind counts, hand plus a card,
-    kind counts, the answer of the plan the draw was chosen by (:func:`choose_draw`), and the
-    expert's view of the discard pile (``X_*``, Q5)."""
+    kind counts, the answer of the plan the draw was chosen by (:func:`choose_draw`), the
+    expert's view of the discard pile (``X_*``, Q5) and its meld list (``XR_*``)."""
     ph = np.full(HW, -1, np.int64)
     ptm = np.zeros((MAX_MELDS, TM_SIZE), np.int64)
     ptc = np.full((MAX_MELDS, TC_SIZE), -1, np.int64)
@@ -1141,7 +1538,9 @@ def new_scratch():
     cnt2 = np.zeros(52, np.int64)
     kept = np.zeros(6, np.int64)
     xs = np.zeros(X_SIZE, np.int64)
-    return Scratch(ph, ptm, ptc, mv, cnt, h2, cnt2, kept, xs)
+    xr = np.zeros((XR_ROWS, XR_W), np.int64)
+    xo = np.zeros(XR_ROWS, np.int64)
+    return Scratch(ph, ptm, ptc, mv, cnt, h2, cnt2, kept, xs, xr, xo)
 
 
 @njit(cache=True)

@@ -478,3 +478,46 @@ def test_q5_engine_feeding(hidden: str) -> None:
     assert _engine_discard(r2, "X Kd", "4c", opened=True, hidden=hidden) == JOKER
     assert _engine_discard(r2, "X Kd", "4c", opened=True, next_opened=True,
                            hidden=hidden) == _kind("Kd")
+
+
+def _full_hand_positions(n: int, seed: int) -> list[tuple[list[int], int, list[int], list[int]]]:
+    """Positions of a full hand before opening: 14 cards (one or two jokers in most, the rest
+    from two or three suits, so that melds and near-melds abound, runs through an As
+    included), the card drawn, a discard pile and the cards left (hidden). Returns (hand,
+    drawn, pile, hidden) as card ids."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(n):
+        deck = list(range(108))
+        rng.shuffle(deck)
+        suits = rng.sample(range(4), rng.choice([2, 3]))
+        lo = rng.choice([1, 4, 8, 10])
+        near = [c for c in deck if c < 104 and c % 52 // 13 in suits
+                and (c % 13 + 1 - lo) % 13 < 7]
+        jokers = [c for c in deck if c >= 104][:rng.choice([0, 1, 1, 2])]
+        hand = jokers + near[:10 - len(jokers)]
+        hand += [c for c in deck if c not in hand][:4]
+        rest = [c for c in deck if c not in hand]
+        pile = rest[1:1 + rng.randint(0, 20)]
+        out.append((hand, rest[0], pile, rest[1 + len(pile):]))
+    return out
+
+
+def test_q5_engine_full_hands_before_opening_follow_the_rule() -> None:
+    """Full hands with jokers before opening, where the engine weighs the most cards against
+    the most unseen ones: the engine's expert, playing one turn (O2 does not let it open yet:
+    it draws from the stock and discards), throws the kind the oracle names, under three
+    ``open_min`` and both As values."""
+    checked = 0
+    for i, (hand, drawn, pile, hidden) in enumerate(_full_hand_positions(36, 5)):
+        rules = RomiRules.make(players=2, open_min=(30, 51, 80)[i % 3],
+                               ace_low_value=(1, 10)[i // 3 % 2])
+        ws = K.position(rules, [hand, hidden[:14]], dealer=1, to_move=0, pile=pile,
+                        stock=[drawn, *hidden[14:16]], played=[0, 1])
+        rl, kinds, params = K.engine_args(rules, ["expert", "greedy"])
+        status, actions, _ = K.play_one_turn(ws, rl, kinds, params)
+        assert status == 0 and actions[0] == DrawStock() and len(actions) == 2, actions
+        want = expert_discard([*hand, drawn], [], pile, False, False, rules)
+        assert C.kind(actions[1].card) == want, (C.format_hand([*hand, drawn]), pile)
+        checked += 1
+    assert checked == 36
