@@ -56,14 +56,21 @@ def mixed_seats(players: int) -> list[str]:
     return [f[off + i % (len(f) - off)] for i in range(players)]
 
 
-def sizes(quick: bool) -> tuple[int, int]:
-    """(deal sets per comparison, games per mixed table). A deal set of 4 players is 28
-    rounds, about 50 ms on one core with greedy seats and several times that with `expert`
-    ones; 120 sets and 400 games keep the study near 2 minutes on two workers. Its answers
-    (play `expert` at 2-5 players, by 6 to 8 points per round; waiting for a Römi does not
-    pay) stand with intervals of one to two points per round; comparisons within a point of
-    greedy may read "not separated" where 300 sets separated them."""
-    return (2, 4) if quick else (120, 400)
+FOUR_PLAYER_SETS = 400
+"""Deal sets of every comparison at 4 players, the table of the sweeps and the headline: at
+120 sets the widest 4-player interval was +-1.64 points per round (``rummy:0``); intervals
+shrink as one over the square root of the sets, so 400 bring every one within +-1."""
+
+
+def sizes(quick: bool) -> tuple[dict[int, int], int]:
+    """(deal sets per comparison by table size, games per mixed table). A deal set of 4
+    players is 28 rounds, about 15 ms on one core with greedy seats and a little more with an
+    `expert` one. 120 sets per comparison at 2, 3 and 5 players (intervals of one to two
+    points per round), :data:`FOUR_PLAYER_SETS` at 4 and 400 games per mixed table keep the
+    study to a few minutes on two workers."""
+    if quick:
+        return dict.fromkeys(PLAYERS, 2), 4
+    return {n: FOUR_PLAYER_SETS if n == SWEEP_PLAYERS else 120 for n in PLAYERS}, 400
 
 
 @dataclass(frozen=True)
@@ -109,7 +116,7 @@ def build(root: Path, *, seed: int, workers: int | None, progress: bool = True,
           store: Path | None = None) -> Path:
     deal_sets, games = sizes(quick)
     todo = jobs()
-    batches = [compare_batch(j, seed, deal_sets) for j in todo]
+    batches = [compare_batch(j, seed, deal_sets[j.players]) for j in todo]
     batches += [games_batch(n, seed, games) for n in PLAYERS]
     stats = run_batches(batches, workers=workers, executor=executor, progress=progress,
                         label="Römi policies report",
@@ -117,7 +124,7 @@ def build(root: Path, *, seed: int, workers: int | None, progress: bool = True,
     rows = []
     for job, s in zip(todo, stats, strict=False):
         out = RC.summarise(s, job.players, RomiRules().rounds)
-        rows.append(_row(job, deal_sets, out))
+        rows.append(_row(job, deal_sets[job.players], out))
     df = pd.DataFrame(rows)
     mixed = _mixed(stats[len(todo):], games)
     out = out_dir(root, "romi")
@@ -490,8 +497,15 @@ def _compare_table(rows: pd.DataFrame, first: str) -> list[str]:
     return lines
 
 
+def _sets_text(deal_sets: dict[int, int]) -> str:
+    """``120 deal sets (400 at 4 players)``: the usual count and the exceptions."""
+    usual = max(set(deal_sets.values()), key=list(deal_sets.values()).count)
+    other = [f"{v:,} at {n} players" for n, v in deal_sets.items() if v != usual]
+    return f"{usual:,} deal sets" + (f" ({', '.join(other)})" if other else "")
+
+
 def _page(path: Path, df: pd.DataFrame, mixed: pd.DataFrame, figs: dict[str, str], *,
-          seed: int, quick: bool, deal_sets: int, games: int) -> None:
+          seed: int, quick: bool, deal_sets: dict[int, int], games: int) -> None:
     lines = ["# Römi: which policy to play", "", *quick_banner(quick)]
     lines += _answer(df)
     policies = [p for p in field() if p != BASE]
@@ -500,7 +514,7 @@ def _page(path: Path, df: pd.DataFrame, mixed: pd.DataFrame, figs: dict[str, str
         f"Policies (rules Q2-Q5 of `seeds/romi.md`): {', '.join(f'`{p}`' for p in field())}; "
         f"the sweeps add `rummy:K` for K in {{{', '.join(map(str, RUMMY_K))}}} and "
         f"`threshold:X` for X in {{{', '.join(map(str, THRESHOLD_X))}}}. Each is compared with "
-        f"greedy by `simcards romi compare POLICY greedy`: {deal_sets:,} deal sets, each one "
+        f"greedy by `simcards romi compare POLICY greedy`: {_sets_text(deal_sets)}, each one "
         "7-round game played on the same decks and dealers once per seat, the policy in that "
         "seat and greedy in all the others. Scores are points against a player (lower is "
         "better): a negative score difference means the policy concedes fewer points than "
@@ -548,10 +562,10 @@ def _page(path: Path, df: pd.DataFrame, mixed: pd.DataFrame, figs: dict[str, str
               "rows' numbers exactly (`score_diff`, `win_rate_diff`, `score_mean`, "
               "`win_rate`); for example the 4-player `rummy:4` row, the best threshold and "
               "the 4-player mixed table:", "", "```",
-              f"simcards romi compare rummy:4 greedy --players 4 --deals {deal_sets} "
+              f"simcards romi compare rummy:4 greedy --players 4 --deals {deal_sets[4]} "
               f"--seed {seed} --json",
               f"simcards romi compare threshold:{int(best.value)} greedy --players 4 --deals "
-              f"{deal_sets} --seed {seed} --json",
+              f"{deal_sets[4]} --seed {seed} --json",
               f"simcards romi games --players 4 --policies {','.join(mixed_seats(4))} "
               f"--games {games} --seed {seed} --json", "```"]
     path.write_text("\n".join(lines) + page_footer(STUDY, seed, quick))
