@@ -293,14 +293,16 @@ def finish(x, rules, f):
     values(x, rules, f)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def greedy_to_end(x, rules, deck, held, f):
     """Q5's playout: every player plays :func:`greedy` to the end of the hand, dealing from
     ``deck``; the final values into ``f``.
 
     As :func:`greedy` then :func:`play` at every play, with the board, the turn, the cards
-    held and the public cards in local variables between deals (``rollout:K`` plays K
-    playouts per candidate and decision, so this loop is most of its time)."""
+    held and the public cards in local variables between deals (``ismcts:N:C`` plays one
+    playout per iteration, so this loop is most of its time; ``rollout:K`` plays its own,
+    :mod:`simcards.ronda.rollout_kernel`, which end where this one ends). Compiled without
+    reference counting whoever calls it first (``search_kernel.search_card``)."""
     plays = rules.plays
     n = rules.players
     sizes = rules.deal_sizes

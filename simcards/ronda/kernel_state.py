@@ -210,6 +210,7 @@ class SearchWork(NamedTuple):
     vc: np.ndarray  # (4,): scratch, the unseen cards of one value
     lvl: np.ndarray  # (LEVELS, L_SIZE): each level's scalars (columns ``search_kernel.L_*``)
     tree: Tree  # Q8's search tree (``ismcts_kernel``)
+    memo: np.ndarray  # (MAX_HAND, MAX_DEALS + 1, 9): one sample's playouts (``rollout_kernel``)
 
 
 class PlayLog(NamedTuple):

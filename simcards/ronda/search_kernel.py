@@ -33,6 +33,10 @@ Two exact shortcuts keep the searches fast without changing a single decision:
   play does not depend on the sample and the reply depends only on which values the replier
   holds, so each candidate's reply to each value is scored once per decision and each sample
   only looks up the best of the replier's values.
+
+``rollout:K``'s playouts are :mod:`simcards.ronda.rollout_kernel`'s, which play each sample's
+candidates without copying positions and let candidates whose playouts meet at a deal share
+the rest of the hand.
 """
 
 from __future__ import annotations
@@ -40,10 +44,10 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+from numba import njit, uint64
 
 from simcards.core.bits import popcount
-from simcards.core.rng import randbelow, randbelow_wide
+from simcards.core.rng import load, randbelow, randbelow_wide, step, store, word_accepts
 from simcards.ronda import compact_kernel
 from simcards.ronda.codes import (
     ACT_CAPTURE,
@@ -79,6 +83,7 @@ from simcards.ronda.hand_kernel import (
 )
 from simcards.ronda.kernel_state import PlayFacts, SearchWork, Tree, Unseen
 from simcards.ronda.policies import MAX_DEPTH
+from simcards.ronda.rollout_kernel import M_ROWS, M_WIDTH, rollout_sample
 from simcards.ronda.value_rules import COMB, N_CARDS, balance, side_of, tier
 
 LOOKAHEAD_SAMPLES = 32
@@ -175,6 +180,7 @@ def new_search_workspace(rules, rec_cap, tree_cap):
         np.zeros(4, np.int64),
         np.zeros((LEVELS, L_SIZE), np.int64),
         new_tree(rules, tree_cap),
+        np.zeros((MAX_HAND, M_ROWS, M_WIDTH), np.int64),
     )
 
 
@@ -306,7 +312,7 @@ def _next_child(stack, d, order, lvl, rules):
     return child
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _alphabeta(sw, base, rules, lo, hi):
     """F(0) at the end of the hand from ``stack[base]`` (two sides, a mover to play), by
     fail-soft alpha-beta in the window ``(lo, hi)``: side 0's movers maximise it, side 1's
@@ -366,7 +372,7 @@ def _mn_enter(stack, d, order, lvl):
     lvl[d, L_BEST] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _max_n(sw, base, plays_left, rules):
     """Max-n from ``stack[base]`` (a mover to play) over the next ``plays_left`` plays: each
     mover plays the value that maximises his side's final value, the first in card order on a
@@ -567,7 +573,7 @@ def _splits(ways, lim, v, uv, room, radix, r):
     return tot, -1, 0, 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _count_ways(p, rules, ws, sw, u):
     """Q1: ``ways[v, s]``, the number of ways to give the unseen cards of values ``v`` .. 9 to
     the other hands, each within its limits (:func:`_limits`), so that the hands' remaining
@@ -649,6 +655,35 @@ def _draw_constrained(p, rules, ws, sw, pst, u, full):
 
 
 @njit(cache=True, inline="always")
+def _below(s0, s1, s2, s3, n):
+    """:func:`rng.randbelow` on the stream's four words held in local variables
+    (``rng.step``, Lemire's test ``rng.word_accepts``): ``(s0, s1, s2, s3, draw)``."""
+    nn = uint64(n)
+    while True:
+        s0, s1, s2, s3, w = step(s0, s1, s2, s3)
+        prod = (w >> uint64(32)) * nn
+        if word_accepts(prod, nn):
+            return s0, s1, s2, s3, np.int64(prod >> uint64(32))
+
+
+@njit(cache=True, inline="always")
+def _shuffle(un, lo, hi, nu, pst):
+    """Fisher-Yates steps ``lo`` .. ``hi - 1`` on ``un[:nu]``: step j swaps position j with
+    ``j + randbelow(pst, nu - j)``, the state of ``pst`` kept in local variables meanwhile
+    (the same draws, without storing the state after each one)."""
+    if lo >= hi:
+        return
+    s0, s1, s2, s3 = load(pst)
+    for j in range(lo, hi):
+        s0, s1, s2, s3, r = _below(s0, s1, s2, s3, nu - j)
+        r += j
+        x = un[j]
+        un[j] = un[r]
+        un[r] = x
+    store(pst, s0, s1, s2, s3)
+
+
+@njit(cache=True, inline="always")
 def draw_sample(p, need, rules, ws, sw, pst, unseen):
     """Q1: a consistent sample into ``sw.un[:nu]``: the other hands as blocks in seat order
     (each at its size), then the stock top first, drawn from the seat's own stream ``pst``.
@@ -672,16 +707,8 @@ def draw_sample(p, need, rules, ws, sw, pst, unseen):
     if full >= 0:
         _draw_constrained(p, rules, ws, sw, pst, u, full)
     else:
-        for j in range(min(hands, nu - 1)):
-            r = j + randbelow(pst, nu - j)
-            x = un[j]
-            un[j] = un[r]
-            un[r] = x
-    for j in range(hands, min(need, nu - 1)):
-        r = j + randbelow(pst, nu - j)
-        x = un[j]
-        un[j] = un[r]
-        un[r] = x
+        _shuffle(un, 0, min(hands, nu - 1), nu, pst)
+    _shuffle(un, hands, min(need, nu - 1), nu, pst)
     return hands
 
 
@@ -758,7 +785,7 @@ def _stock_reach(plays_after, rules, st):
     return need
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _solve_one(s, nc, rules, sw):
     """Q7 with two players: the one assignment at level 0 is the whole truth, so each
     candidate's total is its exact value. The candidates are tried best immediate score first;
@@ -799,7 +826,7 @@ def _solve_one(s, nc, rules, sw):
             best = f[s]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _solve_last_deal(p, rules, ws, sw, nc):
     """Q7: every consistent assignment of the unseen cards to the other holdings (the stock is
     empty), each counted once; for each, each candidate followed by max-n to the end of the
@@ -888,7 +915,7 @@ def _place(p, hands, need, rules, ws, sw):
         deck[s0 + i] = un[hands + i]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _reply_table(p, nc, rules, sw):
     """``lookahead:1`` within a deal: each candidate is played once on the seat's view, and
     the next player's reply with each value is scored (:func:`_reply_score`) with the
@@ -908,13 +935,19 @@ def _reply_table(p, nc, rules, sw):
             rf[j, v] = f[s]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def search_card(p, kind, param, rules, ws, sw, pst):
     """The card seat ``p`` plays under ``lookahead:param`` (Q4) or ``rollout:param`` (Q5), or,
     once the stock is empty, by the exact last deal (Q7). Reads only ``p``'s observation from
     ``ws`` (I3) and draws only from ``pst``. The highest mean V(own side) wins (every candidate
     is scored on the same samples, so sums compare as means); ties by Derba risk (as greedy
-    ranks it), then card order."""
+    ranks it), then card order.
+
+    Compiled without reference counting (``hand_kernel`` module docstring) by its own
+    setting: a function without one is compiled with its first caller's, and numba keeps one
+    compiled copy per signature, cache included, so the hand loops (which turn it off) and
+    the match loops (which do not) would otherwise share whichever compiled it first, at up to
+    three times the time with counting."""
     n = rules.players
     st = ws.st
     hc = ws.hc
@@ -955,8 +988,6 @@ def search_card(p, kind, param, rules, ws, sw, pst):
             samples = param
             need = nu
         f = sw.f
-        held = sw.held
-        deck = sw.deck
         x0 = sw.st[0]
         x1 = sw.st[1]
         plays = rules.plays
@@ -991,13 +1022,13 @@ def search_card(p, kind, param, rules, ws, sw, pst):
                     totals[j] += rf[j, bv]
                 continue
             _place(p, hands, need, rules, ws, sw)
+            if kind != POLICY_LOOKAHEAD:
+                rollout_sample(s, nc, rules, sw)  # Q5
+                continue
             for j in range(nc):
                 compact_kernel.copy(x0, x1)
                 compact_kernel.play(cand[j] >> 2, x1, rules)
-                if kind == POLICY_LOOKAHEAD:
-                    max_n(1, param, rules, sw, np.int64(-UNBOUNDED), np.int64(UNBOUNDED))
-                else:
-                    compact_kernel.greedy_to_end(x1, rules, deck, held, f)
+                max_n(1, param, rules, sw, np.int64(-UNBOUNDED), np.int64(UNBOUNDED))
                 totals[j] += f[s]
     best = -1
     best_v = 0

@@ -30,7 +30,9 @@ from simcards.ronda.codes import (
     SRC_MISSA,
 )
 from simcards.ronda.kernel_state import PlayLog
+from simcards.ronda.rollout_kernel import M_END, M_KEY, rollout_sample
 from simcards.ronda.rules import RondaRules
+from simcards.ronda.search_kernel import new_search_workspace
 
 OPTIONS = [
     {"players": 2},
@@ -128,3 +130,45 @@ def test_q5_compact_playout_ends_where_the_engine_greedy_playout_ends(options: d
         f_engine = _final_values(ws, kr)
         C.greedy_to_end(x, kr, deck, held, f_compact)
         np.testing.assert_array_equal(f_compact, f_engine)
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=lambda o: "-".join(f"{v}" for v in o.values()))
+def test_q5_rollout_playouts_end_where_greedy_to_end_ends(options: dict) -> None:
+    """``rollout:K``'s playouts of one sample (:func:`rollout_kernel.rollout_sample`: no copies,
+    greedy by cases, the ends of playouts that meet at a deal shared) add up, candidate by
+    candidate, exactly the final values that playing the candidate and then
+    :func:`compact_kernel.greedy_to_end` gives; and some candidates did meet an earlier one."""
+    kr, n, plays, ws, plog, held, f = _table(options)
+    sw = new_search_workspace(kr, 0, 1)
+    rng = random.Random(5 + 7 * n + len(options))
+    met = compared = 0
+    for hand in range(40):
+        deck = np.array(rng.sample(range(40), 40), np.int64)
+        E.start_hand(deck, hand % n, kr, ws, plog)
+        while ws.st[E.S_PLAYS] < plays:
+            if ws.st[E.S_HELD] == 0:
+                E.deal_next(deck, kr, ws, plog)
+            p = int(ws.st[E.S_TURN])
+            cards = [int(c) for c in ws.hc[p, : ws.hn[p]]]
+            values = sorted({c >> 2 for c in cards})
+            if len(values) > 1 and rng.random() < 0.5:
+                x0 = _compact(ws, kr)
+                s = int(E.side_of(p, kr.teams))
+                sw.st[0][:] = x0
+                sw.deck[:] = deck
+                for j, v in enumerate(values):
+                    sw.cand[j] = 4 * v
+                    sw.totals[j] = 0
+                rollout_sample(s, len(values), kr, sw)
+                for j, v in enumerate(values):
+                    x = x0.copy()
+                    C.play(v, x, kr)
+                    C.greedy_to_end(x, kr, deck, held, f)
+                    assert sw.totals[j] == f[s], (hand, int(ws.st[E.S_PLAYS]), v)
+                    # A candidate that met an earlier one left its later deals unwritten.
+                    deals = range(int(x0[C.C_DEAL]) + 1, kr.deals)
+                    met += j > 0 and any(sw.memo[j, d, M_KEY] < 0 for d in deals)
+                    compared += 1
+                assert all(sw.memo[j, M_END, 1] >= 0 for j in range(len(values)))
+            E.apply_play(E.greedy_card(p, kr, ws), kr, ws, plog)
+    assert compared > 100 and met > 0
