@@ -13,6 +13,11 @@ Python API and the tests that call :func:`simcards.core.cli.main` keep Python's 
   second ``KeyboardInterrupt`` can land in the middle of that shutdown (a terminal sends one
   Ctrl-C per key press, and ``timeout -s INT`` signals the process and its group apart), which
   would leave workers running and the exit waiting on them, or print a traceback.
+* A ``KeyboardInterrupt`` that lands where Python cannot raise it (in an object's ``__del__``,
+  as pyarrow's writers have, or a weakref callback) would be printed as "Exception ignored"
+  with a traceback and then lost, leaving the run going until the watchdog. The command's
+  unraisable hook keeps quiet about it and delivers the Ctrl-C again a moment later, where it
+  can unwind the run as usual.
 * A watchdog started by the first Ctrl-C ends the process :data:`DEADLINE_S` seconds later if it
   is still there (a pool wedged on a lock or a pipe), stopping every child process first.
 * :func:`end_now` is the last step of an interrupted command: it stops every child process
@@ -79,6 +84,35 @@ def arm() -> None:
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         return
     signal.signal(signal.SIGINT, _on_ctrl_c)
+    previous = sys.unraisablehook
+
+    def hook(unraisable: Any) -> None:
+        if unraisable.exc_type is not None and issubclass(unraisable.exc_type, KeyboardInterrupt):
+            _deliver_again()
+        else:
+            previous(unraisable)
+
+    sys.unraisablehook = hook
+
+
+REDELIVER_S = 0.02
+"""Seconds before a Ctrl-C swallowed in a ``__del__`` is delivered again."""
+
+
+def _deliver_again() -> None:
+    """The Ctrl-C's ``KeyboardInterrupt`` was raised where it could only be ignored: arm the
+    handler again and signal this process once more from another thread, so that the handler
+    runs again in the main thread once the ``__del__`` has returned."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    signal.signal(signal.SIGINT, _on_ctrl_c)
+
+    def resend() -> None:
+        time.sleep(REDELIVER_S)
+        with suppress(OSError):
+            os.kill(os.getpid(), signal.SIGINT)
+
+    threading.Thread(target=resend, name="simcards-ctrl-c-again", daemon=True).start()
 
 
 def _on_ctrl_c(signum: int, frame: Any) -> None:

@@ -54,6 +54,37 @@ def test_ctrl_c_stops_games_at_once_and_keeps_the_finished_chunks(tmp_path) -> N
     assert len(err) == 1 and _kept(err[0]) == on_disk >= 2
 
 
+SWALLOWED = """
+import os, signal, sys, time
+from simcards.core import interrupts
+
+class Writer:
+    def __del__(self):  # the Ctrl-C lands here, as in pyarrow's ParquetWriter.__del__
+        os.kill(os.getpid(), signal.SIGINT)
+        for _ in range(1000):
+            time.sleep(0.001)
+
+interrupts.arm()
+try:
+    Writer()
+    for _ in range(2000):
+        time.sleep(0.001)
+    print("not interrupted")
+except KeyboardInterrupt:
+    print("unwound")
+"""
+
+
+def test_a_ctrl_c_swallowed_in_a_del_still_unwinds_the_run() -> None:
+    """A Ctrl-C whose KeyboardInterrupt is raised inside a ``__del__`` (where Python can only
+    print it as "Exception ignored" and drop it) is delivered again and unwinds the run as
+    usual, with nothing printed."""
+    done = subprocess.run([sys.executable, "-c", SWALLOWED], capture_output=True, text=True,
+                          preexec_fn=ctrl_c_enabled, timeout=60)
+    assert done.stdout.strip() == "unwound", (done.stdout, done.stderr)
+    assert done.stderr == ""
+
+
 def test_ctrl_c_stops_the_exact_enumeration(tmp_path) -> None:
     _, err, _ = interrupt(["ronco", "exact", "--players", "8"], tmp_path / "st",
                            after_line=True)
