@@ -28,7 +28,7 @@ from simcards.romi.melds_exact import solve
 from simcards.romi.records import engine_args, play_one_turn, position, record_rounds
 from simcards.romi.reports import policies as P
 from simcards.romi.reports import questions as Q
-from simcards.romi.rules import RomiRules
+from simcards.romi.rules import PLAYERS, RomiRules
 
 R4 = RomiRules.make(players=4)
 
@@ -181,6 +181,57 @@ def test_points_fewer_than_greedy_is_not_a_double_negative() -> None:
     assert "-" not in text
     r = pd.Series(_row("rummy:4", 4, (0.86, 0.17, 1.55), (0.0, 0.0, 0.0)))
     assert P.points_phrase(r) == "0.86 [0.17, 1.55] points a round more than greedy"
+
+
+def _ladder_frames(n: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The tournament's runs against greedy and the ladder's other pairs at ``n`` players:
+    expert well above greedy, rummy:4 not separated from it, threshold:70 below."""
+    df = pd.DataFrame([_row("rummy:4", n, (0.4, -0.7, 1.5), (0.006, -0.047, 0.060)),
+                       _row("threshold:70", n, (19.0, 17.4, 20.7), (-0.31, -0.36, -0.27)),
+                       _row("expert", n, (-7.1, -8.3, -5.8), (0.19, 0.12, 0.26))])
+    pairs = pd.DataFrame([_row("threshold:70", n, (19, 18, 20), (-0.30, -0.35, -0.25),
+                               b="rummy:4"),
+                          _row("expert", n, (-9, -10, -8), (0.15, 0.1, 0.2), b="rummy:4"),
+                          _row("expert", n, (-31, -32, -30), (0.3, 0.25, 0.35),
+                               b="threshold:70")])
+    return df, pairs
+
+
+def test_romi_ladder_rates_the_round_robin_with_greedy_at_zero() -> None:
+    """The page's ladder reads every pair once (three against greedy, three between the
+    others): six pairings for four ratings, so the fit has three degrees of freedom, and the
+    order follows the paired results."""
+    df, pairs = _ladder_frames(3)
+    rated = P.table_ladder(df, pairs, 3)
+    assert rated["order"] == ["expert", "greedy", "rummy:4", "threshold:70"]
+    assert rated["fit"]["dof"] == 6 - 3
+    by = {r["policy"]: r for r in rated["ratings"]}
+    assert by["greedy"]["rating"] == 0.0
+    assert by["expert"]["ci95"][0] > 0 > by["threshold:70"]["ci95"][1]
+    assert rated["unseparated"] == [["rummy:4", "greedy"]]
+
+
+def test_romi_ladder_sentence_quotes_the_best_against_greedy_per_table_size() -> None:
+    """One plain sentence per table: with two players the best policy's game win rate above
+    greedy's, with more one seat of it among greedy players; then the unseparated pairs."""
+    for n, what in ((2, "its game win rate is +0.190 [+0.120, +0.260] above `greedy`'s"),
+                    (4, "one `expert` among `greedy` players has a game win rate per seat "
+                        "+0.190 [+0.120, +0.260] above theirs")):
+        df, pairs = _ladder_frames(n)
+        text = P.ladder_sentence(df, n, P.table_ladder(df, pairs, n))
+        assert text == (f"**{n} players: play `expert`**: {what}, and it concedes 7.10 "
+                        "[5.80, 8.30] points a round fewer than greedy (10 deal sets). Not "
+                        "separated (a paired interval includes 0): `greedy` and `rummy:4`.")
+
+
+def test_romi_ladder_pairs_every_other_policy_once_per_table_size() -> None:
+    jobs = P.ladder_jobs()
+    others = [p for p in P.field() if p != P.BASE]
+    k = len(others)
+    assert len(jobs) == len(PLAYERS) * k * (k - 1) // 2
+    assert all(j.a != j.b and P.BASE not in (j.a, j.b) for j in jobs)
+    assert all(j.b != "expert" for j in jobs)  # one searching seat per table, not n - 1
+    assert len({(j.players, frozenset((j.a, j.b))) for j in jobs}) == len(jobs)
 
 
 def test_threshold_sentence_says_what_was_not_tried() -> None:

@@ -3,9 +3,13 @@ threshold is best.
 
 Every policy is measured against a field of ``greedy`` players (Q2) with
 :mod:`simcards.romi.compare_batch`: the same decks and dealers with the policy in each seat in turn,
-so that the luck of the deal cancels from the paired differences. A mixed-table games run
-(``simcards romi games``) shows the policies against one another at one table. Default rules
-(``open_min`` 51, ``ace_low_value`` 1), games of 7 rounds.
+so that the luck of the deal cancels from the paired differences. The page opens with a
+Bradley-Terry ladder per table size (:func:`simcards.core.ladder.rate_runs`), fitted to those
+runs and to one more run for every pair of the other policies (one A among Bs, as ``simcards
+romi ladder`` pairs them), so that the ratings rest on a round robin and not only on each
+policy's distance to greedy. A mixed-table games run (``simcards romi games``) shows the
+policies against one another at one table. Default rules (``open_min`` 51,
+``ace_low_value`` 1), games of 7 rounds.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from simcards.core import ladder as lad
 from simcards.core.policyspec import PolicySpec
 from simcards.core.reports.common import out_dir, page_footer, quick_banner, save_figure
 from simcards.core.runner import Batch, run_batches
@@ -73,12 +78,24 @@ def sizes(quick: bool) -> tuple[dict[int, int], int]:
     return {n: FOUR_PLAYER_SETS if n == SWEEP_PLAYERS else 120 for n in PLAYERS}, 400
 
 
+LADDER_SETS = 120
+"""Deal sets of each ladder pairing between two policies other than greedy (one A among Bs),
+at every table size: the ratings' intervals come from the whole fit, and each policy's
+headline run against greedy keeps its own count (:func:`sizes`)."""
+
+
+def ladder_sets(quick: bool) -> int:
+    return 2 if quick else LADDER_SETS
+
+
 @dataclass(frozen=True)
 class Job:
-    """One paired comparison: ``a`` against the greedy field at ``players``."""
+    """One paired comparison: one ``a`` among ``b`` players (greedy's field unless said),
+    at ``players``."""
 
     players: int
     a: str
+    b: str = BASE
 
 
 def jobs() -> list[Job]:
@@ -91,14 +108,22 @@ def jobs() -> list[Job]:
     return list(dict.fromkeys(out))
 
 
+def ladder_jobs() -> list[Job]:
+    """The ladder's pairings other than against greedy: every pair of the tournament's other
+    policies at every table size, the later one in :func:`field` (``expert`` last) in one seat
+    among the earlier: one searching seat at a table costs far less than three or four."""
+    others = [p for p in field() if p != BASE]
+    return [Job(n, others[j], others[i]) for n in PLAYERS for i, j in lad.pairs(len(others))]
+
+
 def _spec(text: str, rules: RomiRules) -> PolicySpec:
     return KINDS.parse(text, {"open_min": rules.open_min})
 
 
 def compare_batch(job: Job, seed: int, deal_sets: int) -> Batch:
-    """The batch ``simcards romi compare A greedy --players n --deals N --seed S`` runs."""
+    """The batch ``simcards romi compare A B --players n --deals N --seed S`` runs."""
     rules = RomiRules.make(players=job.players)
-    cfg = api.config_for(rules, _spec(job.a, rules), _spec(BASE, rules), None)
+    cfg = api.config_for(rules, _spec(job.a, rules), _spec(job.b, rules), None)
     return Batch(RC.compare_chunk, cfg, seed, deal_sets, RC.chunk_size(rules.players,
                                                                        rules.rounds), RC.STREAM)
 
@@ -118,6 +143,8 @@ def build(root: Path, *, seed: int, workers: int | None, progress: bool = True,
     todo = jobs()
     batches = [compare_batch(j, seed, deal_sets[j.players]) for j in todo]
     batches += [games_batch(n, seed, games) for n in PLAYERS]
+    cross = ladder_jobs()
+    batches += [compare_batch(j, seed, ladder_sets(quick)) for j in cross]
     stats = run_batches(batches, workers=workers, executor=executor, progress=progress,
                         label="Römi policies report",
                         store=batch_set_store(store, "romi", "report-policies"))
@@ -126,10 +153,15 @@ def build(root: Path, *, seed: int, workers: int | None, progress: bool = True,
         out = RC.summarise(s, job.players, RomiRules().rounds)
         rows.append(_row(job, deal_sets[job.players], out))
     df = pd.DataFrame(rows)
-    mixed = _mixed(stats[len(todo):], games)
+    mixed = _mixed(stats[len(todo):len(todo) + len(PLAYERS)], games)
+    pairs = pd.DataFrame([_row(job, ladder_sets(quick),
+                               RC.summarise(s, job.players, RomiRules().rounds))
+                          for job, s in zip(cross, stats[len(todo) + len(PLAYERS):],
+                                            strict=True)])
     out = out_dir(root, "romi")
     df.to_csv(out / "policy_compare.csv", index=False)
     mixed.to_csv(out / "mixed_tables.csv", index=False)
+    pairs.to_csv(out / "ladder_pairings.csv", index=False)
     figs = {"tournament": _tournament_figure(df, out / "tournament.png"),
             "rummy": _sweep_figure(_sweep(df, "rummy"), "K", "rummy:K against greedy: is "
                                    "waiting for a one-turn Römi worth it? (4 players)",
@@ -138,12 +170,13 @@ def build(root: Path, *, seed: int, workers: int | None, progress: bool = True,
                                        "greedy: the opening threshold (4 players)",
                                        out / "threshold_sweep.png")}
     page = out / "policies.md"
-    _page(page, df, mixed, figs, seed=seed, quick=quick, deal_sets=deal_sets, games=games)
+    _page(page, df, mixed, pairs, figs, seed=seed, quick=quick, deal_sets=deal_sets,
+          games=games)
     return page
 
 
 def _row(job: Job, deal_sets: int, out: dict) -> dict[str, object]:
-    row: dict[str, object] = {"players": job.players, "a": job.a, "b": BASE,
+    row: dict[str, object] = {"players": job.players, "a": job.a, "b": job.b,
                               "deal_sets": deal_sets}
     for key, stem in (("score_diff", "score_diff"), ("win_rate_diff", "win_diff")):
         row[stem] = out[key]["mean"]
@@ -504,9 +537,69 @@ def _sets_text(deal_sets: dict[int, int]) -> str:
     return f"{usual:,} deal sets" + (f" ({', '.join(other)})" if other else "")
 
 
-def _page(path: Path, df: pd.DataFrame, mixed: pd.DataFrame, figs: dict[str, str], *,
-          seed: int, quick: bool, deal_sets: dict[int, int], games: int) -> None:
+def table_ladder(df: pd.DataFrame, pairs: pd.DataFrame, players: int) -> dict:
+    """One table size's Bradley-Terry ladder (:func:`simcards.core.ladder.rate_runs`) from the
+    tournament's runs against greedy and the ladder's runs between the other policies, rated
+    on the paired game win rate per seat (as ``simcards romi ladder``); ``greedy`` is the
+    anchor at 0."""
+    sub = pd.concat([df[(df.players == players) & df.a.isin(field())],
+                     pairs[pairs.players == players]])
+    runs = [{"a": r.a, "b": r.b, "d": float(r.win_diff),
+             "ci": [float(r.win_diff_lo), float(r.win_diff_hi)], "sides": players,
+             "deal_sets": int(r.deal_sets)} for _, r in sub.iterrows()]
+    return lad.rate_runs(field(), runs)
+
+
+def ladder_sentence(df: pd.DataFrame, players: int, rated: dict) -> str:
+    """The plain answer of one table's ladder: the best-rated policy and what it gains on
+    ``greedy`` (one seat of it among greedy players), then the pairs that do not separate."""
+    best = rated["order"][0]
+    table = f"{players} players"
+    if best == BASE:
+        head = f"**{table}: play `greedy`**: no policy rates above it."
+    else:
+        r = df[(df.players == players) & (df.a == best)].iloc[0]
+        win = _ci_text(r, "win_diff", 3)
+        what = (f"its game win rate is {win} above `greedy`'s" if players == 2 else
+                f"one `{best}` among `greedy` players has a game win rate per seat {win} "
+                "above theirs")
+        head = (f"**{table}: play `{best}`**: {what}, and it concedes {points_phrase(r)} "
+                f"({int(r.deal_sets):,} deal sets).")
+    rank = field().index
+    unseparated = sorted({tuple(sorted(pair, key=rank)) for pair in rated["unseparated"]},
+                         key=lambda pair: (rank(pair[0]), rank(pair[1])))
+    if not unseparated:
+        tail = "Every pair of policies separates (no paired interval includes 0)."
+    else:
+        names = "; ".join(f"`{a}` and `{b}`" for a, b in unseparated)
+        tail = f"Not separated (a paired interval includes 0): {names}."
+    return f"{head} {tail}"
+
+
+def _ladder(df: pd.DataFrame, pairs: pd.DataFrame) -> list[str]:
+    """The page's opening: one ladder per table size, each with its sentence."""
+    sets = int(pairs.deal_sets.iloc[0]) if len(pairs) else 0
+    lines = ["## The ladder", "",
+             "Every policy's rating per table size, fitted by Bradley-Terry (Luce's model "
+             "with 3 or more players) to the paired game win rate per seat of every run "
+             "between two policies: each policy's runs against greedy below, and one run for "
+             "every other pair, one A among Bs on the same deals with the seats rotated "
+             f"({sets:,} deal sets each; `ladder_pairings.csv`). `simcards romi ladder` makes "
+             "the same fit from its own runs. Ratings are on the Elo scale: 400 points "
+             "between two policies mean the better one would win 10 of 11 two-player games; "
+             "`greedy` is the anchor at 0.", ""]
+    for n in PLAYERS:
+        rated = table_ladder(df, pairs, n)
+        lines += [f"### {n} players", "", ladder_sentence(df, n, rated), "",
+                  *lad.rating_lines(rated, BASE), ""]
+    return lines
+
+
+def _page(path: Path, df: pd.DataFrame, mixed: pd.DataFrame, pairs: pd.DataFrame,
+          figs: dict[str, str], *, seed: int, quick: bool, deal_sets: dict[int, int],
+          games: int) -> None:
     lines = ["# Römi: which policy to play", "", *quick_banner(quick)]
+    lines += _ladder(df, pairs)
     lines += _answer(df)
     policies = [p for p in field() if p != BASE]
     lines += [
@@ -567,6 +660,11 @@ def _page(path: Path, df: pd.DataFrame, mixed: pd.DataFrame, figs: dict[str, str
               f"simcards romi compare threshold:{int(best.value)} greedy --players 4 --deals "
               f"{deal_sets[4]} --seed {seed} --json",
               f"simcards romi games --players 4 --policies {','.join(mixed_seats(4))} "
-              f"--games {games} --seed {seed} --json", "```"]
+              f"--games {games} --seed {seed} --json", "```", "",
+              "and a ladder pairing between two other policies (a row of "
+              "`ladder_pairings.csv`):", "", "```",
+              *[f"simcards romi compare {r.a} {r.b} --players {r.players} --deals "
+                f"{int(r.deal_sets)} --seed {seed} --json"
+                for _, r in pairs[pairs.players == SWEEP_PLAYERS].head(1).iterrows()], "```"]
     path.write_text("\n".join(lines) + page_footer(STUDY, seed, quick))
 
