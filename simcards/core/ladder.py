@@ -427,6 +427,18 @@ def rate_runs(names: Sequence[str], runs: Sequence[dict[str, Any]]) -> dict[str,
     return rate(names, pairings, lambda q: (q["d"], q["ci"]))
 
 
+def unseparated_sentence(rated: dict[str, Any], listed: Sequence[str]) -> str:
+    """A report's sentence on the pairs of a ladder whose paired interval includes 0, each
+    pair once and in the order of ``listed`` (a report runs some pairs in both orders)."""
+    rank = list(listed).index
+    pairs = sorted({tuple(sorted(pair, key=rank)) for pair in rated["unseparated"]},
+                   key=lambda pair: (rank(pair[0]), rank(pair[1])))
+    if not pairs:
+        return "Every pair of policies separates (no paired interval includes 0)."
+    names = "; ".join(f"`{a}` and `{b}`" for a, b in pairs)
+    return f"Not separated (a paired interval includes 0): {names}."
+
+
 def rating_lines(rated: dict[str, Any], anchor: str) -> list[str]:
     """A ladder's ratings as a Markdown table, best first, then :func:`fit_sentence`."""
     by_name = {r["policy"]: r for r in rated["ratings"]}

@@ -565,15 +565,7 @@ def ladder_sentence(df: pd.DataFrame, players: int, rated: dict) -> str:
                 "above theirs")
         head = (f"**{table}: play `{best}`**: {what}, and it concedes {points_phrase(r)} "
                 f"({int(r.deal_sets):,} deal sets).")
-    rank = field().index
-    unseparated = sorted({tuple(sorted(pair, key=rank)) for pair in rated["unseparated"]},
-                         key=lambda pair: (rank(pair[0]), rank(pair[1])))
-    if not unseparated:
-        tail = "Every pair of policies separates (no paired interval includes 0)."
-    else:
-        names = "; ".join(f"`{a}` and `{b}`" for a, b in unseparated)
-        tail = f"Not separated (a paired interval includes 0): {names}."
-    return f"{head} {tail}"
+    return f"{head} {lad.unseparated_sentence(rated, field())}"
 
 
 def _ladder(df: pd.DataFrame, pairs: pd.DataFrame) -> list[str]:

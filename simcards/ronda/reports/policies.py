@@ -372,15 +372,7 @@ def ladder_sentence(sub: pd.DataFrame, table: str, rated: dict) -> str:
         else:
             what = f"its match win rate is {diff} above `greedy`'s"
         head = f"**{table}: play `{best}`**: {what} ({int(r.deal_sets):,} deal sets)."
-    rank = LADDER.index
-    pairs = sorted({tuple(sorted(pair, key=rank)) for pair in rated["unseparated"]},
-                   key=lambda pair: (rank(pair[0]), rank(pair[1])))
-    if not pairs:
-        tail = "Every pair of policies separates (no paired interval includes 0)."
-    else:
-        names = "; ".join(f"`{a}` and `{b}`" for a, b in pairs)
-        tail = f"Not separated (a paired interval includes 0): {names}."
-    return f"{head} {tail}"
+    return f"{head} {lad.unseparated_sentence(rated, LADDER)}"
 
 
 def bound_sentence(rated: dict) -> str:
