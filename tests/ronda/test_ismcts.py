@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass
 
 import numpy as np
 import pytest
@@ -36,6 +35,7 @@ from simcards.ronda.play_kernel import (
 )
 from simcards.ronda.policies import ISMCTS_C, KINDS, policy_arrays
 from simcards.ronda.rules import RondaRules
+from tests.ronda.replaying import Config, replay_in_reference
 from tests.ronda.test_search import (
     _assignments,
     _card_values,
@@ -57,13 +57,6 @@ def _drawn(meta_row, hands, stock, players: int, seat: int) -> list:
 
 
 # ---------------------------------------------------------------- Q8: agreement
-
-
-@dataclass(frozen=True)
-class Config:
-    name: str
-    options: dict
-    specs: tuple[str, ...]
 
 
 CONFIGS = [
@@ -88,7 +81,6 @@ HANDS = 2
 def test_q8_kernel_decisions_match_the_reference(index: int) -> None:
     cfg = CONFIGS[index]
     rules = RondaRules.make(**cfg.options)
-    options = ref.RondaOptions(**rules.summary())
     kr = rules.kernel
     seats = policy_arrays(list(cfg.specs))
     kinds, params, explore = seats
@@ -98,39 +90,27 @@ def test_q8_kernel_decisions_match_the_reference(index: int) -> None:
     plays, meta, rec_hands, rec_stock = out[0], out[7], out[8], out[9]
     assert out[6][:, 3].sum() == 0  # no broken invariant
     rows = {(int(r[search_kernel.REC_HAND]), int(r[search_kernel.REC_PLAY])): r for r in meta}
-    searched = last_deal = 0
-    for h in range(HANDS):
-        state = ref.HandState(options, int(dealers[h]), [int(c) for c in decks[h]])
-        k = 0
-        while not state.is_terminal():
-            p = state.current_player()
-            obs = state.observation(p)
-            kernel_card = int(plays[h, k, codes.F_CARD])
-            assert int(plays[h, k, codes.F_PLAYER]) == p
-            assert kernel_card in state.legal_actions()  # P1
-            if kinds[p] == codes.POLICY_RANDOM:
-                card = ref.random_policy(obs, float(us[h, k]))
-            elif kinds[p] == codes.POLICY_GREEDY:
-                card = ref.greedy_policy(obs)
-            elif (h, k) in rows:
-                row = rows[(h, k)]
-                assert int(row[search_kernel.REC_SEAT]) == p
-                assert int(row[search_kernel.REC_KIND]) == codes.POLICY_ISMCTS
-                drawn = _drawn(row, rec_hands, rec_stock, obs["players"], p)
-                assert len(drawn) == int(params[p])  # one sample per iteration
-                unseen = ref.unseen_cards(obs)
-                for hidden, stock in drawn:
-                    assert sorted([*stock, *(c for cs in hidden.values() for c in cs)]) == unseen
-                card = ref.ismcts_policy(obs, None, n=int(params[p]), c=float(explore[p]),
-                                         drawn=drawn)
-                searched += 1
-                last_deal += obs["stock_size"] == 0
-            else:  # one value in hand: nothing to search, nothing drawn
-                assert len({c // 4 for c in obs["hand"]}) == 1
-                card = obs["hand"][0]
-            assert card == kernel_card, (h, k, ref.card_name(card), ref.card_name(kernel_card))
-            state.apply(card)
-            k += 1
+    counts = {"searched": 0, "last_deal": 0}
+
+    def search(h: int, k: int, p: int, obs: dict, state: ref.HandState) -> int:
+        if (h, k) not in rows:  # one value in hand: nothing to search, nothing drawn
+            assert len({c // 4 for c in obs["hand"]}) == 1
+            return obs["hand"][0]
+        row = rows[(h, k)]
+        assert int(row[search_kernel.REC_SEAT]) == p
+        assert int(row[search_kernel.REC_KIND]) == codes.POLICY_ISMCTS
+        drawn = _drawn(row, rec_hands, rec_stock, obs["players"], p)
+        assert len(drawn) == int(params[p])  # one sample per iteration
+        unseen = ref.unseen_cards(obs)
+        for hidden, stock in drawn:
+            assert sorted([*stock, *(c for cs in hidden.values() for c in cs)]) == unseen
+        counts["searched"] += 1
+        counts["last_deal"] += obs["stock_size"] == 0
+        return ref.ismcts_policy(obs, None, n=int(params[p]), c=float(explore[p]),
+                                 drawn=drawn)
+
+    replay_in_reference(rules, decks, dealers, us, plays, kinds, search)
+    searched, last_deal = counts["searched"], counts["last_deal"]
     # Three players: the last deal gives one card each, so no choice (D4).
     assert searched >= 10 and (last_deal >= 1 or rules.players == 3), (searched, last_deal)
 

@@ -23,7 +23,6 @@ from __future__ import annotations
 import math
 import random
 import re
-from dataclasses import dataclass
 
 import numpy as np
 import pytest
@@ -40,6 +39,7 @@ from simcards.ronda.play_kernel import play_position, record_hands, replay, simu
 from simcards.ronda.policies import ISMCTS_C, KINDS, check_legal, policy_arrays
 from simcards.ronda.rules import RondaRules
 from simcards.ronda.terminal import run_play
+from tests.ronda.replaying import Config, replay_in_reference
 from tests.ronda.test_ismcts import _kernel_card
 from tests.ronda.test_search import (
     _assignments,
@@ -64,13 +64,6 @@ def _seeing_card(rules: RondaRules, ws, deck, spec: str) -> int:
 # ---------------------------------------------------------------- Q9: agreement
 
 
-@dataclass(frozen=True)
-class Config:
-    name: str
-    options: dict
-    specs: tuple[str, ...]
-
-
 CONFIGS = [
     Config("2p-seeing40-greedy", {"players": 2}, ("seeing:40", "greedy")),
     Config("2p-tiers-every-hta-random-seeing24c2",
@@ -93,7 +86,6 @@ HANDS = 2
 def test_q9_kernel_decisions_match_the_reference(index: int) -> None:
     cfg = CONFIGS[index]
     rules = RondaRules.make(**cfg.options)
-    options = ref.RondaOptions(**rules.summary())
     kr = rules.kernel
     seats = policy_arrays(list(cfg.specs))
     kinds, params, explore = seats
@@ -102,28 +94,15 @@ def test_q9_kernel_decisions_match_the_reference(index: int) -> None:
     out = replay(decks, dealers, us, seeds, seats, kr)
     plays = out[0]
     assert out[6][:, 3].sum() == 0  # no broken invariant
-    searched = 0
-    for h in range(HANDS):
-        state = ref.HandState(options, int(dealers[h]), [int(c) for c in decks[h]])
-        k = 0
-        while not state.is_terminal():
-            p = state.current_player()
-            obs = state.observation(p)
-            kernel_card = int(plays[h, k, codes.F_CARD])
-            assert int(plays[h, k, codes.F_PLAYER]) == p
-            assert kernel_card in state.legal_actions()  # P1
-            if kinds[p] == codes.POLICY_RANDOM:
-                card = ref.random_policy(obs, float(us[h, k]))
-            elif kinds[p] == codes.POLICY_GREEDY:
-                card = ref.greedy_policy(obs)
-            else:
-                assert kinds[p] == codes.POLICY_SEEING
-                card = ref.seeing_policy(state, n=int(params[p]), c=float(explore[p]))
-                searched += len({c // 4 for c in obs["hand"]}) > 1
-            assert card == kernel_card, (h, k, ref.card_name(card),
-                                         ref.card_name(kernel_card))
-            state.apply(card)
-            k += 1
+    counts = {"searched": 0}
+
+    def search(h: int, k: int, p: int, obs: dict, state: ref.HandState) -> int:
+        assert kinds[p] == codes.POLICY_SEEING
+        counts["searched"] += len({c // 4 for c in obs["hand"]}) > 1
+        return ref.seeing_policy(state, n=int(params[p]), c=float(explore[p]))
+
+    replay_in_reference(rules, decks, dealers, us, plays, kinds, search)
+    searched = counts["searched"]
     assert searched >= 10, searched
 
 

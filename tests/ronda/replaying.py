@@ -1,0 +1,57 @@
+"""Playing recorded kernel hands again in the reference engine, decision by decision: the
+loop that the search players' agreement tests (``test_ismcts.py``, ``test_seeing.py``) share.
+
+Each configuration names its rules and one policy per seat; the kernel records its hands
+(``record_hands``) and plays them, then :func:`replay_in_reference` walks the same hands in
+``reference.HandState``, asks the reference for every decision (``random`` from the kernel's
+uniform, ``greedy`` by Q3, a searching seat through the test's own ``search``) and requires
+the kernel's card each time, every card legal (P1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from simcards.ronda import codes
+from simcards.ronda import reference as ref
+from simcards.ronda.rules import RondaRules
+
+
+@dataclass(frozen=True)
+class Config:
+    """One agreement configuration: its id, ``RondaRules.make`` options and seat policies."""
+
+    name: str
+    options: dict
+    specs: tuple[str, ...]
+
+
+Search = Callable[[int, int, int, dict, "ref.HandState"], int]
+"""``search(hand, play, seat, observation, state)``: the reference's card for a searching
+seat."""
+
+
+def replay_in_reference(rules: RondaRules, decks, dealers, us, plays, kinds,
+                        search: Search) -> None:
+    """Replay the kernel's ``plays`` (``record_hands``'s ``decks``, ``dealers`` and uniforms
+    ``us``) in the reference engine, requiring its card at every decision."""
+    options = ref.RondaOptions(**rules.summary())
+    for h in range(len(decks)):
+        state = ref.HandState(options, int(dealers[h]), [int(c) for c in decks[h]])
+        k = 0
+        while not state.is_terminal():
+            p = state.current_player()
+            obs = state.observation(p)
+            kernel_card = int(plays[h, k, codes.F_CARD])
+            assert int(plays[h, k, codes.F_PLAYER]) == p
+            assert kernel_card in state.legal_actions()  # P1
+            if kinds[p] == codes.POLICY_RANDOM:
+                card = ref.random_policy(obs, float(us[h, k]))
+            elif kinds[p] == codes.POLICY_GREEDY:
+                card = ref.greedy_policy(obs)
+            else:
+                card = search(h, k, p, obs, state)
+            assert card == kernel_card, (h, k, ref.card_name(card), ref.card_name(kernel_card))
+            state.apply(card)
+            k += 1
