@@ -45,7 +45,7 @@ def test_report_quick_writes_every_page_with_its_command(tmp_path, capsys) -> No
         text = (romi / page).read_text()
         assert "simcards report --only romi-" in text
         assert "```\nsimcards romi" in text
-        assert text.index("## ") == text.index("## The answer" if page == "policies.md"
+        assert text.index("## ") == text.index("## The ladder" if page == "policies.md"
                                                else "## In short")  # the answer comes first
         for line in text.splitlines():
             if line.startswith("!["):
@@ -76,6 +76,15 @@ def test_report_quick_writes_every_page_with_its_command(tmp_path, capsys) -> No
     row = pd.read_csv(romi / "policy_compare.csv").query("players == 4 and a == 'rummy:4'")
     assert row.score_diff.iloc[0] == pytest.approx(out["score_diff"]["mean"], rel=1e-12)
     assert row.win_a.iloc[0] == pytest.approx(out["win_rate"]["a"]["mean"], rel=1e-12)
+    # and its ladder pairing command reproduces its row of ladder_pairings.csv
+    command = next(line for line in (romi / "policies.md").read_text().splitlines()
+                   if line.startswith("simcards romi compare threshold:70 rummy:4"))
+    assert main([*command.split()[1:], "--workers", "1", "--store", "none"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    row = pd.read_csv(romi / "ladder_pairings.csv").query(
+        "players == 4 and a == 'threshold:70' and b == 'rummy:4'")
+    assert row.win_diff.iloc[0] == pytest.approx(out["win_rate_diff"]["mean"], rel=1e-12)
+    assert row.score_diff.iloc[0] == pytest.approx(out["score_diff"]["mean"], rel=1e-12)
 
 
 def test_report_csv_files_parse_as_plain_numbers(tmp_path) -> None:
