@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from simcards.ronda import codes
+from simcards.ronda import codes, search_kernel
 from simcards.ronda import reference as ref
 from simcards.ronda.rules import RondaRules
 
@@ -55,3 +55,17 @@ def replay_in_reference(rules: RondaRules, decks, dealers, us, plays, kinds,
             assert card == kernel_card, (h, k, ref.card_name(card), ref.card_name(kernel_card))
             state.apply(card)
             k += 1
+
+
+def drawn_samples(meta_row, hands, stock, players: int, seat: int) -> list:
+    """The samples one searching decision drew, as the kernel recorded them
+    (``replay_searched``: its meta row, sampled hands as card masks, and stocks), in the
+    reference's form:
+    ``(other hands by seat, stock)`` per sample."""
+    out = []
+    first, count = int(meta_row[search_kernel.REC_FIRST]), int(meta_row[search_kernel.REC_COUNT])
+    for k in range(first, first + count):
+        hidden = {q: [c for c in range(40) if (int(hands[k, q]) >> c) & 1]
+                  for q in range(players) if q != seat}
+        out.append((hidden, [int(c) for c in stock[k] if c >= 0]))
+    return out

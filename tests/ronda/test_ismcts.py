@@ -35,26 +35,14 @@ from simcards.ronda.play_kernel import (
 )
 from simcards.ronda.policies import ISMCTS_C, KINDS, policy_arrays
 from simcards.ronda.rules import RondaRules
-from tests.ronda.replaying import Config, replay_in_reference
+from tests.ronda.replaying import Config, drawn_samples, replay_in_reference
 from tests.ronda.test_search import (
     _assignments,
     _card_values,
-    _cards,
     _hidden_swaps,
     _last_deal_positions,
     _position,
 )
-
-
-def _drawn(meta_row, hands, stock, players: int, seat: int) -> list:
-    """The recorded samples of one decision in the reference's form."""
-    out = []
-    first, count = int(meta_row[search_kernel.REC_FIRST]), int(meta_row[search_kernel.REC_COUNT])
-    for k in range(first, first + count):
-        hidden = {q: _cards(hands[k, q]) for q in range(players) if q != seat}
-        out.append((hidden, [int(c) for c in stock[k] if c >= 0]))
-    return out
-
 
 # ---------------------------------------------------------------- Q8: agreement
 
@@ -99,7 +87,7 @@ def test_q8_kernel_decisions_match_the_reference(index: int) -> None:
         row = rows[(h, k)]
         assert int(row[search_kernel.REC_SEAT]) == p
         assert int(row[search_kernel.REC_KIND]) == codes.POLICY_ISMCTS
-        drawn = _drawn(row, rec_hands, rec_stock, obs["players"], p)
+        drawn = drawn_samples(row, rec_hands, rec_stock, obs["players"], p)
         assert len(drawn) == int(params[p])  # one sample per iteration
         unseen = ref.unseen_cards(obs)
         for hidden, stock in drawn:

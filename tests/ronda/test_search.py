@@ -35,6 +35,7 @@ from simcards.ronda.kernel_state import Seats
 from simcards.ronda.play_kernel import play_position, record_hands, replay_searched
 from simcards.ronda.policies import policy_arrays
 from simcards.ronda.rules import RondaRules
+from tests.ronda.replaying import drawn_samples, replay_in_reference
 
 FULL = bool(os.environ.get("RONDA_FULL_AGREEMENT"))
 
@@ -71,21 +72,10 @@ CONFIGS = [
 ]
 
 
-def _drawn(meta_row, hands, stock, players: int, seat: int) -> list:
-    """The recorded samples of one decision in the reference's form."""
-    out = []
-    first, count = int(meta_row[search_kernel.REC_FIRST]), int(meta_row[search_kernel.REC_COUNT])
-    for k in range(first, first + count):
-        hidden = {q: _cards(hands[k, q]) for q in range(players) if q != seat}
-        out.append((hidden, [int(c) for c in stock[k] if c >= 0]))
-    return out
-
-
 @pytest.mark.parametrize("index", range(len(CONFIGS)), ids=[c.name for c in CONFIGS])
 def test_q4_q5_q7_kernel_decisions_match_the_reference(index: int) -> None:
     cfg = CONFIGS[index]
     rules = RondaRules.make(**cfg.options)
-    options = ref.RondaOptions(**rules.summary())
     kr = rules.kernel
     kinds, params, explore = policy_arrays(list(cfg.specs))
     seats = Seats(kinds, params, explore)
@@ -97,45 +87,32 @@ def test_q4_q5_q7_kernel_decisions_match_the_reference(index: int) -> None:
     assert out[6][:, 3].sum() == 0  # no broken invariant
     rows = {(int(r[search_kernel.REC_HAND]), int(r[search_kernel.REC_PLAY])): r for r in meta}
     compared = {"sampled": 0, "forced": 0, "last_deal": 0}
-    for h in range(n_hands):
-        state = ref.HandState(options, int(dealers[h]), [int(c) for c in decks[h]])
-        k = 0
-        while not state.is_terminal():
-            p = state.current_player()
-            obs = state.observation(p)
-            kernel_card = int(plays[h, k, codes.F_CARD])
-            assert int(plays[h, k, codes.F_PLAYER]) == p
-            kind = kinds[p]
-            if kind == codes.POLICY_RANDOM:
-                card = ref.random_policy(obs, float(us[h, k]))
-            elif kind == codes.POLICY_GREEDY:
-                card = ref.greedy_policy(obs)
-            elif (h, k) in rows:
-                row = rows[(h, k)]
-                assert int(row[search_kernel.REC_SEAT]) == p
-                assert int(row[search_kernel.REC_KIND]) == kind
-                drawn = _drawn(row, rec_hands, rec_stock, obs["players"], p)
-                expected = search_kernel.LOOKAHEAD_SAMPLES if kind == codes.POLICY_LOOKAHEAD \
-                    else int(params[p])
-                assert len(drawn) == expected
-                unseen = ref.unseen_cards(obs)
-                for hidden, stock in drawn:  # each sample places exactly the unseen cards
-                    assert sorted([*stock, *(c for cs in hidden.values() for c in cs)]) == unseen
-                if kind == codes.POLICY_LOOKAHEAD:
-                    card = ref.lookahead_policy(obs, None, depth=int(params[p]), drawn=drawn)
-                else:
-                    card = ref.rollout_policy(obs, None, k=int(params[p]), drawn=drawn)
-                compared["sampled"] += 1
-            elif obs["stock_size"] == 0:
-                card = ref.last_deal_policy(obs)  # Q7: no samples
-                compared["last_deal"] += 1
-            else:  # one value in hand: nothing to search
-                assert len({c // 4 for c in obs["hand"]}) == 1
-                card = obs["hand"][0]
-                compared["forced"] += 1
-            assert card == kernel_card, (h, k, ref.card_name(card), ref.card_name(kernel_card))
-            state.apply(card)
-            k += 1
+
+    def search(h: int, k: int, p: int, obs: dict, state: ref.HandState) -> int:
+        kind = kinds[p]
+        if (h, k) in rows:
+            row = rows[(h, k)]
+            assert int(row[search_kernel.REC_SEAT]) == p
+            assert int(row[search_kernel.REC_KIND]) == kind
+            drawn = drawn_samples(row, rec_hands, rec_stock, obs["players"], p)
+            expected = search_kernel.LOOKAHEAD_SAMPLES if kind == codes.POLICY_LOOKAHEAD \
+                else int(params[p])
+            assert len(drawn) == expected
+            unseen = ref.unseen_cards(obs)
+            for hidden, stock in drawn:  # each sample places exactly the unseen cards
+                assert sorted([*stock, *(c for cs in hidden.values() for c in cs)]) == unseen
+            compared["sampled"] += 1
+            if kind == codes.POLICY_LOOKAHEAD:
+                return ref.lookahead_policy(obs, None, depth=int(params[p]), drawn=drawn)
+            return ref.rollout_policy(obs, None, k=int(params[p]), drawn=drawn)
+        if obs["stock_size"] == 0:
+            compared["last_deal"] += 1
+            return ref.last_deal_policy(obs)  # Q7: no samples
+        assert len({c // 4 for c in obs["hand"]}) == 1  # one value in hand: nothing to search
+        compared["forced"] += 1
+        return obs["hand"][0]
+
+    replay_in_reference(rules, decks, dealers, us, plays, kinds, search)
     assert compared["sampled"] >= 5 and compared["last_deal"] >= 2, compared
 
 
