@@ -402,15 +402,26 @@ def keep_result(store: str | None, manifest: dict[str, Any], result: Any,
     run.finish(result.to_frame(), summary)
 
 
+POOR_FIT_P = 0.01
+"""Below this p-value of the fit's chi-square the ladder says that its ratings summarise the
+pairings poorly: with three or more players alone the result of one A among Bs depends on the
+field, which one strength per policy cannot carry."""
+
+
 def fit_sentence(fit: dict[str, Any], anchor: str) -> str:
     """The line under a ladder's tables: how well one rating per policy fits, and what the
     ratings are."""
     dof = fit["dof"]
     p_value = "" if fit["p_value"] is None else f", p = {fit['p_value']:.3g}"
+    poor = ""
+    if fit["p_value"] is not None and fit["p_value"] < POOR_FIT_P:
+        poor = (". One rating per policy describes these pairings poorly (p below "
+                f"{POOR_FIT_P}): where a rating and a paired run disagree, the run is the "
+                "measurement")
     return (f"Bradley-Terry fit: chi-square {fit['chi2']:.2f} on {dof} "
             f"degree{'' if dof == 1 else 's'} of freedom{p_value} (ratings on the Elo scale, "
             f"{anchor} at 0; 95% intervals from the inverse Fisher information, each pairing "
-            "weighted by the independent games its paired interval is worth)")
+            "weighted by the independent games its paired interval is worth)" + poor)
 
 
 # ---------------------------------------------------------------- report pages

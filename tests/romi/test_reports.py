@@ -224,6 +224,19 @@ def test_romi_ladder_sentence_quotes_the_best_against_greedy_per_table_size() ->
                         "separated (a paired interval includes 0): `greedy` and `rummy:4`.")
 
 
+def test_a_ladder_says_when_one_rating_per_policy_fits_its_pairings_poorly() -> None:
+    """At 4 and 5 players the Römi runs of one A among Bs depend on the field (chi-square
+    about 200 on 3 degrees of freedom): below p = 0.01 the fit's sentence says so."""
+    from simcards.core import ladder as lad
+
+    good = lad.fit_sentence({"chi2": 3.67, "dof": 3, "p_value": 0.3}, "`greedy`")
+    assert "poorly" not in good and good.endswith("is worth)")
+    poor = lad.fit_sentence({"chi2": 201.3, "dof": 3, "p_value": 2.2e-43}, "`greedy`")
+    assert poor.endswith("describes these pairings poorly (p below 0.01): where a rating and "
+                         "a paired run disagree, the run is the measurement")
+    assert "poorly" not in lad.fit_sentence({"chi2": 0.0, "dof": 0, "p_value": None}, "x")
+
+
 def test_romi_ladder_pairs_every_other_policy_once_per_table_size() -> None:
     jobs = P.ladder_jobs()
     others = [p for p in P.field() if p != P.BASE]
