@@ -1,5 +1,6 @@
 """Playing recorded kernel hands again in the reference engine, decision by decision: the
-loop that the search players' agreement tests (``test_ismcts.py``, ``test_seeing.py``) share.
+loop that the search players' agreement tests (``test_search.py``, ``test_ismcts.py``,
+``test_seeing.py``) share.
 
 Each configuration names its rules and one policy per seat; the kernel records its hands
 (``record_hands``) and plays them, then :func:`replay_in_reference` walks the same hands in
@@ -57,15 +58,18 @@ def replay_in_reference(rules: RondaRules, decks, dealers, us, plays, kinds,
             k += 1
 
 
+def mask_cards(mask: int) -> list[int]:
+    """The cards (ids 0..39, ascending) of a 40-bit card mask."""
+    return [c for c in range(40) if (int(mask) >> c) & 1]
+
+
 def drawn_samples(meta_row, hands, stock, players: int, seat: int) -> list:
     """The samples one searching decision drew, as the kernel recorded them
     (``replay_searched``: its meta row, sampled hands as card masks, and stocks), in the
-    reference's form:
-    ``(other hands by seat, stock)`` per sample."""
+    reference's form: ``(other hands by seat, stock)`` per sample."""
     out = []
     first, count = int(meta_row[search_kernel.REC_FIRST]), int(meta_row[search_kernel.REC_COUNT])
     for k in range(first, first + count):
-        hidden = {q: [c for c in range(40) if (int(hands[k, q]) >> c) & 1]
-                  for q in range(players) if q != seat}
+        hidden = {q: mask_cards(hands[k, q]) for q in range(players) if q != seat}
         out.append((hidden, [int(c) for c in stock[k] if c >= 0]))
     return out

@@ -35,13 +35,9 @@ from simcards.ronda.kernel_state import Seats
 from simcards.ronda.play_kernel import play_position, record_hands, replay_searched
 from simcards.ronda.policies import policy_arrays
 from simcards.ronda.rules import RondaRules
-from tests.ronda.replaying import drawn_samples, replay_in_reference
+from tests.ronda.replaying import drawn_samples, mask_cards, replay_in_reference
 
 FULL = bool(os.environ.get("RONDA_FULL_AGREEMENT"))
-
-
-def _cards(mask: int) -> list[int]:
-    return [c for c in range(40) if (int(mask) >> c) & 1]
 
 
 # ---------------------------------------------------------------- Q4, Q5: agreement
@@ -298,7 +294,7 @@ def test_q1_samples_are_uniform_over_the_consistent_assignments() -> None:
     counts: dict[tuple[int, ...], int] = {}
     tops: dict[int, int] = {}
     for i in range(k):
-        hand = tuple(_cards(hands[i, 0]))
+        hand = tuple(mask_cards(hands[i, 0]))
         assert hand in consistent, hand
         counts[hand] = counts.get(hand, 0) + 1
         tops[int(stock[i, 0])] = tops.get(int(stock[i, 0]), 0) + 1
@@ -364,7 +360,7 @@ def test_q1_four_player_samples_are_uniform_when_several_players_announced() -> 
             exact[h] = exact.get(h, 0) + 1
         counts: dict[tuple[int, ...], int] = {}
         for i in range(k):
-            h = tuple(_cards(hands[i, q]))
+            h = tuple(mask_cards(hands[i, q]))
             counts[h] = counts.get(h, 0) + 1
         assert set(counts) <= set(exact)
         # Pearson's chi-square against the exact marginal; mean plus 5 standard deviations.
@@ -374,7 +370,7 @@ def test_q1_four_player_samples_are_uniform_when_several_players_announced() -> 
         if dof > 0:
             assert chi2 < dof + 5 * math.sqrt(2 * dof), (q, chi2, dof)
     for i in range(k):
-        assert tuple(tuple(_cards(hands[i, q])) for q in others) in consistent
+        assert tuple(tuple(mask_cards(hands[i, q])) for q in others) in consistent
 
 
 # ---------------------------------------------------------------- I3: isolation

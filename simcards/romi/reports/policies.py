@@ -148,16 +148,10 @@ def build(root: Path, *, seed: int, workers: int | None, progress: bool = True,
     stats = run_batches(batches, workers=workers, executor=executor, progress=progress,
                         label="Römi policies report",
                         store=batch_set_store(store, "romi", "report-policies"))
-    rows = []
-    for job, s in zip(todo, stats, strict=False):
-        out = RC.summarise(s, job.players, RomiRules().rounds)
-        rows.append(_row(job, deal_sets[job.players], out))
-    df = pd.DataFrame(rows)
-    mixed = _mixed(stats[len(todo):len(todo) + len(PLAYERS)], games)
-    pairs = pd.DataFrame([_row(job, ladder_sets(quick),
-                               RC.summarise(s, job.players, RomiRules().rounds))
-                          for job, s in zip(cross, stats[len(todo) + len(PLAYERS):],
-                                            strict=True)])
+    n_todo = len(todo)
+    df = _frame(todo, stats[:n_todo], [deal_sets[j.players] for j in todo])
+    mixed = _mixed(stats[n_todo:n_todo + len(PLAYERS)], games)
+    pairs = _frame(cross, stats[n_todo + len(PLAYERS):], [ladder_sets(quick)] * len(cross))
     out = out_dir(root, "romi")
     df.to_csv(out / "policy_compare.csv", index=False)
     mixed.to_csv(out / "mixed_tables.csv", index=False)
@@ -173,6 +167,13 @@ def build(root: Path, *, seed: int, workers: int | None, progress: bool = True,
     _page(page, df, mixed, pairs, figs, seed=seed, quick=quick, deal_sets=deal_sets,
           games=games)
     return page
+
+
+def _frame(todo: list[Job], stats: list[dict], sets: list[int]) -> pd.DataFrame:
+    """One row per comparison (:func:`_row`) from its batch's statistics."""
+    rounds = RomiRules().rounds
+    return pd.DataFrame([_row(job, n, RC.summarise(s, job.players, rounds))
+                         for job, s, n in zip(todo, stats, sets, strict=True)])
 
 
 def _row(job: Job, deal_sets: int, out: dict) -> dict[str, object]:
