@@ -1,7 +1,7 @@
 """Throughput and round statistics of Römi's numba engine, every seat one policy, on one core.
 
 Usage: python scripts/bench_romi.py [--rounds N] [--players 2,3,4,5] [--policy P[,P...]]
-                                    [--seed N] [--json]
+                                    [--search N[,N...]] [--search-rounds N] [--seed N] [--json]
 
 For each player count and each policy of ``--policy`` (one, or several comma-separated, e.g.
 ``greedy,expert``), ``--rounds`` rounds (20,000 by default) with every seat playing that policy
@@ -16,6 +16,10 @@ round (T9's counter), the share of rounds someone went out (G1), of Römis (-20,
 players never opened at the end (G5, per player and round) and of stalled rounds (T8, T9);
 with several policies, each one's rounds per second as a share of the first's (``ratio`` in
 JSON).
+
+``--search 16`` adds, per player count, tables of one ``search:16`` seat (Q7) among ``expert``
+seats, ``--search-rounds`` rounds each (default 40), played by ``search_kernel.simulate_rounds``:
+their rounds per second, and the searching seat's mean score beside the others' mean.
 """
 
 from __future__ import annotations
@@ -26,6 +30,8 @@ import time
 
 from simcards.core.rng import chunk_state
 from simcards.romi import round_kernel as E
+from simcards.romi import search_kernel as S
+from simcards.romi.codes import POLICY_SEARCH
 from simcards.romi.kernel_state import Seats
 from simcards.romi.records import engine_args
 from simcards.romi.rules import RomiRules
@@ -52,17 +58,43 @@ def bench(players: int, rounds: int, seed: int, policy: str = "greedy") -> dict[
     }
 
 
+def bench_search(players: int, samples: int, rounds: int, seed: int) -> dict[str, object]:
+    """One ``search:samples`` seat (seat 0) among ``expert`` seats: rounds per CPU second."""
+    rl, kinds, params = engine_args(RomiRules.make(players=players), ["expert"] * players)
+    kinds[0] = POLICY_SEARCH
+    params[0] = samples
+    S.simulate_rounds(chunk_state(seed, 20_000 + players), 1, rl, Seats(kinds, params))  # compile
+    t0 = time.process_time()
+    scores, *_ = S.simulate_rounds(chunk_state(seed, players), rounds, rl, Seats(kinds, params))
+    dt = time.process_time() - t0
+    return {"players": players, "policy": f"search:{samples} among expert", "rounds": rounds,
+            "rounds_per_second": round(rounds / dt, 2),
+            "search_score": round(float(scores[:, 0].mean()), 2),
+            "others_score": round(float(scores[:, 1:].mean()), 2)}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=20_000)
     ap.add_argument("--players", default="2,3,4,5")
     ap.add_argument("--policy", default="greedy",
                     help="one policy, or several comma-separated (greedy,expert)")
+    ap.add_argument("--search", default="",
+                    help="also time one search:N seat among experts, for each N listed")
+    ap.add_argument("--search-rounds", type=int, default=40)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
     policies = a.policy.split(",")
     for n in (int(x) for x in a.players.split(",")):
+        for samples in (int(x) for x in a.search.split(",") if x):
+            r = bench_search(n, samples, a.search_rounds, a.seed)
+            if a.json:
+                print(json.dumps(r))
+            else:
+                print(f"{n} players, {r['policy']}: {r['rounds_per_second']:,.2f} rounds/s on "
+                      f"one core; search scored {r['search_score']:.1f} a round, the experts "
+                      f"{r['others_score']:.1f} ({a.search_rounds} rounds)")
         first = None
         for policy in policies:
             r = bench(n, a.rounds, a.seed, policy)

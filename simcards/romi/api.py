@@ -45,6 +45,7 @@ from simcards.romi import rounds_batch as R
 from simcards.romi import table_exact as T
 from simcards.romi.policies import KINDS, policy_arrays
 from simcards.romi.rules import RomiRules
+from simcards.romi.search_kernel import searching
 
 MAX_ROUNDS = 10**9
 """The most rounds one ``rounds`` run may simulate."""
@@ -127,10 +128,10 @@ def _run(command: str, players: int, policies, open_min, ace_low_value, rounds_p
                               "rules": summary, "policies": [s.text() for s in specs]}
     if command == "rounds":
         header["dealer"] = dealer
-    chunk = R.ROUNDS_CHUNK if command == "rounds" else R.GAMES_CHUNK
     fn = R.rounds_chunk if command == "rounds" else R.games_chunk
     stream = R.STREAM_ROUNDS if command == "rounds" else R.STREAM_GAMES
     cfg = _config(rules, specs, dealer)
+    chunk = R.chunk_sizes(cfg.seats)[0 if command == "rounds" else 1]
 
     def answer(stats: Stats) -> dict[str, Any]:
         out: dict[str, Any] = {command: total}
@@ -214,8 +215,8 @@ def compare(a: str | PolicySpec, b: str | PolicySpec, *, players: int = 4,
                   "ace_low_value": rules.ace_low_value, "rounds": rules.rounds,
                   "swap_keeps_romi": rules.swap_keeps_romi},
         "a": spec_a.text(), "b": spec_b.text(), "dealer": dealer}
-    size = RC.chunk_size(rules.players, rules.rounds)
     cfg = config_for(rules, spec_a, spec_b, dealer)
+    size = RC.chunk_size(rules.players, rules.rounds, searching(cfg.rotations[0].kinds))
     return monte_carlo(
         header, {"deals": total, "chunk_size": size},
         lambda **run: run_batch(RC.compare_chunk, cfg, seed=seed, total=total, chunk_size=size,

@@ -30,7 +30,7 @@ from simcards.core.cli_options import (
     WorkersOpt,
     emit_json,
 )
-from simcards.romi.policies import KINDS
+from simcards.romi.policies import KINDS, SEEING_NOTE
 from simcards.romi.rules import MAX_OPENING, MAX_ROUNDS_PER_GAME
 
 app = typer.Typer(help="Römi húngaro, the two-deck rummy with jokers.", no_args_is_help=True)
@@ -118,10 +118,14 @@ def _kinds_help() -> str:
     """The policy kinds with their parameters' ranges and defaults, from their declaration."""
     k = KINDS.kind("rummy").params[0]
     x = KINDS.kind("threshold").params[0]
+    n = KINDS.kind("search").params[0]
     return (f"greedy (Q2), rummy:K (Q3: plays for a one-turn Römi until an opponent holds K "
             f"cards or fewer; K {k.low} to {k.high}, plain rummy is rummy:{k.default}), "
             f"threshold:X (Q4: opens only with X points or more; X from --open-min to {x.high}, "
-            f"plain threshold is threshold:{x.default}) or expert (Q5)")
+            f"plain threshold is threshold:{x.default}), expert (Q5), search:N (Q7: expert's "
+            f"turns weighed against their alternatives by N determinized play-outs each; N "
+            f"{n.low} to {n.high}, plain search is search:{n.default}; about 3 rounds a "
+            f"second at N = 16) or seeing:N (Q8: {SEEING_NOTE})")
 
 
 PoliciesOpt = Annotated[str | None, typer.Option(

@@ -25,6 +25,8 @@ POLICY_GREEDY = 0  # Q2
 POLICY_RUMMY = 1  # Q3: parameter K
 POLICY_THRESHOLD = 2  # Q4: parameter X
 POLICY_EXPERT = 3  # Q5
+POLICY_SEARCH = 4  # Q7: parameter N, samples per candidate
+POLICY_SEEING = 5  # Q8: parameter N; sees the hidden cards, no legal player
 
 # ---------------------------------------------------------------- scalars of the workspace's ``st``
 

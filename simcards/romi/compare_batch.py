@@ -76,8 +76,11 @@ def build_config(rules: KernelRules, kind_a: int, param_a: int, kind_b: int, par
                          -1 if dealer is None else int(dealer))
 
 
-def chunk_size(players: int, rounds_per_game: int) -> int:
-    """Deal sets per chunk (:data:`ROUNDS_PER_CHUNK`)."""
+def chunk_size(players: int, rounds_per_game: int, searching: bool = False) -> int:
+    """Deal sets per chunk (:data:`ROUNDS_PER_CHUNK`); one where a seat searches (Q7, Q8:
+    seconds a round)."""
+    if searching:
+        return 1
     return max(1, ROUNDS_PER_CHUNK // (players * rounds_per_game))
 
 
@@ -105,8 +108,9 @@ def _empty() -> dict[str, np.ndarray]:
 def compare_chunk(state: np.ndarray, size: int, cfg: CompareConfig) -> dict[str, np.ndarray]:
     """One chunk of deal sets (runs in a worker); see the module docstring."""
     from simcards.core.rng import next_u64, randbelow, seed_state
-    from simcards.romi.round_kernel import simulate_rounds
+    from simcards.romi.rounds_batch import simulator
 
+    simulate_rounds = simulator(cfg.rotations[0])
     n, rounds = cfg.players, cfg.rounds_per_game
     acc = _empty()
     sub = np.zeros(4, np.uint64)

@@ -24,7 +24,7 @@ from typing import NamedTuple
 import numpy as np
 
 __all__ = ["DrawNotes", "KernelRules", "MeldWork", "RoundLog", "RoundState", "RoundWork",
-           "Scratch", "Seats", "Solver", "View"]
+           "Scratch", "SearchWork", "Seats", "Solver", "View"]
 
 
 class KernelRules(NamedTuple):
@@ -128,6 +128,37 @@ class RoundWork(NamedTuple):
     ps: Scratch
     rs: np.ndarray
     log: RoundLog
+
+
+class SearchWork(NamedTuple):
+    """What a searching seat's decisions work in (``search_kernel``, Q7, Q8), built once per
+    batch: the round its samples are played out in (``roll``, recording nothing), the search's
+    own stream ``ss`` (seeded from the round's seed, apart from the round's stream), a sample's
+    stream ``tmp`` and the seeds of a decision's samples, the cards the seat has seen
+    (``seen``, per card id) and the others (``hidden``, by id; ``deal``: one sample's order),
+    the candidate plans (``ph``, ``ptm``, ``ptc``, ``mv`` and ``meta``: moves, opened after,
+    hand count, melds, went out), the candidates (``cand``: plan slot and the card it
+    discards) with their gains over the first candidate summed (``value``) and squared
+    (``value_sq``), the scores of a played-out sample, and the seats the samples are played
+    out by (``greedy``)."""
+
+    roll: RoundWork
+    ss: np.ndarray
+    tmp: np.ndarray
+    seeds: np.ndarray
+    seen: np.ndarray
+    hidden: np.ndarray
+    deal: np.ndarray
+    ph: np.ndarray
+    ptm: np.ndarray
+    ptc: np.ndarray
+    mv: np.ndarray
+    meta: np.ndarray
+    cand: np.ndarray
+    value: np.ndarray
+    value_sq: np.ndarray
+    scores: np.ndarray
+    greedy: Seats
 
 
 class View(NamedTuple):

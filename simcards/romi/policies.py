@@ -1,11 +1,18 @@
-"""Römi's policy kinds (Q2-Q5 of ``seeds/romi.md``), declared once as data.
+"""Römi's policy kinds (Q2-Q5, Q7, Q8 of ``seeds/romi.md``), declared once as data.
 
 ``--policies`` takes one spec per seat (Q6): ``greedy``, ``rummy:K`` (play for a Römi until an
-opponent holds K cards or fewer, Q3), ``threshold:X`` (open only with X points or more, Q4) or
-``expert`` (greedy's draws and melds with a discard weighed over the unseen cards, Q5).
+opponent holds K cards or fewer, Q3), ``threshold:X`` (open only with X points or more, Q4),
+``expert`` (greedy's draws and melds with a discard weighed over the unseen cards, Q5),
+``search:N`` (expert's turn and its alternatives weighed by N determinized play-outs each, Q7)
+or ``seeing:N`` (Q8: the same search on the true state).
 The engine (:mod:`simcards.romi.round_kernel`) takes a seat's policy as two integers, its kind code
 and its one parameter. ``threshold``'s X may not be below the rules' ``open_min`` (O1): that
 bound is named here and supplied by :func:`policy_arrays` from the rules.
+
+``seeing`` is no legal player: it sees the other hands and the order of the stock (I2), which
+breaks I3. It is a bound, for ``rounds``, ``games``, ``compare`` and ``ladder`` (how much the
+hidden cards are worth to the search); the table environments refuse it (:func:`check_legal`),
+and ``search`` too, which plays only in the batch commands.
 """
 
 from __future__ import annotations
@@ -16,12 +23,29 @@ import numpy as np
 
 from simcards.core.errors import UsageError
 from simcards.core.policyspec import Param, PolicyKind, PolicyKinds, PolicySpec
-from simcards.romi.codes import POLICY_EXPERT, POLICY_GREEDY, POLICY_RUMMY, POLICY_THRESHOLD
+from simcards.romi.codes import (
+    POLICY_EXPERT,
+    POLICY_GREEDY,
+    POLICY_RUMMY,
+    POLICY_SEARCH,
+    POLICY_SEEING,
+    POLICY_THRESHOLD,
+)
 from simcards.romi.kernel_state import Seats
 from simcards.romi.rules import RomiRules
 
 MAX_THRESHOLD = 1000
 """Q4: the largest opening threshold accepted (no lay-down of 15 cards is worth more)."""
+MAX_SAMPLES = 10_000
+"""Q7, Q8: the most play-outs per candidate of a searching decision
+(``search_kernel.MAX_SAMPLES``)."""
+SEEING_NOTE = ("sees the hidden cards (the other hands and the stock order): an all-seeing "
+               "bound for rounds, games, compare and ladder, not a legal player")
+"""Q8: what every help text that lists ``seeing`` says of it."""
+SEES_HIDDEN = frozenset({"seeing"})
+"""The kinds that read hidden cards (I2) and so are no legal player (Q8)."""
+BATCH_ONLY = frozenset({"search", "seeing"})
+"""The kinds only the batch commands play (Q7, Q8): the table environments refuse them."""
 
 KINDS = PolicyKinds("romi", [
     PolicyKind("greedy", POLICY_GREEDY, (),
@@ -36,6 +60,14 @@ KINDS = PolicyKinds("romi", [
     PolicyKind("expert", POLICY_EXPERT, (),
                "Q5: greedy's draws and melds; discards by the unseen cards, never feeding the "
                "next player"),
+    PolicyKind("search", POLICY_SEARCH,
+               (Param("N", int, 1, MAX_SAMPLES, 16, "play-outs per candidate"),),
+               "Q7: expert's turn and its alternatives (draw, discard, holding the opening) "
+               "weighed by N determinized play-outs each"),
+    PolicyKind("seeing", POLICY_SEEING,
+               (Param("N", int, 1, MAX_SAMPLES, 16, "play-outs per candidate"),),
+               "Q8: Q7's search on the true state, seeing every hand and the stock",
+               note=SEEING_NOTE),
 ])
 """Römi's policy kinds: what ``--policies`` accepts, with ranges and defaults."""
 
@@ -58,3 +90,15 @@ def policy_arrays(specs: Sequence[PolicySpec | str], rules: RomiRules) -> Seats:
         kinds[p] = KINDS.code(spec.kind)
         params[p] = int(spec.values[0]) if spec.values else 0
     return Seats(kinds, params)
+
+
+def check_table_seat(spec: PolicySpec) -> None:
+    """Refuse a kind the table environments cannot seat (Q7, Q8): one line saying why."""
+    if spec.kind in SEES_HIDDEN:
+        raise UsageError(f"seat policy: {spec.text()} sees hidden cards (the other hands and "
+                         "the stock order, rule Q8): it is a bound for rounds, games, compare "
+                         "and ladder, not a player")
+    if spec.kind in BATCH_ONLY:
+        raise UsageError(f"seat policy: {spec.text()} plays in rounds, games, compare and "
+                         "ladder only (rule Q7); a table seats random, greedy, rummy, threshold "
+                         "or expert")

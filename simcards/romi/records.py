@@ -37,6 +37,7 @@ from simcards.romi.actions import (
 from simcards.romi.kernel_state import KernelRules, RoundState, RoundWork, Seats
 from simcards.romi.policies import policy_arrays
 from simcards.romi.rules import RomiRules
+from simcards.romi.search_kernel import new_search_work, search_turn, searching
 
 LOG_CAP = 4000
 """Move rows of one round: at most 1,000 draws and 1,000 discards (T9) plus one row per card
@@ -48,8 +49,13 @@ reshuffle, so they are at most the 1,000 turns' draws plus the last stock."""
 
 def engine_args(rules: RomiRules, policies: Sequence[PolicySpec | str]
                 ) -> tuple[KernelRules, np.ndarray, np.ndarray]:
-    """``(rules, kinds, params)`` for the engine's kernels, validated (``UsageError``)."""
+    """``(rules, kinds, params)`` for the engine's kernels, validated (``UsageError``): the
+    engine's turn plays Q2-Q5; a searching seat (Q7, Q8) plays only through
+    ``search_kernel``."""
     kinds, params = policy_arrays(policies, rules)
+    if searching(kinds):
+        raise UsageError("the recorded rounds play greedy, rummy, threshold and expert seats "
+                         "(Q2-Q5); search and seeing play in rounds, games, compare and ladder")
     return rules.kernel, kinds, params
 
 
@@ -351,6 +357,29 @@ def play_one_turn(ws: tuple, rules: KernelRules, kinds: np.ndarray, params: np.n
     player to move are not advanced). Returns (status: 0 on, 1 went out, 2 stopped by T8; the
     turn's actions; the new stock order if T8 reshuffled)."""
     status, log, shuf = _one_turn(rules, Seats(kinds, params), RoundState(*ws), np.uint64(seed))
+    return int(status), decode_moves(log), tuple(int(c) for c in shuf)
+
+
+@njit(cache=True)
+def _one_search_turn(rules, seats, ws, seed, search_seed):
+    w0 = E.new_round_work(rules.players, np.int64(E.MAX_PLAN + 1), np.int64(E.N_CARDS),
+                          np.int64(1))
+    work = RoundWork(ws, w0.sv, w0.ps, w0.rs, w0.log)
+    sw = new_search_work(rules.players)
+    seed_state(work.rs, seed)
+    seed_state(sw.ss, search_seed)
+    status = search_turn(rules, seats, work, sw)
+    info = work.log.info
+    return status, work.log.moves[:info[2]].copy(), work.log.shuf[:info[0]].copy()
+
+
+def play_one_search_turn(ws: tuple, rules: KernelRules, kinds: np.ndarray, params: np.ndarray,
+                         seed: int = 0, search_seed: int = 0
+                         ) -> tuple[int, list[Action], tuple[int, ...]]:
+    """:func:`play_one_turn` for a searching seat to move (Q7, Q8), its stream seeded by
+    ``search_seed``."""
+    status, log, shuf = _one_search_turn(rules, Seats(kinds, params), RoundState(*ws),
+                                         np.uint64(seed), np.uint64(search_seed))
     return int(status), decode_moves(log), tuple(int(c) for c in shuf)
 
 

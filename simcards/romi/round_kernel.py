@@ -1639,77 +1639,83 @@ def reshuffle(ws, rs, log):
 
 
 @njit(cache=True)
-def play_turn(rules, seats, work):
-    """One turn of the player to move (T1-T7), recorded in ``work.log`` from row
-    ``log.info[2]`` when it has room. Returns 0 to go on, 1 when he went out (G1), 2 when the
-    round stops (T8)."""
-    ws = work.ws
-    sv = work.sv
-    ps = work.ps
-    st, hand, hn, opened, drawn, played, stock, pile, tm, tc = ws
-    kinds = seats.kinds
-    params = seats.params
-    log = work.log.moves
-    info = work.log.info
+def prepare_seat(rules, kind, param, ws, ps, p):
+    """Seat ``p``'s opening threshold ``x`` (Q2: open_min, Q4: X) and ``hold`` (Q3) for its
+    turn under the policy ``(kind, param)``, and the expert's view of the discard pile in
+    ``ps.xs`` (Q5; ``X_ON`` 0 for the other kinds). Returns (x, hold)."""
+    st, hn, pile = ws.st, ws.hn, ws.pile
     n = rules.players
-    ace_low = rules.ace_low
-    p = st[S_TURN]
     x = rules.open_min
-    if kinds[p] == POLICY_THRESHOLD:
-        x = params[p]
+    if kind == POLICY_THRESHOLD:
+        x = param
     hold = False
-    if kinds[p] == POLICY_RUMMY:
+    if kind == POLICY_RUMMY:
         hold = True
         for q in range(n):
-            if q != p and hn[q] <= params[p]:
+            if q != p and hn[q] <= param:
                 hold = False
-    nm = st[S_NM]
     xs = ps.xs
-    xs[X_ON] = 1 if kinds[p] == POLICY_EXPERT else 0
+    xs[X_ON] = 1 if kind == POLICY_EXPERT else 0
     if xs[X_ON] == 1:
-        xs[X_NEXT_OPEN] = opened[(p + 1) % n]
+        xs[X_NEXT_OPEN] = ws.opened[(p + 1) % n]
         for k in range(53):
             xs[X_PILE + k] = 0
         for i in range(st[S_PN]):
             xs[X_PILE + kind_of(pile[i])] += 1
-    li = info[2]
-    cap = log.shape[0]
-    must = np.int64(-1)
-    top = pile[st[S_PN] - 1] if st[S_PN] > 0 else -1
+    return x, hold
+
+
+@njit(cache=True)
+def turn_view(rules, ws, p, x, hold):
+    """Seat ``p``'s :class:`~simcards.romi.kernel_state.View` at the start of its turn (I3),
+    with its threshold ``x`` and ``hold`` (:func:`prepare_seat`). D4: the starter's first turn,
+    his discard, neither opens nor draws."""
+    st = ws.st
+    top = ws.pile[st[S_PN] - 1] if st[S_PN] > 0 else -1
     if st[S_TURNS] == 0:
-        # D4: the starter's first turn is his discard.
-        first = View(p, np.bool_(False), np.bool_(False), np.bool_(False), x, np.bool_(False),
-                     top, st[S_CUT], ace_low, tm, tc, nm)
-        res = plan_turn(hand[p], hn[p], np.int64(-1), first, sv, ps)
+        return View(p, np.bool_(False), np.bool_(False), np.bool_(False), x, np.bool_(False),
+                    top, st[S_CUT], rules.ace_low, ws.tm, ws.tc, st[S_NM])
+    return View(p, ws.opened[p] == 1, ws.played[p] >= 1, ws.drawn[p] == 0, x, hold, top,
+                st[S_CUT], rules.ace_low, ws.tm, ws.tc, st[S_NM])
+
+
+@njit(cache=True)
+def take_draw(ws, work, p, choice):
+    """T2-T5: the card of the draw ``choice`` (``MV_DRAW_*``) into seat ``p``'s hand, the stock
+    made again from the pile when it is empty (T8, from ``work.rs``). Returns (False when the
+    round stops there, the card he must meld this turn (T4) or -1)."""
+    st, hand, hn, drawn, stock, pile = ws.st, ws.hand, ws.hn, ws.drawn, ws.stock, ws.pile
+    must = np.int64(-1)
+    if choice == MV_DRAW_STOCK:
+        if st[S_POS] == st[S_END] and not reshuffle(ws, work.rs, work.log):
+            return False, must
+        c = stock[st[S_POS]]
+        st[S_POS] += 1
+    elif choice == MV_DRAW_DISCARD:
+        c = pile[st[S_PN] - 1]
+        st[S_PN] -= 1
+        work.ps.xs[X_PILE + kind_of(c)] -= 1
+        if drawn[p]:
+            must = c
     else:
-        view = View(p, opened[p] == 1, played[p] >= 1, drawn[p] == 0, x, hold, top, st[S_CUT],
-                    ace_low, tm, tc, nm)
-        choice = choose_draw(hand[p], hn[p], view, sv, ps)
-        if choice == MV_DRAW_STOCK:
-            if st[S_POS] == st[S_END] and not reshuffle(ws, work.rs, work.log):
-                return 2
-            c = stock[st[S_POS]]
-            st[S_POS] += 1
-        elif choice == MV_DRAW_DISCARD:
-            c = top
-            st[S_PN] -= 1
-            xs[X_PILE + kind_of(c)] -= 1
-            if drawn[p]:
-                must = c
-        else:
-            c = st[S_CUT]
-            st[S_CUT] = -1
-        hand[p, hn[p]] = c
-        hn[p] += 1
-        drawn[p] = 1
-        if li < cap:
-            _row(log, li, p, choice, -1, -1, -1)
-        li += 1
-        kept = ps.kept
-        if choice != MV_DRAW_STOCK and kept[5] == 1:
-            res = (kept[0], kept[1] == 1, kept[2], kept[3], kept[4] == 1)
-        else:
-            res = plan_turn(hand[p], hn[p], must, view, sv, ps)
+        c = st[S_CUT]
+        st[S_CUT] = -1
+    hand[p, hn[p]] = c
+    hn[p] += 1
+    drawn[p] = 1
+    return True, must
+
+
+@njit(cache=True)
+def commit_turn(rules, ws, p, nm, res, ps, log, info, li):
+    """Play seat ``p``'s planned melding and discard (``res``, :func:`plan_turn`'s answer,
+    its hand, table and moves in ``ps``) on the round: its moves recorded in ``log`` from row
+    ``li`` while it has room (``info[2]`` set past them), the hand and the table copied back,
+    the discard laid on the pile. ``nm``: the melds on the table before the turn. Returns
+    True when he went out (G1, with the -20 of G3 noted)."""
+    st, hand, hn, opened, played, pile, tm, tc = (ws.st, ws.hand, ws.hn, ws.opened, ws.played,
+                                                   ws.pile, ws.tm, ws.tc)
+    cap = log.shape[0]
     nmv, op, nh, nm2, out = res
     ph, ptm, ptc, mv = ps.ph, ps.ptm, ps.ptc, ps.mv
     romi = out and opened[p] == 0
@@ -1741,6 +1747,41 @@ def play_turn(rules, seats, work):
     if out:
         st[S_OUT] = p
         st[S_ROMI] = 1 if romi else 0
+    return out
+
+
+@njit(cache=True)
+def play_turn(rules, seats, work):
+    """One turn of the player to move (T1-T7), recorded in ``work.log`` from row
+    ``log.info[2]`` when it has room. Returns 0 to go on, 1 when he went out (G1), 2 when the
+    round stops (T8)."""
+    ws = work.ws
+    sv = work.sv
+    ps = work.ps
+    st, hand, hn = ws.st, ws.hand, ws.hn
+    log = work.log.moves
+    info = work.log.info
+    p = st[S_TURN]
+    x, hold = prepare_seat(rules, seats.kinds[p], seats.params[p], ws, ps, p)
+    nm = st[S_NM]
+    li = info[2]
+    view = turn_view(rules, ws, p, x, hold)
+    if st[S_TURNS] == 0:
+        res = plan_turn(hand[p], hn[p], np.int64(-1), view, sv, ps)
+    else:
+        choice = choose_draw(hand[p], hn[p], view, sv, ps)
+        ok, must = take_draw(ws, work, p, choice)
+        if not ok:
+            return 2
+        if li < log.shape[0]:
+            _row(log, li, p, choice, -1, -1, -1)
+        li += 1
+        kept = ps.kept
+        if choice != MV_DRAW_STOCK and kept[5] == 1:
+            res = (kept[0], kept[1] == 1, kept[2], kept[3], kept[4] == 1)
+        else:
+            res = plan_turn(hand[p], hn[p], must, view, sv, ps)
+    if commit_turn(rules, ws, p, nm, res, ps, log, info, li):
         return 1
     return 0
 

@@ -13,6 +13,7 @@ round), so both give the same games, and the games command also reports every pe
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -25,6 +26,10 @@ ROUNDS_CHUNK = 512
 """Rounds per chunk: under a second on one core (about 700 four-player greedy rounds/s)."""
 GAMES_CHUNK = 64
 """Games per chunk (7 rounds each by default)."""
+SEARCH_ROUNDS_CHUNK = 4
+"""Rounds per chunk at a table with a searching seat (Q7, Q8: seconds each)."""
+SEARCH_GAMES_CHUNK = 1
+"""Games per chunk at a table with a searching seat."""
 QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
 STREAM_ROUNDS = "romi.rounds"
 STREAM_GAMES = "romi.games"
@@ -76,10 +81,31 @@ def _add_rounds(acc: dict[str, np.ndarray], out: tuple) -> None:
     acc["stalled"][0] += int(stalled.sum())
 
 
-def rounds_chunk(state: np.ndarray, size: int, cfg: RoundConfig) -> dict[str, np.ndarray]:
-    """One chunk of Monte Carlo rounds (runs in a worker)."""
+def simulator(seats: Seats) -> Callable[..., tuple]:
+    """The kernel that plays rounds for ``seats``: the round kernel, or the search kernel's
+    (same chance, same per-round arrays) when a seat searches (Q7, Q8)."""
+    from simcards.romi import search_kernel
+
+    if search_kernel.searching(seats.kinds):
+        return search_kernel.simulate_rounds
     from simcards.romi.round_kernel import simulate_rounds
 
+    return simulate_rounds
+
+
+def chunk_sizes(seats: Seats) -> tuple[int, int]:
+    """Rounds and games per chunk for ``seats``: small where a seat searches (Q7, Q8), so that
+    progress moves and an interrupted run keeps most of its work."""
+    from simcards.romi.search_kernel import searching
+
+    if searching(seats.kinds):
+        return SEARCH_ROUNDS_CHUNK, SEARCH_GAMES_CHUNK
+    return ROUNDS_CHUNK, GAMES_CHUNK
+
+
+def rounds_chunk(state: np.ndarray, size: int, cfg: RoundConfig) -> dict[str, np.ndarray]:
+    """One chunk of Monte Carlo rounds (runs in a worker)."""
+    simulate_rounds = simulator(cfg.seats)
     acc = _empty(cfg.players)
     _add_rounds(acc, simulate_rounds(state, size, cfg.rules, cfg.seats, cfg.dealer))
     return acc
@@ -89,8 +115,8 @@ def games_chunk(state: np.ndarray, size: int, cfg: RoundConfig) -> dict[str, np.
     """One chunk of Monte Carlo games (D5, G6): the first dealer drawn, the deal moving one seat
     left each round, the lowest total winning and equal lowest totals sharing the win."""
     from simcards.core.rng import randbelow
-    from simcards.romi.round_kernel import simulate_rounds
 
+    simulate_rounds = simulator(cfg.seats)
     n = cfg.players
     acc = _empty(n)
     for _ in range(size):

@@ -1100,9 +1100,10 @@ def _seat_policy(setup: RomiSetup, spec: str) -> Callable[[TableState, random.Ra
     text = spec.strip().lower()
     if text == "random":
         return _random_choice
-    from simcards.romi.policies import KINDS
+    from simcards.romi.policies import KINDS, check_table_seat
 
     parsed = KINDS.parse(text, {"open_min": setup.rules.open_min})
+    check_table_seat(parsed)  # Q7, Q8: the searching seats play in batches only
     param = int(parsed.values[0]) if parsed.values else 0
     return KernelPolicy(setup.rules, KINDS.code(parsed.kind), param)
 
