@@ -1811,21 +1811,35 @@ def play_round(deck, dealer, rules, seats, work, max_turns):
     (stalled)."""
     ws = work.ws
     st = ws.st
-    n = rules.players
     start_round(deck, dealer, rules, ws)
     work.log.info[:] = 0
-    while st[S_TURNS] < max_turns:
-        if st[S_TURNS] >= STALL_TURNS:
-            st[S_STALLED] = 1
+    while st[S_TURNS] < max_turns and not stall_reached(st):
+        if not turn_played(st, play_turn(rules, seats, work), rules.players):
             break
-        status = play_turn(rules, seats, work)
-        if status == 2:
-            st[S_STALLED] = 1
-            break
-        st[S_TURNS] += 1
-        if status == 1:
-            break
-        st[S_TURN] = (st[S_TURN] + 1) % n
+
+
+@njit(cache=True, inline="always")
+def stall_reached(st):
+    """T9: the round has played its 1,000 turns; it is marked stalled and stops."""
+    if st[S_TURNS] >= STALL_TURNS:
+        st[S_STALLED] = 1
+        return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def turn_played(st, status, n):
+    """After a turn of status ``status`` (:func:`play_turn`'s): a round stopped by T8 is marked
+    stalled; else the turn is counted and, unless the player went out, the next player (to the
+    left) is to move. Returns True while the round goes on."""
+    if status == 2:
+        st[S_STALLED] = 1
+        return False
+    st[S_TURNS] += 1
+    if status == 1:
+        return False
+    st[S_TURN] = (st[S_TURN] + 1) % n
+    return True
 
 
 @njit(cache=True)
@@ -1846,32 +1860,42 @@ def simulate_rounds(state, n_rounds, rules, seats, dealer=-1):
     [r])."""
     n = rules.players
     work = new_round_work(n, np.int64(0), np.int64(0), np.int64(0))
-    ws = work.ws
     rs = work.rs
     deck = np.zeros(N_CARDS, np.int64)
-    scores = np.zeros((n_rounds, n), np.int64)
-    went_out = np.full(n_rounds, -1, np.int64)
-    romi = np.zeros(n_rounds, np.int64)
-    never = np.zeros((n_rounds, n), np.int64)
-    turns = np.zeros(n_rounds, np.int64)
-    stalled = np.zeros(n_rounds, np.int64)
-    dealers = np.zeros(n_rounds, np.int64)
-    st = ws.st
-    opened = ws.opened
+    out = new_results(n_rounds, n)
     for r in range(n_rounds):
         d, seed = round_chance(state, n, dealer)
         seed_state(rs, seed)
         shuffle_deck(rs, deck)
         play_round(deck, d, rules, seats, work, STALL_TURNS + 1)
-        score_round(rules, ws, scores[r])
-        went_out[r] = st[S_OUT]
-        romi[r] = st[S_ROMI]
-        for p in range(n):
-            never[r, p] = 1 - opened[p]
-        turns[r] = st[S_TURNS]
-        stalled[r] = st[S_STALLED]
-        dealers[r] = d
-    return scores, went_out, romi, never, turns, stalled, dealers
+        note_round(out, r, rules, work.ws, d)
+    return out
+
+
+@njit(cache=True)
+def new_results(n_rounds, n):
+    """:func:`simulate_rounds`' per-round arrays: (scores [r, n], went_out [r] (-1 none),
+    romi [r], never_opened [r, n], turns [r], stalled [r], dealers [r])."""
+    return (np.zeros((n_rounds, n), np.int64), np.full(n_rounds, -1, np.int64),
+            np.zeros(n_rounds, np.int64), np.zeros((n_rounds, n), np.int64),
+            np.zeros(n_rounds, np.int64), np.zeros(n_rounds, np.int64),
+            np.zeros(n_rounds, np.int64))
+
+
+@njit(cache=True)
+def note_round(out, r, rules, ws, dealer):
+    """Round ``r``, played in ``ws`` with ``dealer``, into the per-round arrays ``out``
+    (:func:`new_results`), scored by G2-G5."""
+    scores, went_out, romi, never, turns, stalled, dealers = out
+    st = ws.st
+    score_round(rules, ws, scores[r])
+    went_out[r] = st[S_OUT]
+    romi[r] = st[S_ROMI]
+    for p in range(rules.players):
+        never[r, p] = 1 - ws.opened[p]
+    turns[r] = st[S_TURNS]
+    stalled[r] = st[S_STALLED]
+    dealers[r] = dealer
 
 
 @njit(cache=True)

@@ -49,10 +49,8 @@ from simcards.romi.codes import (
     S_CUT,
     S_END,
     S_NM,
-    S_OUT,
     S_PN,
     S_POS,
-    S_ROMI,
     S_STALLED,
     S_TURN,
     S_TURNS,
@@ -71,15 +69,19 @@ from simcards.romi.round_kernel import (
     kind_of,
     kind_order,
     meld_cards,
+    new_results,
     new_round_work,
+    note_round,
     plan_turn,
     play_turn,
     prepare_seat,
     round_chance,
     score_round,
     shuffle_deck,
+    stall_reached,
     start_round,
     take_draw,
+    turn_played,
     turn_view,
 )
 
@@ -218,19 +220,9 @@ def _play_out(rules, sw, p):
     mean score minus its own."""
     roll = sw.roll
     st = roll.ws.st
-    n = rules.players
-    while True:
-        if st[S_TURNS] >= STALL_TURNS:
-            st[S_STALLED] = 1
+    while not stall_reached(st):
+        if not turn_played(st, play_turn(rules, sw.greedy, roll), rules.players):
             break
-        status = play_turn(rules, sw.greedy, roll)
-        if status == 2:
-            st[S_STALLED] = 1
-            break
-        st[S_TURNS] += 1
-        if status == 1:
-            break
-        st[S_TURN] = (st[S_TURN] + 1) % n
     return _value(rules, sw, p)
 
 
@@ -244,15 +236,6 @@ def _value(rules, sw, p):
         if q != p:
             others += sw.scores[q]
     return others / (n - 1) - sw.scores[p]
-
-
-@njit(cache=True)
-def _end_turn(rules, sw, out):
-    """After the searching seat's turn in a sample: the turn counted, then the next player."""
-    st = sw.roll.ws.st
-    st[S_TURNS] += 1
-    if not out:
-        st[S_TURN] = (st[S_TURN] + 1) % rules.players
 
 
 # ---------------------------------------------------------------- choosing
@@ -308,10 +291,9 @@ def _try_draw(rules, sw, p, choice):
         return _value(rules, sw, p)
     res = plan_turn(r.hand[p], r.hn[p], must, view, roll.sv, roll.ps)
     out = commit_turn(rules, r, p, nm, res, roll.ps, roll.log.moves, roll.log.info, 0)
-    _end_turn(rules, sw, out)
-    if out:
-        return _value(rules, sw, p)
-    return _play_out(rules, sw, p)
+    if turn_played(r.st, 1 if out else 0, rules.players):
+        return _play_out(rules, sw, p)
+    return _value(rules, sw, p)
 
 
 @njit(cache=True)
@@ -421,10 +403,9 @@ def _try_plan(rules, sw, p, nm, s, discard):
     roll = sw.roll
     res = _load(sw, s, discard, roll.ps)
     out = commit_turn(rules, roll.ws, p, nm, res, roll.ps, roll.log.moves, roll.log.info, 0)
-    _end_turn(rules, sw, out)
-    if out:
-        return _value(rules, sw, p)
-    return _play_out(rules, sw, p)
+    if turn_played(roll.ws.st, 1 if out else 0, rules.players):
+        return _play_out(rules, sw, p)
+    return _value(rules, sw, p)
 
 
 @njit(cache=True)
@@ -532,25 +513,15 @@ def play_round(deck, dealer, rules, seats, work, sw, max_turns):
     played by :func:`search_turn` (its stream ``sw.ss`` seeded by the caller)."""
     ws = work.ws
     st = ws.st
-    n = rules.players
     start_round(deck, dealer, rules, ws)
     work.log.info[:] = 0
-    while st[S_TURNS] < max_turns:
-        if st[S_TURNS] >= STALL_TURNS:
-            st[S_STALLED] = 1
-            break
-        k = seats.kinds[st[S_TURN]]
-        if k in (POLICY_SEARCH, POLICY_SEEING):
+    while st[S_TURNS] < max_turns and not stall_reached(st):
+        if seats.kinds[st[S_TURN]] in (POLICY_SEARCH, POLICY_SEEING):
             status = search_turn(rules, seats, work, sw)
         else:
             status = play_turn(rules, seats, work)
-        if status == 2:
-            st[S_STALLED] = 1
+        if not turn_played(st, status, rules.players):
             break
-        st[S_TURNS] += 1
-        if status == 1:
-            break
-        st[S_TURN] = (st[S_TURN] + 1) % n
 
 
 @njit(cache=True)
@@ -562,29 +533,13 @@ def simulate_rounds(state, n_rounds, rules, seats, dealer=-1):
     n = rules.players
     work = new_round_work(n, np.int64(0), np.int64(0), np.int64(0))
     sw = new_search_work(n)
-    ws = work.ws
-    rs = work.rs
     deck = np.zeros(N_CARDS, np.int64)
-    scores = np.zeros((n_rounds, n), np.int64)
-    went_out = np.full(n_rounds, -1, np.int64)
-    romi = np.zeros(n_rounds, np.int64)
-    never = np.zeros((n_rounds, n), np.int64)
-    turns = np.zeros(n_rounds, np.int64)
-    stalled = np.zeros(n_rounds, np.int64)
-    dealers = np.zeros(n_rounds, np.int64)
-    st = ws.st
+    out = new_results(n_rounds, n)
     for r in range(n_rounds):
         d, seed = round_chance(state, n, dealer)
-        seed_state(rs, seed)
+        seed_state(work.rs, seed)
         seed_state(sw.ss, seed ^ SEARCH_SALT)
-        shuffle_deck(rs, deck)
+        shuffle_deck(work.rs, deck)
         play_round(deck, d, rules, seats, work, sw, STALL_TURNS + 1)
-        score_round(rules, ws, scores[r])
-        went_out[r] = st[S_OUT]
-        romi[r] = st[S_ROMI]
-        for p in range(n):
-            never[r, p] = 1 - ws.opened[p]
-        turns[r] = st[S_TURNS]
-        stalled[r] = st[S_STALLED]
-        dealers[r] = d
-    return scores, went_out, romi, never, turns, stalled, dealers
+        note_round(out, r, rules, work.ws, d)
+    return out
