@@ -273,6 +273,28 @@ def _best(sw, nc, samples):
     return best if m > MARGIN_Z * se else 0
 
 
+@njit(cache=True)
+def _weigh(rules, ws, p, samples, seeing, sw, nc, nm):
+    """The candidate seat ``p`` plays among the ``nc`` of ``sw.cand``: each tried on the same
+    samples (the decision's seeds) and chosen by :func:`_best`. ``nm`` < 0: the candidates are
+    draws (:func:`_try_draw`); else plans with a discard (:func:`_try_plan`), ``nm`` the melds
+    on the table before the turn."""
+    k = 0 if seeing else _hidden(ws, p, sw)
+    _clear(sw, nc)
+    for i in range(samples):
+        v0 = 0.0
+        for c in range(nc):
+            _sample(ws, p, seeing, k, sw, sw.seeds[i])
+            if nm < 0:
+                v = _try_draw(rules, sw, p, sw.cand[c, 0])
+            else:
+                v = _try_plan(rules, sw, p, nm, sw.cand[c, 0], sw.cand[c, 1])
+            if c == 0:
+                v0 = v
+            _add(sw, c, v, v0)
+    return _best(sw, nc, samples)
+
+
 # ---------------------------------------------------------------- the draw
 
 
@@ -312,17 +334,7 @@ def _choose_draw(rules, ws, p, base, first_draw, samples, seeing, sw):
         nc += 1
     if nc == 1:
         return base
-    k = 0 if seeing else _hidden(ws, p, sw)
-    _clear(sw, nc)
-    for i in range(samples):
-        v0 = 0.0
-        for c in range(nc):
-            _sample(ws, p, seeing, k, sw, sw.seeds[i])
-            v = _try_draw(rules, sw, p, cand[c, 0])
-            if c == 0:
-                v0 = v
-            _add(sw, c, v, v0)
-    return cand[_best(sw, nc, samples), 0]
+    return cand[_weigh(rules, ws, p, samples, seeing, sw, nc, -1), 0]
 
 
 # ---------------------------------------------------------------- the melding and discard
@@ -486,17 +498,7 @@ def search_turn(rules, seats, work, sw):
     nc = _candidates(sw, slots)
     best = 0
     if nc > 1:
-        k = 0 if seeing else _hidden(ws, p, sw)
-        _clear(sw, nc)
-        for i in range(samples):
-            v0 = 0.0
-            for c in range(nc):
-                _sample(ws, p, seeing, k, sw, sw.seeds[i])
-                v = _try_plan(rules, sw, p, nm, sw.cand[c, 0], sw.cand[c, 1])
-                if c == 0:
-                    v0 = v
-                _add(sw, c, v, v0)
-        best = _best(sw, nc, samples)
+        best = _weigh(rules, ws, p, samples, seeing, sw, nc, nm)
     res = _load(sw, sw.cand[best, 0], sw.cand[best, 1], ps)
     if commit_turn(rules, ws, p, nm, res, ps, log, info, li):
         return 1
