@@ -15,7 +15,8 @@ The yardstick is a hand-specialised kernel for two players, default rules and ra
 outside the project at ``../shared/bench/ronda_limit.py`` from the repository root unless
 ``--limit`` says otherwise. It is loaded at run time, and its ``play_hands(hands, seed)`` is
 timed beside every two-player default-rules run, the runs of the two alternating so that load
-from other processes hits both alike; the ratio project / yardstick is printed for each policy
+from other processes hits both alike; the ratio project / yardstick, the median over repeats of
+each run's ratio to the yardstick's run beside it, is printed for each policy
 (for ``greedy`` too: the yardstick plays random, and greedy weighs up to four candidates a
 play). Without the file the ratios are skipped.
 
@@ -68,25 +69,41 @@ ENGINES = {"values": simulate_hands, "workspace": simulate_hands_on_workspace}
 
 
 def rates(rules: RondaRules, seats: Seats, hands: int, repeats: int,
-          limit=None, engine: str = "values") -> tuple[float, float | None]:
+          limit=None, engine: str = "values") -> tuple[float, float | None, float | None]:
     """Best hands/s of the project's kernel and, when ``limit`` is given, of the yardstick on
-    as many hands, their runs interleaved."""
+    as many hands, and the median over repeats of the ratio of each run to the yardstick's run
+    beside it (None without a yardstick).
+
+    Why the median of paired ratios: on a shared machine the processor's speed drifts by tens
+    of percent within a minute, so two best-of figures may come from different moments; a run
+    and its neighbour share the moment, and the median is not moved by one lucky or unlucky
+    pair. The runs alternate in order (kernel first, then yardstick first) so that neither is
+    always the one that runs warm."""
     run = ENGINES[engine]
     run(chunk_state(0, 0), 10, -1, seats, rules.kernel)  # compile / load from cache
     if limit is not None:
         limit.play_hands(1000, 1)  # compile
     best_k = 0.0
     best_l = 0.0
+    ratios = []
     for rep in range(repeats):
         state = chunk_state(1, rep)
-        t0 = time.process_time()
-        run(state, hands, -1, seats, rules.kernel)
-        best_k = max(best_k, hands / (time.process_time() - t0))
-        if limit is not None:
+        k = lim = 0.0
+        for turn in ((0, 1) if rep % 2 == 0 else (1, 0)):
             t0 = time.process_time()
-            limit.play_hands(hands, 12345 + rep)
-            best_l = max(best_l, hands / (time.process_time() - t0))
-    return best_k, (best_l if limit is not None else None)
+            if turn == 0:
+                run(state, hands, -1, seats, rules.kernel)
+                k = hands / (time.process_time() - t0)
+            elif limit is not None:
+                limit.play_hands(hands, 12345 + rep)
+                lim = hands / (time.process_time() - t0)
+        best_k = max(best_k, k)
+        if limit is not None:
+            best_l = max(best_l, lim)
+            ratios.append(k / lim)
+    if limit is None:
+        return best_k, None, None
+    return best_k, best_l, float(np.median(ratios))
 
 
 def reference_rate(rules: RondaRules, kinds: np.ndarray, hands: int) -> float:
@@ -128,12 +145,14 @@ def readme_figures(limit_path: Path) -> None:
         seats = policy_arrays(seat_specs(policy, 2)[0])
         hands = DEFAULT_HANDS[policy.partition(":")[0]]
         plain = policy in ("random", "greedy")
-        k, lim = rates(rules, seats, hands, 3, limit if plain else None)
+        k, lim, ratio = rates(rules, seats, hands, 7 if plain else 3,
+                              limit if plain else None)
         figures[policy] = k
         line = f"  {policy:<12} {k:>12,.0f} hands/s"
         if lim is not None:
             figures[f"{policy} yardstick"] = lim
-            line += f"   yardstick {lim:>12,.0f}   ratio {k / lim:.3f}"
+            figures[f"{policy} ratio"] = ratio
+            line += f"   yardstick {lim:>12,.0f}   ratio {ratio:.3f} (median of 7 paired runs)"
         print(line)
     path = speeds.save_results("ronda", "python scripts/bench_ronda.py --readme", figures, load)
     print(f"wrote {path.relative_to(speeds.ROOT)}")
@@ -148,7 +167,7 @@ def main() -> None:
                          "rollout:K / ismcts:N[:C] / seeing:N[:C] (seat 0, against greedy)")
     ap.add_argument("--policy", dest="policies", help="one policy (the same as --policies)")
     ap.add_argument("--hands", type=int, default=None)
-    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--limit", type=Path, default=DEFAULT_LIMIT,
                     help="the yardstick kernel (default: ../shared/bench/ronda_limit.py)")
     ap.add_argument("--engine", choices=sorted(ENGINES), default="values",
@@ -171,14 +190,14 @@ def main() -> None:
         seats = policy_arrays(specs)
         hands = args.hands if args.hands is not None else DEFAULT_HANDS.get(name, 1_000)
         plain = name in ("greedy", "random")
-        k, lim = rates(rules, seats, hands, args.repeats, limit if plain else None,
-                       args.engine)
+        k, lim, ratio = rates(rules, seats, hands, args.repeats, limit if plain else None,
+                              args.engine)
         print(f"Ronda hands, {args.players} players, {policy} vs {against}, default rules,"
               f" one core, {args.engine} engine")
         print(f"  numba kernel:     {k:>12,.0f} hands/s")
         if lim is not None:
             print(f"  yardstick:        {lim:>12,.0f} hands/s   (ratio project/yardstick "
-                  f"{k / lim:.3f})")
+                  f"{ratio:.3f}, the median of {args.repeats} paired runs)")
         r = None
         if plain and args.reference_hands > 0:
             r = reference_rate(rules, seats.kinds, args.reference_hands)
@@ -186,7 +205,7 @@ def main() -> None:
         print(json.dumps({"players": args.players, "policy": policy, "against": against,
                           "engine": args.engine, "kernel_hands_per_s": k,
                           "limit_hands_per_s": lim,
-                          "ratio": None if lim is None else k / lim,
+                          "ratio": ratio,
                           "reference_hands_per_s": r}))
 
 

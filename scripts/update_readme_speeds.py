@@ -117,15 +117,22 @@ def ronda_block() -> str:
         part = f"`{spec}` in every seat {_sig(f[spec])} hands a second"
         limit = f.get(f"{spec} yardstick")
         if limit:
-            part += f" ({_sig(f[spec] / limit, 2)} of the yardstick's {_sig(limit)})"
+            ratio = f.get(f"{spec} ratio", f[spec] / limit)
+            part += f" ({_sig(ratio, 2)} of the yardstick's {_sig(limit)})"
         parts.append(part)
     for spec in ("lookahead:1", "rollout:32"):
         parts.append(f"one `{spec}` seat against `greedy` {_sig(f[spec])} "
                      f"({_sig(greedy / f[spec], 2)} times slower)")
     yardstick = (" The yardstick is a hand-specialised two-player kernel for random play,"
                  " timed in the same run." if "random yardstick" in f else "")
+    if "random ratio" in f:
+        yardstick += (" Each ratio is the median of seven runs' ratios to the yardstick's run"
+                      " beside it.")
+        how = "CPU time, best of seven (of three for a searching seat)"
+    else:
+        how = "CPU time, best of three"
     return (f"Two players, default rules, one core: {'; '.join(parts)} "
-            f"(`{r['command']}`, CPU time, best of three; {_where(r)}).{yardstick}\n")
+            f"(`{r['command']}`, {how}; {_where(r)}).{yardstick}\n")
 
 
 def cluster_block() -> str:

@@ -341,14 +341,30 @@ def position(rules: RomiRules, hands: Sequence[Sequence[int]], *, dealer: int = 
 
 
 @njit(cache=True)
-def _one_turn(rules, seats, ws, seed):
+def _turn_work(rules, ws, seed):
+    """The work of one turn played on the position ``ws``, its stream seeded by ``seed`` and
+    its log sized for one turn."""
     w0 = E.new_round_work(rules.players, np.int64(E.MAX_PLAN + 1), np.int64(E.N_CARDS),
                           np.int64(1))
     work = RoundWork(ws, w0.sv, w0.ps, w0.rs, w0.log)
     seed_state(work.rs, seed)
-    status = E.play_turn(rules, seats, work)
+    return work
+
+
+@njit(cache=True)
+def _turn_log(work):
+    """The turn's moves and, if T8 reshuffled, the new stock order, as :func:`_turn_work`'s
+    log holds them."""
     info = work.log.info
-    return status, work.log.moves[:info[2]].copy(), work.log.shuf[:info[0]].copy()
+    return work.log.moves[:info[2]].copy(), work.log.shuf[:info[0]].copy()
+
+
+@njit(cache=True)
+def _one_turn(rules, seats, ws, seed):
+    work = _turn_work(rules, ws, seed)
+    status = E.play_turn(rules, seats, work)
+    moves, shuf = _turn_log(work)
+    return status, moves, shuf
 
 
 def play_one_turn(ws: tuple, rules: KernelRules, kinds: np.ndarray, params: np.ndarray,
@@ -362,15 +378,12 @@ def play_one_turn(ws: tuple, rules: KernelRules, kinds: np.ndarray, params: np.n
 
 @njit(cache=True)
 def _one_search_turn(rules, seats, ws, seed, search_seed):
-    w0 = E.new_round_work(rules.players, np.int64(E.MAX_PLAN + 1), np.int64(E.N_CARDS),
-                          np.int64(1))
-    work = RoundWork(ws, w0.sv, w0.ps, w0.rs, w0.log)
+    work = _turn_work(rules, ws, seed)
     sw = new_search_work(rules.players)
-    seed_state(work.rs, seed)
     seed_state(sw.ss, search_seed)
     status = search_turn(rules, seats, work, sw)
-    info = work.log.info
-    return status, work.log.moves[:info[2]].copy(), work.log.shuf[:info[0]].copy()
+    moves, shuf = _turn_log(work)
+    return status, moves, shuf
 
 
 def play_one_search_turn(ws: tuple, rules: KernelRules, kinds: np.ndarray, params: np.ndarray,

@@ -51,7 +51,6 @@ from simcards.romi.codes import (
     S_NM,
     S_PN,
     S_POS,
-    S_STALLED,
     S_TURN,
     S_TURNS,
     STALL_TURNS,
@@ -308,12 +307,13 @@ def _try_draw(rules, sw, p, choice):
     view = turn_view(rules, r, p, x, hold)
     nm = r.st[S_NM]
     ok, must = take_draw(r, roll, p, choice)
-    if not ok:
-        r.st[S_STALLED] = 1
-        return _value(rules, sw, p)
-    res = plan_turn(r.hand[p], r.hn[p], must, view, roll.sv, roll.ps)
-    out = commit_turn(rules, r, p, nm, res, roll.ps, roll.log.moves, roll.log.info, 0)
-    if turn_played(r.st, 1 if out else 0, rules.players):
+    if ok:
+        res = plan_turn(r.hand[p], r.hn[p], must, view, roll.sv, roll.ps)
+        out = commit_turn(rules, r, p, nm, res, roll.ps, roll.log.moves, roll.log.info, 0)
+        status = 1 if out else 0
+    else:
+        status = 2  # T8: the round stops
+    if turn_played(r.st, status, rules.players):
         return _play_out(rules, sw, p)
     return _value(rules, sw, p)
 
@@ -468,7 +468,7 @@ def search_turn(rules, seats, work, sw):
     nm = st[S_NM]
     li = info[2]
     view = turn_view(rules, ws, p, x, hold)
-    held = turn_view(rules, ws, p, x, True)
+    held = turn_view(rules, ws, p, x, True)  # before the draw: the view reads the pile's top
     must = np.int64(-1)
     first = st[S_TURNS] == 0
     if first:

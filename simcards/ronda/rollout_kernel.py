@@ -11,11 +11,10 @@ loop rewritten for speed, since ``rollout:K`` spends nearly all its time in them
   points are local variables too.
 - *The table as a nibble mask* (bit 4v for a card of value v on it): a holding and the table
   then meet in one AND, so greedy sees at once which of its values capture.
-- *Greedy by cases* (:func:`_greedy`). A capture or a re-hit always scores above a laid card
-  (it gains cards, and its points are never negative), so a holding with no capturing value
-  compares only Derba risks, one with a single capturing value plays it, and only two or more
-  capturing values are scored in full. The result is greedy's own: the highest value, then the
-  highest ``keep`` (the lowest Derba risk, :func:`value_rules.greedy_value`), then card order.
+- *Greedy by cases* (:func:`value_rules.greedy_nibbles`, which the two-player Monte Carlo
+  loop on card values plays too): a capture or a re-hit always scores above a laid card, so
+  most decisions need no scoring at all. The result is greedy's own
+  (:func:`value_rules.greedy_value`).
 - *Playouts of one sample share their ends* (:func:`_meet`). When every holding is empty
   (between deals), what is left of the hand depends only on the board (table, pile in play,
   the card the last play laid, the last capturer) and the stock, which the candidates of one
@@ -57,22 +56,21 @@ from simcards.ronda.compact_kernel import (
     C_TV,
     copy,
 )
-from simcards.ronda.hand_kernel import N_VALUES
 from simcards.ronda.kernel_state import Board, Spot
 from simcards.ronda.value_rules import (
-    COMB,
     N_CARDS,
     NIBBLE,
+    NIBBLES,
+    act_nibbles,
     announced,
+    deal_two,
+    greedy_nibbles,
     held_nibbles,
     pairs,
     side_of,
     tier,
 )
 
-RUN_STOP = 0x11111111111
-"""Bit 4v for v = 0 .. 10: a capture run (P2) stops at the first value missing from the
-table, at the latest after the Rey."""
 ACE = 0
 REY = 9
 
@@ -87,18 +85,6 @@ M_END = MAX_DEALS
 M_ROWS = MAX_DEALS + 1
 
 
-def _nibble_masks() -> np.ndarray:
-    """``[m]``: the mask of values ``m`` (bit v) as a nibble mask (bit 4v)."""
-    out = np.zeros(1 << N_VALUES, np.int64)
-    for m in range(1 << N_VALUES):
-        out[m] = sum(1 << (4 * v) for v in range(N_VALUES) if (m >> v) & 1)
-    return out
-
-
-NIBBLES = _nibble_masks()
-"""A table's values as a nibble mask, a constant of the compiled code."""
-
-
 @njit(cache=True, inline="always")
 def _key(b):
     """The board ``b`` (table as a nibble mask) as one integer, equal for equal boards: the
@@ -106,129 +92,6 @@ def _key(b):
     Derba card, a run of at most ten, two re-hits)."""
     return (b.table | (b.pile_n << 40) | ((b.pile_v + 1) << 44) | (b.pile_vc << 48)
             | ((b.hitter + 1) << 51) | ((b.laid + 1) << 54) | ((b.lc + 1) << 58))
-
-
-@njit(cache=True, inline="always")
-def _greedy(sp, hs, rules):
-    """Q3's value for the mover of ``sp`` (:class:`~simcards.ronda.kernel_state.Spot`, its
-    board's table a nibble mask) holding two values or more, so never the hand's last play;
-    ``hs`` the side of the pile's last hitter (-1: no pile). Chooses as
-    :func:`value_rules.greedy_value` (module docstring)."""
-    b = sp.board
-    h = sp.hand
-    nz = held_nibbles(h)
-    opts = nz & b.table
-    if b.pile_n > 0:
-        opts |= nz & (np.int64(1) << (4 * b.pile_v))
-    nh = sp.next_h
-    if opts == 0:  # every card is laid: V = 0, the lowest Derba risk wins
-        base = sp.unseen - 4
-        seen = sp.public + h
-        best = -1
-        best_keep = np.int64(-1)
-        while nz:
-            w = lowest_bit(nz) >> 2
-            nz &= nz - 1
-            announced_v = (sp.next_ann >> (4 * w)) & NIBBLE  # he holds a v: risk 1
-            keep = 0 if announced_v else COMB[base + ((seen >> (4 * w)) & NIBBLE), nh]
-            if keep > best_keep:
-                best_keep = keep
-                best = w
-        return best
-    if opts & (opts - 1) == 0:
-        return lowest_bit(opts) >> 2
-    points = rules.mode == MODE_POINTS
-    flat = rules.chain == CHAIN_FLAT
-    s = side_of(sp.p, rules.teams)
-    safe = COMB[sp.unseen, nh]
-    best_key = np.int64(-1)
-    while opts:
-        w = lowest_bit(opts) >> 2
-        opts &= opts - 1
-        bal = 0
-        if b.pile_n > 0 and b.pile_v == w:  # X4
-            hit = b.pile_vc
-            dk = 1 if hs == s else b.pile_n + 1
-            if points:
-                if flat:
-                    bal = 1
-                else:
-                    bal = tier(hit)
-                    if hit > 1:
-                        bal += tier(hit - 1) if hs != s else -tier(hit - 1)
-            sure = hit == 3  # X5b closes the chain
-        else:  # P2, X1
-            k = lowest_bit(~(b.table >> (4 * w)) & RUN_STOP) >> 2
-            dk = k + 1
-            sure = b.laid != w  # a plain capture; a Derba leaves a pile in play
-            if points:
-                if not sure:
-                    bal = 1
-                if b.table_n == k:
-                    bal += 1
-        if sure:
-            keep = safe
-        elif (sp.next_ann >> (4 * w)) & NIBBLE:
-            keep = 0
-        else:
-            keep = COMB[sp.unseen - 4 + (((sp.public + h) >> (4 * w)) & NIBBLE), nh]
-        key = ((100 * bal + dk) << 24) | (keep << 4) | (15 - w)
-        if key > best_key:
-            best_key = key
-    return 15 - (best_key & 15)
-
-
-@njit(cache=True, inline="always")
-def _act(v, p, b, teams):
-    """Player ``p`` plays a card of value ``v`` on ``b`` (table a nibble mask), S3 steps
-    (1)-(2): ``(board after, hs, closed, gained, hit, taken)``: ``hs`` the side of the pile's
-    last hitter before the play (-1: no pile), which gets the ``closed`` cards of a pile X5a
-    closes; the mover's side gains ``gained`` cards; ``hit`` the play's place in a chain (0:
-    none), ``taken`` the cards taken from the table."""
-    table = b.table
-    table_n = b.table_n
-    pile_n = b.pile_n
-    pile_v = b.pile_v
-    pile_vc = b.pile_vc
-    hitter = b.hitter
-    laid = b.laid
-    lc = b.lc
-    hs = side_of(hitter, teams) if hitter >= 0 else -1
-    closed = 0
-    if pile_n > 0 and pile_v != v:  # X5a
-        closed = pile_n
-        pile_n, pile_v, pile_vc, hitter = 0, -1, 0, -1
-    gained = 0
-    hit = 0
-    k = 0
-    sh = 4 * v
-    if pile_n > 0:  # X4
-        hit = pile_vc
-        pile_n += 1
-        pile_vc += 1
-        hitter = p
-        lc = p
-        laid = -1
-        if pile_vc == 4:  # X5b
-            gained = pile_n
-            pile_n, pile_v, pile_vc, hitter = 0, -1, 0, -1
-    elif (table >> sh) & 1:  # P2
-        k = lowest_bit(~(table >> sh) & RUN_STOP) >> 2
-        table &= ~(((np.int64(1) << (4 * k)) - 1) << sh)
-        table_n -= k
-        if laid == v:  # X1, X3
-            hit = 1
-            pile_n, pile_v, pile_vc, hitter = k + 1, v, 2, p
-        else:  # P5
-            gained = k + 1
-        lc = p
-        laid = -1
-    else:  # P3
-        table |= np.int64(1) << sh
-        table_n += 1
-        laid = v
-    return Board(table, table_n, pile_n, pile_v, pile_vc, hitter, laid, lc), hs, closed, gained, \
-        hit, k
 
 
 @njit(cache=True, inline="always")
@@ -324,7 +187,7 @@ def _playout_any(j, v0, s, rules, x0, x, deck, memo):
         public += nib
         n_public += 1
         last = k + 1 == plays
-        b, hs, closed, gained, hit, taken = _act(v, p, b, teams)
+        b, hs, closed, gained, hit, taken = act_nibbles(v, p, b, teams)
         ps = side_of(p, teams)
         if closed > 0:
             x[C_CAPN + hs] += closed
@@ -378,8 +241,8 @@ def _playout_any(j, v0, s, rules, x0, x, deck, memo):
             if nh == 0:
                 nh = sizes[deal + 1]
             hs = side_of(b.hitter, teams) if b.hitter >= 0 else -1
-            v = _greedy(Spot(p, h, b, False, N_CARDS - n_public - x[C_HN + p], nh,
-                             x[C_ANN + nxt], public), hs, rules)
+            v = greedy_nibbles(Spot(p, h, b, False, N_CARDS - n_public - x[C_HN + p], nh,
+                                    x[C_ANN + nxt], public), hs, rules)
     capn = x[C_CAPN:C_CAPN + ns]
     pts = x[C_PTS:C_PTS + ns]
     if met >= 0:  # the rest of the hand as candidate met played it
@@ -446,7 +309,7 @@ def _playout_two(j, v0, s, rules, x, deck, memo):
         public += nib
         n_public += 1
         last = k + 1 == plays
-        b, hs, closed, gained, hit, taken = _act(v, p, b, 0)
+        b, hs, closed, gained, hit, taken = act_nibbles(v, p, b, 0)
         own, prev, others = _scores(v, hit, taken, b, last, rules)
         if hs == 0:
             c0 += closed
@@ -478,16 +341,8 @@ def _playout_two(j, v0, s, rules, x, deck, memo):
             memo[j, deal, M_PTS] = q0
             memo[j, deal, M_PTS + 1] = q1
             size = sizes[deal]
-            for _ in range(size):
-                c_first = np.int64(1) << (4 * (deck[stock] >> 2))
-                c_second = np.int64(1) << (4 * (deck[stock + 1] >> 2))
-                stock += 2
-                if first == 0:
-                    h0 += c_first
-                    h1 += c_second
-                else:
-                    h1 += c_first
-                    h0 += c_second
+            h0, h1 = deal_two(deck, stock, size, first, h0, h1, 2)
+            stock += 2 * size
             m0 += size
             m1 += size
             if announcing:
@@ -511,8 +366,8 @@ def _playout_two(j, v0, s, rules, x, deck, memo):
             if nh == 0:
                 nh = sizes[deal + 1]
             hs = b.hitter  # sides are players
-            v = _greedy(Spot(p, h, b, False, N_CARDS - n_public - m, nh, a1 if p == 0 else a0,
-                             public), hs, rules)
+            v = greedy_nibbles(Spot(p, h, b, False, N_CARDS - n_public - m, nh,
+                                    a1 if p == 0 else a0, public), hs, rules)
     if met >= 0:  # the rest of the hand as candidate met played it
         c0 += memo[met, M_END, M_CAPN] - memo[met, deal, M_CAPN]
         c1 += memo[met, M_END, M_CAPN + 1] - memo[met, deal, M_CAPN + 1]

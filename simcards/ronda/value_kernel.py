@@ -16,6 +16,14 @@ then one uniform per play of a random seat. No other draw comes between a hand's
 each is drawn when its play comes instead of before the first play. Searching seats draw a
 seed per hand after the uniforms and play on the workspace; they never come here.
 
+With two players (every rule option but D4's face-up card, a three-player rule) the hands are
+played by a loop of their own, :func:`_two_player_hands`, which keeps in local words what the
+general loop keeps in arrays by seat: both holdings and announcements, the captured cards,
+points and events of both seats, packed (a loop whose values outnumber the processor's
+registers spills them to memory at every play). Its table is a nibble mask and greedy there is
+:func:`value_rules.greedy_nibbles`, the case-by-case form ``rollout:K``'s playouts use; the
+general loop keeps :func:`value_rules.greedy_value`. Both give the workspace's statistics.
+
 A hand's invariant check (:func:`play_kernel.simulate_hands`'s ``violations``) is here the one
 a values-only hand can make: all 40 cards end captured, and every holding empty.
 
@@ -27,29 +35,40 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, uint64
 
-from simcards.core.bits import popcount
+from simcards.core.bits import lowest_bit, popcount
 from simcards.core.rng import load, step, store, word_accepts
 from simcards.ronda.codes import (
     ACT_DERBA,
     ACT_REHIT,
     ANNOUNCE_EVERY_DEAL,
+    CHAIN_FLAT,
     MODE_POINTS,
     N_SOURCES,
     POLICY_RANDOM,
     SRC_CARDS,
+    SRC_DERBA,
+    SRC_LAST_CARD,
+    SRC_MISSA,
 )
 from simcards.ronda.kernel_state import Board, Spot, ValueWork
 from simcards.ronda.value_rules import (
+    AS,
     LOW_NIBBLE_BITS,
     N_CARDS,
     NIBBLE,
+    REY,
+    act_nibbles,
     announced,
     announcement_credits,
     credit,
+    deal_two,
+    greedy_nibbles,
     greedy_value,
+    held_nibbles,
     pairs,
     play_value,
     side_of,
+    tier,
 )
 
 __all__ = ["add_hand", "new_value_work", "rank_of", "value_hands"]
@@ -80,6 +99,23 @@ def _below(s0, s1, s2, s3, n):
         prod = (w >> uint64(32)) * nn
         if word_accepts(prod, nn):
             return s0, s1, s2, s3, np.int64(prod >> uint64(32))
+
+
+@njit(cache=True, inline="always")
+def _chance(s0, s1, s2, s3, dealer, n, deck):
+    """A hand's chance in the ``play_kernel`` layout, on local words: the dealer when drawn
+    (``dealer`` < 0: ``randbelow(n)``), then the shuffle of ``deck`` in place. Returns
+    ``(s0, s1, s2, s3, dealer)``."""
+    d = dealer
+    if d < 0:
+        s0, s1, s2, s3, d = _below(s0, s1, s2, s3, n)
+    for j in range(N_CARDS - 1):
+        s0, s1, s2, s3, r = _below(s0, s1, s2, s3, N_CARDS - j)
+        r += j
+        x = deck[j]
+        deck[j] = deck[r]
+        deck[r] = x
+    return s0, s1, s2, s3, d
 
 
 ROUNDS_UP = (1 << 54) // 3
@@ -154,13 +190,30 @@ def add_hand(pts, capn, classic, stats):
                 won[t] += 1
 
 
+@njit(cache=True, inline="always")
+def _count_hand(stats, pts, capn, classic, bad, hand_holdings, hand_rondas, hand_tringlas):
+    """One hand added to the statistics (:func:`add_hand`, then the invariant check's verdict
+    ``bad`` and A2's counters of 4-card holdings, Rondas and Tringlas)."""
+    add_hand(pts, capn, classic, stats)
+    holdings, rondas, rondas_sq, tringlas, tringlas_sq, violations = stats[9:15]
+    if bad:
+        violations[0] += 1
+    holdings[0] += hand_holdings
+    rondas[0] += hand_rondas
+    rondas_sq[0] += hand_rondas * hand_rondas
+    tringlas[0] += hand_tringlas
+    tringlas_sq[0] += hand_tringlas * hand_tringlas
+
+
 @njit(cache=True, _nrt=False)
 def value_hands(state, hands, dealer, seats, rules, work, stats):
     """``hands`` hands from the stream ``state`` (``play_kernel`` layout), adding up into
     ``stats`` as ``play_kernel._simulate_loop`` does (its arrays in ``STAT_NAMES`` order,
     events as one (side, 3) array, then a scratch of totals by side)."""
+    if rules.players == 2 and not rules.face_up:
+        _two_player_hands(state, hands, dealer, seats, rules, work, stats)
+        return
     events = stats[8]
-    holdings, rondas, rondas_sq, tringlas, tringlas_sq, violations = stats[9:15]
     n = rules.players
     ns = rules.sides
     teams = rules.teams
@@ -180,16 +233,7 @@ def value_hands(state, hands, dealer, seats, rules, work, stats):
     held = work.held
     s0, s1, s2, s3 = load(state)
     for _ in range(hands):
-        # Chance (play_kernel layout): the dealer when drawn, then the shuffle.
-        d = dealer
-        if d < 0:
-            s0, s1, s2, s3, d = _below(s0, s1, s2, s3, n)
-        for j in range(N_CARDS - 1):
-            s0, s1, s2, s3, r = _below(s0, s1, s2, s3, N_CARDS - j)
-            r += j
-            x = deck[j]
-            deck[j] = deck[r]
-            deck[r] = x
+        s0, s1, s2, s3, d = _chance(s0, s1, s2, s3, dealer, n, deck)
         for q in range(n):
             hold[q] = 0
             hn[q] = 0
@@ -286,12 +330,172 @@ def value_hands(state, hands, dealer, seats, rules, work, stats):
         for q in range(n):
             if hn[q] != 0:
                 bad = True
-        add_hand(pts, capn, not points_mode, stats)
-        if bad:
-            violations[0] += 1
-        holdings[0] += hand_holdings
-        rondas[0] += hand_rondas
-        rondas_sq[0] += hand_rondas * hand_rondas
-        tringlas[0] += hand_tringlas
-        tringlas_sq[0] += hand_tringlas * hand_tringlas
+        _count_hand(stats, pts, capn, not points_mode, bad, hand_holdings, hand_rondas,
+                    hand_tringlas)
+    store(state, s0, s1, s2, s3)
+
+
+@njit(cache=True, _nrt=False)
+def _two_player_hands(state, hands, dealer, seats, rules, work, stats):
+    """:func:`value_hands` for two players (module docstring): the same statistics from the
+    same streams, with both holdings, captured cards, points and events in local words."""
+    events = stats[8]
+    plays = rules.plays
+    sizes = rules.deal_sizes
+    share = rules.share
+    points_mode = rules.mode == MODE_POINTS
+    flat = rules.chain == CHAIN_FLAT
+    every_deal = rules.announce == ANNOUNCE_EVERY_DEAL
+    random0 = seats.kinds[0] == POLICY_RANDOM
+    random1 = seats.kinds[1] == POLICY_RANDOM
+    deck = work.deck
+    ann = work.ann
+    capn = work.capn
+    pts = work.pts
+    s0, s1, s2, s3 = load(state)
+    for _ in range(hands):
+        s0, s1, s2, s3, d = _chance(s0, s1, s2, s3, dealer, 2, deck)
+        for t in range(2):
+            for src in range(N_SOURCES):
+                pts[t, src] = 0
+        first = 1 - d
+        h0 = np.int64(0)
+        h1 = np.int64(0)
+        a0 = np.int64(0)
+        a1 = np.int64(0)
+        # Few words for many counters (every register the loop keeps is one it does not
+        # spill): cards captured by seat 0 in bits 0-31 and seat 1 in 32-63; Missa points of
+        # seats 0 and 1 then last-card points of seats 0 and 1, 16 bits each; Derbas,
+        # re-hits and Missas of seat 0 then seat 1, 8 bits each (a hand has 40 plays).
+        cc = np.int64(0)
+        ml = np.int64(0)
+        ev = np.int64(0)
+        dp0 = 0  # Derba points (X6/X7): they can fall (X7), so each seat has its own word
+        dp1 = 0
+        board = Board(np.int64(0), np.int64(0), np.int64(0), np.int64(-1), np.int64(0),
+                      np.int64(-1), np.int64(-1), np.int64(-1))
+        public = np.int64(0)  # public cards by value, packed (k of them at play k)
+        stock = 0
+        deal = -1
+        in_hand = 0
+        hand_rondas = 0
+        hand_tringlas = 0
+        hand_holdings = 0
+        p = first
+        for k in range(plays):
+            if in_hand == 0:
+                deal += 1
+                size = sizes[deal]
+                h0, h1 = deal_two(deck, stock, size, first, h0, h1, 0)
+                stock += 2 * size
+                in_hand = 2 * size
+                p = first
+                announcing = points_mode and (deal == 0 or every_deal)
+                two0, three0 = pairs(h0)
+                two1, three1 = pairs(h1)
+                if size == 4:
+                    hand_rondas += popcount(two0) + popcount(two1)
+                    hand_tringlas += popcount(three0) + popcount(three1)
+                    hand_holdings += 2
+                if announcing:
+                    a0 = announced(two0, three0)
+                    a1 = announced(two1, three1)
+                    if a0 | a1:
+                        ann[0] = a0
+                        ann[1] = a1
+                        announcement_credits(rules, ann, 0, pts)
+                else:
+                    a0 = 0
+                    a1 = 0
+            last = k + 1 == plays
+            h = h0 if p == 0 else h1
+            m = (in_hand + 1) >> 1  # the mover holds one card more than the other, or as many
+            rnd = random0 if p == 0 else random1
+            if rnd:
+                s0, s1, s2, s3, w = step(s0, s1, s2, s3)
+                v = _nth_value(h, rank_of(w, m))
+            else:
+                nz = held_nibbles(h)
+                if nz & (nz - 1) == 0:
+                    v = lowest_bit(nz) >> 2
+                else:
+                    nh = in_hand >> 1  # the other's holding at his next play
+                    if nh == 0:
+                        nh = sizes[deal + 1]
+                    v = greedy_nibbles(Spot(p, h, board, False, N_CARDS - k - m, nh,
+                                            a1 if p == 0 else a0, public), board.hitter, rules)
+            sh = 4 * v
+            nib = np.int64(1) << sh
+            if p == 0:
+                h0 -= nib
+                if (a0 >> sh) & NIBBLE:
+                    a0 -= nib
+            else:
+                h1 -= nib
+                if (a1 >> sh) & NIBBLE:
+                    a1 -= nib
+            in_hand -= 1
+            public += nib
+            board, hs, closed, gained, hit, taken = act_nibbles(v, p, board, False)
+            missa = taken > 0 and board.table_n == 0
+            cc += (closed << (32 * hs)) if hs >= 0 else 0
+            cc += gained << (32 * p)
+            ev += (np.int64(hit == 1) | (np.int64(hit > 1) << 8)
+                   | (np.int64(missa) << 16)) << (24 * p)
+            if points_mode and (hit > 0 or missa or last):
+                if hit > 0:
+                    if flat:
+                        g = 1
+                    else:
+                        g = tier(hit)
+                        if hit > 1:
+                            if hs == 0:
+                                dp0 -= tier(hit - 1)
+                            else:
+                                dp1 -= tier(hit - 1)
+                    if p == 0:
+                        dp0 += g
+                    else:
+                        dp1 += g
+                if missa:
+                    ml += np.int64(1) << (16 * p)
+                if last:
+                    if v == REY and board.laid != v:
+                        ml += np.int64(10) << (32 + 16 * p)
+                    elif v in (REY, AS):
+                        ml += np.int64(10) << (48 - 16 * p)
+            p = 1 - p
+        c0 = cc & 0xFFFFFFFF
+        c1 = cc >> 32
+        if board.pile_n > 0:
+            if board.hitter == 0:
+                c0 += board.pile_n
+            else:
+                c1 += board.pile_n
+        if board.table_n > 0:
+            if board.lc == 0:
+                c0 += board.table_n
+            else:
+                c1 += board.table_n
+        capn[0] = c0
+        capn[1] = c1
+        pts[0, SRC_DERBA] += dp0
+        pts[1, SRC_DERBA] += dp1
+        pts[0, SRC_MISSA] += ml & 0xFFFF
+        pts[1, SRC_MISSA] += (ml >> 16) & 0xFFFF
+        pts[0, SRC_LAST_CARD] += (ml >> 32) & 0xFFFF
+        pts[1, SRC_LAST_CARD] += ml >> 48
+        if points_mode:
+            if c0 > share:
+                pts[0, SRC_CARDS] += c0 - share
+            if c1 > share:
+                pts[1, SRC_CARDS] += c1 - share
+        events[0, 0] += ev & 255
+        events[0, 1] += (ev >> 8) & 255
+        events[0, 2] += (ev >> 16) & 255
+        events[1, 0] += (ev >> 24) & 255
+        events[1, 1] += (ev >> 32) & 255
+        events[1, 2] += (ev >> 40) & 255
+        _count_hand(stats, pts, capn, not points_mode, c0 + c1 != N_CARDS or h0 != 0 or h1 != 0,
+                    hand_holdings, hand_rondas, hand_tringlas)
     store(state, s0, s1, s2, s3)

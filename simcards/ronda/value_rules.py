@@ -13,8 +13,17 @@ compact position the searches copy and play out (:mod:`simcards.ronda.compact_ke
 greedy, the hand's workspace (:mod:`simcards.ronda.hand_kernel`, whole hands with their logs,
 and matches; it keeps card ids and plays with its own ``apply_play``, which the tests hold to
 these rules play by play). So the rule, its tie-breaks and its Derba risk cannot drift apart
-between them. Every function is inlined into its caller (``inline="always"``): a Board or a Spot
-is a handful of registers, never a record in memory.
+between them.
+
+The two tightest loops, the two-player Monte Carlo hands and ``rollout:K``'s playouts, keep the
+table as a nibble mask instead (bit 4v for a card of value v on it, :data:`NIBBLES`): a holding
+and the table then meet in one AND, so :func:`greedy_nibbles` sees at once which of its values
+capture, and :func:`act_nibbles` plays a card on such a board. ``greedy_nibbles`` chooses
+exactly as :func:`greedy_value` (``tests/ronda/test_compact.py`` and
+``tests/ronda/test_value_kernel.py`` hold them together).
+
+Every function is inlined into its caller (``inline="always"``): a Board or a Spot is a handful
+of registers, never a record in memory.
 """
 
 from __future__ import annotations
@@ -47,6 +56,9 @@ AS = 0
 REY = 9
 NIBBLE = 15
 LOW_NIBBLE_BITS = 0x1111111111  # bit 4v of each value v
+RUN_STOP = 0x11111111111
+"""Bit 4v for v = 0 .. 10: on a nibble table, a capture run (P2) stops at the first value
+missing from the table, at the latest after the Rey."""
 
 
 def comb_table() -> np.ndarray:
@@ -107,6 +119,25 @@ def _ronda_bits(a):
     """Bit 4v set for each value v whose Ronda the packed announcements ``a`` hold (a 2 there;
     a Tringla is a 3, :func:`announced`)."""
     return (a >> 1) & ~a & LOW_NIBBLE_BITS
+
+
+@njit(cache=True, inline="always")
+def deal_two(deck, stock, size, first, h0, h1, shift):
+    """D5 for two players: ``size`` rounds of one card each from ``deck[stock:]``, the first
+    player (seat ``first``) first, added to the packed holdings ``(h0, h1)``, which are
+    returned. ``shift`` turns an entry of ``deck`` into a value: 0 for a deck of values, 2 for
+    one of card ids (value = id >> 2)."""
+    for _ in range(size):
+        c_first = np.int64(1) << (4 * (deck[stock] >> shift))
+        c_second = np.int64(1) << (4 * (deck[stock + 1] >> shift))
+        stock += 2
+        if first == 0:
+            h0 += c_first
+            h1 += c_second
+        else:
+            h1 += c_first
+            h0 += c_second
+    return h0, h1
 
 
 @njit(cache=True, _nrt=False)
@@ -398,3 +429,144 @@ def greedy_value(sp, rules, caps, at, held):
             best_v = value
             best_keep = keep
     return best
+
+
+# ---------------------------------------------------------------- the table as a nibble mask
+
+def nibble_masks() -> np.ndarray:
+    """``[m]``: the mask of values ``m`` (bit v) as a nibble mask (bit 4v)."""
+    out = np.zeros(1 << 10, np.int64)
+    for m in range(1 << 10):
+        out[m] = sum(1 << (4 * v) for v in range(10) if (m >> v) & 1)
+    return out
+
+
+NIBBLES = nibble_masks()
+"""A table's values as a nibble mask, a constant of the compiled code."""
+
+
+@njit(cache=True, inline="always")
+def greedy_nibbles(sp, hs, rules):
+    """Q3's value for the mover of ``sp`` (:class:`~simcards.ronda.kernel_state.Spot`, its
+    board's table a nibble mask) holding two values or more, so never the hand's last play;
+    ``hs`` the side of the pile's last hitter (-1: no pile). Chooses as :func:`greedy_value`,
+    by cases: a capture or a re-hit always scores above a laid card (it gains cards, and its
+    points are never negative), so a holding with no capturing value compares only Derba
+    risks, one with a single capturing value plays it, and only two or more capturing values
+    are scored in full: the highest value, then the highest ``keep`` (the lowest Derba risk),
+    then card order."""
+    b = sp.board
+    h = sp.hand
+    nz = held_nibbles(h)
+    opts = nz & b.table
+    if b.pile_n > 0:
+        opts |= nz & (np.int64(1) << (4 * b.pile_v))
+    nh = sp.next_h
+    if opts == 0:  # every card is laid: V = 0, the lowest Derba risk wins
+        base = sp.unseen - 4
+        seen = sp.public + h
+        best = -1
+        best_keep = np.int64(-1)
+        while nz:
+            w = lowest_bit(nz) >> 2
+            nz &= nz - 1
+            announced_v = (sp.next_ann >> (4 * w)) & NIBBLE  # he holds a v: risk 1
+            keep = 0 if announced_v else COMB[base + ((seen >> (4 * w)) & NIBBLE), nh]
+            if keep > best_keep:
+                best_keep = keep
+                best = w
+        return best
+    if opts & (opts - 1) == 0:
+        return lowest_bit(opts) >> 2
+    points = rules.mode == MODE_POINTS
+    flat = rules.chain == CHAIN_FLAT
+    s = side_of(sp.p, rules.teams)
+    safe = COMB[sp.unseen, nh]
+    best_key = np.int64(-1)
+    while opts:
+        w = lowest_bit(opts) >> 2
+        opts &= opts - 1
+        bal = 0
+        if b.pile_n > 0 and b.pile_v == w:  # X4
+            hit = b.pile_vc
+            dk = 1 if hs == s else b.pile_n + 1
+            if points:
+                if flat:
+                    bal = 1
+                else:
+                    bal = tier(hit)
+                    if hit > 1:
+                        bal += tier(hit - 1) if hs != s else -tier(hit - 1)
+            sure = hit == 3  # X5b closes the chain
+        else:  # P2, X1
+            k = lowest_bit(~(b.table >> (4 * w)) & RUN_STOP) >> 2
+            dk = k + 1
+            sure = b.laid != w  # a plain capture; a Derba leaves a pile in play
+            if points:
+                if not sure:
+                    bal = 1
+                if b.table_n == k:
+                    bal += 1
+        if sure:
+            keep = safe
+        elif (sp.next_ann >> (4 * w)) & NIBBLE:
+            keep = 0
+        else:
+            keep = COMB[sp.unseen - 4 + (((sp.public + h) >> (4 * w)) & NIBBLE), nh]
+        key = ((100 * bal + dk) << 24) | (keep << 4) | (15 - w)
+        if key > best_key:
+            best_key = key
+    return 15 - (best_key & 15)
+
+
+@njit(cache=True, inline="always")
+def act_nibbles(v, p, b, teams):
+    """Player ``p`` plays a card of value ``v`` on ``b`` (table a nibble mask), S3 steps
+    (1)-(2): ``(board after, hs, closed, gained, hit, taken)``: ``hs`` the side of the pile's
+    last hitter before the play (-1: no pile), which gets the ``closed`` cards of a pile X5a
+    closes; the mover's side gains ``gained`` cards; ``hit`` the play's place in a chain (0:
+    none), ``taken`` the cards taken from the table."""
+    table = b.table
+    table_n = b.table_n
+    pile_n = b.pile_n
+    pile_v = b.pile_v
+    pile_vc = b.pile_vc
+    hitter = b.hitter
+    laid = b.laid
+    lc = b.lc
+    hs = side_of(hitter, teams) if hitter >= 0 else -1
+    closed = 0
+    if pile_n > 0 and pile_v != v:  # X5a
+        closed = pile_n
+        pile_n, pile_v, pile_vc, hitter = 0, -1, 0, -1
+    gained = 0
+    hit = 0
+    k = 0
+    sh = 4 * v
+    if pile_n > 0:  # X4
+        hit = pile_vc
+        pile_n += 1
+        pile_vc += 1
+        hitter = p
+        lc = p
+        laid = -1
+        if pile_vc == 4:  # X5b
+            gained = pile_n
+            pile_n, pile_v, pile_vc, hitter = 0, -1, 0, -1
+    elif (table >> sh) & 1:  # P2
+        k = lowest_bit(~(table >> sh) & RUN_STOP) >> 2
+        table &= ~(((np.int64(1) << (4 * k)) - 1) << sh)
+        table_n -= k
+        if laid == v:  # X1, X3
+            hit = 1
+            pile_n, pile_v, pile_vc, hitter = k + 1, v, 2, p
+        else:  # P5
+            gained = k + 1
+        lc = p
+        laid = -1
+    else:  # P3
+        table |= np.int64(1) << sh
+        table_n += 1
+        laid = v
+    return Board(table, table_n, pile_n, pile_v, pile_vc, hitter, laid, lc), hs, closed, gained, \
+        hit, k

@@ -5,9 +5,10 @@ loop on the workspace, bit for bit (rules P, X, M1, L, A1-A5, U1, S1, Q2, Q3 of
 The workspace loop is the one the reference engine checks play by play
 (``test_kernel_vs_reference.py``); here both loops play the same streams in every player count,
 side layout and rule option, with every mix of random and greedy seats, and must give the same
-statistics, every array equal. The loop's integer shortcuts are checked against what they
-replace: the rank of a random seat's card (Q2) against the float product, the branch-free card
-of a given rank and the Ronda/Tringla masks (A2) against counting.
+statistics, every array equal (two players take the loop of their own, with greedy by cases).
+The loop's integer shortcuts are checked against what they replace: the rank of a random seat's
+card (Q2) against the float product, the branch-free card of a given rank and the Ronda/Tringla
+masks (A2) against counting.
 """
 
 from __future__ import annotations
@@ -59,11 +60,13 @@ def test_value_loop_gives_the_workspace_loops_statistics_in_every_configuration(
             assert values["violations"][0] == 0
 
 
-def test_value_loop_leaves_the_stream_where_the_workspace_loop_does() -> None:
+@pytest.mark.parametrize("players", [2, 3])
+def test_value_loop_leaves_the_stream_where_the_workspace_loop_does(players: int) -> None:
     """The next chunk of a worker starts from the same state either way (a chunk's state is
-    its own, but a resumed or split run must not depend on the path taken)."""
-    kr = RondaRules.make(players=3).kernel
-    seats = _seats("mixed", 3)
+    its own, but a resumed or split run must not depend on the path taken); two players have a
+    loop of their own."""
+    kr = RondaRules.make(players=players).kernel
+    seats = _seats("mixed", players)
     a = chunk_state(4, 0)
     b = chunk_state(4, 0)
     simulate_hands(a, 50, -1, seats, kr)
