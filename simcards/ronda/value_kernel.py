@@ -38,25 +38,21 @@ from numba import njit, uint64
 from simcards.core.bits import lowest_bit, popcount
 from simcards.core.rng import load, step, store, word_accepts
 from simcards.ronda.codes import (
+    ACT_CAPTURE,
     ACT_DERBA,
+    ACT_LAY,
     ACT_REHIT,
     ANNOUNCE_EVERY_DEAL,
-    CHAIN_FLAT,
     MODE_POINTS,
     N_SOURCES,
     POLICY_RANDOM,
     SRC_CARDS,
-    SRC_DERBA,
-    SRC_LAST_CARD,
-    SRC_MISSA,
 )
-from simcards.ronda.kernel_state import Board, Spot, ValueWork
+from simcards.ronda.kernel_state import Board, PlayFacts, Spot, ValueWork
 from simcards.ronda.value_rules import (
-    AS,
     LOW_NIBBLE_BITS,
     N_CARDS,
     NIBBLE,
-    REY,
     act_nibbles,
     announced,
     announcement_credits,
@@ -68,7 +64,6 @@ from simcards.ronda.value_rules import (
     pairs,
     play_value,
     side_of,
-    tier,
 )
 
 __all__ = ["add_hand", "new_value_work", "rank_of", "value_hands"]
@@ -344,7 +339,6 @@ def _two_player_hands(state, hands, dealer, seats, rules, work, stats):
     sizes = rules.deal_sizes
     share = rules.share
     points_mode = rules.mode == MODE_POINTS
-    flat = rules.chain == CHAIN_FLAT
     every_deal = rules.announce == ANNOUNCE_EVERY_DEAL
     random0 = seats.kinds[0] == POLICY_RANDOM
     random1 = seats.kinds[1] == POLICY_RANDOM
@@ -352,6 +346,7 @@ def _two_player_hands(state, hands, dealer, seats, rules, work, stats):
     ann = work.ann
     capn = work.capn
     pts = work.pts
+    flat = work.flat
     s0, s1, s2, s3 = load(state)
     for _ in range(hands):
         s0, s1, s2, s3, d = _chance(s0, s1, s2, s3, dealer, 2, deck)
@@ -363,15 +358,12 @@ def _two_player_hands(state, hands, dealer, seats, rules, work, stats):
         h1 = np.int64(0)
         a0 = np.int64(0)
         a1 = np.int64(0)
-        # Few words for many counters (every register the loop keeps is one it does not
-        # spill): cards captured by seat 0 in bits 0-31 and seat 1 in 32-63; Missa points of
-        # seats 0 and 1 then last-card points of seats 0 and 1, 16 bits each; Derbas,
-        # re-hits and Missas of seat 0 then seat 1, 8 bits each (a hand has 40 plays).
+        # Few words for the counters of every play (every register the loop keeps is one it
+        # does not spill): cards captured by seat 0 in bits 0-31 and seat 1 in 32-63; Derbas,
+        # re-hits and Missas of seat 0 then seat 1, 8 bits each (a hand has 40 plays). The
+        # few plays that score are credited into ``pts`` by the shared rule.
         cc = np.int64(0)
-        ml = np.int64(0)
         ev = np.int64(0)
-        dp0 = 0  # Derba points (X6/X7): they can fall (X7), so each seat has its own word
-        dp1 = 0
         board = Board(np.int64(0), np.int64(0), np.int64(0), np.int64(-1), np.int64(0),
                       np.int64(-1), np.int64(-1), np.int64(-1))
         public = np.int64(0)  # public cards by value, packed (k of them at play k)
@@ -442,28 +434,17 @@ def _two_player_hands(state, hands, dealer, seats, rules, work, stats):
             cc += gained << (32 * p)
             ev += (np.int64(hit == 1) | (np.int64(hit > 1) << 8)
                    | (np.int64(missa) << 16)) << (24 * p)
-            if points_mode and (hit > 0 or missa or last):
-                if hit > 0:
-                    if flat:
-                        g = 1
-                    else:
-                        g = tier(hit)
-                        if hit > 1:
-                            if hs == 0:
-                                dp0 -= tier(hit - 1)
-                            else:
-                                dp1 -= tier(hit - 1)
-                    if p == 0:
-                        dp0 += g
-                    else:
-                        dp1 += g
-                if missa:
-                    ml += np.int64(1) << (16 * p)
-                if last:
-                    if v == REY and board.laid != v:
-                        ml += np.int64(10) << (32 + 16 * p)
-                    elif v in (REY, AS):
-                        ml += np.int64(10) << (48 - 16 * p)
+            if points_mode and (hit > 0 or missa or last):  # X6/X7, M1, L1-L5
+                if hit == 1:
+                    action = ACT_DERBA
+                elif hit > 1:
+                    action = ACT_REHIT
+                elif board.laid == v:
+                    action = ACT_LAY
+                else:
+                    action = ACT_CAPTURE
+                credit(PlayFacts(action, hit, missa, last, v, p, hs), rules, flat, 0, N_SOURCES,
+                       1)
             p = 1 - p
         c0 = cc & 0xFFFFFFFF
         c1 = cc >> 32
@@ -479,12 +460,6 @@ def _two_player_hands(state, hands, dealer, seats, rules, work, stats):
                 c1 += board.table_n
         capn[0] = c0
         capn[1] = c1
-        pts[0, SRC_DERBA] += dp0
-        pts[1, SRC_DERBA] += dp1
-        pts[0, SRC_MISSA] += ml & 0xFFFF
-        pts[1, SRC_MISSA] += (ml >> 16) & 0xFFFF
-        pts[0, SRC_LAST_CARD] += (ml >> 32) & 0xFFFF
-        pts[1, SRC_LAST_CARD] += ml >> 48
         if points_mode:
             if c0 > share:
                 pts[0, SRC_CARDS] += c0 - share
