@@ -14,23 +14,27 @@ from simcards.core.store import RunStore
 # loaded by name (``SIMCARDS_GAMES=toygame``) from a folder on the path, never from simcards.
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+EXTRA_WARMUPS = ("tests.kernel_warmups:warm_romi_search",
+                 "tests.kernel_warmups:warm_romi_records")
+"""Kernels some tests compile that no game warms (:mod:`tests.kernel_warmups`)."""
+
 
 def pytest_configure(config: pytest.Config) -> None:
     """For a parallel run (``-n``, as ``make test`` runs the suite), compile every registered
-    game's kernels into numba's disk cache before any test runs, the warm-ups spread over the
-    machine's cores: on a fresh checkout compilation is most of the suite's time, and one
-    interpreter compiles on one core only. Test workers and the processes tests start then load
-    the kernels from the cache instead of each compiling the same ones at the same time.
-    Skipped in the workers themselves (their controller has done it), when tests are only
-    collected, and in a plain run (one file while editing), which loads only the kernels of the
-    games it tests (:func:`_kernels_compiled_once`)."""
+    game's kernels, and those of :data:`EXTRA_WARMUPS`, into numba's disk cache before any
+    test runs, the warm-ups spread over the machine's cores: on a fresh checkout compilation is
+    most of the suite's time, and one interpreter compiles on one core only. Test workers and
+    the processes tests start then load the kernels from the cache instead of each compiling
+    the same ones at the same time. Skipped in the workers themselves (their controller has
+    done it), when tests are only collected, and in a plain run (one file while editing), which
+    loads only the kernels of the games it tests (:func:`_kernels_compiled_once`)."""
     if hasattr(config, "workerinput") or config.option.collectonly:
         return
     if not getattr(config.option, "numprocesses", None):
         return
     from simcards.core.registry import compile_warmups, games
 
-    compile_warmups([g.name for g in games()])
+    compile_warmups([g.name for g in games()], EXTRA_WARMUPS)
 
 
 def _games_tested(items: list[pytest.Item], names: set[str]) -> set[str]:

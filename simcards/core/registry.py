@@ -166,6 +166,10 @@ def all_warmups() -> tuple[str, ...]:
     return tuple(ref for g in games() for ref in g.warmups)
 
 
+EXTRA_NICE = 10
+"""The scheduling priority of :class:`Warmups`' extra warm-ups (``os.nice`` increment)."""
+
+
 class Warmups:
     """The kernels of some games, compiling (or loading) into numba's disk cache, each game's
     warm-ups in a fresh interpreter of their own, every game at once.
@@ -180,18 +184,26 @@ class Warmups:
     same ones; here different games compile on different cores, once, and every later process
     loads them from numba's disk cache. On a warm cache it costs an import per game."""
 
-    def __init__(self, game_names: Sequence[str]) -> None:
-        chosen = [g for g in games() if g.name in game_names and g.warmups]
+    def __init__(self, game_names: Sequence[str], extra: Sequence[str] = ()) -> None:
+        """``extra``: further warm-up references, compiled in one more interpreter of their
+        own beside the games' (waited for under the name ``"extra"``) at a lower scheduling
+        priority (``nice`` 10): they fill a core that the games' warm-ups leave idle (one
+        game's take several times another's) instead of slowing the longest of those."""
+        chosen = [(g.name, list(g.warmups), 0) for g in games()
+                  if g.name in game_names and g.warmups]
+        if extra:
+            chosen.append(("extra", list(extra), EXTRA_NICE))
         self._procs: list[subprocess.Popen[bytes]] = []
         self._stopped = False
         self._lock = threading.Lock()  # no warm-up starts once stop() has begun
         pool = ThreadPoolExecutor(max(1, len(chosen)), thread_name_prefix="warm-ups")
         self.futures: dict[str, Future[None]] = {
-            g.name: pool.submit(self._run, list(g.warmups)) for g in chosen}
+            name: pool.submit(self._run, refs, nice) for name, refs, nice in chosen}
         pool.shutdown(wait=False)
 
-    def _run(self, refs: list[str]) -> None:
-        code = ("from simcards.core.registry import resolve\n"
+    def _run(self, refs: list[str], nice: int = 0) -> None:
+        code = ("import os\n" + (f"hasattr(os, 'nice') and os.nice({nice})\n" if nice else "")
+                + "from simcards.core.registry import resolve\n"
                 + "".join(f"resolve({ref!r})()\n" for ref in refs))
         with self._lock:
             if self._stopped:
@@ -223,9 +235,10 @@ class Warmups:
             proc.wait()
 
 
-def compile_warmups(game_names: Sequence[str]) -> None:
-    """Compile (or load) the kernels of ``game_names`` (:class:`Warmups`) and wait for all."""
-    warm = Warmups(game_names)
+def compile_warmups(game_names: Sequence[str], extra: Sequence[str] = ()) -> None:
+    """Compile (or load) the kernels of ``game_names`` and the warm-ups ``extra``
+    (:class:`Warmups`) and wait for all."""
+    warm = Warmups(game_names, extra)
     try:
         warm.wait_all()
     finally:

@@ -272,6 +272,13 @@ class Cursor:
         other.pending = self.pending
         return other
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Cursor:
+        """:meth:`clone`: OpenSpiel copies a Python game's state (every child of a tree walk)
+        by ``copy.deepcopy`` of its attributes, which would otherwise copy the rules, the deck
+        and every finished round with it (nine tenths of the time of Ronco's sequence-form
+        solve); ``clone`` copies only what play can still change."""
+        return self.clone()
+
 
 def one_hot(out: np.ndarray, at: int, index: int | None) -> None:
     """Set ``out[at + index]`` when ``index`` is not None (a helper for encoders)."""
