@@ -488,7 +488,7 @@ def equilibrium(*, players: int | str = 2, exact: bool = False, family: str = "t
     whether the threshold and informed families reach the value
     (:mod:`simcards.ronco.behaviour_exact`); ``openspiel=True`` solves it a second time with
     OpenSpiel's sequence-form linear program on the registered game ``simcards_ronco_duel``
-    (:mod:`simcards.ronco.behaviour_openspiel`, about a minute; needs ``simcards[rl]``).
+    (:mod:`simcards.ronco.behaviour_openspiel`, about fifteen seconds; needs ``simcards[rl]``).
 
     ``players`` 3 or more (a size or the command's text, ``"3-10"``): the mixed symmetric
     equilibrium of whole games with ``lives`` lives (default 7) over the family's (T, Td)

@@ -7,7 +7,8 @@ by explicit chance, information sets from the game's information-state strings) 
 Koller, Megiddo and von Stengel's sequence-form program in floats (cvxpy with ECOS). Nothing is
 shared but the rules: agreement of the two values checks the game tree, the information
 structure and both solvers at once. The walk visits every deal of three cards (about 60,000
-with a 40-card deck) in Python, so it takes about a minute.
+with a 40-card deck) in Python, copying a state per child (``Cursor.__deepcopy__``: the
+table state's own clone), so it takes about fifteen seconds.
 """
 
 from __future__ import annotations

@@ -343,7 +343,7 @@ def equilibrium(
     openspiel: Annotated[bool, typer.Option(
         "--openspiel", help="With --family all: solve the round a second time with OpenSpiel's "
         "sequence-form linear program on the registered game simcards_ronco_duel and compare "
-        "(about a minute; needs pip install 'simcards[rl]').")] = False,
+        "(about fifteen seconds; needs pip install 'simcards[rl]').")] = False,
     deck: DeckOpt = "spanish40",
     cut_king: CutKingOpt = None,
     ties: TiesOpt = "all",
