@@ -214,6 +214,14 @@ def play(v, x, rules):
     x[C_TURN] = _next(p, rules.players)
 
 
+@njit(cache=True)
+def play_apart(v, x, rules):
+    """:func:`play` as a call of its own, for the sites a decision passes once per candidate
+    (the exact last deal's roots, the reply table): inlined there, the whole play would be
+    typed and compiled again at each of them, which costs compile time and buys no speed."""
+    play(v, x, rules)
+
+
 @njit(cache=True, inline="always")
 def deal(x, rules, deck):
     """D5: the next deal from ``deck``, first player first; A1's announced counts (their

@@ -425,13 +425,15 @@ def _run_matches(state, n_matches, dealer, seats, rules, max_hands, rec):
             tally.points, cards, hand_count, tally.hand_wins, violations)
 
 
-@njit(cache=True)
 def simulate_matches(state, n_matches, dealer, seats, rules, max_hands):
     """Monte Carlo: ``n_matches`` independent matches from the stream ``state`` (layout in the
     module docstring). ``dealer`` is the first dealer of every match, or -1 to draw it (D3);
     ``seats`` the policies (``policies.policy_arrays``, Q6); a match still undecided after
     ``max_hands`` hands is stopped and counted as unfinished. Returns the statistics of
-    :data:`MATCH_STAT_NAMES`, in that order."""
+    :data:`MATCH_STAT_NAMES`, in that order.
+
+    Plain Python, not compiled (as ``play_kernel.simulate_hands``): a compiled layer over
+    the loop would optimise all of the loop's code once more on a cold cache."""
     return _run_matches(state, n_matches, dealer, seats, rules, max_hands,
                         _match_records(rules, np.int64(-1), max_hands))
 
@@ -634,7 +636,6 @@ def _run_duplicate(state, n_deals, dealer, seats_a, seats_b, rules, max_hands, r
             s_hand_count, s_viol)
 
 
-@njit(cache=True)
 def simulate_duplicate(state, n_deals, dealer, seats_a, seats_b, rules, max_hands):
     """Duplicate comparison of policy A against policy B over ``n_deals`` deal sets.
 
@@ -644,7 +645,7 @@ def simulate_duplicate(state, n_deals, dealer, seats_a, seats_b, rules, max_hand
     once swapped; with 3 or 4 players alone, once with A in seat r and B in every other seat,
     for r = 0 .. players-1. Luck of the deal then falls alike on both policies and cancels from
     the paired differences. Returns the statistics of :data:`DUPLICATE_STAT_NAMES`, in that
-    order."""
+    order. Plain Python, as :func:`simulate_matches`."""
     return _run_duplicate(state, n_deals, dealer, seats_a, seats_b, rules, max_hands,
                           _match_records(rules, np.int64(-1), max_hands))
 

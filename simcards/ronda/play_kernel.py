@@ -338,7 +338,6 @@ def named_stats(stats: tuple) -> dict[str, np.ndarray]:
     return dict(zip(STAT_NAMES, stats, strict=True))
 
 
-@njit(cache=True)
 def simulate_hands(state, hands, dealer, seats, rules):
     """Monte Carlo: ``hands`` independent hands from the stream ``state`` (layout in the module
     docstring); ``dealer`` a seat, or -1 to draw it for every hand. Returns the statistics of
@@ -347,15 +346,19 @@ def simulate_hands(state, hands, dealer, seats, rules):
     return _simulate(state, hands, dealer, seats, rules, False)
 
 
-@njit(cache=True)
 def simulate_hands_on_workspace(state, hands, dealer, seats, rules):
     """:func:`simulate_hands` always on the hand's workspace, as searching seats play: what
     the loop on card values must equal (tests) and the benchmarks' before."""
     return _simulate(state, hands, dealer, seats, rules, True)
 
 
-@njit(cache=True)
 def _simulate(state, hands, dealer, seats, rules, workspace):
+    """The statistics' arrays, then the loop that fills them: on the workspace when a seat
+    searches (or ``workspace``), else on card values.
+
+    Plain Python, not compiled: numba compiles a kernel together with every kernel it calls,
+    so each compiled layer above the loops would optimise all of their code once more (about
+    ten seconds each on a cold cache) to save one call per chunk."""
     ns = rules.sides
     n_hands = np.zeros(1, np.int64)
     points = np.zeros((ns, N_SOURCES), np.int64)
@@ -375,10 +378,7 @@ def _simulate(state, hands, dealer, seats, rules, workspace):
     totals = np.zeros(ns, np.int64)
     stats = (n_hands, points, points_sq, score, score_sq, cards, cards_sq, won, events, holdings,
              rondas, rondas_sq, tringlas, tringlas_sq, violations, totals)
-    searching = False
-    for p in range(rules.players):
-        if seats.kinds[p] >= POLICY_LOOKAHEAD:
-            searching = True
+    searching = bool((np.asarray(seats.kinds)[:rules.players] >= POLICY_LOOKAHEAD).any())
     if searching or workspace:
         _simulate_loop(state, hands, dealer, seats, rules,
                        new_play_work(rules, 0, tree_capacity(seats, seats)), stats)

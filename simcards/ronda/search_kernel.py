@@ -819,7 +819,7 @@ def _solve_one(s, nc, rules, sw):
             else:
                 hi = N_CARDS - best + 1
         compact_kernel.copy(x0, x1)
-        compact_kernel.play(cand[j] >> 2, x1, rules)
+        compact_kernel.play_apart(cand[j] >> 2, x1, rules)
         max_n(1, np.int64(N_CARDS), rules, sw, lo, hi)
         totals[j] += f[s]
         if i == 0 or f[s] > best:
@@ -877,7 +877,7 @@ def _solve_last_deal(p, rules, ws, sw, nc):
                         else:
                             for j in range(nc):
                                 compact_kernel.copy(x0, x1)
-                                compact_kernel.play(cand[j] >> 2, x1, rules)
+                                compact_kernel.play_apart(cand[j] >> 2, x1, rules)
                                 max_n(1, np.int64(N_CARDS), rules, sw, np.int64(-UNBOUNDED),
                                       np.int64(UNBOUNDED))
                                 totals[j] += f[s]
@@ -928,7 +928,7 @@ def _reply_table(p, nc, rules, sw):
     x1 = sw.st[1]
     for j in range(nc):
         compact_kernel.copy(sw.pub, x1)
-        compact_kernel.play(cand[j] >> 2, x1, rules)
+        compact_kernel.play_apart(cand[j] >> 2, x1, rules)
         for v in range(N_VALUES):
             rsc[j, v] = _reply_score(v, x1, rules)[0]
             _horizon(x1, rules, 1 << v, f)
