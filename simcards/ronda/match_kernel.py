@@ -438,7 +438,6 @@ def simulate_matches(state, n_matches, dealer, seats, rules, max_hands):
                         _match_records(rules, np.int64(-1), max_hands))
 
 
-@njit(cache=True)
 def record_matches(state, n_matches, dealer, seats, rules, max_hands):
     """The matches :func:`simulate_matches` plays from ``state``, with what each hand drew.
 
@@ -449,9 +448,9 @@ def record_matches(state, n_matches, dealer, seats, rules, max_hands):
     ``scores[m, side]`` the final scores; and for hand h of match m (h below its number of
     hands) ``decks[m, h]`` (top first), ``dealers[m, h]``, ``us[m, h, k]`` (the uniform of play
     k), ``seeds[m, h, p]`` and ``hand_scores[m, h, side]`` (the match scores after the hand, or
-    where an S5 check point stopped it).
+    where an S5 check point stopped it). Plain Python, as :func:`simulate_matches`.
     """
-    rec = _match_records(rules, n_matches, max_hands)
+    rec = _match_records(rules, np.int64(n_matches), max_hands)
     stats = _run_matches(state, n_matches, dealer, seats, rules, max_hands, rec)
     return (stats, rec.first, rec.out, rec.scores, rec.decks, rec.dealers, rec.us, rec.seeds,
             rec.hand_scores)
@@ -650,7 +649,6 @@ def simulate_duplicate(state, n_deals, dealer, seats_a, seats_b, rules, max_hand
                           _match_records(rules, np.int64(-1), max_hands))
 
 
-@njit(cache=True)
 def record_duplicate(state, n_deals, dealer, seats_a, seats_b, rules, max_hands):
     """The plays :func:`simulate_duplicate` makes from ``state``, with what each hand drew.
 
@@ -658,20 +656,21 @@ def record_duplicate(state, n_deals, dealer, seats_a, seats_b, rules, max_hands)
     hand_scores)``, indexed by play ``i * P + r`` (set i, play r; P from
     :func:`duplicate_plays`) and, for the per-hand arrays, by hand, as in
     :func:`record_matches`; ``cards[play, side]`` are the cards captured over the match.
+    Plain Python, as :func:`simulate_duplicate`.
     """
     n_plays, _ = duplicate_plays(rules)
-    rec = _match_records(rules, n_deals * n_plays, max_hands)
+    rec = _match_records(rules, np.int64(n_deals * n_plays), max_hands)
     stats = _run_duplicate(state, n_deals, dealer, seats_a, seats_b, rules, max_hands, rec)
     return (stats, rec.first, rec.out, rec.scores, rec.cards, rec.decks, rec.dealers, rec.us,
             rec.seeds, rec.hand_scores)
 
 
-@njit(cache=True)
 def hand_of_match(deck, dealer, seats, us, seeds, rules, scores, check):
     """One hand of a match from the carried ``scores`` (S2), as :func:`_play_match` plays it,
     for tests of given positions: returns ``(winner, plays, totals)``, the side a check point
     (S5, when ``check``) found winning, or -1 after the whole hand, the plays made, and the
-    match totals at that moment. The end-of-hand check is left to the caller."""
+    match totals at that moment. The end-of-hand check is left to the caller. Plain Python,
+    as :func:`simulate_matches`."""
     ns = rules.sides
     w0 = new_play_work(rules, 0, tree_capacity(seats, seats))
     work = PlayWork(w0.hand, w0.search, w0.streams, HandDraw(deck, us, seeds), w0.log)

@@ -378,7 +378,7 @@ def _simulate(state, hands, dealer, seats, rules, workspace):
     totals = np.zeros(ns, np.int64)
     stats = (n_hands, points, points_sq, score, score_sq, cards, cards_sq, won, events, holdings,
              rondas, rondas_sq, tringlas, tringlas_sq, violations, totals)
-    searching = bool((np.asarray(seats.kinds)[:rules.players] >= POLICY_LOOKAHEAD).any())
+    searching = bool((seats.kinds[:rules.players] >= POLICY_LOOKAHEAD).any())
     if searching or workspace:
         _simulate_loop(state, hands, dealer, seats, rules,
                        new_play_work(rules, 0, tree_capacity(seats, seats)), stats)

@@ -303,12 +303,13 @@ def value_hands(state, hands, dealer, seats, rules, work, stats):
             if (ann[p] >> (4 * v)) & NIBBLE:
                 ann[p] -= nib
             board, play = play_value(v, p, board, last, rules, capn, 0)
-            s = play.side  # counted without a branch: the kind of play is the deal's chance
-            events[s, 0] += play.action == ACT_DERBA
-            events[s, 1] += play.action == ACT_REHIT
-            events[s, 2] += play.missa
-            if points_mode and (play.hit > 0 or play.missa or last):  # X6/X7, M1, L1-L5
-                credit(play, rules, flat, 0, N_SOURCES, 1)
+            if play.hit > 0 or play.missa or last:  # rare: counted in the branch points need
+                s = play.side
+                events[s, 0] += play.action == ACT_DERBA
+                events[s, 1] += play.action == ACT_REHIT
+                events[s, 2] += play.missa
+                if points_mode:  # X6/X7, M1, L1-L5
+                    credit(play, rules, flat, 0, N_SOURCES, 1)
             turn = p + 1 if p + 1 < n else 0
         # The end of the hand: X5c, U1, S1.
         if board.pile_n > 0:
@@ -333,15 +334,29 @@ def value_hands(state, hands, dealer, seats, rules, work, stats):
 @njit(cache=True, _nrt=False)
 def _two_player_hands(state, hands, dealer, seats, rules, work, stats):
     """:func:`value_hands` for two players (module docstring): the same statistics from the
-    same streams, with both holdings, captured cards, points and events in local words."""
+    same streams, with both holdings, captured cards, points and events in local words.
+
+    Two random seats get a loop of their own, :func:`_two_player_loop` with both seats' kinds
+    constant: the compiler then drops greedy and everything only greedy reads (the public
+    cards, the announcements left in hand), and the loop keeps fewer values in registers."""
+    random0 = seats.kinds[0] == POLICY_RANDOM
+    random1 = seats.kinds[1] == POLICY_RANDOM
+    if random0 and random1:
+        _two_player_loop(state, hands, dealer, True, True, rules, work, stats)
+    else:
+        _two_player_loop(state, hands, dealer, random0, random1, rules, work, stats)
+
+
+@njit(cache=True, inline="always")
+def _two_player_loop(state, hands, dealer, random0, random1, rules, work, stats):
+    """The loop of :func:`_two_player_hands`; ``random0`` and ``random1`` tell whether seat 0
+    and seat 1 play ``random`` (else ``greedy``)."""
     events = stats[8]
     plays = rules.plays
     sizes = rules.deal_sizes
     share = rules.share
     points_mode = rules.mode == MODE_POINTS
     every_deal = rules.announce == ANNOUNCE_EVERY_DEAL
-    random0 = seats.kinds[0] == POLICY_RANDOM
-    random1 = seats.kinds[1] == POLICY_RANDOM
     deck = work.deck
     ann = work.ann
     capn = work.capn
@@ -430,21 +445,25 @@ def _two_player_hands(state, hands, dealer, seats, rules, work, stats):
             public += nib
             board, hs, closed, gained, hit, taken = act_nibbles(v, p, board, False)
             missa = taken > 0 and board.table_n == 0
-            cc += (closed << (32 * hs)) if hs >= 0 else 0
+            if closed > 0:  # X5a closed a pile: it has a hitter, so hs >= 0
+                cc += closed << (32 * hs)
             cc += gained << (32 * p)
-            ev += (np.int64(hit == 1) | (np.int64(hit > 1) << 8)
-                   | (np.int64(missa) << 16)) << (24 * p)
-            if points_mode and (hit > 0 or missa or last):  # X6/X7, M1, L1-L5
-                if hit == 1:
-                    action = ACT_DERBA
-                elif hit > 1:
-                    action = ACT_REHIT
-                elif board.laid == v:
-                    action = ACT_LAY
-                else:
-                    action = ACT_CAPTURE
-                credit(PlayFacts(action, hit, missa, last, v, p, hs), rules, flat, 0, N_SOURCES,
-                       1)
+            # A play that hits or sweeps is rare; counting it inside the one branch its points
+            # need anyway is cheaper than counting every play without a branch.
+            if hit > 0 or missa or last:
+                ev += (np.int64(hit == 1) | (np.int64(hit > 1) << 8)
+                       | (np.int64(missa) << 16)) << (24 * p)
+                if points_mode:  # X6/X7, M1, L1-L5
+                    if hit == 1:
+                        action = ACT_DERBA
+                    elif hit > 1:
+                        action = ACT_REHIT
+                    elif board.laid == v:
+                        action = ACT_LAY
+                    else:
+                        action = ACT_CAPTURE
+                    credit(PlayFacts(action, hit, missa, last, v, p, hs), rules, flat, 0,
+                           N_SOURCES, 1)
             p = 1 - p
         c0 = cc & 0xFFFFFFFF
         c1 = cc >> 32
