@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: test test-full report lint bench clean-venv
+.PHONY: test test-full report report-long lint bench clean-venv
 
 # The package and what it runs on; the test tools (pytest, ruff, dask) only for the tests.
 $(STAMP): pyproject.toml
@@ -35,6 +35,11 @@ test-full: $(TEST_STAMP)
 
 report: $(STAMP)
 	$(BIN)/simcards report
+
+# The long studies alone (Römi's search player against expert: several minutes on two cores),
+# their pages written beside the others'.
+report-long: $(STAMP)
+	$(BIN)/simcards report --only romi-search
 
 bench: $(STAMP)
 	$(BIN)/python scripts/bench_ronco.py

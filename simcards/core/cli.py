@@ -68,6 +68,8 @@ def report(
     scheduler: SchedulerOpt = None,
     quick: Annotated[bool, typer.Option("--quick", help="Tiny samples: checks the pipeline "
                                         "in seconds; the figures mean nothing.")] = False,
+    long: Annotated[bool, typer.Option("--long", help="Also the long studies (Römi's search "
+                                       "player: several minutes on two cores).")] = False,
     store: StoreOpt = None,
 ) -> None:
     """Run the headline studies and write their figures and pages under --out."""
@@ -75,7 +77,7 @@ def report(
     from simcards.core.reports.make_all import build_all
     from simcards.core.store import store_root
 
-    studies = all_studies()
+    studies = all_studies(long=True)
     names = [s.strip() for s in only.split(",")] if only else None
     for name in names or []:
         if name not in studies:
@@ -85,7 +87,7 @@ def report(
     root = store_root(store)
     with executor_for(scheduler, cap, False) as ex:
         for page in build_all(out, seed=seed, workers=workers, only=names,
-                              quick=quick, executor=ex, store=root):
+                              quick=quick, executor=ex, store=root, long=long):
             typer.echo(f"wrote {page}")
 
 

@@ -97,6 +97,9 @@ class Game:
     """``"module:attr"`` of the game's :class:`typer.Typer` app."""
     studies: dict[str, str] = field(default_factory=dict)
     """Report studies: study name -> ``"module:function"`` building it (see :mod:`reports`)."""
+    long_studies: dict[str, str] = field(default_factory=dict)
+    """Studies too long for ``make report``'s budget, built the same way but only when asked
+    (``simcards report --long`` or ``--only NAME``); their pages stay until run again."""
     warmups: tuple[str, ...] = ()
     """``"module:function"`` warm-ups run once on every dask worker (compile the kernels)."""
     policy_kinds: str | None = None
@@ -117,7 +120,7 @@ class Game:
         return resolve(self.cli)
 
     def study(self, name: str) -> Callable[..., Any]:
-        return resolve(self.studies[name])
+        return resolve({**self.studies, **self.long_studies}[name])
 
 
 def game_modules() -> tuple[str, ...]:
@@ -156,9 +159,11 @@ def game_module(name: str) -> str | None:
     return None
 
 
-def all_studies() -> dict[str, tuple[Game, str]]:
-    """Every report study of every game: name -> (game, reference)."""
-    return {name: (g, ref) for g in games() for name, ref in g.studies.items()}
+def all_studies(long: bool = False) -> dict[str, tuple[Game, str]]:
+    """Every report study of every game: name -> (game, reference); with ``long``, the long
+    studies too (after each game's others)."""
+    return {name: (g, ref) for g in games()
+            for name, ref in [*g.studies.items(), *(g.long_studies.items() if long else ())]}
 
 
 def all_warmups() -> tuple[str, ...]:

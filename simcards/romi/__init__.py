@@ -18,6 +18,7 @@ GAME = Game(
         "romi-rounds": "simcards.romi.reports.rounds:build",
         "romi-questions": "simcards.romi.reports.questions:build",
     },
+    long_studies={"romi-search": "simcards.romi.reports.search:build"},
     warmups=("simcards.romi.warmups:warm_romi_rounds", "simcards.romi.warmups:warm_romi_compare",
              "simcards.romi.warmups:warm_romi_games",
              "simcards.romi.warmups:warm_romi_questions"),

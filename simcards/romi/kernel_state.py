@@ -139,8 +139,10 @@ class SearchWork(NamedTuple):
     the candidate plans (``ph``, ``ptm``, ``ptc``, ``mv`` and ``meta``: moves, opened after,
     hand count, melds, went out), the candidates (``cand``: plan slot and the card it
     discards) with their gains over the first candidate summed (``value``) and squared
-    (``value_sq``), the scores of a played-out sample, and the seats the samples are played
-    out by (``greedy``)."""
+    (``value_sq``) and whether each is still weighed (``live``, 1 until Q7 drops it), the
+    scores of a played-out sample, the seats the samples are played out by (``greedy``), and
+    ``drop_z``, Q7's dropping margin in standard errors (``search_kernel.DROP_Z``; infinite:
+    nothing dropped, every candidate tried on every sample)."""
 
     roll: RoundWork
     ss: np.ndarray
@@ -157,8 +159,10 @@ class SearchWork(NamedTuple):
     cand: np.ndarray
     value: np.ndarray
     value_sq: np.ndarray
+    live: np.ndarray
     scores: np.ndarray
     greedy: Seats
+    drop_z: float
 
 
 class View(NamedTuple):

@@ -37,7 +37,7 @@ from simcards.romi.actions import (
 from simcards.romi.kernel_state import KernelRules, RoundState, RoundWork, Seats
 from simcards.romi.policies import policy_arrays
 from simcards.romi.rules import RomiRules
-from simcards.romi.search_kernel import new_search_work, search_turn, searching
+from simcards.romi.search_kernel import DROP_Z, new_search_work, search_turn, searching
 
 LOG_CAP = 4000
 """Move rows of one round: at most 1,000 draws and 1,000 discards (T9) plus one row per card
@@ -377,9 +377,9 @@ def play_one_turn(ws: tuple, rules: KernelRules, kinds: np.ndarray, params: np.n
 
 
 @njit(cache=True)
-def _one_search_turn(rules, seats, ws, seed, search_seed):
+def _one_search_turn(rules, seats, ws, seed, search_seed, drop_z):
     work = _turn_work(rules, ws, seed)
-    sw = new_search_work(rules.players)
+    sw = new_search_work(rules.players, drop_z)
     seed_state(sw.ss, search_seed)
     status = search_turn(rules, seats, work, sw)
     moves, shuf = _turn_log(work)
@@ -387,12 +387,14 @@ def _one_search_turn(rules, seats, ws, seed, search_seed):
 
 
 def play_one_search_turn(ws: tuple, rules: KernelRules, kinds: np.ndarray, params: np.ndarray,
-                         seed: int = 0, search_seed: int = 0
+                         seed: int = 0, search_seed: int = 0, drop_z: float = DROP_Z
                          ) -> tuple[int, list[Action], tuple[int, ...]]:
     """:func:`play_one_turn` for a searching seat to move (Q7, Q8), its stream seeded by
-    ``search_seed``."""
+    ``search_seed``; ``drop_z`` Q7's dropping margin (``math.inf``: every candidate weighed on
+    every sample)."""
     status, log, shuf = _one_search_turn(rules, Seats(kinds, params), RoundState(*ws),
-                                         np.uint64(seed), np.uint64(search_seed))
+                                         np.uint64(seed), np.uint64(search_seed),
+                                         np.float64(drop_z))
     return int(status), decode_moves(log), tuple(int(c) for c in shuf)
 
 

@@ -9,7 +9,9 @@ round by ``greedy`` seats (Q2, the fastest engine player). A sample's value to t
 mean round score of the others minus its own (G2-G5: a point conceded is a point lost, whoever
 scores it). A candidate replaces ``expert``'s (the first) only when its mean gain over it on the
 same samples is clearly above 0 (:data:`MARGIN_Z`, :func:`_best`), so that a search that finds
-nothing clearly better plays as ``expert`` (Q5).
+nothing clearly better plays as ``expert`` (Q5). A candidate clearly below it is dropped on the
+way (:data:`DROP_Z`, :func:`_drop`): most of the discards weighed are, and dropping them makes
+the search about twice as fast for the same choices.
 
 1. *The draw* (T2-T5): ``expert``'s draw, and the stock when that is not the stock; at a first
    draw (T3) the top discard too, when ``expert`` draws from the stock. Each candidate's sample
@@ -95,6 +97,12 @@ MARGIN_Z = 2.5
 """Q7: a candidate replaces ``expert``'s only when its paired gain over the samples is at least
 this many standard errors above 0 (one-sided, 0.6% for a candidate no better than expert's),
 so that noise in the play-outs does not choose the turn."""
+DROP_Z = 1.0
+"""Q7: after each sample from the second on, a candidate other than the first whose mean gain
+is at least this many standard errors below 0 is dropped: it plays no more samples and is not
+played (its mean is below 0, so MARGIN_Z could never choose it). Measured on 1,232 decisions
+of ``search:16`` among ``expert`` seats (2 and 4 players) replayed both ways: the dropping
+search plays 0.58 of the play-outs and chose otherwise in one decision."""
 SEARCH_SALT = np.uint64(0x5EA2C4ED5EA2C4ED)
 """Mixed into a round's seed to seed its searching seats' stream (module docstring)."""
 
@@ -105,8 +113,9 @@ def searching(kinds) -> bool:
 
 
 @njit(cache=True)
-def new_search_work(n):
-    """A :class:`~simcards.romi.kernel_state.SearchWork` for ``n`` players."""
+def new_search_work(n, drop_z=DROP_Z):
+    """A :class:`~simcards.romi.kernel_state.SearchWork` for ``n`` players, dropping
+    candidates at ``drop_z`` standard errors (Q7; ``np.inf``: never)."""
     roll = new_round_work(n, np.int64(0), np.int64(0), np.int64(0))
     return SearchWork(roll, np.zeros(4, np.uint64), np.zeros(4, np.uint64),
                       np.zeros(MAX_SAMPLES, np.uint64), np.zeros(N_CARDS, np.int64),
@@ -116,8 +125,9 @@ def new_search_work(n):
                       np.full((SLOTS, MAX_MELDS, TC_SIZE), -1, np.int64),
                       np.zeros((SLOTS, MAX_PLAN, MW), np.int64), np.zeros((SLOTS, 5), np.int64),
                       np.zeros((MAX_CAND, 2), np.int64), np.zeros(MAX_CAND, np.float64),
-                      np.zeros(MAX_CAND, np.float64), np.zeros(n, np.int64),
-                      Seats(np.zeros(n, np.int64), np.zeros(n, np.int64)))
+                      np.zeros(MAX_CAND, np.float64), np.zeros(MAX_CAND, np.int64),
+                      np.zeros(n, np.int64), Seats(np.zeros(n, np.int64), np.zeros(n, np.int64)),
+                      np.float64(drop_z))
 
 
 # ---------------------------------------------------------------- samples
@@ -245,6 +255,31 @@ def _clear(sw, nc):
     for c in range(nc):
         sw.value[c] = 0.0
         sw.value_sq[c] = 0.0
+        sw.live[c] = 1
+
+
+@njit(cache=True)
+def below(total, total_sq, samples, z):
+    """Whether gains summing to ``total`` (squares ``total_sq``) over ``samples`` >= 2 have
+    a mean at least ``z`` standard errors below 0 (Q7's dropping; ``z`` infinite: never)."""
+    m = total / samples
+    var = (total_sq - samples * m * m) / (samples - 1)
+    return m + z * np.sqrt(max(var, 0.0) / samples) < 0.0
+
+
+@njit(cache=True)
+def _drop(sw, nc, samples):
+    """Q7's dropping after ``samples`` samples: the candidates other than the first whose mean
+    gain is ``sw.drop_z`` standard errors below 0 leave ``sw.live``. Returns how many other
+    candidates are still weighed."""
+    left = 0
+    for c in range(1, nc):
+        if sw.live[c] == 1:
+            if below(sw.value[c], sw.value_sq[c], samples, sw.drop_z):
+                sw.live[c] = 0
+            else:
+                left += 1
+    return left
 
 
 @njit(cache=True)
@@ -259,7 +294,8 @@ def _add(sw, c, v, v0):
 @njit(cache=True)
 def _best(sw, nc, samples):
     """The candidate to play: the one of highest mean gain over candidate 0, provided that gain
-    is MARGIN_Z standard errors above 0 (with one sample: above 0), else candidate 0."""
+    is MARGIN_Z standard errors above 0 (with one sample: above 0), else candidate 0. A
+    dropped candidate's gain is below 0 (:func:`_drop`), so it is never chosen."""
     best = 0
     for c in range(1, nc):
         if sw.value[c] > sw.value[best] and sw.value[c] > 0.0:
@@ -275,14 +311,20 @@ def _best(sw, nc, samples):
 @njit(cache=True)
 def _weigh(rules, ws, p, samples, seeing, sw, nc, nm):
     """The candidate seat ``p`` plays among the ``nc`` of ``sw.cand``: each tried on the same
-    samples (the decision's seeds) and chosen by :func:`_best`. ``nm`` < 0: the candidates are
-    draws (:func:`_try_draw`); else plans with a discard (:func:`_try_plan`), ``nm`` the melds
-    on the table before the turn."""
+    samples (the decision's seeds), those clearly worse than the first dropped on the way
+    (:func:`_drop`; once all are, the first is expert's choice and the weighing stops), and
+    chosen by :func:`_best`. ``nm`` < 0: the candidates are draws (:func:`_try_draw`); else
+    plans with a discard (:func:`_try_plan`), ``nm`` the melds on the table before the
+    turn."""
     k = 0 if seeing else _hidden(ws, p, sw)
     _clear(sw, nc)
     for i in range(samples):
+        if i >= 2 and _drop(sw, nc, i) == 0:
+            return 0
         v0 = 0.0
         for c in range(nc):
+            if sw.live[c] == 0:
+                continue
             _sample(ws, p, seeing, k, sw, sw.seeds[i])
             if nm < 0:
                 v = _try_draw(rules, sw, p, sw.cand[c, 0])

@@ -56,6 +56,7 @@ def test_report_quick_writes_every_page_with_its_command(tmp_path, capsys) -> No
     assert "simcards report --only romi-questions" in text
     assert "```\nsimcards romi rounds --players 4 --policies greedy --dealer 0" in text
     assert "romi/questions.md" in (tmp_path / "README.md").read_text()
+    assert not (romi / "search.md").exists()  # a long study: only when asked (--long, --only)
     # the command a page gives reproduces its numbers exactly
     import json
 

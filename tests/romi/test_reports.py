@@ -28,6 +28,7 @@ from simcards.romi.melds_exact import solve
 from simcards.romi.records import engine_args, play_one_turn, position, record_rounds
 from simcards.romi.reports import policies as P
 from simcards.romi.reports import questions as Q
+from simcards.romi.reports import search as SR
 from simcards.romi.rules import PLAYERS, RomiRules
 
 R4 = RomiRules.make(players=4)
@@ -366,3 +367,88 @@ def test_identical_rummy_rows_are_explained_and_checked() -> None:
     assert "no opponent ever holds 9 to 13 cards" in text
     assert "Here K = 8 and K = 10 give identical rows, as they must." in text
     assert "K = 14 equals greedy exactly." in text
+
+
+# ---------------------------------------------------------------- the search study (long)
+
+
+def _search_rows(n: int, search: tuple, more: tuple) -> list[dict]:
+    """Runs against an ``expert`` field at ``n`` players: the two searches (score, win rate
+    each), the bound and greedy."""
+    return [_row("search:16", n, *search, b="expert", deal_sets=200),
+            _row("search:48", n, *more, b="expert", deal_sets=100),
+            _row("seeing:16", n, (-25.73, -27.00, -24.47), (0.990, 0.970, 1.010), b="expert"),
+            _row("greedy", n, (9.10, 8.12, 10.09), (-0.431, -0.488, -0.374), b="expert")]
+
+
+S16 = ((-0.51, -1.02, 0.01), (0.020, -0.030, 0.070))
+S48 = ((-1.82, -2.53, -1.11), (0.120, 0.045, 0.195))
+
+
+def test_search_page_shares_the_greedy_to_bound_distance_in_points() -> None:
+    """expert sits at 0 on the scale of runs against expert: greedy +9.10, the bound -25.73,
+    so expert covers 9.10 / 34.83 of the way and search:16 at -0.51 covers 9.61 / 34.83."""
+    df = pd.DataFrame(_search_rows(2, S16, S48))
+    sh = SR.shares(df, 2)
+    assert sh["expert"] == pytest.approx(9.10 / 34.83)
+    assert sh["search:16"] == pytest.approx(9.61 / 34.83)
+    assert sh["search:48"] == pytest.approx(10.92 / 34.83)
+
+
+def test_search_sentence_plays_the_search_that_concedes_fewest_where_it_separates() -> None:
+    """The search to play concedes fewer points than expert (interval below 0), the fewest of
+    those; none when no interval is below 0."""
+    level = ((-0.30, -0.90, 0.30), (0.030, 0.010, 0.050))
+    df = pd.DataFrame(_search_rows(2, S16, S48) + _search_rows(4, level, level))
+    assert SR.best(df, 2) == ["search:48"]
+    assert SR.sentence(df, 2) == (
+        "**2 players: play `search:48`**. `search:16` is not separated from `expert` in "
+        "points (-0.51 [-1.02, +0.01] a round), and its game win rate per seat is not "
+        "separated from expert's (200 deal sets); `search:48` concedes 1.82 [1.11, 2.53] "
+        "points a round fewer than `expert`, and its game win rate per seat differs from "
+        "expert's by +0.120 "
+        "[+0.045, +0.195] (100 deal sets). The all-seeing bound concedes 25.73 points a round "
+        "fewer than `expert`: that is what the hidden cards are worth to this search. Of the "
+        "distance from `greedy` to the bound, `expert` covers 26%, `search:16` 28%, "
+        "`search:48` 31%.")
+    assert SR.best(df, 4) == []
+    text = SR.sentence(df, 4)
+    assert text.startswith("**4 players: no search separates from `expert`**. `search:16` is "
+                           "not separated from `expert` in points (-0.30 [-0.90, +0.30] a "
+                           "round), and its game win rate per seat differs from expert's by "
+                           "+0.030 [+0.010, +0.050]")
+
+
+
+def test_search_sentence_names_every_search_whose_interval_overlaps_the_best() -> None:
+    df = pd.DataFrame(_search_rows(4, ((-0.88, -1.40, -0.35), (0.045, 0.013, 0.077)),
+                                   ((-1.13, -1.83, -0.43), (0.040, -0.012, 0.092))))
+    assert SR.best(df, 4) == ["search:48", "search:16"]
+    assert SR.sentence(df, 4).startswith(
+        "**4 players: play `search:48` or `search:16`** (their intervals overlap: which of "
+        "them is better is not measured here). `search:16` concedes 0.88 [0.35, 1.40] points")
+
+def test_romi_search_is_a_long_study_built_only_when_asked() -> None:
+    from simcards.core.registry import all_studies
+
+    assert "romi-search" not in all_studies()
+    assert "romi-search" in all_studies(long=True)
+    assert "romi-policies" in all_studies(long=True)
+
+
+def test_search_page_figures_are_those_of_its_command(tmp_path, monkeypatch) -> None:
+    """The study (two players only, quick sizes) writes the runs the page's command gives: one
+    deal set a chunk with a searching seat, as ``simcards romi compare`` cuts them."""
+    from simcards.romi import api
+
+    monkeypatch.setattr(SR, "PLAYERS", (2,))
+    page = SR.build(tmp_path, seed=5, workers=1, progress=False, quick=True)
+    df = pd.read_csv(tmp_path / "romi" / "search_compare.csv")
+    assert list(df.a) == ["search:16", "search:48", "seeing:16", "greedy"]
+    out = api.compare(a="search:16", b="expert", players=2, deals=2, seed=5, workers=1,
+                      store="none")
+    row = df.iloc[0]
+    assert row.score_diff == pytest.approx(out["score_diff"]["mean"], rel=1e-12)
+    assert row.win_diff == pytest.approx(out["win_rate_diff"]["mean"], rel=1e-12)
+    text = page.read_text()
+    assert "Quick mode" in text and "`expert` covers" in text

@@ -8,11 +8,15 @@
 - Q7: a searching seat that finds no better candidate plays ``expert``'s turn: with one
   play-out per candidate on a position where every candidate scores the same (the player goes
   out in that turn), its moves are ``expert``'s.
+- Q7's dropping: the margin test itself, and a search that drops clearly worse candidates plays
+  the turns of one that weighs every candidate on every sample.
 - Reproducible: the same seed gives the same rounds, whatever the chunking of the run.
 - The commands take ``search`` and ``seeing``; the table environments refuse them.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 import pytest
@@ -111,6 +115,33 @@ def test_Q7_search_plays_expert_where_no_candidate_is_better() -> None:
         assert search[0] == 1 and search[1] == expert[1]
         found += 1
     assert found >= 10
+
+
+def test_Q7_dropping_margin_is_a_mean_z_standard_errors_below_zero() -> None:
+    # gains -1 and -3: mean -2, standard error 1
+    assert S.below(-4.0, 10.0, 2, 1.0)
+    assert S.below(-4.0, 10.0, 2, 1.99)
+    assert not S.below(-4.0, 10.0, 2, 2.0)  # exactly 0 is not below it
+    assert not S.below(-4.0, 10.0, 2, math.inf)
+    assert S.below(-10.0, 50.0, 2, 3.0)  # -5 twice: no spread, below 0 at any finite margin
+    assert not S.below(0.0, 2.0, 2, 0.0)  # +1 and -1: mean 0
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_Q7_dropping_plays_the_turns_of_the_full_search(n: int) -> None:
+    """Dropping changed one decision in 1,232 measured (``search_kernel.DROP_Z``): on these
+    positions the turn is the same with it and without it."""
+    positions = same = 0
+    for rl, ws in _positions(n):
+        me = int(ws[0][codes.S_TURN])
+        kinds, params = _searching(n, me, codes.POLICY_SEARCH, 8)
+        dropping = play_one_search_turn(tuple(a.copy() for a in ws), rl, kinds, params, 1, 5)
+        full = play_one_search_turn(tuple(a.copy() for a in ws), rl, kinds, params, 1, 5,
+                                    math.inf)
+        positions += 1
+        same += dropping[1] == full[1]
+    assert positions >= 10
+    assert same >= positions - 1
 
 
 def test_Q7_same_seed_same_rounds_whatever_the_workers() -> None:

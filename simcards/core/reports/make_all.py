@@ -28,9 +28,12 @@ from simcards.core.runner import check_workers, local_executor
 def build_all(root: Path = Path("reports"), *, seed: int = DEFAULT_SEED,
               workers: int | None = None, only: list[str] | None = None,
               progress: bool = True, quick: bool = False,
-              executor: Executor | None = None, store: Path | None = None) -> list[Path]:
+              executor: Executor | None = None, store: Path | None = None,
+              long: bool = False) -> list[Path]:
+    """Build the studies (``only``: those named, long ones included; else every study, and
+    with ``long`` the long studies too); returns their pages."""
     pages = []
-    chosen = [(name, game) for name, (game, _) in all_studies().items()
+    chosen = [(name, game) for name, (game, _) in all_studies(long or bool(only)).items()
               if not only or name in only]
     warm = None
     if executor is None:  # a cluster's workers run the warm-ups themselves when they join

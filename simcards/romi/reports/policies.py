@@ -45,8 +45,8 @@ THRESHOLD_X = (51, 52, 55, 60, 70, 80, 90, 100, 120)
 
 def field() -> list[str]:
     """The tournament's policies: ``greedy`` first, then one entry per other registered kind
-    but the searching ones (Q7, Q8: about 3 rounds a second, where the page's budget plays
-    thousands; their runs are measured apart, README "Römi's search player")."""
+    but the searching ones (Q7, Q8: some ten rounds a second, where the page's budget plays
+    thousands; they have their own page, :mod:`simcards.romi.reports.search`)."""
     out = [BASE]
     for name in KINDS.names:
         if name != BASE and name not in BATCH_ONLY:
@@ -582,7 +582,10 @@ def _ladder(df: pd.DataFrame, pairs: pd.DataFrame) -> list[str]:
              f"({sets:,} deal sets each; `ladder_pairings.csv`). `simcards romi ladder` makes "
              "the same fit from its own runs. Ratings are on the Elo scale: 400 points "
              "between two policies mean the better one would win 10 of 11 two-player games; "
-             "`greedy` is the anchor at 0.", ""]
+             "`greedy` is the anchor at 0. The searching players, `search:16` and the "
+             "all-seeing bound `seeing:16`, play some ten rounds a second, too slow for this "
+             "page's runs: they are measured against `expert` on their own page, "
+             "[search.md](search.md), a long study.", ""]
     for n in PLAYERS:
         rated = table_ladder(df, pairs, n)
         lines += [f"### {n} players", "", ladder_sentence(df, n, rated), "",
