@@ -437,17 +437,20 @@ def test_romi_search_is_a_long_study_built_only_when_asked() -> None:
 
 
 def test_search_page_figures_are_those_of_its_command(tmp_path, monkeypatch) -> None:
-    """The study (two players only, quick sizes) writes the runs the page's command gives: one
-    deal set a chunk with a searching seat, as ``simcards romi compare`` cuts them."""
+    """The study (two players, quick sizes, searches of 2 and 4 samples for speed) writes the
+    runs the page's command gives: one deal set a chunk with a searching seat, as ``simcards
+    romi compare`` cuts them."""
     from simcards.romi import api
 
     monkeypatch.setattr(SR, "PLAYERS", (2,))
+    monkeypatch.setattr(SR, "SEARCHES", ("search:2", "search:4"))
+    monkeypatch.setattr(SR, "BOUND", "seeing:2")
     page = SR.build(tmp_path, seed=5, workers=1, progress=False, quick=True)
     df = pd.read_csv(tmp_path / "romi" / "search_compare.csv")
-    assert list(df.a) == ["search:16", "search:48", "seeing:16", "greedy"]
-    out = api.compare(a="search:16", b="expert", players=2, deals=2, seed=5, workers=1,
+    assert list(df.a) == ["search:2", "search:4", "seeing:2", "greedy"]
+    out = api.compare(a="search:4", b="expert", players=2, deals=2, seed=5, workers=1,
                       store="none")
-    row = df.iloc[0]
+    row = df.iloc[1]
     assert row.score_diff == pytest.approx(out["score_diff"]["mean"], rel=1e-12)
     assert row.win_diff == pytest.approx(out["win_rate_diff"]["mean"], rel=1e-12)
     text = page.read_text()
