@@ -259,12 +259,20 @@ def _clear(sw, nc):
 
 
 @njit(cache=True)
+def _mean_se(total, total_sq, samples):
+    """The mean of gains summing to ``total`` (squares ``total_sq``) over ``samples`` >= 2,
+    and its standard error."""
+    m = total / samples
+    var = (total_sq - samples * m * m) / (samples - 1)
+    return m, np.sqrt(max(var, 0.0) / samples)
+
+
+@njit(cache=True)
 def below(total, total_sq, samples, z):
     """Whether gains summing to ``total`` (squares ``total_sq``) over ``samples`` >= 2 have
     a mean at least ``z`` standard errors below 0 (Q7's dropping; ``z`` infinite: never)."""
-    m = total / samples
-    var = (total_sq - samples * m * m) / (samples - 1)
-    return m + z * np.sqrt(max(var, 0.0) / samples) < 0.0
+    m, se = _mean_se(total, total_sq, samples)
+    return m + z * se < 0.0
 
 
 @njit(cache=True)
@@ -302,9 +310,7 @@ def _best(sw, nc, samples):
             best = c
     if best == 0 or samples < 2:
         return best
-    m = sw.value[best] / samples
-    var = (sw.value_sq[best] - samples * m * m) / (samples - 1)
-    se = np.sqrt(max(var, 0.0) / samples)
+    m, se = _mean_se(sw.value[best], sw.value_sq[best], samples)
     return best if m > MARGIN_Z * se else 0
 
 

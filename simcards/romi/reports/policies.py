@@ -30,6 +30,7 @@ from simcards.romi import compare_batch as RC
 from simcards.romi import rounds_batch as R
 from simcards.romi.policies import BATCH_ONLY, KINDS, policy_arrays
 from simcards.romi.rules import PLAYERS, RomiRules
+from simcards.romi.search_kernel import searching
 
 STUDY = "romi-policies"
 BASE = "greedy"
@@ -123,11 +124,13 @@ def _spec(text: str, rules: RomiRules) -> PolicySpec:
 
 
 def compare_batch(job: Job, seed: int, deal_sets: int) -> Batch:
-    """The batch ``simcards romi compare A B --players n --deals N --seed S`` runs."""
+    """The batch ``simcards romi compare A B --players n --deals N --seed S`` runs, cut into
+    the command's chunks (one deal set each with a searching seat, Q7, Q8: the chunks' streams
+    depend on their size, so a page's command gives the page's figures)."""
     rules = RomiRules.make(players=job.players)
     cfg = api.config_for(rules, _spec(job.a, rules), _spec(job.b, rules), None)
-    return Batch(RC.compare_chunk, cfg, seed, deal_sets, RC.chunk_size(rules.players,
-                                                                       rules.rounds), RC.STREAM)
+    size = RC.chunk_size(rules.players, rules.rounds, searching(cfg.rotations[0].kinds))
+    return Batch(RC.compare_chunk, cfg, seed, deal_sets, size, RC.STREAM)
 
 
 def games_batch(players: int, seed: int, games: int) -> Batch:

@@ -10,9 +10,9 @@ with A in each seat in turn), at 2 and 4 players, and the page says what share o
 from ``greedy`` to the bound each legal player covers.
 
 A searching seat plays some ten rounds a second where an engine table plays thousands, so this
-study takes some twenty minutes on two cores and is not part of ``make report``: it is a long study
-(``simcards report --long``, ``make report-long``), its page kept beside the others until the
-study is run again. Its chunks are one deal set each, so an interrupted run resumes.
+study takes a quarter of an hour or more on two cores and is not part of ``make report``: it is
+a long study (``simcards report --long``, ``make report-long``), its page kept beside the others
+until the study is run again. Its chunks are one deal set each, so an interrupted run resumes.
 """
 
 from __future__ import annotations
@@ -23,14 +23,9 @@ from pathlib import Path
 import pandas as pd
 
 from simcards.core.reports.common import out_dir, page_footer, quick_banner
-from simcards.core.runner import Batch, run_batches
+from simcards.core.runner import run_batches
 from simcards.core.store import batch_set_store
-from simcards.romi import api
-from simcards.romi import compare_batch as RC
-from simcards.romi.policies import KINDS
-from simcards.romi.reports.policies import Job, _frame
-from simcards.romi.rules import RomiRules
-from simcards.romi.search_kernel import searching
+from simcards.romi.reports.policies import Job, _ci_text, _frame, compare_batch
 
 STUDY = "romi-search"
 BASE = "expert"
@@ -60,17 +55,6 @@ def sets(quick: bool) -> dict[tuple[int, str], int]:
 def jobs() -> list[Job]:
     """Every run: the searches, the bound and greedy, one in a field of ``expert``."""
     return [Job(n, a, BASE) for n in PLAYERS for a in (*SEARCHES, BOUND, FLOOR)]
-
-
-def compare_batch(job: Job, seed: int, deal_sets: int) -> Batch:
-    """The batch ``simcards romi compare A expert --players n --deals N --seed S`` runs: with
-    a searching seat, one deal set a chunk, as the command makes them (the chunks' streams
-    depend on their size, so the page's command gives the page's figures)."""
-    rules = RomiRules.make(players=job.players)
-    ctx = {"open_min": rules.open_min}
-    cfg = api.config_for(rules, KINDS.parse(job.a, ctx), KINDS.parse(job.b, ctx), None)
-    size = RC.chunk_size(rules.players, rules.rounds, searching(cfg.rotations[0].kinds))
-    return Batch(RC.compare_chunk, cfg, seed, deal_sets, size, RC.STREAM)
 
 
 def build(root: Path, *, seed: int, workers: int | None, progress: bool = True,
@@ -105,11 +89,6 @@ def shares(df: pd.DataFrame, players: int) -> dict[str, float]:
     return out
 
 
-def _ci(r: pd.Series, stem: str, digits: int) -> str:
-    return (f"{r[stem]:+.{digits}f} [{r[f'{stem}_lo']:+.{digits}f}, "
-            f"{r[f'{stem}_hi']:+.{digits}f}]")
-
-
 def _separated(r: pd.Series, stem: str) -> bool:
     return r[f"{stem}_lo"] > 0 or r[f"{stem}_hi"] < 0
 
@@ -123,10 +102,12 @@ def _gain(r: pd.Series) -> str:
         points = (f"concedes {r.score_diff:.2f} [{r.score_diff_lo:.2f}, "
                   f"{r.score_diff_hi:.2f}] points a round more than `{BASE}`")
     else:
-        points = f"is not separated from `{BASE}` in points ({_ci(r, 'score_diff', 2)} a round)"
+        points = (f"is not separated from `{BASE}` in points "
+                  f"({_ci_text(r, 'score_diff', 2)} a round)")
     win = ("its game win rate per seat is not separated from expert's"
            if not _separated(r, "win_diff") else
-           f"its game win rate per seat differs from expert's by {_ci(r, 'win_diff', 3)}")
+           "its game win rate per seat differs from expert's by "
+           f"{_ci_text(r, 'win_diff', 3)}")
     return f"{points}, and {win} ({int(r.deal_sets):,} deal sets)"
 
 
@@ -179,7 +160,7 @@ def _page(path: Path, df: pd.DataFrame, *, seed: int, quick: bool) -> None:
     for _, r in df.iterrows():
         label = f"`{r.a}` (bound)" if r.a == BOUND else f"`{r.a}`"
         lines.append(f"| {r.players} | {label} | {int(r.deal_sets):,} | "
-                     f"{_ci(r, 'score_diff', 2)} | {_ci(r, 'win_diff', 3)} |")
+                     f"{_ci_text(r, 'score_diff', 2)} | {_ci_text(r, 'win_diff', 3)} |")
     n = PLAYERS[-1]
     deals = int(df[(df.players == n) & (df.a == SEARCHES[-1])].deal_sets.iloc[0])
     lines += ["", "## What the players are", "",
@@ -201,8 +182,8 @@ def _page(path: Path, df: pd.DataFrame, *, seed: int, quick: bool) -> None:
               "so how much of the way from `greedy` to it each legal player has come (each "
               "share divides two differences of separate runs and carries their noise).", "",
               "This is a long study: a searching seat plays some ten rounds a second, so it is "
-              "not part of `make report` and runs with `make report-long` (some twenty minutes "
-              "on two cores, resumable). "
+              "not part of `make report` and runs with `make report-long` (a quarter of an hour "
+              "or more on two cores, resumable). "
               f"Seed {seed}; default rules (`open_min` 51, `ace_low_value` 1), 7 rounds a game; "
               "every run is in `search_compare.csv`. One of them again:", "", "```",
               f"simcards romi compare {SEARCHES[-1]} {BASE} --players {n} --deals {deals} "
