@@ -36,8 +36,8 @@ test-full: $(TEST_STAMP)
 report: $(STAMP)
 	$(BIN)/simcards report
 
-# The long studies alone (Römi's search player against expert: a quarter of an hour or more on
-# two cores), their pages written beside the others'.
+# The long studies alone (Römi's search player against expert: about an hour on two cores),
+# their pages written beside the others'.
 report-long: $(STAMP)
 	$(BIN)/simcards report --only romi-search
 

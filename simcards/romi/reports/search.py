@@ -10,7 +10,7 @@ with A in each seat in turn), at 2 and 4 players, and the page says what share o
 from ``greedy`` to the bound each legal player covers.
 
 A searching seat plays some ten rounds a second where an engine table plays thousands, so this
-study takes a quarter of an hour or more on two cores and is not part of ``make report``: it is
+study takes about an hour on two cores and is not part of ``make report``: it is
 a long study (``simcards report --long``, ``make report-long``), its page kept beside the others
 until the study is run again. Its chunks are one deal set each, so an interrupted run resumes.
 """
@@ -40,16 +40,19 @@ and four."""
 
 
 def sets(quick: bool) -> dict[tuple[int, str], int]:
-    """Deal sets per run. ``search:16`` gains about a point a round on ``expert``: 200 sets at 2
-    players and 100 at 4 (a deal set has twice the rounds) put its interval near +-0.5 point,
-    so that the gain separates from 0. ``search:48`` costs twice as much a round and gains
-    more: half those sets. The bound's margin is some 10-25 points, and half the sets measure
-    it to +-1.5; ``greedy`` plays thousands of rounds a second, so its runs take 400 sets at
-    no cost."""
+    """Deal sets per run. The searches are sized so that the game win rate per seat, A minus
+    ``expert``, has a 95% interval of +-0.03 or narrower, fine enough to tell a search from
+    ``expert`` by three games in a hundred, where that fits: a deal set's win difference has an
+    SD of about 0.37 (``search:16``) and 0.42 (``search:48``) with two players and 0.16 with four
+    (measured at the report seed), so 600, 800 and 130 sets. ``search:48`` with four players
+    would need some 170 sets, a further quarter of an hour on two cores, and keeps 50: the
+    four-player answer rests on ``search:16``. The bound's margin is some 10-25 points, and 100
+    or 50 sets measure it to +-1.5; ``greedy`` plays thousands of rounds a second, so its runs
+    take 400 sets at no cost."""
     if quick:
         return {(n, a): 2 for n in PLAYERS for a in (*SEARCHES, BOUND, FLOOR)}
-    return {(2, SEARCHES[0]): 200, (2, SEARCHES[1]): 100, (2, BOUND): 100, (2, FLOOR): 400,
-            (4, SEARCHES[0]): 100, (4, SEARCHES[1]): 50, (4, BOUND): 50, (4, FLOOR): 400}
+    return {(2, SEARCHES[0]): 600, (2, SEARCHES[1]): 800, (2, BOUND): 100, (2, FLOOR): 400,
+            (4, SEARCHES[0]): 130, (4, SEARCHES[1]): 50, (4, BOUND): 50, (4, FLOOR): 400}
 
 
 def jobs() -> list[Job]:
@@ -152,7 +155,9 @@ def _page(path: Path, df: pd.DataFrame, *, seed: int, quick: bool) -> None:
              "seat in turn (`simcards romi compare A expert`), so the luck of the deal cancels "
              "from the paired differences. Points a round are points conceded, A minus "
              "`expert` (negative: A concedes fewer); the game win rate is per seat, A minus "
-             "`expert`. Intervals are 95%, normal, over deal sets.", ""]
+             "`expert`. Intervals are 95%, normal, over deal sets; the searches' runs are sized "
+             "for a game-win interval of ±0.03 or narrower (all but `search:48` with four players, "
+             "which would take a further quarter of an hour).", ""]
     for n in PLAYERS:
         lines += [sentence(df, n), ""]
     lines += ["| players | A | deal sets | points a round, A minus `expert` | "
@@ -182,8 +187,8 @@ def _page(path: Path, df: pd.DataFrame, *, seed: int, quick: bool) -> None:
               "so how much of the way from `greedy` to it each legal player has come (each "
               "share divides two differences of separate runs and carries their noise).", "",
               "This is a long study: a searching seat plays some ten rounds a second, so it is "
-              "not part of `make report` and runs with `make report-long` (a quarter of an hour "
-              "or more on two cores, resumable). "
+              "not part of `make report` and runs with `make report-long` (about an hour on two "
+              "cores, resumable). "
               f"Seed {seed}; default rules (`open_min` 51, `ace_low_value` 1), 7 rounds a game; "
               "every run is in `search_compare.csv`. One of them again:", "", "```",
               f"simcards romi compare {SEARCHES[-1]} {BASE} --players {n} --deals {deals} "
