@@ -39,10 +39,11 @@ from simcards.romi.rules import RomiRules
 
 def bench(players: int, rounds: int, seed: int, policy: str = "greedy") -> dict[str, object]:
     rl, kinds, params = engine_args(RomiRules.make(players=players), [policy] * players)
-    E.simulate_rounds(chunk_state(seed, 10_000 + players), 3, rl, Seats(kinds, params))  # compile
+    # compile (or load from the cache)
+    E.simulate_rounds(chunk_state(seed, 10_000 + players), 3, rl, Seats(kinds, params), -1)
     t0 = time.process_time()
     scores, went_out, romi, never, turns, stalled, _ = E.simulate_rounds(
-        chunk_state(seed, players), rounds, rl, Seats(kinds, params))
+        chunk_state(seed, players), rounds, rl, Seats(kinds, params), -1)
     dt = time.process_time() - t0
     return {
         "players": players,
@@ -63,9 +64,10 @@ def bench_search(players: int, samples: int, rounds: int, seed: int) -> dict[str
     rl, kinds, params = engine_args(RomiRules.make(players=players), ["expert"] * players)
     kinds[0] = POLICY_SEARCH
     params[0] = samples
-    S.simulate_rounds(chunk_state(seed, 20_000 + players), 1, rl, Seats(kinds, params))  # compile
+    # compile (or load from the cache)
+    S.simulate_rounds(chunk_state(seed, 20_000 + players), 1, rl, Seats(kinds, params), -1)
     t0 = time.process_time()
-    scores, *_ = S.simulate_rounds(chunk_state(seed, players), rounds, rl, Seats(kinds, params))
+    scores, *_ = S.simulate_rounds(chunk_state(seed, players), rounds, rl, Seats(kinds, params), -1)
     dt = time.process_time() - t0
     return {"players": players, "policy": f"search:{samples} among expert", "rounds": rounds,
             "rounds_per_second": round(rounds / dt, 2),

@@ -382,7 +382,7 @@ def _choose_draw(rules, ws, p, base, first_draw, samples, seeing, sw):
         nc += 1
     if nc == 1:
         return base
-    return cand[_weigh(rules, ws, p, samples, seeing, sw, nc, -1), 0]
+    return cand[_weigh(rules, ws, p, samples, seeing, sw, nc, np.int64(-1)), 0]
 
 
 # ---------------------------------------------------------------- the melding and discard
@@ -582,7 +582,7 @@ def simulate_rounds(state, n_rounds, rules, seats, dealer=-1):
     (module docstring)."""
     n = rules.players
     work = new_round_work(n, np.int64(0), np.int64(0), np.int64(0))
-    sw = new_search_work(n)
+    sw = new_search_work(n, DROP_Z)
     deck = np.zeros(N_CARDS, np.int64)
     out = new_results(n_rounds, n)
     for r in range(n_rounds):

@@ -378,7 +378,7 @@ def _run_matches(state, n_matches, dealer, seats, rules, max_hands, rec):
     so that both play exactly the same matches."""
     n = rules.players
     ns = rules.sides
-    work = new_play_work(rules, 0, tree_capacity(seats, seats))
+    work = new_play_work(rules, np.int64(0), tree_capacity(seats, seats))
     tally = _new_tally(rules)
     dst = np.zeros(4, np.uint64)
     rst = np.zeros((n, 4), np.uint64)
@@ -527,7 +527,7 @@ def _run_duplicate(state, n_deals, dealer, seats_a, seats_b, rules, max_hands, r
     teams = rules.teams
     two_sides = ns == 2
     n_plays, m = duplicate_plays(rules)
-    work = new_play_work(rules, 0, tree_capacity(seats_a, seats_b))
+    work = new_play_work(rules, np.int64(0), tree_capacity(seats_a, seats_b))
     deck = work.draw.deck
     tally = _new_tally(rules)
     scores = tally.scores
@@ -672,7 +672,7 @@ def hand_of_match(deck, dealer, seats, us, seeds, rules, scores, check):
     match totals at that moment. The end-of-hand check is left to the caller. Plain Python,
     as :func:`simulate_matches`."""
     ns = rules.sides
-    w0 = new_play_work(rules, 0, tree_capacity(seats, seats))
+    w0 = new_play_work(rules, np.int64(0), tree_capacity(seats, seats))
     work = PlayWork(w0.hand, w0.search, w0.streams, HandDraw(deck, us, seeds), w0.log)
     tot = np.zeros(ns, np.int64)
     w, k = _play_match_hand(dealer, seats, rules, work, scores, tot, check)

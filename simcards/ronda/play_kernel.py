@@ -244,7 +244,7 @@ def record_hands(state, hands, dealer, seats, rules):
 def replay(decks, dealers, us, seeds, seats, rules):
     """Play given hands with per-play logs (:func:`_replay`'s results)."""
     return _replay(decks, dealers, us, seeds, seats, rules,
-                   new_play_work(rules, 0, tree_capacity(seats, seats)))
+                   new_play_work(rules, np.int64(0), tree_capacity(seats, seats)))
 
 
 @njit(cache=True)
@@ -381,7 +381,7 @@ def _simulate(state, hands, dealer, seats, rules, workspace):
     searching = bool((seats.kinds[:rules.players] >= POLICY_LOOKAHEAD).any())
     if searching or workspace:
         _simulate_loop(state, hands, dealer, seats, rules,
-                       new_play_work(rules, 0, tree_capacity(seats, seats)), stats)
+                       new_play_work(rules, np.int64(0), tree_capacity(seats, seats)), stats)
     else:
         value_hands(state, hands, dealer, seats, rules, new_value_work(rules), stats)
     return (n_hands, points, points_sq, score, score_sq, cards, cards_sq, won,

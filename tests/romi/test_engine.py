@@ -179,7 +179,7 @@ def test_D3_records_follow_the_simulation_stream() -> None:
     """record_rounds plays the rounds simulate_rounds plays from the same stream (same dealers,
     decks, results)."""
     rl, kinds, params = engine_args(R3, ["greedy", "rummy:2", "threshold:60"])
-    sim = E.simulate_rounds(chunk_state(5, 0), 6, rl, Seats(kinds, params))
+    sim = E.simulate_rounds(chunk_state(5, 0), 6, rl, Seats(kinds, params), -1)
     recs = record_rounds(chunk_state(5, 0), 6, rl, kinds, params)
     scores, went_out, romi, never, turns, stalled, dealers = sim
     for r, rec in enumerate(recs):
@@ -188,10 +188,12 @@ def test_D3_records_follow_the_simulation_stream() -> None:
         assert rec.went_out == went_out[r] and rec.romi == bool(romi[r])
         assert rec.turns == turns[r] and rec.stalled == bool(stalled[r])
         assert list(rec.never_opened) == [bool(x) for x in never[r]]
-    # a fixed dealer is kept; a drawn one is uniform over the seats
+    # a fixed dealer is kept; a drawn one (-1, passed as the commands pass it: the kernel is
+    # compiled once for an int64 dealer) is uniform over the seats
     fixed = E.simulate_rounds(chunk_state(5, 1), 4, rl, Seats(kinds, params), 2)
     assert list(fixed[6]) == [2, 2, 2, 2]
-    assert set(E.simulate_rounds(chunk_state(5, 2), 40, rl, Seats(kinds, params))[6]) == {0, 1, 2}
+    drawn = E.simulate_rounds(chunk_state(5, 2), 40, rl, Seats(kinds, params), -1)
+    assert set(drawn[6]) == {0, 1, 2}
 
 
 # ---------------------------------------------------------------- every round, replayed
