@@ -10,9 +10,9 @@ with A in each seat in turn), at 2 and 4 players, and the page says what share o
 from ``greedy`` to the bound each legal player covers.
 
 A searching seat plays some ten rounds a second where an engine table plays thousands, so this
-study takes about an hour on two cores and is not part of ``make report``: it is
-a long study (``simcards report --long``, ``make report-long``), its page kept beside the others
-until the study is run again. Its chunks are one deal set each, so an interrupted run resumes.
+study takes about an hour on two cores and is not part of ``make report``: it is a long study
+(``simcards report --long``, ``make report-long``), its page kept beside the others until the
+study is run again. Its chunks are one deal set each, so an interrupted run resumes.
 """
 
 from __future__ import annotations
@@ -34,6 +34,8 @@ SEARCHES = ("search:16", "search:48")
 """The legal searching players: Q7's default, and three times its samples."""
 BOUND = "seeing:16"
 FLOOR = "greedy"
+WIN_HALF_WIDTH = 0.03
+"""The game-win interval (half-width, 95%) the searches' runs are sized for (:func:`sets`)."""
 PLAYERS = (2, 4)
 """The table sizes measured: two players (where the hidden cards are one hand and the stock)
 and four."""
@@ -44,11 +46,12 @@ def sets(quick: bool) -> dict[tuple[int, str], int]:
     ``expert``, has a 95% interval of +-0.03 or narrower, fine enough to tell a search from
     ``expert`` by three games in a hundred, where that fits: a deal set's win difference has an
     SD of about 0.37 (``search:16``) and 0.42 (``search:48``) with two players and 0.16 with four
-    (measured at the report seed), so 600, 800 and 130 sets. ``search:48`` with four players
-    would need some 170 sets, a further quarter of an hour on two cores, and keeps 50: the
-    four-player answer rests on ``search:16``. The bound's margin is some 10-25 points, and 100
-    or 50 sets measure it to +-1.5; ``greedy`` plays thousands of rounds a second, so its runs
-    take 400 sets at no cost."""
+    (measured at the report seed), so 600, 800 and 130 sets (``search:16`` with two players
+    came out at +-0.0305 on its 600, just over: :func:`wide` names it on the page).
+    ``search:48`` with four players would need some 170 sets, a further quarter of an hour on
+    two cores, and keeps 50: the four-player answer rests on ``search:16``. The bound's margin
+    is some 10-25 points, and 100 or 50 sets measure it to +-1.5; ``greedy`` plays thousands
+    of rounds a second, so its runs take 400 sets at no cost."""
     if quick:
         return {(n, a): 2 for n in PLAYERS for a in (*SEARCHES, BOUND, FLOOR)}
     return {(2, SEARCHES[0]): 600, (2, SEARCHES[1]): 800, (2, BOUND): 100, (2, FLOOR): 400,
@@ -90,6 +93,14 @@ def shares(df: pd.DataFrame, players: int) -> dict[str, float]:
     for a in SEARCHES:
         out[a] = (g - float(sub.loc[a, "score_diff"])) / (g - b)
     return out
+
+
+def wide(df: pd.DataFrame) -> list[str]:
+    """The searching runs whose game-win interval is wider than :data:`WIN_HALF_WIDTH` either
+    side, in words (the page names them beside the precision it was sized for)."""
+    rows = df[df.a.isin(SEARCHES)
+              & ((df.win_diff_hi - df.win_diff_lo) / 2 > WIN_HALF_WIDTH)]
+    return [f"`{r.a}` with {r.players} players" for _, r in rows.iterrows()]
 
 
 def _separated(r: pd.Series, stem: str) -> bool:
@@ -149,6 +160,8 @@ def sentence(df: pd.DataFrame, players: int) -> str:
 
 
 def _page(path: Path, df: pd.DataFrame, *, seed: int, quick: bool) -> None:
+    missed = wide(df)
+    short = f" (not reached by {' and '.join(missed)})" if missed else ""
     lines = ["# Römi: how far from the best player", "", *quick_banner(quick),
              "Each player against a field of `expert` players (Q5) on the same deals, in "
              "duplicate: one A among `expert` players, the same decks and dealers with A in each "
@@ -156,8 +169,7 @@ def _page(path: Path, df: pd.DataFrame, *, seed: int, quick: bool) -> None:
              "from the paired differences. Points a round are points conceded, A minus "
              "`expert` (negative: A concedes fewer); the game win rate is per seat, A minus "
              "`expert`. Intervals are 95%, normal, over deal sets; the searches' runs are sized "
-             "for a game-win interval of ±0.03 or narrower (all but `search:48` with four players, "
-             "which would take a further quarter of an hour).", ""]
+             f"for a game-win interval of ±{WIN_HALF_WIDTH} or narrower{short}.", ""]
     for n in PLAYERS:
         lines += [sentence(df, n), ""]
     lines += ["| players | A | deal sets | points a round, A minus `expert` | "
