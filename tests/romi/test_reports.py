@@ -428,6 +428,17 @@ def test_search_sentence_names_every_search_whose_interval_overlaps_the_best() -
         "**4 players: play `search:48` or `search:16`** (their intervals overlap: which of "
         "them is better is not measured here). `search:16` concedes 0.88 [0.35, 1.40] points")
 
+
+def test_search_page_names_the_runs_wider_than_the_interval_they_were_sized_for() -> None:
+    """Runs whose game-win interval is wider than +-0.03 are named (a half-width of 0.0305 is
+    wider; 0.0295 is not); the bound and greedy are not searches and are never named."""
+    narrow = ((-1.60, -1.90, -1.30), (0.103, 0.0735, 0.1325))
+    just_over = ((-0.62, -0.93, -0.31), (0.045, 0.0145, 0.0755))
+    df = pd.DataFrame(_search_rows(2, just_over, narrow) + _search_rows(4, narrow, S48))
+    assert SR.wide(df) == ["`search:16` with 2 players", "`search:48` with 4 players"]
+    assert SR.wide(pd.DataFrame(_search_rows(2, narrow, narrow))) == []
+
+
 def test_romi_search_is_a_long_study_built_only_when_asked() -> None:
     from simcards.core.registry import all_studies
 
