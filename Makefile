@@ -27,7 +27,7 @@ test: $(TEST_STAMP)
 
 # The same tests with every cross-check at full size (Ronda's engines on 10,000 hands per
 # configuration, Römi's solver on 15,300 hands, Römi's engines on 10 times the rounds, thirty
-# random Ctrl-Cs instead of twelve).
+# random Ctrl-Cs instead of six).
 test-full: $(TEST_STAMP)
 	RONDA_FULL_AGREEMENT=1 ROMI_FULL_MELDS=1 ROMI_FULL_AGREEMENT=1 ROMI_ENGINE_ROUNDS=2000 \
 		SIMCARDS_FULL_INTERRUPTS=1 \

@@ -1852,7 +1852,7 @@ def round_chance(state, n, dealer):
 
 
 @njit(cache=True)
-def simulate_rounds(state, n_rounds, rules, seats, dealer=-1):
+def simulate_rounds(state, n_rounds, rules, seats, dealer):
     """Monte Carlo rounds. Per round, from the batch stream ``state``: the dealer (drawn when
     ``dealer < 0``) and a seed; from the round's own stream (``seed_state(seed)``): the deck
     (:func:`shuffle_deck`), then every T8 reshuffle. Returns per-round arrays: (scores [r, n],

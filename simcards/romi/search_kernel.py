@@ -113,7 +113,7 @@ def searching(kinds) -> bool:
 
 
 @njit(cache=True)
-def new_search_work(n, drop_z=DROP_Z):
+def new_search_work(n, drop_z):
     """A :class:`~simcards.romi.kernel_state.SearchWork` for ``n`` players, dropping
     candidates at ``drop_z`` standard errors (Q7; ``np.inf``: never)."""
     roll = new_round_work(n, np.int64(0), np.int64(0), np.int64(0))
@@ -575,7 +575,7 @@ def play_round(deck, dealer, rules, seats, work, sw, max_turns):
 
 
 @njit(cache=True)
-def simulate_rounds(state, n_rounds, rules, seats, dealer=-1):
+def simulate_rounds(state, n_rounds, rules, seats, dealer):
     """:func:`simcards.romi.round_kernel.simulate_rounds` for tables with searching seats:
     the same chance per round (dealer, seed; the deck and reshuffles from the round's stream),
     the same per-round arrays, and the searching seats' stream seeded from the round's seed

@@ -240,14 +240,16 @@ def record_hands(state, hands, dealer, seats, rules):
     return decks, dealers, us, seeds
 
 
-@njit(cache=True)
 def replay(decks, dealers, us, seeds, seats, rules):
-    """Play given hands with per-play logs (:func:`_replay`'s results)."""
+    """Play given hands with per-play logs (:func:`_replay`'s results).
+
+    Plain Python around the compiled :func:`_replay`, as :func:`replay_searched` is: a compiled
+    wrapper would link, optimise and emit every policy's machine code once more (numba builds
+    each compiled function with all it calls), for nothing at run time."""
     return _replay(decks, dealers, us, seeds, seats, rules,
                    new_play_work(rules, np.int64(0), tree_capacity(seats, seats)))
 
 
-@njit(cache=True)
 def replay_searched(decks, dealers, us, seeds, seats, rules, rec_cap):
     """:func:`replay`, recording the samples the searching seats drew (Q1), at most
     ``rec_cap`` of them. Returns replay's tuple followed by ``(meta, hands, stock)``: one row
@@ -255,12 +257,11 @@ def replay_searched(decks, dealers, us, seeds, seats, rules, rec_cap):
     of samples, policy kind), and per sample the other seats' hands as bit masks and the stock
     top first (-1 past its end). Decisions of the last deal (Q7) draw no samples and are not
     recorded."""
-    work = new_play_work(rules, rec_cap, tree_capacity(seats, seats))
+    work = new_play_work(rules, np.int64(rec_cap), tree_capacity(seats, seats))
     out = _replay(decks, dealers, us, seeds, seats, rules, work)
     sw = work.search
     info = sw.rec_info
-    return (out[0], out[1], out[2], out[3], out[4], out[5], out[6],
-            sw.rec_meta[:info[1]].copy(), sw.rec_hands[:info[2]].copy(),
+    return (*out, sw.rec_meta[:info[1]].copy(), sw.rec_hands[:info[2]].copy(),
             sw.rec_stock[:info[2]].copy())
 
 

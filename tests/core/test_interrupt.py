@@ -251,8 +251,8 @@ def _burn() -> subprocess.Popen:
 
 
 FULL_INTERRUPTS = 30
-INTERRUPTS = FULL_INTERRUPTS if os.environ.get("SIMCARDS_FULL_INTERRUPTS") else 12
-"""Ctrl-Cs sent in all: twelve in ``make test``, thirty in ``make test-full``
+INTERRUPTS = FULL_INTERRUPTS if os.environ.get("SIMCARDS_FULL_INTERRUPTS") else 6
+"""Ctrl-Cs sent in all: six in ``make test`` (each phase twice), thirty in ``make test-full``
 (``SIMCARDS_FULL_INTERRUPTS=1``), where a hang that shows once in ten tries would be missed
 with a chance of 4%."""
 LANES = 3

@@ -23,7 +23,9 @@ def _script():
 
 
 def test_S4_learned_keep_rule_matches_bayes_on_99_percent_of_states():
-    rows = _script().learn(300_000, checkpoints=1, seed=1)
+    """150,000 episodes: at seed 1 the rule agrees on 0.994 of the weight (0.971 after 50,000,
+    0.996 after 300,000)."""
+    rows = _script().learn(150_000, checkpoints=1, seed=1)
     last = rows[-1]
     assert last["states_met"] == last["states"]
     assert last["same_as_bayes"] >= 0.99
