@@ -1,15 +1,15 @@
 """numba kernels that play whole Ronda matches (rules S2, S4, S5, C1-C3 and D3 of
 ``seeds/ronda.md``) and the duplicate comparison of two policies.
 
-A match is a sequence of hands (:mod:`simcards.ronda.play_kernel` plays one hand the same way) whose
-dealer moves on by one seat after each hand (D3). In points mode the scores carry over (S2) and
-the target ``rules.target`` is checked after the S1 count of each hand (S4,
-``target_check=end_of_hand``) or at every check point (S5, ``immediate``: after each deal's
-announcements, after each play, after the end of the hand); a side wins when it has reached the
-target and holds the highest total alone, and a tie at the top plays on. In classic mode the side
-with strictly most captured cards wins the hand (C2) and the first side to win ``hands_to_win``
-hands wins the match (C3). A match still undecided after ``max_hands`` hands is stopped and
-counted as unfinished.
+A match is a sequence of hands (each played by :func:`simcards.ronda.play_kernel.play_hand`, the
+hand loops' own, with S5's check points when they apply) whose dealer moves on by one seat after
+each hand (D3). In points mode the scores carry over (S2) and the target ``rules.target`` is checked
+after the S1 count of each hand (S4, ``target_check=end_of_hand``) or at every check point (S5,
+``immediate``: after each deal's announcements, after each play, after the end of the hand); a side
+wins when it has reached the target and holds the highest total alone, and a tie at the top plays
+on. In classic mode the side with strictly most captured cards wins the hand (C2) and the first side
+to win ``hands_to_win`` hands wins the match (C3). A match still undecided after ``max_hands`` hands
+is stopped and counted as unfinished.
 
 Stream layouts
 --------------
@@ -56,17 +56,7 @@ from simcards.ronda.codes import (
     POLICY_RANDOM,
     TARGET_CHECK_IMMEDIATE,
 )
-from simcards.ronda.hand_kernel import (
-    N_CARDS,
-    S_HELD,
-    S_SCORE,
-    S_TURN,
-    apply_play,
-    deal_next,
-    finish_hand,
-    hand_violations,
-    side_of,
-)
+from simcards.ronda.hand_kernel import N_CARDS, S_SCORE, hand_violations, side_of
 from simcards.ronda.ismcts_kernel import tree_capacity
 from simcards.ronda.kernel_state import (
     HandDraw,
@@ -76,7 +66,7 @@ from simcards.ronda.kernel_state import (
     PlayWork,
     Seats,
 )
-from simcards.ronda.play_kernel import _draw_hand, begin_hand, choose_card, new_play_work
+from simcards.ronda.play_kernel import _draw_hand, new_play_work, play_hand, target_leader
 
 __all__ = [
     "DEFAULT_MAX_HANDS",
@@ -120,79 +110,7 @@ O_FIRST_SIDE = 5  # side of the first player of the first hand
 O_SIZE = 6
 
 
-# ---------------------------------------------------------------- one hand of a match
-
-
-@njit(cache=True, inline="always")
-def target_leader(totals, ns, target):
-    """S4/S5: the side that has reached ``target`` and holds the highest of the ``totals``
-    alone, or -1 (nobody there, or a tie at the top: play goes on)."""
-    top = totals[0]
-    lead = 0
-    n_top = 1
-    for t in range(1, ns):
-        x = totals[t]
-        if x > top:
-            top = x
-            lead = t
-            n_top = 1
-        elif x == top:
-            n_top += 1
-    if top >= target and n_top == 1:
-        return lead
-    return -1
-
-
-@njit(cache=True, inline="always")
-def _check_point(scores, st, tot, ns, target):
-    """S5: a check point inside a hand, on the carried scores plus the hand's points so far."""
-    for t in range(ns):
-        tot[t] = scores[t] + st[S_SCORE + t]
-    return target_leader(tot, ns, target)
-
-
-@njit(cache=True, inline="always")
-def _play_match_hand(dealer, seats, rules, work, scores, tot, check):
-    """One hand of a match, as ``play_kernel.play_hand`` plays it, with the S5 check points
-    when ``check``: after the first deal's announcements, after each play, after each later
-    deal's announcements; ``scores`` are the carried scores (S2), ``tot`` scratch. Returns
-    ``(winner, plays)``: the side a check point found winning and the plays made until then,
-    or ``(-1, plays of the hand)`` after finishing the hand (X5c, U1, S1; the end-of-hand check
-    is the caller's).
-
-    Inlined into :func:`_play_match`, its one compiled caller (:func:`hand_of_match` calls it
-    from Python): compiled on its own it cost one more emission of every policy's code on a
-    cold cache, and matches with a searching seat played slower (``rollout:8`` against
-    ``greedy``: about 1,130 matches a second on one core, against 1,790 inlined)."""
-    ws = work.hand
-    plog = work.log
-    draw = work.draw
-    deck = draw.deck
-    st = ws.st
-    ns = rules.sides
-    target = rules.target
-    begin_hand(dealer, seats, rules, work)
-    if check:
-        w = _check_point(scores, st, tot, ns, target)
-        if w >= 0:
-            return w, 0
-    plays = rules.plays
-    for k in range(plays):
-        p = st[S_TURN]
-        card = choose_card(p, seats, draw.us[k], rules, work)
-        apply_play(card, rules, ws, plog)
-        if check:
-            w = _check_point(scores, st, tot, ns, target)
-            if w >= 0:
-                return w, k + 1
-        if st[S_HELD] == 0 and k + 1 < plays:
-            deal_next(deck, rules, ws, plog)
-            if check:
-                w = _check_point(scores, st, tot, ns, target)
-                if w >= 0:
-                    return w, k + 1
-    finish_hand(rules, ws)
-    return -1, plays
+# ---------------------------------------------------------------- the chance of a duplicate hand
 
 
 @njit(cache=True)
@@ -252,6 +170,7 @@ def _play_match(chance, seats, rules, work, max_hands, tally, rec, j):
     first_dealer = chance.first_dealer
     draw = work.draw
     tot = np.zeros(ns, np.int64)
+    events = np.zeros((ns, 3), np.int64)  # the hands' Derbas, re-hits, Missas: not kept here
     for t in range(ns):
         scores[t] = 0
         tally.cards[t] = 0
@@ -272,7 +191,7 @@ def _play_match(chance, seats, rules, work, max_hands, tally, rec, j):
             rec.dealers[j, hands] = d
             rec.us[j, hands] = draw.us
             rec.seeds[j, hands] = draw.seeds
-        w, last_plays = _play_match_hand(d, seats, rules, work, scores, tot, check)
+        w, last_plays, _, _ = play_hand(d, seats, rules, work, events, scores, tot, check)
         hands += 1
         for t in range(ns):
             scores[t] += st[S_SCORE + t]
@@ -680,7 +599,8 @@ def hand_of_match(deck, dealer, seats, us, seeds, rules, scores, check):
     w0 = new_play_work(rules, np.int64(0), tree_capacity(seats, seats))
     work = PlayWork(w0.hand, w0.search, w0.streams, HandDraw(deck, us, seeds), w0.log)
     tot = np.zeros(ns, np.int64)
-    w, k = _play_match_hand(dealer, seats, rules, work, scores, tot, check)
+    events = np.zeros((ns, 3), np.int64)
+    w, k, _, _ = play_hand(dealer, seats, rules, work, events, scores, tot, np.bool_(check))
     st = work.hand.st
     totals = np.zeros(ns, np.int64)
     for t in range(ns):
