@@ -346,7 +346,7 @@ def _replay(decks, dealers, us, seeds, seats, rules, work):
     counters = np.zeros((hands, 4), np.int64)
     events = np.zeros((ns, 3), np.int64)
     tot = np.zeros(ns, np.int64)
-    log_on = hands >= 0  # True, as a run-time value: one compiled play_hand serves both callers
+    log_on = hands >= 0  # True, as a run-time value: one compiled play_hand serves every caller
     no_check = hands < 0  # False, as a run-time value, as the matches' check
     for h in range(hands):
         sw.rec_info[3] = h
