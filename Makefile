@@ -36,10 +36,11 @@ test-full: $(TEST_STAMP)
 report: $(STAMP)
 	$(BIN)/simcards report
 
-# The long studies alone (Römi's search player against expert: about an hour on two cores),
-# their pages written beside the others'.
+# The long studies alone (Ronda's search player against rollout:32, about ten minutes on two
+# cores; Römi's search player against expert, about an hour), their pages written beside the
+# others'.
 report-long: $(STAMP)
-	$(BIN)/simcards report --only romi-search
+	$(BIN)/simcards report --only ronda-search,romi-search
 
 bench: $(STAMP)
 	$(BIN)/python scripts/bench_ronco.py

@@ -69,8 +69,8 @@ def report(
     quick: Annotated[bool, typer.Option("--quick", help="Tiny samples: checks the pipeline "
                                         "in seconds; the figures mean nothing.")] = False,
     long: Annotated[bool, typer.Option(
-        "--long", help="Also the long studies (Römi's search player: about an hour on two "
-        "cores).")] = False,
+        "--long", help="Also the long studies (Ronda's and Römi's search players: about ten "
+        "minutes and an hour on two cores).")] = False,
     store: StoreOpt = None,
 ) -> None:
     """Run the headline studies and write their figures and pages under --out."""

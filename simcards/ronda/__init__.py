@@ -26,6 +26,7 @@ GAME = Game(
         "ronda-policies": "simcards.ronda.reports.policies:build",
         "ronda-game": "simcards.ronda.reports.game:build",
     },
+    long_studies={"ronda-search": "simcards.ronda.reports.search:build"},
     warmups=(
         "simcards.ronda.warmups:warm_ronda_hands",
         "simcards.ronda.warmups:warm_ronda_matches",

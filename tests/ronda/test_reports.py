@@ -285,3 +285,120 @@ def test_bound_sentence_gives_each_legal_players_share_of_the_distance_to_the_bo
     assert f"{by[policies.BOUND] - by['rollout:32']:.0f} above the best legal player" in text
     assert f"`rollout:32` {by['rollout:32'] / by[policies.BOUND]:.0%}" in text
     assert 0 < by["rollout:32"] / by[policies.BOUND] < 1
+
+
+# ---------------------------------------------------------------- the search study (long)
+
+
+def test_ronda_search_is_a_long_study_built_only_when_asked() -> None:
+    from simcards.core.registry import all_studies
+
+    assert "ronda-search" not in all_studies()
+    assert "ronda-search" in all_studies(long=True)
+
+
+def test_search_runs_are_sized_for_the_interval_they_promise() -> None:
+    """Every run between the two legal players has deal sets for +-0.03 at the SD the sizes
+    were read from (the docstring's SDs), with 3 or 4 players alone in both orders; the
+    bound plays each legal player once per table."""
+    from simcards.ronda.reports import search as S
+
+    jobs = S.jobs()
+    sd = {("2 players", S.SEARCH): 0.56, ("3 players", S.SEARCH): 0.34,
+          ("3 players", S.ROLLOUT): 0.31, ("4 players", S.SEARCH): 0.22,
+          ("4 players", S.ROLLOUT): 0.25, ("teams (2 v 2)", S.SEARCH): 0.60}
+    legal = [j for j in jobs if j.a != S.BOUND]
+    assert {(j.table, j.a) for j in legal} == set(sd)
+    for j in legal:
+        assert 1.96 * sd[(j.table, j.a)] / S.sets(j, False) ** 0.5 < S.WIN_HALF_WIDTH
+    bound = [(j.table, j.b) for j in jobs if j.a == S.BOUND]
+    assert sorted(bound) == sorted((t, p) for t, _ in policies.TABLES
+                                   for p in (S.ROLLOUT, S.SEARCH))
+
+
+def _search_frame(table: str, search: tuple, rollout: tuple | None = None) -> pd.DataFrame:
+    from simcards.ronda.reports import search as S
+
+    rows = [_row(table, S.SEARCH, S.ROLLOUT, search)]
+    if rollout is not None:
+        rows.append(_row(table, S.ROLLOUT, S.SEARCH, rollout))
+    rows += [_row(table, S.BOUND, S.ROLLOUT, (0.60, 0.55, 0.65)),
+             _row(table, S.BOUND, S.SEARCH, (0.50, 0.45, 0.55))]
+    df = pd.DataFrame(rows)
+    df["deal_sets"] = [*[650, 550][:len(rows) - 2], 200, 200]
+    return df
+
+
+def test_search_sentence_plays_the_search_where_both_orders_favour_it() -> None:
+    """With 3 players alone the search is the one to play when one of it among rollouts
+    wins more and one rollout among searches wins fewer; the bound is read against it."""
+    from simcards.ronda.reports import search as S
+
+    sub = _search_frame("3 players", (0.05, 0.02, 0.08), (-0.04, -0.07, -0.01))
+    assert S.best_legal(sub) == [S.SEARCH]
+    assert S.sentence(sub, "3 players") == (
+        "**3 players: play `ismcts:1000`**, which does measurably better than `rollout:32`: "
+        "one `ismcts:1000` among `rollout:32` players wins 0.050 [0.020, 0.080] more of the "
+        "matches per seat than they do on 650 deal sets; one `rollout:32` among `ismcts:1000` "
+        "players wins 0.040 [0.010, 0.070] fewer of the matches per seat than they do on 550 "
+        "deal sets. The all-seeing bound: one `seeing:1000` among `ismcts:1000` players wins "
+        "0.500 [0.450, 0.550] more of the matches per seat than they do on 200 deal sets. That "
+        "is what the hidden cards are worth to Q8's search over the best legal play measured.")
+
+
+def test_search_sentence_says_not_separated_and_reads_the_bound_against_both() -> None:
+    """An interval that covers 0 (two sides: one run) leaves both legal players, and the
+    bound's margin is given over each."""
+    from simcards.ronda.reports import search as S
+
+    sub = _search_frame("2 players", (-0.01, -0.035, 0.015))
+    assert S.best_legal(sub) == [S.SEARCH, S.ROLLOUT]
+    text = S.sentence(sub, "2 players")
+    assert text.startswith(
+        "**2 players: `ismcts:1000` and `rollout:32` are not separated**: `ismcts:1000` is not "
+        "separated from `rollout:32`: win-rate difference -0.010 [-0.035, +0.015] on 650 deal "
+        "sets. Either may be played; `rollout:32` costs far less to compute.")
+    assert ("`seeing:1000` wins 0.500 [0.450, 0.550] more of the matches than `ismcts:1000` "
+            "on 200 deal sets; `seeing:1000` wins 0.600 [0.550, 0.650] more of the matches than "
+            "`rollout:32`") in text
+
+
+def test_search_sentence_leaves_both_where_the_two_orders_disagree() -> None:
+    """With 3 players alone, a search that wins among rollouts while a rollout among searches
+    also wins is better in no plain sense: neither is named the one to play."""
+    from simcards.ronda.reports import search as S
+
+    sub = _search_frame("3 players", (0.05, 0.02, 0.08), (0.04, 0.01, 0.07))
+    assert S.best_legal(sub) == [S.SEARCH, S.ROLLOUT]
+
+
+def test_search_page_names_the_runs_wider_than_the_interval_they_were_sized_for() -> None:
+    from simcards.ronda.reports import search as S
+
+    df = _search_frame("3 players", (0.05, 0.019, 0.081), (-0.04, -0.0695, -0.0105))
+    assert S.wide(df) == ["`ismcts:1000` v `rollout:32` (3 players)"]
+
+
+def test_search_page_figures_are_those_of_its_command(tmp_path, monkeypatch) -> None:
+    """The study (two players, quick sizes, small searches for speed) writes the runs the
+    page's command gives: each row is ``simcards ronda compare A B`` with the same seed."""
+    from simcards.ronda import api
+    from simcards.ronda.reports import search as S
+
+    monkeypatch.setattr(S, "TABLES", (("2 players", {"players": 2}),))
+    monkeypatch.setattr(S, "SEARCH", "ismcts:20")
+    monkeypatch.setattr(S, "ROLLOUT", "rollout:2")
+    monkeypatch.setattr(S, "BOUND", "seeing:20")
+    page = S.build(tmp_path, seed=SEED, workers=1, progress=False, quick=True)
+    df = pd.read_csv(tmp_path / "ronda" / "search_compare.csv")
+    assert [(r.a, r.b) for r in df.itertuples()] == [
+        ("ismcts:20", "rollout:2"), ("seeing:20", "rollout:2"), ("seeing:20", "ismcts:20")]
+    out = api.compare("seeing:20", "ismcts:20", players=2, deals=2, seed=SEED, workers=1,
+                      store="none").to_dict()
+    row = df.iloc[2]
+    assert row.win_diff == pytest.approx(out["win_rate_diff"], rel=1e-12)
+    assert row.points_diff == pytest.approx(out["points_diff"], rel=1e-12)
+    text = page.read_text()
+    assert "Quick mode" in text and "**2 players: " in text
+    assert ("simcards ronda compare ismcts:20 rollout:2 --players 2 --deals 2 --seed 7 --json"
+            in text)

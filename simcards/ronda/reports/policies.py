@@ -11,6 +11,7 @@ each cell of the page's table is the ``win_rate_a`` of the run its caption names
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from itertools import combinations
@@ -114,13 +115,16 @@ def pairings() -> list[Pairing]:
     return out
 
 
-def pairing_batches(jobs: list[Pairing], *, seed: int, quick: bool) -> list[Batch]:
-    """One ``compare`` batch per pairing (the same seed and stream as the command)."""
+def pairing_batches(jobs: list[Pairing], *, seed: int, quick: bool,
+                    sets: Callable[[Pairing, bool], int] | None = None) -> list[Batch]:
+    """One ``compare`` batch per pairing (the same seed and stream as the command), of
+    ``sets(pairing, quick)`` deal sets (default :func:`deal_sets`, this page's sizes)."""
+    sets = sets or deal_sets
     batches = []
     for job in jobs:
         a, b = KINDS.parse(job.a), KINDS.parse(job.b)
         cfg = compare_batch.DuplicateConfig.build(job.rules, a, b, None)
-        batches.append(Batch(compare_batch.duplicate_chunk, cfg, seed, deal_sets(job, quick),
+        batches.append(Batch(compare_batch.duplicate_chunk, cfg, seed, sets(job, quick),
                              compare_batch.chunk_for(job.rules, a, b), compare_batch.STREAM))
     return batches
 
@@ -406,7 +410,10 @@ def _ladder(df: pd.DataFrame) -> list[str]:
              "search players' and the all-seeing bound's "
              "(`simcards ronda ladder` makes the same fit from its own runs). Ratings are on "
              "the Elo scale: 400 points between two policies mean the better one would win "
-             "10 of 11 two-sided matches; `greedy` is the anchor at 0.", ""]
+             "10 of 11 two-sided matches; `greedy` is the anchor at 0. The two strongest legal "
+             "players, `ismcts:1000` and `rollout:32`, are measured against each other on "
+             "enough deal sets for a ±0.03 interval in the long study [search.md](search.md).",
+             ""]
     for table, _ in TABLES:
         sub = df[df.table == table]
         rated = table_ladder(sub)
