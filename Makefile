@@ -36,7 +36,7 @@ test-full: $(TEST_STAMP)
 report: $(STAMP)
 	$(BIN)/simcards report
 
-# The long studies alone (Ronda's search player against rollout:32, about ten minutes on two
+# The long studies alone (Ronda's search player against rollout:32, about six minutes on two
 # cores; Römi's search player against expert, about an hour), their pages written beside the
 # others'.
 report-long: $(STAMP)

@@ -69,7 +69,7 @@ def report(
     quick: Annotated[bool, typer.Option("--quick", help="Tiny samples: checks the pipeline "
                                         "in seconds; the figures mean nothing.")] = False,
     long: Annotated[bool, typer.Option(
-        "--long", help="Also the long studies (Ronda's and Römi's search players: about ten "
+        "--long", help="Also the long studies (Ronda's and Römi's search players: about six "
         "minutes and an hour on two cores).")] = False,
     store: StoreOpt = None,
 ) -> None:

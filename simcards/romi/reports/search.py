@@ -44,18 +44,15 @@ and four."""
 def sets(quick: bool) -> dict[tuple[int, str], int]:
     """Deal sets per run. The searches are sized so that the game win rate per seat, A minus
     ``expert``, has a 95% interval of +-0.03 or narrower, fine enough to tell a search from
-    ``expert`` by three games in a hundred, where that fits: a deal set's win difference has an
-    SD of about 0.37 (``search:16``) and 0.42 (``search:48``) with two players and 0.16 with four
-    (measured at the report seed), so 600, 800 and 130 sets (``search:16`` with two players
-    came out at +-0.0305 on its 600, just over: :func:`wide` names it on the page).
-    ``search:48`` with four players would need some 170 sets, a further quarter of an hour on
-    two cores, and keeps 50: the four-player answer rests on ``search:16``. The bound's margin
-    is some 10-25 points, and 100 or 50 sets measure it to +-1.5; ``greedy`` plays thousands
-    of rounds a second, so its runs take 400 sets at no cost."""
+    ``expert`` by three games in a hundred: a deal set's win difference has an SD of about
+    0.38 (``search:16``) and 0.42 (``search:48``) with two players and 0.16-0.19 with four
+    (measured at the report seed), so 700 and 800 sets with two players, 130 and 200 with
+    four. The bound's margin is some 10-25 points, and 100 or 50 sets measure it to +-1.5;
+    ``greedy`` plays thousands of rounds a second, so its runs take 400 sets at no cost."""
     if quick:
         return {(n, a): 2 for n in PLAYERS for a in (*SEARCHES, BOUND, FLOOR)}
-    return {(2, SEARCHES[0]): 600, (2, SEARCHES[1]): 800, (2, BOUND): 100, (2, FLOOR): 400,
-            (4, SEARCHES[0]): 130, (4, SEARCHES[1]): 50, (4, BOUND): 50, (4, FLOOR): 400}
+    return {(2, SEARCHES[0]): 700, (2, SEARCHES[1]): 800, (2, BOUND): 100, (2, FLOOR): 400,
+            (4, SEARCHES[0]): 130, (4, SEARCHES[1]): 200, (4, BOUND): 50, (4, FLOOR): 400}
 
 
 def jobs() -> list[Job]:

@@ -11,7 +11,7 @@ two, so that the page says directly, in matches, what the hidden cards are worth
 legal player.
 
 A deal set with these seats costs 0.05-0.3 s of one core (every seat searches), so the study
-takes some ten minutes on two cores and is not part of ``make report``: it is a long study
+takes about six minutes on two cores and is not part of ``make report``: it is a long study
 (``simcards report --long``, ``make report-long``), its page kept beside the others until the
 study is run again. Every run is one ``simcards ronda compare`` run with the same seed, chunked
 as the command chunks it, so the command on the page reproduces its row.
@@ -219,7 +219,7 @@ def _page(path: Path, df: pd.DataFrame, *, seed: int, quick: bool) -> None:
               "The policies page ([policies.md](policies.md)) rates every player on one "
               "ladder per table, the bound included, from shorter runs. This is a long study: "
               "every seat of these runs searches, so it is not part of `make report` and runs "
-              "with `make report-long` (about ten minutes on two cores, resumable). "
+              "with `make report-long` (about six minutes on two cores, resumable). "
               f"Seed {seed}; default rules (`derba_chain=flat`, `announce=first_deal`, "
               "`announce_conflict=text`), matches to 21 checked at the end of each hand; every "
               "run is in `search_compare.csv`. One of them again:", "", "```",
