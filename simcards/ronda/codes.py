@@ -35,7 +35,7 @@ MODE_CLASSIC = 1
 MAX_DEALS = 5  # D4: two players deal five times
 MAX_HAND = 4  # D4: at most four cards per deal
 
-# ---------------------------------------------------------------- policies (Q2 .. Q5, Q8, Q9)
+# ---------------------------------------------------------------- policies (Q2 .. Q5, Q8 .. Q10)
 # Every kind from POLICY_LOOKAHEAD on searches, and its seat gets its own stream for the hand
 # (I3); all but POLICY_SEEING draw from it. POLICY_SEEING (Q9) is no legal player: it reads
 # the hidden cards (I2) from the kernel's full state.
@@ -46,6 +46,7 @@ POLICY_LOOKAHEAD = 2
 POLICY_ROLLOUT = 3
 POLICY_ISMCTS = 4
 POLICY_SEEING = 5
+POLICY_ISMCTS_MATCH = 6  # Q10: Q8 backing up the match result where the match is at stake
 
 # ---------------------------------------------------------------- sources of points (S2)
 # Same order as the reference engine's SOURCES. Re-hits are booked under SRC_DERBA (X4);

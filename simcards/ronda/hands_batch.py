@@ -60,7 +60,7 @@ def seat_cost(spec: PolicySpec, players: int = 2) -> float:
         return LOOKAHEAD_COST * LOOKAHEAD_GROWTH ** (int(spec.values[0]) - 1) * (players - 1)
     if spec.kind == "rollout":
         return ROLLOUT_COST * int(spec.values[0]) * (players - 1)
-    if spec.kind == "ismcts":
+    if spec.kind in ("ismcts", "ismcts-match"):
         return ISMCTS_COST * int(spec.values[0])
     if spec.kind == "seeing":
         return SEEING_COST * int(spec.values[0])

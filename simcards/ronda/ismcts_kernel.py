@@ -35,6 +35,17 @@ the search workspace); a decision allocates nothing. Positions are compact posit
 (:mod:`simcards.ronda.compact_kernel`): level 0 of the search workspace holds the sample,
 level 1 the descent and the playout.
 
+``ismcts-match:N:C`` (Q10, :func:`ismcts_card` with ``by_match``) is Q8 in the hand loops; in
+a match (the match loop writes each hand's starting scores into ``Tree.stake``) a playout whose
+hand ends the match (S4 at the end of the hand; C3 in classic mode) adds ``100 x target`` to
+the winner's value and takes it from every other side's (:func:`_match_weight`; 40 cards in
+classic mode). Why Q8 keeps V alone, measured against Q10 in duplicate matches to 21 at
+the report seed: Q10's paired win-rate difference was -0.041 [-0.080, -0.003] with two
+players (800 deal sets), -0.005 [-0.040, +0.030] with three, +0.000 [-0.025, +0.025] with
+four and -0.025 [-0.080, +0.030] in teams (400 each); a first form that ranked any match won
+above every V (weight 10^6) lost -0.22 [-0.32, -0.12] (two players, 100 sets), the
+normalization below squeezing V into a sliver of [0, 1].
+
 ``seeing:N:C`` (Q9, :func:`seeing_card`) is the same search on the true position: no legal
 player, an upper bound on what a search of this kind can get from the hidden cards. Level 0
 holds the real position once, copied from the kernel's full state (every holding from the
@@ -56,9 +67,9 @@ import numpy as np
 from numba import njit
 
 from simcards.ronda import compact_kernel
-from simcards.ronda.codes import POLICY_ISMCTS, POLICY_SEEING
-from simcards.ronda.compact_kernel import C_HELD, C_PLAYS, C_TURN, hand_values
-from simcards.ronda.hand_kernel import N_VALUES, S_STOCK
+from simcards.ronda.codes import MODE_POINTS, POLICY_ISMCTS, POLICY_ISMCTS_MATCH, POLICY_SEEING
+from simcards.ronda.compact_kernel import C_CAPN, C_HELD, C_PLAYS, C_PTS, C_TURN, hand_values
+from simcards.ronda.hand_kernel import N_VALUES, S_SCORE, S_STOCK
 from simcards.ronda.kernel_state import Unseen
 from simcards.ronda.search_kernel import (
     _count_ways,
@@ -75,12 +86,13 @@ from simcards.ronda.value_rules import N_CARDS, side_of
 @njit(cache=True)
 def tree_capacity(seats_a, seats_b):
     """The nodes Q8's tree needs for the seats of ``seats_a`` and ``seats_b`` (pass the same
-    seats twice for one table): N + 1 for the largest ``ismcts:N`` or ``seeing:N`` (Q9),
-    else 1."""
+    seats twice for one table): N + 1 for the largest ``ismcts:N``, ``ismcts-match:N`` (Q10)
+    or ``seeing:N`` (Q9), else 1."""
     cap = 1
     for seats in (seats_a, seats_b):
         for p in range(seats.kinds.shape[0]):
-            if seats.kinds[p] == POLICY_ISMCTS or seats.kinds[p] == POLICY_SEEING:
+            k = seats.kinds[p]
+            if k in (POLICY_ISMCTS, POLICY_ISMCTS_MATCH, POLICY_SEEING):
                 cap = max(cap, seats.params[p] + 1)
     return cap
 
@@ -94,6 +106,38 @@ def _new_node(tree, i, side):
     tree.avail[i] = 0
     tree.total[i] = 0
     tree.side[i] = side
+
+
+@njit(cache=True, inline="always")
+def _match_weight(rules):
+    """Q10: what a match won adds to V and a match lost takes from it: 100 points a target
+    point in points mode (V counts a point as 100), 40 cards in classic mode (V counts
+    cards)."""
+    return 100 * rules.target if rules.mode == MODE_POINTS else N_CARDS
+
+
+@njit(cache=True, inline="always")
+def _match_winner(x, rules, base):
+    """Q10: the side that wins the match at the end of the hand the playout finished in ``x``
+    (S4 with the totals ``base[t]`` plus the hand's points in ``x``; classic mode, C3: the
+    hand's winner by strictly most cards, C2, with ``base[t]`` hands already won), or -1."""
+    ns = rules.sides
+    best = np.int64(-1)
+    top = np.int64(0)
+    alone = False
+    for t in range(ns):
+        v = base[t] + x[C_PTS + t] if rules.mode == MODE_POINTS else x[C_CAPN + t]
+        if best < 0 or v > top:
+            best = t
+            top = v
+            alone = True
+        elif v == top:
+            alone = False
+    if not alone:
+        return -1
+    if rules.mode == MODE_POINTS:
+        return best if top >= rules.target else -1
+    return best if base[best] + 1 >= rules.hands_to_win else -1
 
 
 @njit(cache=True)
@@ -121,6 +165,8 @@ def _iterate(iterations, explore, p, rules, ws, sw, pst, unseen):
     ns = rules.sides
     nu = unseen.count
     recording = sw.rec_info[0] > 0
+    base = tree.base
+    by_match = base[ns] == 1  # Q10: the match result backed up with V
     _new_node(tree, 0, side_of(p, teams))
     nodes = 1
     lo = np.int64(0)  # least and greatest V seen so far (any side, any iteration)
@@ -177,6 +223,12 @@ def _iterate(iterations, explore, p, rules, ws, sw, pst, unseen):
             if expand:  # the playout: greedy to the end of the hand (Q5's)
                 compact_kernel.greedy_to_end(x, rules, deck, held, f)
                 break
+        if by_match:
+            w = _match_winner(x, rules, base)
+            if w >= 0:  # the match ends with this hand: +1 to its winner, -1 to the others
+                win = _match_weight(rules)
+                for t in range(ns):
+                    f[t] += win if t == w else -win
         for t in range(ns):
             vt = f[t] - f0[t]
             f[t] = vt
@@ -247,13 +299,36 @@ def _most_visited(p, nc, rules, ws, sw):
     return cand[best]
 
 
+@njit(cache=True, inline="always")
+def _stake(by_match, rules, ws, tree, x):
+    """Q10's base of this decision's end-of-hand totals into ``tree.base`` (its last slot 1
+    when the match result is backed up: ``by_match`` and a match is being played). Points
+    mode: the score before the hand plus the points the hand has scored, less those the
+    compact position ``x`` counts (it leaves the announcements out, Q1); classic mode: the
+    hands each side has won."""
+    ns = rules.sides
+    base = tree.base
+    stake = tree.stake
+    on = by_match and stake[ns] == 1
+    base[ns] = 1 if on else 0
+    if on:
+        st = ws.st
+        for t in range(ns):
+            if rules.mode == MODE_POINTS:
+                base[t] = stake[t] + st[S_SCORE + t] - x[C_PTS + t]
+            else:
+                base[t] = stake[t]
+
+
 @njit(cache=True)
-def ismcts_card(p, iterations, explore, rules, ws, sw, pst):
-    """The card seat ``p`` plays under ``ismcts:iterations:explore`` (Q8). Reads only ``p``'s
-    observation from ``ws`` (I3) and draws only from ``pst``, one consistent sample per
-    iteration. With one value in hand it plays its first card and draws nothing. The root's
-    child with the most visits wins; ties by the higher mean value, then by Derba risk (as
-    greedy ranks it), then card order."""
+def ismcts_card(p, iterations, explore, rules, ws, sw, pst, by_match):
+    """The card seat ``p`` plays under ``ismcts:iterations:explore`` (Q8), or with
+    ``by_match`` under ``ismcts-match:iterations:explore`` (Q10: in a match, the match result
+    is backed up with V). Reads only ``p``'s observation from ``ws`` (I3) and the match's
+    public scores, and draws only from ``pst``, one consistent sample per iteration. With one
+    value in hand it plays its first card and draws nothing. The root's child with the most
+    visits wins; ties by the higher mean value, then by Derba risk (as greedy ranks it), then
+    card order."""
     nc = _candidates(p, ws, sw)
     if nc == 1:
         return sw.cand[0]  # one value: nothing to search
@@ -261,6 +336,7 @@ def ismcts_card(p, iterations, explore, rules, ws, sw, pst):
     _check_capacity(iterations, tree)
     compact_kernel.from_workspace(ws, rules, p, sw.pub)
     compact_kernel.values(sw.pub, rules, tree.f0)
+    _stake(by_match, rules, ws, tree, sw.pub)
     un = sw.un
     u = unseen_mask(p, rules, ws)
     nu = np.int64(0)
@@ -292,6 +368,7 @@ def seeing_card(p, iterations, explore, rules, ws, sw, deck):
     for i in range(ws.st[S_STOCK], N_CARDS):
         sd[i] = deck[i]
     compact_kernel.values(x0, rules, tree.f0)
+    tree.base[rules.sides] = 0  # Q9 backs up V alone
     _iterate(iterations, explore, p, rules, ws, sw, None,
              Unseen(np.int64(0), np.int64(0), np.int64(-1)))
     return _most_visited(p, nc, rules, ws, sw)

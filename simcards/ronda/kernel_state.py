@@ -170,7 +170,14 @@ class Tree(NamedTuple):
     it was available when its parent chose) and ``total`` (W, the sum of the values V of
     ``side``, the side of the player whose play leads to it). ``path`` the nodes of one
     descent; ``logs[k]`` = ln k; ``f0`` the final values at the decision (Q1). Capacity: one
-    node per iteration plus the root."""
+    node per iteration plus the root.
+
+    For ``ismcts-match`` (Q10): ``stake`` is set by the match loop before every hand, each
+    side's score (points mode) or hands won (classic mode) so far and, in its last slot, 1
+    (0 outside a match: the hand loops never set it); ``base`` is set at each decision, what
+    the end-of-hand totals add to the playout's final position (points mode: the score before
+    the hand plus the announcements already scored) and, in its last slot, 1 when the
+    decision backs up the match result."""
 
     child: np.ndarray  # (cap, 10)
     visits: np.ndarray  # (cap,)
@@ -180,6 +187,8 @@ class Tree(NamedTuple):
     path: np.ndarray  # (41,)
     logs: np.ndarray  # (cap + 1,) float64
     f0: np.ndarray  # (sides,)
+    stake: np.ndarray  # (sides + 1,): Q10, the match before this hand; last slot 1 in a match
+    base: np.ndarray  # (sides + 1,): Q10, this decision's totals base; last slot 1: match value
 
 
 class SearchWork(NamedTuple):

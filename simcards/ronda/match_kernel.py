@@ -169,6 +169,7 @@ def _play_match(chance, seats, rules, work, max_hands, tally, rec, j):
     to_win = rules.hands_to_win
     first_dealer = chance.first_dealer
     draw = work.draw
+    stake = work.search.tree.stake  # Q10: what an ismcts-match seat knows of the match
     tot = np.zeros(ns, np.int64)
     events = np.zeros((ns, 3), np.int64)  # the hands' Derbas, re-hits, Missas: not kept here
     for t in range(ns):
@@ -191,6 +192,9 @@ def _play_match(chance, seats, rules, work, max_hands, tally, rec, j):
             rec.dealers[j, hands] = d
             rec.us[j, hands] = draw.us
             rec.seeds[j, hands] = draw.seeds
+        for t in range(ns):
+            stake[t] = won[t] if classic else scores[t]
+        stake[ns] = 1
         w, last_plays, _, _ = play_hand(d, seats, rules, work, events, scores, tot, check)
         hands += 1
         for t in range(ns):

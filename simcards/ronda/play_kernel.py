@@ -45,6 +45,7 @@ from simcards.ronda.codes import (
     N_SOURCES,
     POLICY_GREEDY,
     POLICY_ISMCTS,
+    POLICY_ISMCTS_MATCH,
     POLICY_LOOKAHEAD,
     POLICY_RANDOM,
     POLICY_SEEING,
@@ -94,9 +95,9 @@ def choose_card(p, seats, u, rules, work):
         return hc[p, i]
     if kind == POLICY_GREEDY:
         return greedy_card(p, rules, ws)
-    if kind == POLICY_ISMCTS:
+    if kind in (POLICY_ISMCTS, POLICY_ISMCTS_MATCH):
         return ismcts_card(p, seats.params[p], seats.explore[p], rules, ws, work.search,
-                           work.streams[p])
+                           work.streams[p], kind == POLICY_ISMCTS_MATCH)
     if kind == POLICY_SEEING:  # Q9: the true position, from the full state (no observation)
         return seeing_card(p, seats.params[p], seats.explore[p], rules, ws, work.search,
                            work.draw.deck)

@@ -3,7 +3,8 @@
 ``--policies`` takes one spec per seat (Q6): ``random``, ``greedy``, ``lookahead:D`` (D plays
 searched after the player's own, Q4), ``rollout:K`` (K consistent samples, Q5),
 ``ismcts:N:C`` (N iterations of information-set Monte Carlo tree search with exploration
-constant C, Q8) or ``seeing:N:C`` (Q9: the same search on the true position). The kernels take
+constant C, Q8), ``ismcts-match:N:C`` (Q10: Q8 backing up the match result with V in a match)
+or ``seeing:N:C`` (Q9: the same search on the true position). The kernels take
 a seat's policy as its kind code (``codes.POLICY_*``), its integer parameter and its real one
 (:class:`~simcards.ronda.kernel_state.Seats`).
 
@@ -60,6 +61,10 @@ KINDS = PolicyKinds("ronda", [
                (Param("N", int, 1, MAX_ISMCTS, 1000, "iterations"),
                 Param("C", float, 0.0, 100.0, ISMCTS_C, "exploration constant")),
                "Q8: information-set Monte Carlo tree search, greedy playouts"),
+    PolicyKind("ismcts-match", codes.POLICY_ISMCTS_MATCH,
+               (Param("N", int, 1, MAX_ISMCTS, 1000, "iterations"),
+                Param("C", float, 0.0, 100.0, ISMCTS_C, "exploration constant")),
+               "Q10: Q8 backing up the match result with V where the match is at stake"),
     PolicyKind("seeing", codes.POLICY_SEEING,
                (Param("N", int, 1, MAX_ISMCTS, 1000, "iterations"),
                 Param("C", float, 0.0, 100.0, ISMCTS_C, "exploration constant")),

@@ -1566,10 +1566,36 @@ def _first_of_value(hand: Sequence[int], v: int) -> int:
     return min(c for c in hand if c // 4 == v)
 
 
+def match_result(obs: dict, base: HandState, final: HandState) -> int | None:
+    """Q10: the side that wins the match when the hand ends as ``final`` (a playout from the
+    decision's position ``base``, seen from ``obs``, a match's observation), or None. Points
+    mode, S4: the totals are the scores at the decision plus the points scored after it,
+    announcements of later deals left out as Q1's V leaves them; classic mode, C3: the
+    hand's winner (C2) with one more hand won than ``obs["hands_won"]``."""
+    options = obs["options"]
+    if options.scoring:
+        totals = [s + _score_without_announcements(final, t)
+                  - _score_without_announcements(base, t) for t, s in enumerate(obs["scores"])]
+        return target_winner(totals, options.target)
+    w = final.hand_winner()
+    if w is None or obs["hands_won"][w] + 1 < options.hands_to_win:
+        return None
+    return w
+
+
+def match_weight(options: RondaOptions) -> int:
+    """Q10: what a match won adds to V (and a match lost takes from it): 100 points a target
+    point in points mode (V counts a point as 100), 40 cards in classic mode."""
+    return 100 * options.target if options.scoring else 40
+
+
 def ismcts_policy(obs: dict, rng: random.Random, n: int = ISMCTS_ITERATIONS,
-                  c: float = ISMCTS_C, drawn: Sequence[Sample] | None = None) -> int:
+                  c: float = ISMCTS_C, drawn: Sequence[Sample] | None = None,
+                  match: bool = False) -> int:
     """Q8 ``ismcts:N:C``: N iterations of single-observer information-set Monte Carlo tree
-    search, written from the rule text.
+    search, written from the rule text; with ``match`` (Q10 ``ismcts-match:N:C``, ``obs`` a
+    match's observation) a playout that ends the match adds :func:`match_weight` to its
+    winner's value and takes it from every other side's (:func:`match_result`).
 
     A hand of one value plays its first card and draws nothing. Otherwise each iteration
     draws a consistent sample (Q1), descends the tree of value sequences on it (the first
@@ -1624,6 +1650,11 @@ def ismcts_policy(obs: dict, rng: random.Random, n: int = ISMCTS_ITERATIONS,
                     state.apply(greedy_policy(state.observation(state.current_player())))
                 break
         values = [stretch_value(base, state, t) for t in range(n_sides)]
+        if match:
+            w = match_result(obs, base, state)
+            if w is not None:
+                values = [v + (1 if t == w else -1) * match_weight(obs["options"])
+                          for t, v in enumerate(values)]
         for nd in path:
             nd.visits += 1
             nd.total += values[nd.side]
@@ -1656,8 +1687,9 @@ def seeing_policy(state: HandState, n: int = ISMCTS_ITERATIONS, c: float = ISMCT
 
 
 def parse_policy(spec: str) -> tuple[str, int | None] | tuple[str, int, float]:
-    """``random``, ``greedy``, ``lookahead:D`` (default 1), ``rollout:K`` (default 32) or
-    ``ismcts:N:C`` (defaults 1000 and :data:`ISMCTS_C`): the name, then its parameters."""
+    """``random``, ``greedy``, ``lookahead:D`` (default 1), ``rollout:K`` (default 32),
+    ``ismcts:N:C`` or ``ismcts-match:N:C`` (defaults 1000 and :data:`ISMCTS_C`): the name, then
+    its parameters."""
     name, _, arg = spec.partition(":")
     if name in ("random", "greedy") and not arg:
         return name, None
@@ -1670,7 +1702,7 @@ def parse_policy(spec: str) -> tuple[str, int | None] | tuple[str, int, float]:
     if name == "seeing":
         raise UsageError(f"{spec}: seeing sees hidden cards (Q9), so it is no policy that plays "
                          "from an observation (seeing_policy plays it from the whole state)")
-    if name == "ismcts":
+    if name in ("ismcts", "ismcts-match"):
         n_text, _, c_text = arg.partition(":")
         try:
             n = int(n_text) if n_text else ISMCTS_ITERATIONS
@@ -1679,8 +1711,8 @@ def parse_policy(spec: str) -> tuple[str, int | None] | tuple[str, int, float]:
             n, c = 0, 0.0
         if n >= 1 and math.isfinite(c) and c >= 0 and ":" not in c_text:
             return name, n, c
-    raise UsageError(f"unknown policy {spec!r}; expected random, greedy, lookahead:D, rollout:K "
-                     "or ismcts:N:C")
+    raise UsageError(f"unknown policy {spec!r}; expected random, greedy, lookahead:D, rollout:K, "
+                     "ismcts:N:C or ismcts-match:N:C")
 
 
 def choose(spec: str, obs: dict, rng: random.Random) -> int:
@@ -1695,6 +1727,8 @@ def choose(spec: str, obs: dict, rng: random.Random) -> int:
         return lookahead_policy(obs, rng, depth=arg)
     if name == "ismcts":
         return ismcts_policy(obs, rng, n=arg, c=parsed[2])
+    if name == "ismcts-match":  # Q10: the match result where a match is played (MatchState)
+        return ismcts_policy(obs, rng, n=arg, c=parsed[2], match="hands_won" in obs)
     return rollout_policy(obs, rng, k=arg)
 
 

@@ -141,7 +141,8 @@ def new_tree(rules, cap):
         logs[k] = math.log(k)
     return Tree(np.zeros((cap, N_VALUES), np.int64), np.zeros(cap, np.int64),
                 np.zeros(cap, np.int64), np.zeros(cap, np.int64), np.zeros(cap, np.int64),
-                np.zeros(N_CARDS + 1, np.int64), logs, np.zeros(max(rules.sides, 2), np.int64))
+                np.zeros(N_CARDS + 1, np.int64), logs, np.zeros(max(rules.sides, 2), np.int64),
+                np.zeros(rules.sides + 1, np.int64), np.zeros(rules.sides + 1, np.int64))
 
 
 @njit(cache=True)

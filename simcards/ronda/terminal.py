@@ -395,9 +395,10 @@ def run_play(rules: RondaRules, policies: Sequence[str], seat: int = 0, seed: in
 
     ``policies`` has one entry per seat (Q6); the person's entry is ignored (it may be
     ``human``), the others are reference policies (``random``, ``greedy``,
-    ``lookahead:D``, ``rollout:K``, ``ismcts:N:C``). ``ask(prompt)`` returns the person's
-    answer (default: ``console.input``); a card is chosen by its number in the hand (as shown,
-    in card order) or by its name; bad input is refused in one line and asked again; ``q`` quits.
+    ``lookahead:D``, ``rollout:K``, ``ismcts:N:C``, ``ismcts-match:N:C``). ``ask(prompt)``
+    returns the person's answer (default: ``console.input``); a card is chosen by its number
+    in the hand (as shown, in card order) or by its name; bad input is refused in one line and
+    asked again; ``q`` quits.
 
     Returns a summary: ``seed``, ``dealer`` (the first dealer), ``quit``, ``finished``,
     ``plays`` (``(seat, card name)`` in order, every hand), ``hands`` (one

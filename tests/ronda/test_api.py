@@ -85,11 +85,11 @@ def test_api_refuses_bad_arguments_before_computing(kwargs, message, monkeypatch
 
 
 def test_every_policy_kind_that_parses_is_one_the_kernels_play() -> None:
-    """Q2-Q5, Q8, Q9: the kinds declared are exactly the kernels' six codes, and a run with
+    """Q2-Q5, Q8-Q10: the kinds declared are exactly the kernels' seven codes, and a run with
     each of them computes; so a parsed policy needs no further "not in the kernel" check."""
     assert {k.code for k in KINDS.kinds.values()} == {
         codes.POLICY_RANDOM, codes.POLICY_GREEDY, codes.POLICY_LOOKAHEAD, codes.POLICY_ROLLOUT,
-        codes.POLICY_ISMCTS, codes.POLICY_SEEING}
+        codes.POLICY_ISMCTS, codes.POLICY_SEEING, codes.POLICY_ISMCTS_MATCH}
     specs = api.seat_policies(4, "random,greedy,lookahead:1,rollout:2")
     assert [s.text() for s in specs] == ["random", "greedy", "lookahead:1", "rollout:2"]
     res = simcards.ronda.hands(players=4, policies=specs, hands=40, workers=1, store="none")

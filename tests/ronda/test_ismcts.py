@@ -157,7 +157,7 @@ def _kernel_search(rules: RondaRules, ws, spec: str, seed: int, rec_cap: int = 0
     seed_state(pst, np.uint64(seed))
     p = int(ws.st[10])  # S_TURN
     card = ismcts_kernel.ismcts_card(p, seats.params[0], seats.explore[0], rules.kernel, ws,
-                                     sw, pst)
+                                     sw, pst, False)
     k = int(sw.rec_info[2])
     return int(card), sw.rec_hands[:k].copy(), sw.rec_stock[:k].copy()
 
