@@ -543,10 +543,16 @@ def _compare_table(rows: pd.DataFrame, first: str) -> list[str]:
     return lines
 
 
+def _usual_sets(deal_sets: dict[int, int]) -> tuple[int, list[str]]:
+    """The most common count of deal sets by table size, and the exceptions in words
+    (``400 at 4 players``)."""
+    usual = max(set(deal_sets.values()), key=list(deal_sets.values()).count)
+    return usual, [f"{v:,} at {n} players" for n, v in deal_sets.items() if v != usual]
+
+
 def _sets_text(deal_sets: dict[int, int]) -> str:
     """``120 deal sets (400 at 4 players)``: the usual count and the exceptions."""
-    usual = max(set(deal_sets.values()), key=list(deal_sets.values()).count)
-    other = [f"{v:,} at {n} players" for n, v in deal_sets.items() if v != usual]
+    usual, other = _usual_sets(deal_sets)
     return f"{usual:,} deal sets" + (f" ({', '.join(other)})" if other else "")
 
 
@@ -583,9 +589,8 @@ def ladder_sentence(df: pd.DataFrame, players: int, rated: dict) -> str:
 
 def _ladder(df: pd.DataFrame, pairs: pd.DataFrame) -> list[str]:
     """The page's opening: one ladder per table size, each with its sentence."""
-    counts = {int(n): int(k) for n, k in pairs.groupby("players").deal_sets.first().items()}
-    usual = max(set(counts.values()), key=list(counts.values()).count) if counts else 0
-    other = [f"{k:,} at {n} players" for n, k in counts.items() if k != usual]
+    usual, other = _usual_sets({int(n): int(k) for n, k in
+                                pairs.groupby("players").deal_sets.first().items()})
     sets = f"{usual:,} deal sets each" + "".join(f", {o}" for o in other)
     lines = ["## The ladder", "",
              "Every policy's rating per table size, fitted by Bradley-Terry (Luce's model "

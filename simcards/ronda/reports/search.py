@@ -36,7 +36,7 @@ from simcards.ronda.reports.policies import (
     _run,
     _run_line,
     _verdict,
-    cli_flags,
+    command,
     pairing_batches,
     pairing_rows,
 )
@@ -166,13 +166,6 @@ def sentence(sub: pd.DataFrame, table: str) -> str:
     bound = "; ".join(_diff_words(_run(sub, BOUND, p)) for p in picks)
     return (f"{lead} The all-seeing bound: {bound}. That is what the hidden cards are worth "
             "to Q8's search over the best legal play measured.")
-
-
-def command(r: pd.Series, seed: int) -> str:
-    """The ``simcards ronda compare`` command that gives a row's numbers exactly."""
-    options = dict(TABLES)[r.table]
-    return (f"simcards ronda compare {r.a} {r.b} {cli_flags(options)} "
-            f"--deals {int(r.deal_sets)} --seed {seed} --json")
 
 
 def _page(path: Path, df: pd.DataFrame, *, seed: int, quick: bool) -> None:
