@@ -7,7 +7,7 @@ game's tables (:mod:`simcards.core.openspiel_game`), so that
 
 works for ``simcards_ronco``, ``simcards_ronco_game``, ``simcards_ronda``,
 ``simcards_ronda_match``, ``simcards_romi`` and ``simcards_romi_game``. Needs the optional
-dependencies (``pip install 'simcards[rl]'``).
+dependencies (``pip install -e '.[rl]'`` from the clone).
 """
 
 from __future__ import annotations

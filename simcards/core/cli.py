@@ -23,9 +23,11 @@ from simcards.core.cli_options import (
     WorkersOpt,
     check_out_dir,
     expand_switches,
+    plain_integer_options,
 )
 from simcards.core.errors import Interrupted, UsageError, caused_by_interrupt
-from simcards.core.montecarlo import executor_for
+from simcards.core.montecarlo import executor_for, runs_locally
+from simcards.core.progress import estimate_when_quiet
 from simcards.core.registry import games
 from simcards.core.runner import check_workers
 
@@ -36,11 +38,17 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     add_completion=False,
 )
-for _game in games():
+try:
+    _GAMES = games()
+    _LOAD_ERROR: UsageError | None = None
+except UsageError as _exc:  # a bad $SIMCARDS_GAMES: main() says so in one line
+    _GAMES, _LOAD_ERROR = (), _exc
+for _game in _GAMES:
     app.add_typer(_game.app(), name=_game.name, help=_game.help)
-runs_app = typer.Typer(help="What the run store keeps: list runs, remove old ones.",
+runs_app = typer.Typer(help="What the run store keeps: list runs, show one, remove old ones.",
                        no_args_is_help=True)
-app.add_typer(runs_app, name="runs", help="What the run store keeps: list runs, remove old ones.")
+app.add_typer(runs_app, name="runs",
+              help="What the run store keeps: list runs, show one, remove old ones.")
 
 
 def _print_version(value: bool) -> None:
@@ -79,12 +87,10 @@ def report(
     from simcards.core.store import store_root
 
     studies = all_studies(long=True)
-    names = [s.strip() for s in only.split(",")] if only else None
-    for name in names or []:
-        if name not in studies:
-            raise UsageError(f"unknown study {name!r} (known: {', '.join(studies)})")
+    names = _only_studies(only, list(studies)) if only is not None else None
     check_out_dir(out)
-    cap, workers = workers, check_workers(workers)  # on a cluster only a cap, if given
+    # On a cluster only a cap, if given; local workers must fit in memory.
+    cap, workers = workers, check_workers(workers, local=runs_locally(scheduler))
     root = store_root(store)
     with executor_for(scheduler, cap, False) as ex:
         for page in build_all(out, seed=seed, workers=workers, only=names,
@@ -92,9 +98,29 @@ def report(
             typer.echo(f"wrote {page}")
 
 
+def _only_studies(only: str, known: list[str]) -> list[str]:
+    """``--only``'s studies, each known and named once. An empty list is refused rather than
+    read as "every study": a mistyped or empty ``--only`` must not start an hour of work."""
+    names = [s.strip() for s in only.split(",")]
+    if not any(names):
+        raise UsageError(f"--only is empty: name one study or more, comma-separated "
+                         f"(known: {', '.join(known)})")
+    if not all(names):
+        raise UsageError(f"--only {only!r} has an empty entry (two commas in a row, or one "
+                         "at either end)")
+    for name in names:
+        if name not in known:
+            raise UsageError(f"unknown study {name!r} (known: {', '.join(known)})")
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        raise UsageError(f"--only names {', '.join(twice)} twice: each study runs once")
+    return names
+
+
 @runs_app.command("list")
 def runs_list(store: StoreOpt = None) -> None:
-    """One line per run: name, game, command, status, chunks, size, age."""
+    """One line per run: name, game, command, status, players, policies, counts, chunks, size,
+    age."""
     from simcards.core.runs import format_runs, list_runs
     from simcards.core.store import store_root
 
@@ -103,6 +129,43 @@ def runs_list(store: StoreOpt = None) -> None:
         raise UsageError("no run store (--store none)")
     for line in format_runs(list(list_runs(root)), root):
         typer.echo(line)
+
+
+@runs_app.command("show")
+def runs_show(
+    run: Annotated[str, typer.Argument(help="The run's name as runs list shows it (or the "
+                                       "start of one name alone).")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    store: StoreOpt = None,
+) -> None:
+    """One run in full: its manifest (what was asked) and its result (what came out)."""
+    import json
+
+    from simcards.core.runs import find_run, format_show, show_run
+    from simcards.core.store import store_root
+
+    root = store_root(store)
+    if root is None:
+        raise UsageError("no run store (--store none)")
+    shown = show_run(find_run(root, run))
+    typer.echo(json.dumps(shown, ensure_ascii=False, default=str) if as_json
+               else format_show(shown))
+
+
+def _known_commands(root: Path) -> dict[str, list[str]]:
+    """What ``runs clean --command`` takes, each command with the games that have it: every
+    game's commands, ``report``, and whatever command the store's runs name."""
+    from simcards.core.runs import list_runs
+
+    group = command()
+    known: dict[str, list[str]] = {"report": [game.name for game in games()]}
+    for game in games():
+        sub = getattr(group, "commands", {}).get(game.name)  # type: ignore[attr-defined]
+        for name in getattr(sub, "commands", {}):
+            known.setdefault(name, []).append(game.name)
+    for run in list_runs(root):
+        known.setdefault(run.command, []).append(run.game)
+    return known
 
 
 @runs_app.command("clean")
@@ -116,13 +179,21 @@ def runs_clean(
     store: StoreOpt = None,
 ) -> None:
     """Remove runs (all the given filters must hold); says what went and the space freed."""
-    from simcards.core.runs import human_size, parse_age, remove_runs, select_runs
+    from simcards.core.runs import (
+        check_command,
+        human_size,
+        parse_age,
+        remove_runs,
+        select_runs,
+    )
     from simcards.core.store import store_root
 
     root = store_root(store)
     if root is None:
         raise UsageError("no run store (--store none)")
     age = parse_age(older_than) if older_than is not None else None
+    if command is not None:
+        check_command(command, _known_commands(root))
     chosen, busy = select_runs(root, older_than=age, command=command, everything=everything)
     for run in busy:
         typer.echo(f"kept {run.name}: its run is still going")
@@ -207,6 +278,7 @@ def command() -> object:
     """The click command behind :data:`app`, with tidy flags in its help."""
     cmd = typer.main.get_command(app)
     _tidy_flags(cmd)
+    plain_integer_options(cmd)
     return cmd
 
 
@@ -216,13 +288,16 @@ def main(argv: list[str] | None = None) -> int:
     Usage errors are recognised by shape (``format_message`` and ``exit_code``) because typer
     raises either click's exception classes or its own copies of them, depending on version.
     """
+    estimate_when_quiet(True)  # --json runs too say early when they will take minutes
     try:
+        if _LOAD_ERROR is not None:
+            raise _LOAD_ERROR
         args = expand_switches(sys.argv[1:] if argv is None else list(argv))
         code = command()(args=args, standalone_mode=False)  # type: ignore[operator]
         if code == 130:  # typer turns Ctrl-C outside any run store into a returned 130
             raise KeyboardInterrupt
-    except UsageError as exc:
-        return _fail(str(exc).splitlines()[0])
+    except UsageError as exc:  # one line, but the whole message
+        return _fail(" ".join(line.strip() for line in str(exc).splitlines() if line.strip()))
     except Interrupted as exc:
         interrupts.report(str(exc))
         return 130

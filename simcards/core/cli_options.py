@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import sys
 import tempfile
 from collections.abc import Iterable
@@ -130,18 +131,24 @@ def switch_option(flag: str, values: tuple[str, ...], implied: str, help: str) -
 
 def expand_switches(argv: list[str]) -> list[str]:
     """``argv`` with the implied value after every switch of :func:`switch_option` given
-    alone (followed by nothing or by another option); untouched after ``--``."""
+    alone (followed by nothing or by another option); untouched after ``--``.
+
+    A word after a switch that is none of its values is refused here, naming the switch: left
+    to the parser it would be taken as the switch's value, and ``compare --teams lookahead:1
+    greedy`` would then report a missing policy B rather than the switch's wrong value."""
     out: list[str] = []
     for i, arg in enumerate(argv):
         if arg == "--":
             return out + argv[i:]
         out.append(arg)
         if arg in IMPLIED_VALUES:
-            implied = IMPLIED_VALUES[arg][0]
-            # A word that is not an option stays the switch's value, so that a wrong one
-            # (``--teams maybe``) is refused naming the switch.
+            implied, values = IMPLIED_VALUES[arg]
             if i + 1 == len(argv) or argv[i + 1].startswith("-"):
                 out.append(implied)
+            elif argv[i + 1] not in values:
+                raise UsageError(f"{arg} must be one of {'|'.join(sorted(values))}, got "
+                                 f"{argv[i + 1]!r} (the word after {arg} is read as its value; "
+                                 f"{arg} alone means {implied})")
     return out
 
 
@@ -151,16 +158,62 @@ def emit_json(payload: dict[str, Any]) -> None:
     sys.stdout.flush()
 
 
+PLAIN_INTEGER = re.compile(r"-?[0-9]+(?:_[0-9]+)*\Z")
+"""The one way an integer is written anywhere on the command line: ASCII digits, single
+underscores between groups of them (``1_000``), a minus sign in front. Python's ``int`` also
+reads ``١٠``, ``１０``, ``+10``, `` 10 `` and ``1__0``; refusing them keeps every option, count
+and list item read alike (what one accepts, all accept)."""
+PLAIN_COUNT = re.compile(r"-?[0-9]+(?:_[0-9]+)*(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?\Z")
+"""A count before its suffix: a plain integer (:data:`PLAIN_INTEGER`), a decimal fraction
+(``1.5`` of ``1.5k``) and a power of ten (``1e6``), in ASCII."""
+
+
+def parse_integer(text: str, what: str) -> int:
+    """``text`` read as a plain integer (:data:`PLAIN_INTEGER`), else a one-line error naming
+    ``what`` (a flag)."""
+    if not PLAIN_INTEGER.match(text):
+        raise UsageError(f"{what} must be an integer written in ASCII digits (such as 3 or "
+                         f"1_000), got {text!r}")
+    return int(text)
+
+
+def plain_integer_options(cmd: object) -> None:
+    """Make every integer option of click command ``cmd`` and its sub-commands read its value
+    as :func:`parse_integer` does, before the parser's own conversion (which would take
+    ``１０`` or ``1__0``): one rule for integer options, counts and lists."""
+    import click
+
+    for param in getattr(cmd, "params", []):
+        annotation = getattr(getattr(param, "type_descriptor", None), "annotation", None)
+        if annotation is not int and not isinstance(getattr(param, "type", None),
+                                                     click.types.IntParamType):
+            continue
+        convert = param.process_value
+
+        def process_value(ctx: Any, value: Any, _convert: Any = convert,
+                          _param: Any = param) -> Any:
+            if isinstance(value, str):
+                try:
+                    value = parse_integer(value, "")
+                except UsageError:
+                    raise typer.BadParameter(
+                        f"{value!r} is not an integer written in ASCII digits (such as 3 or "
+                        "1_000)", ctx=ctx, param=_param) from None
+            return _convert(ctx, value)
+
+        param.process_value = process_value
+    for sub in getattr(cmd, "commands", {}).values():
+        plain_integer_options(sub)
+
+
 def rule_integer(name: str, value: object) -> int:
-    """A rule switch's integer: an int, or a string of digits (as a command line gives it);
-    a one-line error naming the switch's flag otherwise. Games' ``Rules.make`` share it."""
+    """A rule switch's integer: an int, or a plain integer string (as a command line gives
+    it, :data:`PLAIN_INTEGER`); a one-line error naming the switch's flag otherwise. Games'
+    ``Rules.make`` share it."""
     if isinstance(value, int) and not isinstance(value, bool):
         return value
-    if isinstance(value, str):
-        try:
-            return int(value.strip())
-        except ValueError:
-            pass
+    if isinstance(value, str) and PLAIN_INTEGER.match(value):
+        return int(value)
     raise UsageError(f"{flag_name(name)} must be an integer, got {value!r}")
 
 
@@ -178,11 +231,10 @@ def parse_int_list(text: str, what: str) -> list[int]:
     """``"5,5,4"`` -> ``[5, 5, 4]``, naming the bad item on error."""
     out = []
     for item in text.split(","):
-        item = item.strip()
-        try:
-            out.append(int(item))
-        except ValueError:
-            raise UsageError(f"{what}: {item!r} is not an integer") from None
+        item = item.strip()  # "5, 5, 4": spaces after the commas
+        if not PLAIN_INTEGER.match(item):
+            raise UsageError(f"{what}: {item!r} is not an integer")
+        out.append(int(item))
     return out
 
 
@@ -219,13 +271,13 @@ def format_count(n: int) -> str:
 def parse_count(text: str | int, what: str, maximum: int = MAX_COUNT) -> int:
     """A positive count written as ``1000000``, ``1_000_000``, ``1e6`` or ``1M`` (k = 10**3,
     M = 10**6, G = 10**9, in that case only), at most ``maximum``; an int is checked the same
-    way."""
+    way. Digits are ASCII, underscores single and between digits (:data:`PLAIN_COUNT`)."""
     if isinstance(text, bool):
         raise UsageError(f"{what} must be a count such as 1000000, 1e6 or 1M, got {text!r}")
     if isinstance(text, int):
         value = Decimal(text)
     else:
-        raw = str(text).strip().replace("_", "")
+        raw = str(text)
         scale = 1
         if raw and raw[-1] in _SUFFIX:
             scale, raw = _SUFFIX[raw[-1]], raw[:-1]
@@ -233,12 +285,12 @@ def parse_count(text: str | int, what: str, maximum: int = MAX_COUNT) -> int:
             raise UsageError(f"{what}: unknown suffix {raw[-1]!r} in {text!r}; counts take k = "
                              "1,000, M = 1,000,000, G = 1,000,000,000 (as written)")
         try:
-            if not raw or raw.lower().lstrip("+-").startswith(("nan", "inf", "snan")):
+            if not PLAIN_COUNT.match(raw):
                 raise InvalidOperation
-            value = Decimal(raw) * scale
+            value = Decimal(raw.replace("_", "")) * scale
         except ArithmeticError:  # decimal's InvalidOperation, Overflow, ...
-            raise UsageError(f"{what} must be a count such as 1000000, 1e6 or 1M, got "
-                             f"{text!r}") from None
+            raise UsageError(f"{what} must be a count such as 1000000, 1_000_000, 1e6 or 1M "
+                             f"(ASCII digits), got {text!r}") from None
     if value != value.to_integral_value():
         raise UsageError(f"{what} must be a whole number, got {text!r}")
     if value < 1:

@@ -346,7 +346,7 @@ def _connect(address: str, timeout: float) -> Any:
         import distributed  # noqa: F401
     except ImportError:
         raise UsageError(f"running on the dask scheduler {address} needs dask.distributed: "
-                         f"pip install 'simcards[cluster]'") from None
+                         "pip install -e '.[cluster]' from the simcards clone") from None
     _check_address(address)
     _probe(address, timeout)
     from distributed import Client

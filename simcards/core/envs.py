@@ -15,8 +15,8 @@ error), made to read the per-step fields from the raw environment directly.
 ``reset(seed=...)`` draws every chance outcome from a :class:`random.Random` seeded with it,
 so that the same seed deals the same cards; a reset without a seed continues the last stream.
 
-PettingZoo and Gymnasium are optional (``pip install 'simcards[rl]'``): this module imports
-them, nothing else in the package does.
+PettingZoo and Gymnasium are optional (the ``rl`` extra: ``pip install -e '.[rl]'`` from the
+clone): this module imports them, nothing else in the package does.
 """
 
 from __future__ import annotations

@@ -21,6 +21,7 @@ import hashlib
 import os
 import re
 import sys
+import tempfile
 from functools import cache
 from pathlib import Path
 
@@ -156,12 +157,49 @@ def code_fingerprint(game_module: str | None = None) -> str:
     return hashlib.sha256(f"{base}:{extra}".encode()).hexdigest()[:16]
 
 
+def default_cache_root() -> Path:
+    """``$XDG_CACHE_HOME/simcards``, by default ``~/.cache/simcards``."""
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".cache") / "simcards"
+
+
 def cache_root() -> Path:
     explicit = os.environ.get(CACHE_ENV)
     if explicit:
         return Path(explicit)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".cache") / "simcards"
+    return default_cache_root()
+
+
+def _unusable(path: Path) -> str | None:
+    """Why ``path`` cannot hold the caches (None when it is a folder, made if missing, that
+    takes new files)."""
+    if path.exists() and not path.is_dir():
+        return "it exists and is not a folder"
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=path):
+            pass
+    except OSError as exc:
+        return f"cannot write there: {exc.strerror or exc}"
+    return None
+
+
+def check_cache_env() -> None:
+    """An unusable ``$SIMCARDS_CACHE`` (a file, a folder that takes no files) is said once,
+    on one line of stderr, and replaced by the default folder: otherwise numba would quietly
+    fall back to caching beside the package's sources, in folders not keyed by
+    :func:`kernel_fingerprint`. The replacement is written to the environment, so the worker
+    processes this one starts use it without saying so again."""
+    explicit = os.environ.get(CACHE_ENV)
+    if not explicit:
+        return
+    why = _unusable(Path(explicit))
+    if why is None:
+        return
+    instead = default_cache_root()
+    sys.stderr.write(f"simcards: warning: {CACHE_ENV}={explicit} is not usable ({why}); "
+                     f"caching in {instead} instead\n")
+    os.environ[CACHE_ENV] = str(instead)
 
 
 def numba_cache_dir() -> Path:
@@ -174,6 +212,7 @@ def configure_numba_cache() -> None:
     Sets ``NUMBA_CACHE_DIR`` for this process and the processes it starts, and numba's live
     configuration too when numba is already imported. numba is not imported here.
     """
+    check_cache_env()
     path = str(numba_cache_dir())
     os.environ["NUMBA_CACHE_DIR"] = path
     numba = sys.modules.get("numba")

@@ -8,6 +8,16 @@ table size and the two policies, so the pairing's numbers are bit-identical for 
 ``--workers``, ``compare A B --seed <that seed>`` gives them again, and a ladder that lists one
 more policy finds its earlier pairings in the run store.
 
+Both orders with 3 or more seats alone. There ``compare A B`` seats one A among Bs, and "one A
+among Bs" and "one B among As" are different questions whose answers need not mirror each
+other (the result of a seat depends on the field). A ladder that ran only the listed order
+would depend on the order the policies are listed in. So at such a table every pair plays both
+runs, ``compare A B`` and ``compare B A``, each with its own seed and half the deal sets
+(rounded up: the work of one run of ``--deals``), and each run is one pairing of the fit, as
+Luce's model reads both; the ratings, their differences and the runs are then the same
+whatever the listing order (only the anchor, the first listed, moves the scale). With two
+sides one run answers both ways round and plays the listed order on every deal set.
+
 From a pairing to a probability. ``compare`` gives the paired difference d of per-seat win
 rates, A's minus B's, with its normal 95% interval over deal sets. With n sides at the table (2
 with two sides; otherwise A in one seat against n - 1 seats of B), and every game won by one
@@ -300,10 +310,13 @@ def rate(policies: Sequence[str], pairings: list[dict[str, Any]],
 
 def between(pairings: Sequence[dict[str, Any]], x: str, y: str) -> tuple[dict[str, Any], int]:
     """The pairing of ``x`` and ``y``, and +1 if ``x`` was its A, -1 if its B: its A-minus-B
-    figures times that sign are ``x``'s minus ``y``'s."""
+    figures times that sign are ``x``'s minus ``y``'s. Where both orders were run (3 or more
+    seats alone) the one with ``x`` as A, one ``x`` among ``y`` players, whatever the order
+    the pairings are listed in."""
     for q in pairings:
         if (q["a"], q["b"]) == (x, y):
             return q, 1
+    for q in pairings:
         if (q["a"], q["b"]) == (y, x):
             return q, -1
     raise KeyError((x, y))
@@ -327,12 +340,16 @@ def signed(value: float | None, ci: Any, sign: int, more: str, fewer: str,
 
 
 def separation_sentence(unseparated: Sequence[Sequence[str]], n_pairs: int) -> str:
-    """One sentence on the pairs whose paired interval includes 0."""
+    """One sentence on the pairs whose paired interval includes 0 (``n_pairs`` the pairings,
+    each order counted where both were run), each pair named once."""
     if not unseparated:
         return "every pair separates: no paired interval includes 0."
     if len(unseparated) == n_pairs:
         return "no policy separates from another: every paired interval includes 0."
-    names = "; ".join(f"{a} and {b}" for a, b in unseparated)
+    seen: dict[frozenset[str], tuple[str, str]] = {}
+    for a, b in unseparated:
+        seen.setdefault(frozenset((a, b)), (a, b))
+    names = "; ".join(f"{a} and {b}" for a, b in seen.values())
     return f"not separated (their paired interval includes 0): {names}."
 
 
@@ -356,25 +373,41 @@ def ladder_frame(d: dict[str, Any]) -> pd.DataFrame:
 @dataclass(frozen=True)
 class Pairing:
     """One pairing to run: the table size (its index among the sizes), A and B (indices into
-    the policies) and its seed."""
+    the policies), its seed and its deal sets."""
 
     table: int
     players: int
     a: int
     b: int
     seed: int
+    deals: int
+
+
+def plan_pairings(game: str, sizes: Sequence[int], alone: Sequence[bool],
+                  policies: Sequence[str], deals: int, seed: int) -> list[Pairing]:
+    """Every pairing of every table size: each pair of :func:`pairs` once on ``deals`` deal
+    sets where the table has two sides, and in both orders on half of them each (rounded up)
+    where ``alone`` says it seats 3 or more players alone (module docstring)."""
+    half = -(-deals // 2)
+    plan = []
+    for t, n in enumerate(sizes):
+        for i, j in pairs(len(policies)):
+            orders = ((i, j), (j, i)) if alone[t] else ((i, j),)
+            plan += [Pairing(t, n, a, b, pairing_seed(seed, game, n, policies[a], policies[b]),
+                             half if alone[t] else deals) for a, b in orders]
+    return plan
 
 
 def run_pairings(game: str, title: str, sizes: Sequence[int], policies: Sequence[str],
                  deals: int, seed: int, progress: bool,
-                 compare: Callable[[Pairing, Progress], Any]) -> list[list[Any]]:
-    """Every pairing of every table size, one after another, each a ``compare(pairing, bar)``
-    (the game's compare command with that pairing's seed, counting into ``bar``: one progress
-    bar for the whole ladder, named after the pairing it is playing). Returns each table's
-    compare results in the order of :func:`pairs`."""
-    plan = [Pairing(t, n, i, j, pairing_seed(seed, game, n, policies[i], policies[j]))
-            for t, n in enumerate(sizes) for i, j in pairs(len(policies))]
-    bar = Progress(deals * len(plan), f"{title} ladder", progress)
+                 compare: Callable[[Pairing, Progress], Any], *,
+                 alone: Sequence[bool]) -> list[list[Any]]:
+    """Every pairing of :func:`plan_pairings`, one after another, each a
+    ``compare(pairing, bar)`` (the game's compare command with that pairing's seed and deal
+    sets, counting into ``bar``: one progress bar for the whole ladder, named after the
+    pairing it is playing). Returns each table's compare results in the plan's order."""
+    plan = plan_pairings(game, sizes, alone, policies, deals, seed)
+    bar = Progress(sum(p.deals for p in plan), f"{title} ladder", progress)
     out: list[list[Any]] = [[] for _ in sizes]
     try:
         for number, pairing in enumerate(plan, 1):

@@ -24,6 +24,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -50,12 +51,29 @@ def stored_run(store_option: str | None, manifest: dict[str, Any]) -> Iterator[
         where = f"; {finished_chunks(store.computed + store.resumed)} kept in {store.path}, " \
             "run the same command again to resume" if store is not None else ""
         raise Interrupted(f"interrupted{where}") from None
-    if store is not None and store.resumed:
-        if store.was_complete and not store.computed:
-            sys.stderr.write(f"the run was already complete: its result is read from the run "
-                             f"store ({finished_chunks(store.resumed)} in {store.path})\n")
-        else:
-            sys.stderr.write(f"resumed {finished_chunks(store.resumed)} from {store.path}\n")
+    if store is not None:
+        say_resumed(store.path, store.resumed, store.computed, store.was_complete)
+
+
+def say_resumed(path: Path, resumed: int, computed: int, was_complete: bool) -> None:
+    """The one line on stderr of a run that reused stored chunks (nothing when it reused none):
+    every command that keeps its chunks says it alike, ``--json`` or not, since an answer read
+    back from the store, rather than computed, should never pass silently."""
+    if not resumed:
+        return
+    if was_complete and not computed:
+        sys.stderr.write(f"the run was already complete: its result is read from the run "
+                         f"store ({finished_chunks(resumed)} in {path})\n")
+    else:
+        sys.stderr.write(f"resumed {finished_chunks(resumed)} from {path}\n")
+
+
+def runs_locally(scheduler: str | None) -> bool:
+    """Whether a command given ``--scheduler scheduler`` runs its chunks in processes of this
+    machine (no scheduler, as option or environment) rather than on a cluster."""
+    from simcards.core.cluster import scheduler_from_env  # imports no dask
+
+    return scheduler_from_env(scheduler) is None
 
 
 @contextmanager
@@ -138,7 +156,8 @@ def monte_carlo(header: dict[str, Any], size: dict[str, Any], simulate: Callable
     from simcards.core.spawnsafe import main_not_reimported
 
     check_seed(seed)
-    cap, workers = workers, check_workers(workers)  # on a cluster only a cap, if given
+    # On a cluster only a cap, if given; local workers must fit in memory.
+    cap, workers = workers, check_workers(workers, local=runs_locally(scheduler))
     manifest = {**header, "seed": seed, **size}
     with main_not_reimported(), batch_run(scheduler, cap, store, manifest, not progress) as run:
         raw = simulate(workers=workers, progress=progress, **run.options())
@@ -171,7 +190,8 @@ def search_command(manifest: dict[str, Any], search: Callable[..., tuple[Any, in
     from simcards.core.spawnsafe import main_not_reimported
 
     check_seed(seed)
-    cap, workers = workers, check_workers(workers)  # on a cluster only a cap, if given
+    # On a cluster only a cap, if given; local workers must fit in memory.
+    cap, workers = workers, check_workers(workers, local=runs_locally(scheduler))
     root = store_root(store)
     top = RunStore(root, manifest) if root is not None else None
     if top is not None:
@@ -185,6 +205,7 @@ def search_command(manifest: dict[str, Any], search: Callable[..., tuple[Any, in
     out = {**manifest, **answer(rows), **cluster_info(ex, seconds)}
     result = Result(out, rows, frame)
     if top is not None:
+        say_resumed(top.path, resumed, computed, top.was_complete)
         top.resumed, top.computed = resumed, computed
         top.finish(stored_frame(out) if stored_frame is not None else result.to_frame(),
                    summary(out))

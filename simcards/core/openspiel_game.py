@@ -10,7 +10,7 @@ the observation tensor (the environments' vector) and ``resample_from_infostate`
 OpenSpiel's Python ``ismcts.ISMCTSBot`` calls to draw a world the player cannot tell from the
 true one.
 
-OpenSpiel is optional (``pip install 'simcards[rl]'``); only this module and
+OpenSpiel is optional (``pip install -e '.[rl]'`` from the clone); only this module and
 :mod:`simcards.openspiel` import it.
 """
 

@@ -46,11 +46,12 @@ class Param:
         """The value written in ``text``; one line naming the problem if it is malformed."""
         what = f"policy {kind}: {self.name}"
         raw = text.strip()
-        if self.type is int:
-            try:
-                return int(raw)
-            except ValueError:
-                raise UsageError(f"{what} must be an integer, got {text!r}") from None
+        if self.type is int:  # written as every integer of the command line is
+            from simcards.core.cli_options import PLAIN_INTEGER
+
+            if not PLAIN_INTEGER.match(raw):
+                raise UsageError(f"{what} must be an integer, got {text!r}")
+            return int(raw)
         try:
             x = float(raw)
         except ValueError:

@@ -7,6 +7,15 @@ seconds in and then about every ten seconds, with the rate and the time left::
     Ronco rounds: 41.9M/600M (7%), 2.10M/s, 4m 26s left
 
 stdout is never touched, so ``--json`` output stays one clean object.
+
+A run that will last longer than a few minutes says so once, early, even where no progress is
+shown (a ``--json`` run of the command line): once the first chunks are done (and
+:data:`ESTIMATE_AFTER` seconds have passed), if the work left at the rate measured so far
+would take more than :data:`ESTIMATE_OVER` seconds, one line goes to stderr::
+
+    about 12 minutes to go (2.10M/s)
+
+so that whoever started it can decide to wait, or to stop it and ask for less.
 """
 
 from __future__ import annotations
@@ -21,6 +30,19 @@ FIRST_LINE = 2.0
 """Seconds before the first plain line (not a terminal)."""
 LINE_EVERY = 10.0
 """Seconds between plain lines."""
+ESTIMATE_AFTER = 5.0
+"""Seconds of work (at least one chunk done) before the rate is trusted for an estimate."""
+ESTIMATE_OVER = 180.0
+"""A run whose work left would take longer than this says how long, once."""
+_ESTIMATE_WHEN_QUIET = [False]
+"""Whether a run that shows no progress still gives its estimate (the command line's
+``--json`` runs; a Python caller who asked for no progress gets none)."""
+
+
+def estimate_when_quiet(on: bool) -> None:
+    """Give the duration estimate even in runs that show no progress (set by the command
+    line, whose ``--json`` runs show none but whose user still wants to know how long)."""
+    _ESTIMATE_WHEN_QUIET[0] = bool(on)
 
 
 def human_count(x: float) -> str:
@@ -43,9 +65,9 @@ def human_seconds(s: float) -> str:
 
 
 def _stderr_is_terminal() -> bool:
-    from rich.console import Console
+    from simcards.core.console import make_console
 
-    return Console(stderr=True).is_terminal
+    return make_console(stderr=True).is_terminal
 
 
 class Progress:
@@ -67,10 +89,13 @@ class Progress:
         self._bar: Any = None
         self._task: Any = None
         self._next_line = self.start + FIRST_LINE
+        self._estimated = False
+        """Whether the duration estimate has been decided (given or not needed): once a run."""
 
     # -- counting ---------------------------------------------------------------------------
     def advance(self, n: int) -> None:
         self.done += n
+        self._estimate()
         self._show()
 
     def skip(self, n: int) -> None:
@@ -99,6 +124,32 @@ class Progress:
         return (f"{self.label}: {human_count(self.done)}/{human_count(self.total)} "
                 f"({pct:.0f}%), {human_count(rate)}/s, {left}")
 
+    def estimate(self) -> str | None:
+        """The estimate line (``about 12 minutes to go (2.10M/s)``) when the work left would
+        take more than :data:`ESTIMATE_OVER` seconds at the rate so far, else None."""
+        rate = self.rate()
+        if rate <= 0:
+            return None
+        left = (self.total - self.done) / rate
+        if left <= ESTIMATE_OVER:
+            return None
+        minutes = round(left / 60)
+        when = (f"about {minutes} minutes" if minutes < 120
+                else f"about {human_seconds(left)}")
+        return f"{when} to go ({human_count(rate)}/s)"
+
+    def _estimate(self) -> None:
+        """Decide once, after :data:`ESTIMATE_AFTER` seconds, whether to give the estimate."""
+        if self._estimated or not (self.enabled or _ESTIMATE_WHEN_QUIET[0]):
+            return
+        if time.monotonic() - self.start < ESTIMATE_AFTER:
+            return
+        self._estimated = True
+        line = self.estimate()
+        if line is not None:
+            sys.stderr.write(f"{self.label}: {line}\n")
+            sys.stderr.flush()
+
     def _show(self) -> None:
         if not self.enabled:
             return
@@ -114,10 +165,10 @@ class Progress:
                 self._next_line = now + LINE_EVERY
             return
         if self._bar is None:
-            from rich.console import Console
             from rich.progress import (
                 BarColumn,
                 MofNCompleteColumn,
+                TextColumn,
                 TimeElapsedColumn,
                 TimeRemainingColumn,
             )
@@ -125,10 +176,13 @@ class Progress:
                 Progress as RichProgress,
             )
 
+            from simcards.core.console import make_console
+
+            # The label names policies (ismcts:100): shown as text, never read as markup.
             self._bar = RichProgress(
-                "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
-                TimeElapsedColumn(), TimeRemainingColumn(),
-                console=Console(stderr=True), transient=True,
+                TextColumn("{task.description}", style="progress.description", markup=False),
+                BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
+                console=make_console(stderr=True), transient=True,
             )
             self._bar.start()
             self._task = self._bar.add_task(self.label, total=self.total)

@@ -128,20 +128,46 @@ def game_modules() -> tuple[str, ...]:
     from simcards.games import GAMES
 
     extra = [m.strip() for m in os.environ.get(GAMES_ENV, "").split(",") if m.strip()]
+    for module in extra:
+        if not all(part.isidentifier() for part in module.split(".")):
+            from simcards.core.errors import UsageError
+
+            raise UsageError(f"${GAMES_ENV}: {module!r} is not a module name (package.module, "
+                             "comma-separated)")
     return tuple(dict.fromkeys([*GAMES, *extra]))
+
+
+def _where(module: str) -> str:
+    """Where a game module was named: the environment variable a user sets, or the package's
+    own list."""
+    from simcards.games import GAMES
+
+    return "simcards.games" if module in GAMES else f"${GAMES_ENV}"
 
 
 @cache
 def _load(modules: tuple[str, ...]) -> tuple[Game, ...]:
+    """The games of ``modules``. A module that cannot be imported or registers no game is
+    bad input (most often a typo in ``$SIMCARDS_GAMES``): a :class:`UsageError` naming it,
+    which the command line prints as one line, rather than a traceback."""
+    from simcards.core.errors import UsageError
+
     games = []
     for module in modules:
-        game = getattr(import_module(module), "GAME", None)
+        try:
+            imported = import_module(module)
+        except ImportError as exc:
+            raise UsageError(f"game module {module!r} (from {_where(module)}) cannot be "
+                             f"imported: {exc}") from None
+        game = getattr(imported, "GAME", None)
         if not isinstance(game, Game):
-            raise TypeError(f"game module {module!r} has no GAME = Game(...) attribute")
+            raise UsageError(f"game module {module!r} (from {_where(module)}) has no "
+                             "GAME = Game(...) attribute")
         games.append(game)
     names = [g.name for g in games]
     if len(set(names)) != len(names):
-        raise ValueError(f"two game modules register the same name: {names}")
+        raise UsageError(f"two game modules register the same name: {names} (modules: "
+                         f"{', '.join(modules)})")
     return tuple(games)
 
 

@@ -88,13 +88,45 @@ cores only share them; the bound stops a typing slip (an extra zero, a pasted nu
 reaching the operating system as an impossible request. On a cluster it is a cap."""
 
 
-def check_workers(workers: int | None) -> int:
+WORKER_MEMORY = 180 * 2**20
+"""About what one local worker process holds (resident): the interpreter, numpy, numba and
+the loaded kernels; measured at 180 MB for Ronco's rounds and Ronda's hands."""
+
+
+def total_memory() -> int | None:
+    """This machine's physical memory in bytes (None where it cannot be read)."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):  # pragma: no cover - not POSIX
+        return None
+
+
+def memory_workers() -> int | None:
+    """The most local workers this machine's memory holds at :data:`WORKER_MEMORY` each, with
+    room for the process that leads them (None where memory cannot be read)."""
+    total = total_memory()
+    return None if total is None else max(1, total // WORKER_MEMORY - 1)
+
+
+def check_workers(workers: int | None, *, local: bool = False) -> int:
+    """``--workers`` checked: 1 .. :data:`MAX_WORKERS`; with ``local`` (the workers are
+    processes of this machine, not a cluster's, where ``--workers`` only caps the chunks in
+    flight) also no more than the machine's memory holds (:func:`memory_workers`): a
+    thousand workers would exhaust it and fail at random, or freeze the machine, long after
+    the command started. The default, every core, is held to that number too."""
+    most = memory_workers() if local else None
     if workers is None:
-        return default_workers()
+        cores = default_workers()
+        return cores if most is None else min(cores, most)
     if workers < 1:
         raise UsageError(f"--workers must be at least 1, got {workers}")
     if workers > MAX_WORKERS:
         raise UsageError(f"--workers must be at most {MAX_WORKERS}, got {workers}")
+    if most is not None and workers > most:
+        gib = (total_memory() or 0) / 2**30
+        raise UsageError(f"--workers {workers} needs about {workers * WORKER_MEMORY / 2**30:.0f} "
+                         f"GiB of memory ({WORKER_MEMORY // 2**20} MB a worker) and this "
+                         f"machine has {gib:.0f} GiB: use at most --workers {most}")
     return workers
 
 
@@ -414,7 +446,7 @@ def run_batches(
         if executor is not None:
             _run_on(executor, todo, finish)
         else:
-            with local_executor(check_workers(workers)) as pool:
+            with local_executor(check_workers(workers, local=True)) as pool:
                 if pool is None:
                     _run_inline_then_apart(todo, finish)
                 else:

@@ -51,3 +51,28 @@ def json_ci(lo: float, hi: float) -> list[float] | None:
     if math.isnan(lo) or math.isnan(hi):
         return None
     return [float(lo), float(hi)]
+
+
+
+def bound_interval(mean: float, n: int, low: float, high: float) -> tuple[float, float] | None:
+    """The 95% interval of a mean of ``n`` values that each lie in ``[low, high]`` (a deal
+    set's paired win-rate difference, say) when the mean sits at a bound, else None.
+
+    At a bound every value is at that bound: the sample variance is 0, and a normal interval
+    would have width zero, claiming certainty from a finite sample. There the values are read
+    as a proportion, ``(x - low) / (high - low)``, all successes (or all failures) in ``n``
+    trials, and the interval is Wilson's mapped back: a rate of 1 on n deal sets has its lower
+    bound at ``n / (n + z^2)``, as a binomial proportion observed at 1 does. Wilson's interval
+    is the one the project gives proportions everywhere, and a bounded value varies at most as
+    much as a two-point one with the same mean, so the mapped interval is if anything wide.
+    Fewer than two values give no interval (None), as for :func:`mean_ci`."""
+    span = high - low
+    if n < 2 or span <= 0 or math.isnan(mean):
+        return None
+    tol = 1e-12 * max(1.0, abs(low), abs(high))
+    at_high, at_low = abs(mean - high) <= tol, abs(mean - low) <= tol
+    if not (at_high or at_low):
+        return None
+    w_lo, w_hi = wilson(n if at_high else 0, n)
+    return low + span * float(w_lo), low + span * float(w_hi)
+

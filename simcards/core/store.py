@@ -158,7 +158,7 @@ class RunStore:
         try:
             self.chunk_dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise UsageError(f"cannot create run store {self.path}: {exc.strerror}") from None
+            raise UsageError(self._unmakeable(exc)) from None
         manifest_file = self.path / "manifest.json"
         previous: dict[str, Any] = {}
         if manifest_file.exists():
@@ -174,6 +174,16 @@ class RunStore:
         for tmp in self.chunk_dir.glob(".*.tmp-*"):  # left by a killed run
             tmp.unlink(missing_ok=True)
         self._opened = True
+
+    def _unmakeable(self, exc: OSError) -> str:
+        """Why the run's folders cannot be made, naming what is in the way: a file where a
+        folder of the store belongs says so (the operating system's "File exists" does not say
+        which, nor that it is not a folder)."""
+        for folder in (*reversed(self.chunk_dir.parents), self.chunk_dir):
+            if folder.exists() and not folder.is_dir():
+                return (f"run store {self.path}: {folder} is a file where the store needs a "
+                        "folder; remove it or choose another --store")
+        return f"cannot create run store {self.path}: {exc.strerror or exc}"
 
     def open(self) -> dict[ChunkKey, Stats]:
         """Create the folder (or find it) and return the chunks already finished, each checked
@@ -212,7 +222,9 @@ class RunStore:
             table = pq.read_table(f)
             stats = _table_stats(table)
         except Exception as exc:  # any failure to read means a damaged file
-            why = " ".join(str(exc).split())[:80] or type(exc).__name__
+            # pyarrow names the file by its whole path; the message already names it.
+            text = str(exc).replace(f" '{f}'", "").replace(str(f), f.name)
+            why = " ".join(text.split()) or type(exc).__name__
             raise BadChunk(f"unreadable: {why}") from None
         raw = (table.schema.metadata or {}).get(CHUNK_META)
         if raw is None:

@@ -11,7 +11,7 @@ them as a Gymnasium environment (:func:`seat_env`).
 | ``romi_v0`` | one Römi round | ``simcards_romi`` |
 | ``romi_game_v0`` | a Römi game | ``simcards_romi_game`` |
 
-Needs the optional dependencies: ``pip install 'simcards[rl]'``.
+Needs the optional dependencies: ``pip install -e '.[rl]'`` from the clone.
 """
 
 from __future__ import annotations

@@ -15,10 +15,12 @@
 
 Keyword arguments are named after the commands' flags (``--open-min`` is ``open_min``), with
 the same defaults, checks and seed; each function returns a
-:class:`~simcards.core.results.Result` whose ``to_dict()`` is the command's JSON object. Bad
-arguments raise :class:`~simcards.core.errors.UsageError` naming the flag before anything is
-computed. Runs are kept in the run store and may run on a dask cluster (``store``,
-``scheduler``) as the commands'.
+:class:`~simcards.core.results.Result` whose ``to_dict()`` is the command's JSON object. Every
+argument takes the types of :mod:`simcards.core.apiargs`: an integer option an ``int`` (never
+its text or a ``float``), a count an ``int`` or its text (``"2k"``), ``policies`` its text or a
+list. Bad arguments, of a wrong type or value, raise :class:`~simcards.core.errors.UsageError`
+naming the flag before anything is computed. Runs are kept in the run store and may run on a
+dask cluster (``store``, ``scheduler``) as the commands'.
 
 The command line (:mod:`simcards.romi.cli`) is a thin layer over these functions.
 """
@@ -32,6 +34,20 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from simcards.core.apiargs import (
+    BOOL,
+    CARDS,
+    COUNT,
+    INT,
+    MELDS,
+    PATH,
+    POLICIES,
+    POLICY,
+    PROGRESS_BAR,
+    RUN,
+    SIZES,
+    checked,
+)
 from simcards.core.cli_options import DEFAULT_SEED, check_seat, parse_count
 from simcards.core.errors import UsageError
 from simcards.core.policyspec import PolicySpec
@@ -42,6 +58,7 @@ from simcards.romi import cards as C
 from simcards.romi import compare_batch as RC
 from simcards.romi import melds_exact as M
 from simcards.romi import rounds_batch as R
+from simcards.romi import table_batch as TB
 from simcards.romi import table_exact as T
 from simcards.romi.policies import KINDS, policy_arrays
 from simcards.romi.rules import RomiRules
@@ -128,10 +145,15 @@ def _run(command: str, players: int, policies, open_min, ace_low_value, rounds_p
                               "rules": summary, "policies": [s.text() for s in specs]}
     if command == "rounds":
         header["dealer"] = dealer
-    fn = R.rounds_chunk if command == "rounds" else R.games_chunk
     stream = R.STREAM_ROUNDS if command == "rounds" else R.STREAM_GAMES
-    cfg = _config(rules, specs, dealer)
-    chunk = R.chunk_sizes(cfg.seats)[0 if command == "rounds" else 1]
+    on_table = TB.on_table(specs)  # Q6: random plays move by move, on the table engine
+    if on_table:
+        header["engine"] = TB.ENGINE
+        fn, cfg, chunk = TB.batch(command, rules, specs, dealer)
+    else:
+        fn = R.rounds_chunk if command == "rounds" else R.games_chunk
+        cfg = _config(rules, specs, dealer)
+        chunk = R.chunk_sizes(cfg.seats)[0 if command == "rounds" else 1]
 
     def answer(stats: Stats) -> dict[str, Any]:
         out: dict[str, Any] = {command: total}
@@ -141,17 +163,24 @@ def _run(command: str, players: int, policies, open_min, ace_low_value, rounds_p
         out["rounds_played"] = int(stats["rounds"][0])
         return out
 
+    def simulate(**run: Any) -> Stats:
+        return run_batch(fn, cfg, seed=seed, total=total, chunk_size=chunk, stream=stream,
+                         label=f"Römi {command}", **run)
+
     return monte_carlo(
         header, {command: total, "chunk_size": chunk},
-        lambda **run: run_batch(fn, cfg, seed=seed, total=total, chunk_size=chunk,
-                                stream=stream, label=f"Römi {command}", **run),
+        TB.with_notice(simulate, rules.players) if on_table else simulate,
         answer=answer, frame=players_frame, stored_frame=lambda out, _: _frame(out),
         summary=("score_mean", command), seed=seed, workers=workers, scheduler=scheduler,
         store=store, progress=progress)
 
 
+_RULE_ARGS = {"players": INT, "open_min": INT, "ace_low_value": INT, "swap_keeps_romi": BOOL}
+
+
+@checked(_RULE_ARGS, RUN, policies=POLICIES.or_none(), rounds=COUNT, dealer=INT.or_none())
 def rounds(*, players: int = 4, policies: str | Sequence[str] | None = None,
-           open_min: int | str = 51, ace_low_value: int | str = 1, rounds: int | str = "10k",
+           open_min: int = 51, ace_low_value: int = 1, rounds: int | str = "10k",
            dealer: int | None = None, seed: int = DEFAULT_SEED, workers: int | None = None,
            scheduler: str | None = None, store: str | None = None,
            progress: bool = False, swap_keeps_romi: bool = False) -> Result:
@@ -163,8 +192,9 @@ def rounds(*, players: int = 4, policies: str | Sequence[str] | None = None,
                 workers, scheduler, store, progress, swap_keeps_romi)
 
 
+@checked(_RULE_ARGS, RUN, policies=POLICIES.or_none(), rounds=INT, games=COUNT)
 def games(*, players: int = 4, policies: str | Sequence[str] | None = None,
-          open_min: int | str = 51, ace_low_value: int | str = 1, rounds: int | str = 7,
+          open_min: int = 51, ace_low_value: int = 1, rounds: int = 7,
           games: int | str = "2k", seed: int = DEFAULT_SEED, workers: int | None = None,
           scheduler: str | None = None, store: str | None = None,
           progress: bool = False, swap_keeps_romi: bool = False) -> Result:
@@ -188,8 +218,10 @@ def compare_policy(spec: str | PolicySpec, flag: str, rules: RomiRules) -> Polic
         raise UsageError(f"{flag}: {exc}") from None
 
 
+@checked(_RULE_ARGS, RUN, a=POLICY.named("policy A"), b=POLICY.named("policy B"),
+         rounds=INT, deals=COUNT, dealer=INT.or_none(), progress=PROGRESS_BAR)
 def compare(a: str | PolicySpec, b: str | PolicySpec, *, players: int = 4,
-            open_min: int | str = 51, ace_low_value: int | str = 1, rounds: int | str = 7,
+            open_min: int = 51, ace_low_value: int = 1, rounds: int = 7,
             deals: int | str = "1k", dealer: int | None = None, seed: int = DEFAULT_SEED,
             workers: int | None = None, scheduler: str | None = None, store: str | None = None,
             progress: bool | Progress = False, swap_keeps_romi: bool = False) -> Result:
@@ -215,12 +247,22 @@ def compare(a: str | PolicySpec, b: str | PolicySpec, *, players: int = 4,
                   "ace_low_value": rules.ace_low_value, "rounds": rules.rounds,
                   "swap_keeps_romi": rules.swap_keeps_romi},
         "a": spec_a.text(), "b": spec_b.text(), "dealer": dealer}
-    cfg = config_for(rules, spec_a, spec_b, dealer)
-    size = RC.chunk_size(rules.players, rules.rounds, searching(cfg.rotations[0].kinds))
+    # Q6: random plays on the table engine
+    on_table = TB.on_table([spec_a, spec_b], "policies A and B")
+    if on_table:
+        header["engine"] = TB.ENGINE
+        fn, cfg, size = TB.compare_batch(rules, spec_a, spec_b, dealer)
+    else:
+        fn, cfg = RC.compare_chunk, config_for(rules, spec_a, spec_b, dealer)
+        size = RC.chunk_size(rules.players, rules.rounds, searching(cfg.rotations[0].kinds))
+
+    def simulate(**run: Any) -> Stats:
+        return run_batch(fn, cfg, seed=seed, total=total, chunk_size=size, stream=RC.STREAM,
+                         label="Römi deal sets", **run)
+
     return monte_carlo(
         header, {"deals": total, "chunk_size": size},
-        lambda **run: run_batch(RC.compare_chunk, cfg, seed=seed, total=total, chunk_size=size,
-                                stream=RC.STREAM, label="Römi deal sets", **run),
+        TB.with_notice(simulate, rules.players) if on_table else simulate,
         answer=lambda stats: {"deal_sets": total,
                               **RC.summarise(stats, rules.players, rules.rounds)},
         frame=compare_frame, summary=("score_diff", "win_rate_diff", "deal_sets"), seed=seed,
@@ -334,16 +376,18 @@ def _table_row(ids: list[int], table: list[T.TableMeld], rules: RomiRules) -> di
                        "joker_as": C.kind_text(x.joker_as)} for x in a.swaps]}
 
 
-def melds(*, hand: str | None = None, file: Path | str | None = None,
-          ace_low_value: int | str = 1, table: str | None = None) -> Result:
+@checked(hand=CARDS.or_none(), file=PATH.or_none(), ace_low_value=INT, table=MELDS.or_none())
+def melds(*, hand: str | Sequence[str] | None = None, file: Path | str | None = None,
+          ace_low_value: int = 1, table: str | Sequence[str] | None = None) -> Result:
     """The exact meld solver (``simcards romi melds``): give exactly one of ``hand`` (one hand
-    as text, ``--hand``) and ``file`` (a text file with one hand a line, ``--file``).
+    as text, ``--hand``, or a list of its cards: ``["Ah", "2h", "3h", "X"]``) and ``file`` (a
+    text file with one hand a line, ``--file``; a ``str`` or a ``pathlib.Path``).
 
     V1-V4 for each hand, in order: ``best_value``, ``min_penalty``, ``can_go_out`` and
     ``melds`` (a lay-down reaching ``best_value``, each meld as text with its joker written
     ``X=card``). The three numbers of every hand come from one batch call of the solver.
 
-    With ``table`` (melds on the table as text, ``;`` between them, each as
+    With ``table`` (melds on the table as text, ``;`` between them, or a list of melds, each as
     :meth:`~simcards.romi.table_exact.TableMeld.parse` reads it): V5 for each hand instead, as a
     player who has opened. The output then has ``table`` (the melds as read, in canonical
     text, numbered from 0 in order) and each hand ``best_value``, ``min_penalty`` and
@@ -426,9 +470,11 @@ LADDER_PAIRING_KEYS = ("deal_sets", "rounds_played", "win_rate_diff", "score_dif
 """The keys of each pairing's ``compare`` answer that a ladder keeps."""
 
 
+@checked(_RULE_ARGS, RUN, players=SIZES, policies=POLICIES.or_none(), rounds=INT,
+         deals=COUNT, dealer=INT.or_none())
 def ladder(*, policies: str | Sequence[str | PolicySpec] | None = None,
-           players: int | str | Sequence[int] = 4, open_min: int | str = 51,
-           ace_low_value: int | str = 1, rounds: int | str = 7, deals: int | str = "1k",
+           players: int | str | Sequence[int] = 4, open_min: int = 51,
+           ace_low_value: int = 1, rounds: int = 7, deals: int | str = "1k",
            dealer: int | None = None, seed: int = DEFAULT_SEED, workers: int | None = None,
            scheduler: str | None = None, store: str | None = None, progress: bool = False,
            swap_keeps_romi: bool = False) -> Result:
@@ -441,7 +487,10 @@ def ladder(*, policies: str | Sequence[str | PolicySpec] | None = None,
     the pairing's own seed (derived from ``seed``, the table size and the two policies; in
     its ``seed`` key) and the rule flags given, run and stored as compare runs; its paired
     game win-rate difference is the figure the fit reads, and its score difference is kept
-    beside it. ``deals`` are deal sets per pairing (default 1k, at most 1e8).
+    beside it. ``deals`` are deal sets per pairing (default 1k, at most 1e8). With 3 or more
+    players every pair also plays B against A, each order on half the deal sets (rounded up),
+    so that the ladder does not depend on the order the policies are listed in
+    (:mod:`simcards.core.ladder`).
     """
     from simcards.core import ladder as lad
     from simcards.core.cli_options import check_seed
@@ -459,15 +508,20 @@ def ladder(*, policies: str | Sequence[str | PolicySpec] | None = None,
     check_seed(seed)
     check_workers(workers)
     names = [s.text() for s in specs]
+    on_table = TB.on_table(specs)  # Q6: the pairings with random play on the table engine
 
     def run(pairing: Any, bar: Any) -> Result:
         return compare(specs[pairing.a], specs[pairing.b], players=pairing.players,
                        open_min=open_min, ace_low_value=ace_low_value, rounds=rounds,
-                       deals=total, dealer=dealer, seed=pairing.seed, workers=workers,
+                       deals=pairing.deals, dealer=dealer, seed=pairing.seed, workers=workers,
                        scheduler=scheduler, store=store, progress=bar,
                        swap_keeps_romi=swap_keeps_romi)
 
-    results = lad.run_pairings("romi", "Römi", sizes, names, total, seed, progress, run)
+    if on_table:
+        TB.announce(sizes[0])
+    with TB.quiet():  # said once above, not by every pairing
+        results = lad.run_pairings("romi", "Römi", sizes, names, total, seed, progress, run,
+                                   alone=[n > 2 for n in sizes])
     out: dict[str, Any] = {"game": "romi", "command": "ladder", "policies": names,
                            "players": sizes, "anchor": names[0], "dealer": dealer,
                            "seed": seed, "deals": total,
@@ -492,6 +546,7 @@ def _ladder_table(rules: dict[str, Any], names: list[str],
     for c in compared:
         diff = c["win_rate_diff"]
         pairings.append({"a": c["a"], "b": c["b"], "seed": c["seed"],
+                         **({"engine": c["engine"]} if "engine" in c else {}),
                          **{k: c[k] for k in LADDER_PAIRING_KEYS},
                          **lad.strength(diff["mean"], diff["ci"], n, c["deal_sets"])})
     rated = lad.rate(names, pairings,

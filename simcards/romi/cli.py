@@ -18,7 +18,6 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
 from simcards.core.cli_options import (
@@ -30,6 +29,8 @@ from simcards.core.cli_options import (
     WorkersOpt,
     emit_json,
 )
+from simcards.core.console import make_console, table_console
+from simcards.romi import table_batch as TB
 from simcards.romi.policies import KINDS, SEEING_NOTE
 from simcards.romi.rules import MAX_OPENING, MAX_ROUNDS_PER_GAME
 
@@ -125,7 +126,11 @@ def _kinds_help() -> str:
             f"plain threshold is threshold:{x.default}), expert (Q5), search:N (Q7: expert's "
             f"turns weighed against their alternatives by N determinized play-outs each; N "
             f"{n.low} to {n.high}, plain search is search:{n.default}; about 3 rounds a "
-            f"second at N = 16) or seeing:N (Q8: {SEEING_NOTE})")
+            f"second at N = 16), seeing:N (Q8: {SEEING_NOTE}) or random (Q6: uniform over "
+            f"the legal moves, one move at a time; the compiled engine decides whole turns and "
+            f"has no such player, so a run with a random seat plays every seat on the table "
+            f"engine of the environments, about {TB.ROUNDS_PER_SECOND[2]} rounds a second at "
+            f"2 players, and seats no search or seeing with it)")
 
 
 PoliciesOpt = Annotated[str | None, typer.Option(
@@ -163,7 +168,7 @@ def _print(out: dict[str, Any]) -> None:
                 f"{out['go_out_rate'][p]:.4f}", f"{out['rummy_rate'][p]:.4f}",
                 f"{out['never_opened_rate'][p]:.4f}"]
         table.add_row(*row)
-    console = Console()
+    console = make_console()
     console.print(table)
     q = out["turns_quantiles"]
     console.print(f"turns per round: mean {_ci(out['turns_mean'], out['turns_ci'], 2)}, "
@@ -255,7 +260,7 @@ def _print_compare(out: dict[str, Any]) -> None:
         table.add_row(f"{side.upper()}: {out[side]}", _mean_ci(out["score_mean"][side], 2),
                       _mean_ci(out["win_rate"][side], 4), f"{out['go_out_rate'][side]:.4f}",
                       f"{out['rummy_rate'][side]:.4f}", f"{out['never_opened_rate'][side]:.4f}")
-    console = Console()
+    console = make_console()
     console.print(table)
     console.print(f"A minus B, paired over deal sets: score per round "
                   f"{_mean_ci(out['score_diff'], 3, True)} (negative: A concedes fewer points, "
@@ -335,7 +340,8 @@ def ladder(
 ) -> None:
     """Every policy against every other (compare), ranked by Bradley-Terry (Elo) ratings.
 
-    Each pairing is compare A B with a seed of its own; the ratings, on the Elo scale with the
+    Each pairing is compare A B with a seed of its own (with 3 or more players also compare
+    B A, each on half the deal sets); the ratings, on the Elo scale with the
     first listed policy at 0, have 95% intervals from the inverse Fisher information."""
     from simcards.romi import api
 
@@ -357,8 +363,7 @@ def _sentence(text: str) -> str:
 def _print_ladder(out: dict[str, Any]) -> None:
     from simcards.core.ladder import fit_sentence
 
-    probe = Console()  # a terminal's own width, else 120 columns: intervals stay whole
-    console = probe if probe.is_terminal else Console(width=120)
+    console = table_console()  # a terminal's own width, else 120 columns: intervals whole
     for t in out["tables"]:
         n = t["players"]
         ratings = Table(title=f"Römi ladder: {n} players, {out['deals']:,} deal sets of "

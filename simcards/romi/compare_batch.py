@@ -15,7 +15,9 @@ alike on both policies and cancels from each set's paired differences:
 Each set's differences (and each policy's own means) are accumulated as a sum and a sum of
 squares, so chunks merge by addition; the reported figure is the mean over sets with a normal
 95% interval from their spread, except each policy's own win rate, a rate with a Wilson
-interval (:func:`win_rates`). The per-set numbers are formed from integer numerators (wins
+interval (:func:`win_rates`), and the win-rate difference where every set sits at one of its
+bounds (A wins every game, or none), whose normal interval would have width zero: Wilson's on
+the sets instead (:func:`_at_bounds`). The per-set numbers are formed from integer numerators (wins
 in sixtieths, the least common multiple of the shares 1/1 .. 1/5), so a policy compared with
 itself gives a difference of exactly 0 on every set.
 
@@ -37,7 +39,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simcards.core.stats import Z95, wilson
+from simcards.core.stats import Z95, bound_interval, wilson
 from simcards.romi.codes import STALL_TURNS
 from simcards.romi.kernel_state import KernelRules, Seats
 
@@ -159,6 +161,15 @@ def _mean_ci(total: float, total_sq: float, n: int, scale: float) -> dict[str, o
     return {"mean": m / scale, "ci": [(m - half) / scale, (m + half) / scale]}
 
 
+def _at_bounds(d: dict[str, object], sets: int, low: float, high: float) -> dict[str, object]:
+    """``d`` (:func:`_mean_ci` of per-set values that lie in ``[low, high]``) with Wilson's
+    interval where its mean sits at a bound, where the normal one has width zero
+    (:func:`simcards.core.stats.bound_interval`). A set's win-rate difference lies between
+    -1/(n - 1) (B wins every game) and 1 (A wins every game)."""
+    at_bound = bound_interval(float(d["mean"]), sets, low, high)  # type: ignore[arg-type]
+    return d if at_bound is None else {"mean": d["mean"], "ci": list(at_bound)}
+
+
 def win_rates(win_a: float, sets: int, players: int) -> dict[str, dict[str, object]]:
     """Each policy's per-seat game win rate with its 95% Wilson interval, from A's win
     shares (``win_a``, in sixtieths) over ``sets`` deal sets.
@@ -196,7 +207,8 @@ def summarise(s: dict[str, np.ndarray], players: int, rounds_per_game: int) -> d
     return {
         "rounds_played": played,
         "score_diff": mc("score_diff", n * (n - 1) * r),
-        "win_rate_diff": mc("win_diff", n * (n - 1) * WIN_UNITS),
+        "win_rate_diff": _at_bounds(mc("win_diff", n * (n - 1) * WIN_UNITS), sets,
+                                    -1.0 / (n - 1), 1.0),
         "score_mean": {"a": mc("score_a", n * r), "b": mc("score_b", n * (n - 1) * r)},
         "win_rate": win_rates(float(s["win_a"][0]), sets, n),
         "go_out_rate": rates("went_out"),

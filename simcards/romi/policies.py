@@ -3,11 +3,16 @@
 ``--policies`` takes one spec per seat (Q6): ``greedy``, ``rummy:K`` (play for a Römi until an
 opponent holds K cards or fewer, Q3), ``threshold:X`` (open only with X points or more, Q4),
 ``expert`` (greedy's draws and melds with a discard weighed over the unseen cards, Q5),
-``search:N`` (expert's turn and its alternatives weighed by N determinized play-outs each, Q7)
-or ``seeing:N`` (Q8: the same search on the true state).
+``search:N`` (expert's turn and its alternatives weighed by N determinized play-outs each, Q7),
+``seeing:N`` (Q8: the same search on the true state) or ``random`` (Q6: uniform over the legal
+moves, one move at a time).
 The engine (:mod:`simcards.romi.round_kernel`) takes a seat's policy as two integers, its kind code
 and its one parameter. ``threshold``'s X may not be below the rules' ``open_min`` (O1): that
 bound is named here and supplied by :func:`policy_arrays` from the rules.
+
+``random`` has no kernel code: the compiled engine decides a whole turn at once and has no
+move-by-move player, so a batch run with a ``random`` seat plays every seat on the table engine
+(:mod:`simcards.romi.table_batch`), the engine of the table environments.
 
 ``seeing`` is no legal player: it sees the other hands and the order of the stock (I2), which
 breaks I3. It is a bound, for ``rounds``, ``games``, ``compare`` and ``ladder`` (how much the
@@ -46,6 +51,11 @@ SEES_HIDDEN = frozenset({"seeing"})
 """The kinds that read hidden cards (I2) and so are no legal player (Q8)."""
 BATCH_ONLY = frozenset({"search", "seeing"})
 """The kinds only the batch commands play (Q7, Q8): the table environments refuse them."""
+TABLE_ENGINE = frozenset({"random"})
+"""The kinds the compiled engine has no player for (Q6): a batch run with one of them plays on
+the table engine (:mod:`simcards.romi.table_batch`), where a seat picks one move at a time."""
+RANDOM_CODE = -1
+"""``random``'s kind code: none the kernels know (:func:`policy_arrays` refuses it)."""
 
 KINDS = PolicyKinds("romi", [
     PolicyKind("greedy", POLICY_GREEDY, (),
@@ -68,6 +78,9 @@ KINDS = PolicyKinds("romi", [
                (Param("N", int, 1, MAX_SAMPLES, 16, "play-outs per candidate"),),
                "Q8: Q7's search on the true state, seeing every hand and the stock",
                note=SEEING_NOTE),
+    PolicyKind("random", RANDOM_CODE, (),
+               "Q6: uniform over the legal moves, one move at a time; played on the table "
+               "engine"),
 ])
 """Römi's policy kinds: what ``--policies`` accepts, with ranges and defaults."""
 
@@ -76,7 +89,8 @@ def policy_arrays(specs: Sequence[PolicySpec | str], rules: RomiRules) -> Seats:
     """The engine's form of per-seat policies: :class:`~simcards.romi.kernel_state.Seats`
     ``(kinds, params)``, int64 arrays with the kind
     code and the one parameter of each seat (0 for ``greedy``). Specs are checked against the
-    rules (``threshold``'s X >= ``open_min``)."""
+    rules (``threshold``'s X >= ``open_min``); a ``random`` seat is refused, since the kernels
+    have no such player (Q6, :data:`TABLE_ENGINE`)."""
     if len(specs) != rules.players:
         raise UsageError(f"policies: need one per player, got {len(specs)} for "
                          f"{rules.players} players")
@@ -87,6 +101,9 @@ def policy_arrays(specs: Sequence[PolicySpec | str], rules: RomiRules) -> Seats:
             spec = KINDS.parse(spec, {"open_min": rules.open_min})
         else:
             spec = KINDS.check(spec, {"open_min": rules.open_min})
+        if spec.kind in TABLE_ENGINE:
+            raise UsageError(f"policies: {spec.text()} plays on the table engine, not the "
+                             "compiled one (rule Q6)")
         kinds[p] = KINDS.code(spec.kind)
         params[p] = int(spec.values[0]) if spec.values else 0
     return Seats(kinds, params)

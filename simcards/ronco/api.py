@@ -12,8 +12,11 @@ Each function takes keyword arguments named after the command's flags (``--deale
 is ``dealer_threshold``), with the same defaults, the same checks and the same seed
 (:data:`~simcards.core.cli_options.DEFAULT_SEED`), and returns a
 :class:`~simcards.core.results.Result` (every game's) with ``.to_dict()`` and ``.to_frame()``.
-Counts may be ints or the command line's text (``"1M"``, ``"1e6"``). Bad
-arguments raise :class:`~simcards.core.errors.UsageError` (a ``ValueError``) naming the flag,
+Counts may be ints or the command line's text (``"1M"``, ``"1e6"``);
+``policies`` may be the ``--policies`` text or a list of entries, ``thresholds`` its text or a
+list of ints. Every argument takes the types of :mod:`simcards.core.apiargs` (an integer option
+an ``int``, never its text or a ``float``; a switch a ``bool``). Bad arguments, of a wrong type
+or value, raise :class:`~simcards.core.errors.UsageError` (a ``ValueError``) naming the flag,
 before anything is computed. Runs are kept in the run store as the commands keep them (``store``
 as ``--store``). The functions work from a script without an ``if __name__ == "__main__":``
 guard (see :mod:`simcards.core.spawnsafe`).
@@ -29,6 +32,18 @@ from typing import Any
 
 import pandas as pd
 
+from simcards.core.apiargs import (
+    BOOL,
+    COUNT,
+    INT,
+    INTEGERS,
+    NUMBER,
+    POLICIES_TEXT,
+    RUN,
+    SIZES,
+    TEXT,
+    checked,
+)
 from simcards.core.cli_options import (
     DEFAULT_SEED,
     check_finite,
@@ -175,7 +190,16 @@ def _header(command: str, rules: RoncoRules, policies: Sequence[Policy]) -> dict
     }
 
 
-def rounds(*, players: int = 4, policy: str = "threshold", policies: str | None = None,
+_POLICY_ARGS = {"players": INT, "policy": TEXT, "policies": POLICIES_TEXT.or_none(),
+                "threshold": INT.or_none(), "dealer_threshold": INT.or_none(),
+                "keep_prob": NUMBER.or_none()}
+_RULE_ARGS = {"deck": TEXT, "cut_king": TEXT.or_none(), "ties": TEXT, "poroli": BOOL}
+_ROUND_ARGS = {**_POLICY_ARGS, **_RULE_ARGS, "thresholds": INTEGERS.or_none()}
+
+
+@checked(_ROUND_ARGS, RUN, rounds=COUNT)
+def rounds(*, players: int = 4, policy: str = "threshold",
+           policies: str | Sequence[str] | None = None,
            threshold: int | None = None,
            dealer_threshold: int | None = None, thresholds: str | Sequence[int] | None = None,
            keep_prob: float | None = None, deck: str = "spanish40", cut_king: str | None = None,
@@ -210,7 +234,9 @@ def rounds(*, players: int = 4, policy: str = "threshold", policies: str | None 
         scheduler=scheduler, store=store, progress=progress)
 
 
-def exact(*, players: int = 4, policy: str = "threshold", policies: str | None = None,
+@checked(_ROUND_ARGS, seed=INT, workers=RUN["workers"], progress=RUN["progress"])
+def exact(*, players: int = 4, policy: str = "threshold",
+          policies: str | Sequence[str] | None = None,
           threshold: int | None = None,
           dealer_threshold: int | None = None, thresholds: str | Sequence[int] | None = None,
           keep_prob: float | None = None, deck: str = "spanish40", cut_king: str | None = None,
@@ -291,7 +317,9 @@ def game_policies(players: int, policies: str | None = None, policy: str | None 
     return result
 
 
-def games(*, players: int = 4, lives: int = 7, policies: str | None = None,
+@checked(_POLICY_ARGS, _RULE_ARGS, RUN, policy=TEXT.or_none(), lives=INT, absolute_tie=TEXT,
+         first_dealer=INT.or_none(), games=COUNT.or_none(), exact=BOOL)
+def games(*, players: int = 4, lives: int = 7, policies: str | Sequence[str] | None = None,
           policy: str | None = None, threshold: int | None = None,
           dealer_threshold: int | None = None, keep_prob: float | None = None,
           deck: str = "spanish40", cut_king: str | None = None, ties: str = "all",
@@ -337,6 +365,9 @@ def games(*, players: int = 4, lives: int = 7, policies: str | None = None,
         workers=workers, scheduler=scheduler, store=store, progress=progress)
 
 
+@checked(_RULE_ARGS, RUN, players=SIZES, lives=INT, policy=TEXT, field=TEXT, absolute_tie=TEXT,
+         first_stage=COUNT.or_none(), max_games=COUNT, min_games=COUNT.or_none(),
+         z_drop=NUMBER, max_iterations=INT, gain_games=COUNT)
 def best_threshold(*, players: int | str | Sequence[int] = "3-10", lives: int = 7,
                    policy: str = "threshold", field: str = "5:5", deck: str = "spanish40",
                    cut_king: str | None = None, ties: str = "all", poroli: bool = False,
@@ -464,13 +495,19 @@ def _start_policies(start: str | None, family: str, top: int) -> list[Policy]:
         parts = parse_int_list(item.strip().replace(":", ","), "--start")
         if len(parts) != 2:
             raise UsageError(f"--start takes T:Td pairs separated by commas, got {start!r}")
-        out.append(Policy(family, parts[0], parts[1]).validate(top))
+        policy = Policy(family, parts[0], parts[1]).validate(top)
+        if policy in out:
+            raise UsageError(f"--start names {parts[0]}:{parts[1]} twice: each pair once")
+        out.append(policy)
     if len(out) > 4:
         raise UsageError(f"--start takes at most 4 pairs, got {len(out)}")
-    return list(dict.fromkeys(out))
+    return out
 
 
-def equilibrium(*, players: int | str = 2, exact: bool = False, family: str = "threshold",
+@checked(_RULE_ARGS, RUN, players=SIZES, exact=BOOL, family=TEXT, payoff=TEXT.or_none(),
+         lives=INT.or_none(), start=TEXT.or_none(), absolute_tie=TEXT, openspiel=BOOL)
+def equilibrium(*, players: int | str | Sequence[int] = 2, exact: bool = False,
+                family: str = "threshold",
                 payoff: str | None = None, lives: int | None = None, start: str | None = None,
                 deck: str = "spanish40", cut_king: str | None = None, ties: str = "all",
                 poroli: bool = False, absolute_tie: str = "void", seed: int = DEFAULT_SEED,
@@ -488,7 +525,8 @@ def equilibrium(*, players: int | str = 2, exact: bool = False, family: str = "t
     whether the threshold and informed families reach the value
     (:mod:`simcards.ronco.behaviour_exact`); ``openspiel=True`` solves it a second time with
     OpenSpiel's sequence-form linear program on the registered game ``simcards_ronco_duel``
-    (:mod:`simcards.ronco.behaviour_openspiel`, about fifteen seconds; needs ``simcards[rl]``).
+    (:mod:`simcards.ronco.behaviour_openspiel`, about fifteen seconds; needs the ``rl`` extra,
+    ``pip install -e '.[rl]'`` from the clone).
 
     ``players`` 3 or more (a size or the command's text, ``"3-10"``): the mixed symmetric
     equilibrium of whole games with ``lives`` lives (default 7) over the family's (T, Td)
@@ -506,6 +544,10 @@ def equilibrium(*, players: int | str = 2, exact: bool = False, family: str = "t
     beh.check_family(family)
     if openspiel and family != beh.FAMILY:
         raise UsageError("--openspiel cross-checks --family all only (rule E7)")
+    if openspiel:
+        from simcards.ronco import behaviour_openspiel
+
+        behaviour_openspiel.require()  # refused before the solve when OpenSpiel is missing
     if family == beh.FAMILY and (not exact or sizes != [2]):
         raise UsageError("--family all solves one two-player round exactly (--players 2 "
                          "--exact, rule E7); the mixed search takes --family threshold|informed")

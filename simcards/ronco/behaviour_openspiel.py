@@ -18,13 +18,30 @@ from collections import defaultdict
 from fractions import Fraction
 from typing import Any
 
+from simcards.core.errors import UsageError
 from simcards.ronco.rules import RoncoRules
 
 AGREEMENT = 1e-6
 """How close OpenSpiel's float value must come to the exact one (ECOS's default tolerances
 are about 1e-8)."""
 
-MISSING = "OpenSpiel is not installed (pip install 'simcards[rl]'): its cross-check is skipped"
+MISSING = ("--openspiel needs OpenSpiel, which is not installed: install the rl extra from the "
+           "clone (pip install -e '.[rl]')")
+"""Why ``--openspiel`` is refused where OpenSpiel (or the linear-program solver it uses) is
+missing."""
+
+
+def require() -> None:
+    """Refuse ``--openspiel`` (:data:`MISSING`) before anything is solved when OpenSpiel
+    cannot be imported: like every flag a command could not honour, it is bad input, not a
+    notice after the work."""
+    try:
+        import pyspiel  # noqa: F401
+        from open_spiel.python.algorithms import sequence_form_lp  # noqa: F401
+
+        import simcards.openspiel  # noqa: F401  (registers the games)
+    except ImportError:
+        raise UsageError(MISSING) from None
 
 
 def _mean_by(groups: dict[Any, list[float]]) -> list[dict[str, Any]]:
@@ -39,14 +56,12 @@ def _mean_by(groups: dict[Any, list[float]]) -> list[dict[str, Any]]:
 def solve(rules: RoncoRules, exact_value: Fraction) -> dict[str, Any]:
     """OpenSpiel's value of the two-player round (position 0's probability of losing), its
     agreement with ``exact_value``, and both positions' keep probabilities by card value (and,
-    for the dealer, what he saw), averaged over the suits; or why it was skipped."""
-    try:
-        import pyspiel
-        from open_spiel.python.algorithms import sequence_form_lp
+    for the dealer, what he saw), averaged over the suits. Without OpenSpiel,
+    :func:`require`'s :class:`UsageError`."""
+    require()
+    import pyspiel
+    from open_spiel.python.algorithms import sequence_form_lp
 
-        import simcards.openspiel  # noqa: F401  (registers the games)
-    except ImportError:
-        return {"skipped": MISSING}
     start = time.perf_counter()
     game = pyspiel.load_game("simcards_ronco_duel", {
         "deck": rules.deck, "cut_king": rules.cut_king.value, "ties": rules.ties.value,

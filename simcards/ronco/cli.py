@@ -27,6 +27,7 @@ from simcards.core.cli_options import (
     emit_json,
     finite_float,
 )
+from simcards.core.console import table_console
 from simcards.ronco import api
 from simcards.ronco.policies import KINDS
 from simcards.ronco.rules import RONCO_DECKS
@@ -73,9 +74,9 @@ _RACE_MAX = "at most 1e9"
 
 def _console() -> Console:
     """Tables as wide as they need: a terminal's own width, else 120 columns (a pipe or a log
-    file would otherwise cut every interval in two at 80)."""
-    probe = Console()
-    return probe if probe.is_terminal else Console(width=120)
+    file would otherwise cut every interval in two at 80); data printed as it is, never read
+    as markup or emoji codes."""
+    return table_console()
 
 
 def _ci(p: float, ci: list[float], digits: int) -> str:
@@ -273,6 +274,10 @@ def best_threshold(
     gain_games: Annotated[str, typer.Option(
         "--gain-games", help="Games for the informed-vs-threshold comparison (0 skips it; "
         f"{_RACE_MAX}).")] = "256k",
+    mixed: Annotated[bool, typer.Option(
+        "--mixed", help="Where best responses cycle (no pure equilibrium), also search the "
+        "mixed symmetric equilibrium next to the cycle, as ronco equilibrium --start does "
+        "(rules E5, E6); adds equilibrium_mixed to those rows.")] = False,
     seed: SeedOpt = DEFAULT_SEED,
     workers: WorkersOpt = None,
     scheduler: SchedulerOpt = None,
@@ -286,10 +291,54 @@ def best_threshold(
         first_stage=first_stage, max_games=max_games, min_games=min_games, z_drop=z_drop,
         max_iterations=max_iterations, gain_games=gain_games, seed=seed, workers=workers,
         scheduler=scheduler, store=store, progress=not as_json).to_dict()
+    if mixed:
+        for row in out["rows"]:
+            if not row["equilibrium_converged"]:
+                row["equilibrium_mixed"] = _mixed_next_to(
+                    row, policy=policy, lives=lives, deck=deck, cut_king=cut_king, ties=ties,
+                    poroli=poroli, absolute_tie=absolute_tie, seed=seed, workers=workers,
+                    scheduler=scheduler, store=store, progress=not as_json)
     if as_json:
         emit_json(out)
         return
     _print_best(out)
+
+
+def _mixed_next_to(row: dict, *, policy: str, lives: int, progress: bool,
+                   **options: object) -> dict:
+    """``--mixed``: the mixed symmetric equilibrium of one table size whose best responses
+    did not settle, searched next to their cycle (or last steps) exactly as ``ronco
+    equilibrium --start`` searches it, so that both commands give the same row."""
+    from simcards.ronco.equilibrium_batch import start_from_race
+
+    start = ",".join(f"{p.T}:{p.Td}" for p in start_from_race(policy, row))
+    out = api.equilibrium(players=row["players"], family=policy, lives=lives, start=start,
+                          progress=progress, **options).to_dict()  # type: ignore[arg-type]
+    (found,) = out["rows"]
+    return {**found, "start": start}
+
+
+def _equilibrium_cell(r: dict) -> str:
+    """The pure equilibrium; where best responses cycle, the cycle (and with ``--mixed`` the
+    mixed equilibrium next to it), as the report's page shows them."""
+    if r["equilibrium_converged"]:
+        return f"{r['equilibrium_T']}:{r['equilibrium_Td']}"
+    cycle = r["equilibrium_cycle"]
+    if cycle:
+        text = "none: best responses cycle " + " → ".join(f"{t}:{d}"
+                                                          for t, d in cycle + cycle[:1])
+    else:
+        steps = " → ".join(f"{t}:{d}" for t, d in r["best_response_path"])
+        text = (f"not converged in {r['equilibrium_iterations']} iterations (best responses "
+                f"{steps})")
+    e = r.get("equilibrium_mixed")
+    if e is not None:
+        sup = ", ".join(f"{m['T']}:{m['Td']} {m['probability']:.0%}"
+                        for m in sorted(e["support"], key=lambda m: -m["probability"]))
+        text += (f"; {'pure' if len(e['support']) == 1 else 'mixed'} {sup}, exploitability "
+                 f"{e['exploitability']:.4f} [≤ {e['exploitability_ci'][1]:.4f}]"
+                 + ("" if e["certified"] else " (not certified)"))
+    return text
 
 
 def _print_best(out: dict) -> None:
@@ -306,13 +355,17 @@ def _print_best(out: dict) -> None:
         return f"{r[name]:+.4f} [{lo:+.4f}, {hi:+.4f}]"
 
     for r in out["rows"]:
-        eq = (f"{r['equilibrium_T']}:{r['equilibrium_Td']}" if r["equilibrium_converged"]
-              else "not converged")
         table.add_row(str(r["players"]), f"{r['best_T']}:{r['best_Td']}",
                       f"{r['win_rate']:.4f} [{r['ci_low']:.4f}, {r['ci_high']:.4f}]",
-                      " ".join(f"{t}:{d}" for t, d in r["tied_with"]) or "-", eq,
-                      gain(r, "informed_gain"), gain(r, "bayes_gain"))
-    _console().print(table)
+                      " ".join(f"{t}:{d}" for t, d in r["tied_with"]) or "-",
+                      _equilibrium_cell(r), gain(r, "informed_gain"), gain(r, "bayes_gain"))
+    console = _console()
+    console.print(table)
+    unsettled = [r for r in out["rows"]
+                 if not r["equilibrium_converged"] and "equilibrium_mixed" not in r]
+    if unsettled:
+        console.print("where best responses do not settle there is no pure equilibrium on the "
+                      "grid: --mixed searches the mixed one next to them (rules E5, E6)")
 
 
 @app.command()
@@ -343,7 +396,7 @@ def equilibrium(
     openspiel: Annotated[bool, typer.Option(
         "--openspiel", help="With --family all: solve the round a second time with OpenSpiel's "
         "sequence-form linear program on the registered game simcards_ronco_duel and compare "
-        "(about fifteen seconds; needs pip install 'simcards[rl]').")] = False,
+        "(about fifteen seconds; needs pip install -e '.[rl]' from the clone).")] = False,
     deck: DeckOpt = "spanish40",
     cut_king: CutKingOpt = None,
     ties: TiesOpt = "all",
@@ -476,11 +529,8 @@ def _print_behaviour(out: dict) -> None:
     console.print(out["verdict"])
     spiel = out.get("openspiel")
     if spiel is not None:
-        if "skipped" in spiel:
-            console.print(spiel["skipped"])
-        else:
-            console.print(f"OpenSpiel's sequence-form LP on {spiel['game']}: position 0's "
-                          f"P(lose) = {spiel['value']:.10f}, "
-                          f"{'agrees' if spiel['agrees'] else 'DISAGREES'} with the exact value "
-                          f"(difference {spiel['difference']:.1e}; {spiel['seconds']} s)")
+        console.print(f"OpenSpiel's sequence-form LP on {spiel['game']}: position 0's "
+                      f"P(lose) = {spiel['value']:.10f}, "
+                      f"{'agrees' if spiel['agrees'] else 'DISAGREES'} with the exact value "
+                      f"(difference {spiel['difference']:.1e}; {spiel['seconds']} s)")
     console.print("rules: " + ", ".join(f"{k}={v}" for k, v in out["rules"].items()))

@@ -13,10 +13,12 @@ Each function takes keyword arguments named after the command's flags (``--derba
 (:data:`~simcards.core.cli_options.DEFAULT_SEED`), and returns a
 :class:`~simcards.core.results.Result` (every game's) with ``.to_dict()`` and ``.to_frame()``.
 Counts may be ints or the command line's text (``"1M"``, ``"1e6"``);
-``policies`` may be the ``--policies`` text or a list of specs. Bad arguments raise
-:class:`~simcards.core.errors.UsageError` (a ``ValueError``) naming the flag, before anything is
-computed. Runs are kept in the run store as the commands keep them (``store`` as ``--store``),
-and run on a dask cluster with ``scheduler`` as ``--scheduler``.
+``policies`` may be the ``--policies`` text or a list of specs, ``teams`` ``"on"``/``"off"``
+or ``True``/``False``. Every argument takes the types of :mod:`simcards.core.apiargs` (an
+integer option an ``int``, never its text or a ``float``). Bad arguments, of a wrong type or
+value, raise :class:`~simcards.core.errors.UsageError` (a ``ValueError``) naming the flag,
+before anything is computed. Runs are kept in the run store as the commands keep them
+(``store`` as ``--store``), and run on a dask cluster with ``scheduler`` as ``--scheduler``.
 
 The command line (:mod:`simcards.ronda.cli`) is a thin layer over these functions.
 """
@@ -29,6 +31,18 @@ from typing import Any
 
 import pandas as pd
 
+from simcards.core.apiargs import (
+    COUNT,
+    INT,
+    POLICIES,
+    POLICY,
+    PROGRESS_BAR,
+    RUN,
+    SIZES,
+    SWITCH,
+    TEXT,
+    checked,
+)
 from simcards.core.cli_options import DEFAULT_SEED, check_seat, parse_count
 from simcards.core.errors import UsageError
 from simcards.core.policyspec import PolicySpec, flag_message
@@ -202,7 +216,14 @@ def _header(command: str, rules: RondaRules, specs: Sequence[PolicySpec],
 # ---------------------------------------------------------------- commands
 
 
-def hands(*, players: int = 2, teams: str = "off", policies: str | Sequence[str] | None = None,
+_HAND_ARGS = {"players": INT, "teams": SWITCH, "derba_chain": TEXT, "announce": TEXT,
+              "announce_conflict": TEXT, "mode": TEXT, "dealer": INT.or_none()}
+_MATCH_ARGS = {**_HAND_ARGS, "target": INT, "target_check": TEXT, "hands_to_win": INT}
+
+
+@checked(_HAND_ARGS, RUN, policies=POLICIES.or_none(), hands=COUNT)
+def hands(*, players: int = 2, teams: str | bool = "off",
+          policies: str | Sequence[str] | None = None,
           derba_chain: str = "flat", announce: str = "first_deal",
           announce_conflict: str = "text", mode: str = "points", hands: int | str = "100k",
           dealer: int | None = None, seed: int = DEFAULT_SEED, workers: int | None = None,
@@ -233,20 +254,21 @@ def hands(*, players: int = 2, teams: str = "off", policies: str | Sequence[str]
         workers=workers, scheduler=scheduler, store=store, progress=progress)
 
 
-def matches(*, players: int = 2, teams: str = "off",
+@checked(_MATCH_ARGS, RUN, policies=POLICIES.or_none(), matches=COUNT)
+def matches(*, players: int = 2, teams: str | bool = "off",
             policies: str | Sequence[str] | None = None, derba_chain: str = "flat",
             announce: str = "first_deal", announce_conflict: str = "text",
-            mode: str = "points", target: int | str = 21, target_check: str = "end_of_hand",
-            hands_to_win: int | str = 1, matches: int | str = "100k",
+            mode: str = "points", target: int = 21, target_check: str = "end_of_hand",
+            hands_to_win: int = 1, matches: int | str = "100k",
             dealer: int | None = None, seed: int = DEFAULT_SEED, workers: int | None = None,
             scheduler: str | None = None, store: str | None = None,
             progress: bool = False) -> Result:
     """Monte Carlo whole matches (``simcards ronda matches``): match win rate by side, match
     length, first-player advantage.
 
-    The flags of :func:`hands`, plus ``target`` (11, 21 or 41), ``target_check`` and, in
-    classic mode, ``hands_to_win``. ``dealer`` fixes the first dealer (default: drawn for every
-    match, D3). ``matches`` defaults to 100k, at most 1e9.
+    The flags of :func:`hands`, plus ``target`` (usually 11, 21 or 41; any of 1 .. 1000),
+    ``target_check`` and, in classic mode, ``hands_to_win``. ``dealer`` fixes the first dealer
+    (default: drawn for every match, D3). ``matches`` defaults to 100k, at most 1e9.
     """
     from simcards.core.montecarlo import monte_carlo
     from simcards.ronda import matches_batch
@@ -269,10 +291,12 @@ def matches(*, players: int = 2, teams: str = "off",
         workers=workers, scheduler=scheduler, store=store, progress=progress)
 
 
-def compare(a: str | PolicySpec, b: str | PolicySpec, *, players: int = 2, teams: str = "off",
-            derba_chain: str = "flat", announce: str = "first_deal",
-            announce_conflict: str = "text", mode: str = "points", target: int | str = 21,
-            target_check: str = "end_of_hand", hands_to_win: int | str = 1,
+@checked(_MATCH_ARGS, RUN, a=POLICY.named("policy A"), b=POLICY.named("policy B"),
+         deals=COUNT, progress=PROGRESS_BAR)
+def compare(a: str | PolicySpec, b: str | PolicySpec, *, players: int = 2,
+            teams: str | bool = "off", derba_chain: str = "flat", announce: str = "first_deal",
+            announce_conflict: str = "text", mode: str = "points", target: int = 21,
+            target_check: str = "end_of_hand", hands_to_win: int = 1,
             deals: int | str = "50k", dealer: int | None = None, seed: int = DEFAULT_SEED,
             workers: int | None = None, scheduler: str | None = None, store: str | None = None,
             progress: bool | Progress = False) -> Result:
@@ -315,11 +339,12 @@ LADDER_PAIRING_KEYS = ("plays", "win_rate_a", "win_ci_a", "win_rate_b", "win_ci_
 """The keys of each pairing's ``compare`` answer that a ladder keeps."""
 
 
+@checked(_MATCH_ARGS, RUN, players=SIZES, policies=POLICIES.or_none(), deals=COUNT)
 def ladder(*, policies: str | Sequence[str | PolicySpec] | None = None,
-           players: int | str | Sequence[int] = 2, teams: str = "off",
+           players: int | str | Sequence[int] = 2, teams: str | bool = "off",
            derba_chain: str = "flat", announce: str = "first_deal",
-           announce_conflict: str = "text", mode: str = "points", target: int | str = 21,
-           target_check: str = "end_of_hand", hands_to_win: int | str = 1,
+           announce_conflict: str = "text", mode: str = "points", target: int = 21,
+           target_check: str = "end_of_hand", hands_to_win: int = 1,
            deals: int | str = "50k", dealer: int | None = None, seed: int = DEFAULT_SEED,
            workers: int | None = None, scheduler: str | None = None, store: str | None = None,
            progress: bool = False) -> Result:
@@ -332,7 +357,9 @@ def ladder(*, policies: str | Sequence[str | PolicySpec] | None = None,
     the pairing's own seed (derived from ``seed``, the table size and the two policies; in
     its ``seed`` key) and the rule and match flags given, run and stored as compare runs; its
     paired match win-rate difference is the figure the fit reads. ``deals`` are deal sets per
-    pairing (default 50k, at most 1e9).
+    pairing (default 50k, at most 1e9). With 3 or 4 players alone every pair also plays B
+    against A, each order on half the deal sets (rounded up), so that the ladder does not
+    depend on the order the policies are listed in (:mod:`simcards.core.ladder`).
     """
     from simcards.core import ladder as lad
     from simcards.core.cli_options import check_seed
@@ -356,11 +383,12 @@ def ladder(*, policies: str | Sequence[str | PolicySpec] | None = None,
         return compare(specs[pairing.a], specs[pairing.b], players=rules.players, teams=teams,
                        derba_chain=derba_chain, announce=announce,
                        announce_conflict=announce_conflict, mode=mode, target=target,
-                       target_check=target_check, hands_to_win=hands_to_win, deals=total,
-                       dealer=dealer, seed=pairing.seed, workers=workers,
+                       target_check=target_check, hands_to_win=hands_to_win,
+                       deals=pairing.deals, dealer=dealer, seed=pairing.seed, workers=workers,
                        scheduler=scheduler, store=store, progress=bar)
 
-    results = lad.run_pairings("ronda", "Ronda", sizes, names, total, seed, progress, run)
+    results = lad.run_pairings("ronda", "Ronda", sizes, names, total, seed, progress, run,
+                               alone=[r.n_sides > 2 for r in tables])
     out: dict[str, Any] = {"game": "ronda", "command": "ladder", "policies": names,
                            "players": sizes, "anchor": names[0], "dealer": dealer,
                            "seed": seed, "deals": total,

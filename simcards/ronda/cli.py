@@ -15,7 +15,6 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 
 from simcards.core.cli_options import (
@@ -29,6 +28,7 @@ from simcards.core.cli_options import (
     emit_json,
     switch_option,
 )
+from simcards.core.console import table_console
 from simcards.ronda import api
 from simcards.ronda.policies import KINDS, check_legal
 
@@ -49,8 +49,8 @@ AnnounceOpt = Annotated[str, typer.Option("--announce", help="first_deal | every
 ConflictOpt = Annotated[str, typer.Option("--announce-conflict", help="text | "
                                           "highest_takes_all (rules A4, A5).")]
 ModeOpt = Annotated[str, typer.Option("--mode", help="points | classic (rule C1).")]
-TargetOpt = Annotated[int, typer.Option("--target", help="Points to win a match: 11, 21 or 41 "
-                                        "(rule S4).")]
+TargetOpt = Annotated[int, typer.Option("--target", help="Points to win a match: usually 11, "
+                                        "21 or 41; any of 1 .. 1000 (rule S4).")]
 TargetCheckOpt = Annotated[str, typer.Option("--target-check", help="end_of_hand | immediate "
                                              "(rules S4, S5).")]
 HandsToWinOpt = Annotated[int, typer.Option("--hands-to-win", help="Hands a side must win to "
@@ -64,9 +64,9 @@ FirstDealerOpt = Annotated[int | None, typer.Option(
 
 
 def _console() -> Console:
-    """Tables as wide as they need: a terminal's own width, else 120 columns."""
-    probe = Console()
-    return probe if probe.is_terminal else Console(width=120)
+    """Tables as wide as they need: a terminal's own width, else 120 columns; data printed
+    as it is, never read as markup or emoji codes."""
+    return table_console()
 
 
 def _ci(x: float | None, ci: list[float] | None, digits: int) -> str:
@@ -74,7 +74,7 @@ def _ci(x: float | None, ci: list[float] | None, digits: int) -> str:
     interval of a mean over one hand, one match or one deal set)."""
     value = "n/a" if x is None else f"{x:.{digits}f}"
     if ci is None:
-        return f"{value} {escape('[n/a]')}"
+        return f"{value} [n/a]"
     return f"{value} [{ci[0]:.{digits}f}, {ci[1]:.{digits}f}]"
 
 
@@ -165,7 +165,7 @@ def _print_hands(out: dict[str, Any]) -> None:
                   f"{_ci(out['tringla_rate'], out['tringla_ci'], 5)}\n"
                   "(95% intervals; hand wins Wilson; n/a: one hand gives no interval)")
     if out["violations"]:
-        console.print(f"[red]invariant violations: {out['violations']}[/red]")
+        console.print(f"invariant violations: {out['violations']}", style="red")
     console.print(_rules_line(out))
 
 
@@ -233,7 +233,7 @@ def _print_matches(out: dict[str, Any]) -> None:
                   f"unfinished after {out['max_hands']} hands: {out['unfinished']}\n"
                   "(95% intervals; win rates Wilson; n/a: one match gives no interval)")
     if out["violations"]:
-        console.print(f"[red]invariant violations: {out['violations']}[/red]")
+        console.print(f"invariant violations: {out['violations']}", style="red")
     console.print(_rules_line(out))
 
 
@@ -298,7 +298,7 @@ def _print_compare(out: dict[str, Any]) -> None:
                   "(paired 95% intervals over deal sets; win rates Wilson; n/a: one deal set "
                   "gives no interval)")
     if out["violations"]:
-        console.print(f"[red]invariant violations: {out['violations']}[/red]")
+        console.print(f"invariant violations: {out['violations']}", style="red")
     console.print(_rules_line(out))
 
 
@@ -336,7 +336,8 @@ def ladder(
 ) -> None:
     """Every policy against every other in duplicate (compare), ranked by Elo ratings.
 
-    Each pairing is compare A B with a seed of its own; a Bradley-Terry fit gives the ratings,
+    Each pairing is compare A B with a seed of its own (with 3 or 4 players alone also compare
+    B A, each on half the deal sets); a Bradley-Terry fit gives the ratings,
     on the Elo scale with the first listed policy at 0, with 95% intervals from the inverse
     Fisher information."""
     out = api.ladder(policies=policies, players=players, teams=teams,
@@ -388,8 +389,8 @@ def _print_ladder(out: dict[str, Any]) -> None:
         console.print(f"{_sentence(t['summary'])}\n{_sentence(t['separation'])}\n"
                       + fit_sentence(t["fit"], out["anchor"]))
         if any(q["violations"] for q in t["pairings"]):
-            console.print("[red]invariant violations: "
-                          f"{sum(q['violations'] for q in t['pairings'])}[/red]")
+            console.print("invariant violations: "
+                          f"{sum(q['violations'] for q in t['pairings'])}", style="red")
         console.print(_rules_line(t))
 
 

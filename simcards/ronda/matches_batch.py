@@ -35,10 +35,11 @@ POINTS_PER_HAND = 7.0
 def max_hands(rules: RondaRules) -> int:
     """The cap on a match's length, after which a match is stopped and counted as unfinished:
     the kernel's :data:`~simcards.ronda.match_kernel.DEFAULT_MAX_HANDS`, or more for a classic match
-    that needs many hand wins (C3)."""
+    that needs many hand wins (C3) or a target far above the usual ones (S4: four times the
+    hands a match to it is guessed to last, so that a stopped match stays rare)."""
     if rules.mode == "classic":
         return max(DEFAULT_MAX_HANDS, 8 * rules.hands_to_win * rules.n_sides)
-    return DEFAULT_MAX_HANDS
+    return max(DEFAULT_MAX_HANDS, math.ceil(4 * hands_per_match(rules)))
 
 
 def hands_per_match(rules: RondaRules) -> float:

@@ -181,10 +181,11 @@ _CHOICES: dict[str, tuple] = {
     "derba_chain": ("flat", "tiers"),
     "announce": ("first_deal", "every_deal"),
     "announce_conflict": ("text", "highest_takes_all"),
-    "target": (21, 11, 41),
     "target_check": ("end_of_hand", "immediate"),
     "mode": ("points", "classic"),
 }
+MAX_TARGET = 1000
+"""S4: targets are any integer from 1 to this (usually 21, 11 or 41)."""
 
 
 @dataclass(frozen=True)
@@ -219,6 +220,9 @@ class RondaOptions:
                 raise UsageError(f"unknown {name}={value!r}; expected one of {shown}")
         if self.teams == "on" and self.players != 4:
             raise UsageError(f"teams=on needs 4 players (D2), got players={self.players}")
+        t = self.target
+        if isinstance(t, bool) or not isinstance(t, int) or not 1 <= t <= MAX_TARGET:
+            raise UsageError(f"target={t!r} must be an integer from 1 to {MAX_TARGET} (S4)")
         h = self.hands_to_win
         if isinstance(h, bool) or not isinstance(h, int) or h < 1:
             raise UsageError(f"hands_to_win={h!r} must be an integer >= 1 (C3)")

@@ -38,6 +38,12 @@ TARGET_CHECK_CODE = {"end_of_hand": codes.TARGET_CHECK_END_OF_HAND,
                      "immediate": codes.TARGET_CHECK_IMMEDIATE}
 MODE_CODE = {"points": codes.MODE_POINTS, "classic": codes.MODE_CLASSIC}
 TARGETS = (21, 11, 41)
+"""S4: the usual match targets (the default first); any target from 1 to :data:`MAX_TARGET`
+is accepted."""
+MAX_TARGET = 1000
+"""S4: the highest match target. Scores are 64-bit in the kernels, so the bound is not theirs:
+it keeps a match within :func:`~simcards.ronda.matches_batch.max_hands` hands and its records
+small (a match to 1000 lasts about 150 hands)."""
 MAX_HANDS_TO_WIN = 1000
 """C3: the most hands a classic match may ask a side to win (``--hands-to-win``)."""
 
@@ -66,7 +72,8 @@ class RondaRules:
     the lowest scores) or ``highest_takes_all`` (the side of the strongest announcement scores
     them all; a tie between sides scores nothing)."""
     target: int = 21
-    """S4: the match is played to 21, 11 or 41 points (match level; a hand ignores it)."""
+    """S4: the match is played to this many points, usually 21, 11 or 41, any of 1 ..
+    :data:`MAX_TARGET` (match level; a hand ignores it)."""
     target_check: str = "end_of_hand"
     """S4/S5: ``end_of_hand`` (the target is checked after each hand's card count) or
     ``immediate`` (at every check point). Match level; a hand ignores it."""
@@ -100,9 +107,7 @@ class RondaRules:
         announce_conflict = check_choice("announce_conflict", announce_conflict, CONFLICT_CODE,
                                          "A4, A5")
         mode = check_choice("mode", mode, MODE_CODE, "C1")
-        t = rule_integer("target", target)
-        if t not in TARGETS:
-            raise UsageError(f"--target must be 11, 21 or 41 (rule S4), got {t}")
+        t = check_range("target", rule_integer("target", target), 1, MAX_TARGET, "S4")
         target_check = check_choice("target_check", target_check, TARGET_CHECK_CODE, "S4, S5")
         h = check_range("hands_to_win", rule_integer("hands_to_win", hands_to_win), 1,
                         MAX_HANDS_TO_WIN, "C3")

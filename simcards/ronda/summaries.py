@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from simcards.core.stats import Z95, wilson
+from simcards.core.stats import Z95, bound_interval, wilson
 
 Stats = Mapping[str, np.ndarray]
 
@@ -190,10 +190,15 @@ def b_sides_per_play(stats: Stats) -> int:
 
 def win_rate_difference(stats: Stats) -> Estimate:
     """The paired difference of match win rates, A's minus B's (B's the mean over its sides),
-    per deal set, with the normal interval over deal sets."""
+    per deal set, with the normal interval over deal sets. A set's difference lies between
+    -1/m (B's sides win every match) and 1 (A wins every match), m being B's sides per play;
+    where every set sits at one of these bounds the normal interval has width zero, and the
+    interval is Wilson's on the sets instead (:func:`simcards.core.stats.bound_interval`)."""
     n = _scalar(stats, "deal_sets")
     scale = _scalar(stats, "b_seats") / n if n > 0 else 1.0  # P m per set
-    return mean_interval(_scalar(stats, "win_diff"), _scalar(stats, "win_diff_sq"), n, scale)
+    est = mean_interval(_scalar(stats, "win_diff"), _scalar(stats, "win_diff_sq"), n, scale)
+    at_bound = bound_interval(est.value, n, -1.0 / b_sides_per_play(stats), 1.0)
+    return est if at_bound is None else Estimate(est.value, *at_bound)
 
 
 def _per_hand_difference(stats: Stats, stem: str) -> Estimate:

@@ -330,8 +330,7 @@ class RondaTable(TableState):
 
     def render(self) -> str:
         """The board as ``simcards ronda play`` shows it to the seat to play."""
-        from rich.console import Console
-
+        from simcards.core.console import make_console
         from simcards.ronda.terminal import SeatNames, draw_board
 
         if self.game is None:
@@ -343,7 +342,8 @@ class RondaTable(TableState):
                     + (f", match winner side {self.game.winner}" if self.setup.match else "")
                     + "\n")
         buf = StringIO()
-        console = Console(file=buf, width=100, color_system=None, force_terminal=False)
+        console = make_console(markup=True, file=buf, width=100, color_system=None,
+                               force_terminal=False)
         names = SeatNames(self.options, ["agent"] * self.n_players, seat)
         line = ""
         if self.setup.match:
@@ -406,7 +406,7 @@ _PARAMS = (
     Param("derba_chain", "flat", "flat | chain (X6, X7)"),
     Param("announce", "first_deal", "first_deal | every_deal | off (A1)"),
     Param("announce_conflict", "text", "text | highest_takes_all (A4, A5)"),
-    Param("target", 21, "11, 21 or 41 points (S4)"),
+    Param("target", 21, "points to win a match: usually 11, 21 or 41, any of 1 .. 1000 (S4)"),
     Param("target_check", "end_of_hand", "end_of_hand | immediate (S5)"),
     Param("mode", "points", "points | classic (C1)"),
     Param("hands_to_win", 1, "classic mode: hands to win a match (C3)"),
@@ -421,7 +421,8 @@ def _game(name: str, openspiel: str, long: str, match: bool, reward: str) -> Tab
         action_text=lambda a: ref.card_name(a), observation_size=lambda s: OBSERVATION_SIZE,
         observation_fields=OBSERVATION_FIELDS, reward=reward, utility=_utility,
         zero_sum=lambda s: False, max_chance_outcomes=N_CARDS,
-        max_game_length=lambda s: (400 if match else 40), seat_policy=_seat_policy,
+        max_game_length=lambda s: (max(400, 10 * s.options.target) if match else 40),
+        seat_policy=_seat_policy,
         default_opponent="greedy", players_range=(2, 4))
 
 

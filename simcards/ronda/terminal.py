@@ -27,6 +27,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from simcards.core.console import make_console
 from simcards.core.errors import UsageError
 from simcards.ronda import reference as ref
 from simcards.ronda.policies import check_legal
@@ -129,10 +130,12 @@ class SeatNames:
         return p != self.seat and self.options.side_of(p) == self.options.side_of(self.seat)
 
     def player(self, p: int) -> str:
-        """``You``, ``Seat 1 (greedy)``, or ``Seat 2 (greedy, your partner)``."""
+        """``You``, ``Seat 1 (greedy)``, or ``Seat 2 (greedy, your partner)``, as markup:
+        the policy is data, escaped so that it prints as typed."""
         if p == self.seat:
             return "You"
-        return f"Seat {p} ({self.policies[p]}{', your partner' if self.partner(p) else ''})"
+        policy = escape(self.policies[p])
+        return f"Seat {p} ({policy}{', your partner' if self.partner(p) else ''})"
 
     def short(self, p: int) -> str:
         """The seat in a word or two, for the compact lines: ``you``, ``seat 1``,
@@ -426,7 +429,9 @@ def run_play(rules: RondaRules, policies: Sequence[str], seat: int = 0, seed: in
     if dealer is not None and (isinstance(dealer, bool) or not isinstance(dealer, int)
                                or not 0 <= dealer < n):
         raise UsageError(f"dealer={dealer!r} outside 0..{n - 1} (D3)")
-    console = console if console is not None else Console()
+    # Markup colours the suits; emoji codes stay off (a policy such as ismcts-match:100 is
+    # data, not an emoji), see simcards.core.console.
+    console = console if console is not None else make_console(markup=True)
     ask = ask if ask is not None else console.input
 
     deal_rng = random.Random(seed)

@@ -164,3 +164,50 @@ def test_workers_unknown_options_and_policy_errors_read_well(capsys) -> None:
                     "policy A: lookahead: D must be between 1 and")
     assert main(["ronda", "hands", "--target", "41"]) == 2
     assert "Possible options" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("only", "message"), [
+    ("", "--only is empty: name one study or more"),
+    (" , ", "--only is empty"),
+    ("ronco-rounds,", "has an empty entry"),
+    ("ronco-rounds,ronco-rounds", "--only names ronco-rounds twice"),
+    ("ronco-rounds,ronda-game, ronco-rounds", "--only names ronco-rounds twice"),
+])
+def test_report_refuses_an_empty_or_repeated_only_before_computing(capsys, tmp_path,
+                                                                   monkeypatch, only,
+                                                                   message) -> None:
+    """An empty ``--only`` used to run every study; a study named twice ran twice."""
+    import simcards.core.reports.make_all as make_all
+
+    def computing(*args, **kwargs):
+        raise AssertionError("the report started computing")
+
+    monkeypatch.setattr(make_all, "build_all", computing)
+    _one_line_error(capsys, ["report", "--quick", "--only", only, "--out",
+                             str(tmp_path / "out")], message)
+    assert not (tmp_path / "out").exists()
+
+
+def test_equilibrium_refuses_a_start_pair_given_twice(capsys, monkeypatch) -> None:
+    """A pair given twice used to be dropped silently."""
+    from simcards.ronco import equilibrium_batch
+
+    def computing(*args, **kwargs):
+        raise AssertionError("the search started")
+
+    monkeypatch.setattr(equilibrium_batch, "search", computing)
+    _one_line_error(capsys, ["ronco", "equilibrium", "--players", "3", "--start", "5:5,5:5"],
+                    "--start names 5:5 twice")
+    _one_line_error(capsys, ["ronco", "equilibrium", "--players", "3", "--start",
+                             "6:6, 5:4,6:6"], "--start names 6:6 twice")
+
+
+@pytest.mark.parametrize("command", ["bogus", "round", "ronda-rounds", ""])
+def test_runs_clean_refuses_a_command_no_game_has_and_lists_the_known(capsys, tmp_path,
+                                                                     command) -> None:
+    """An unknown ``--command`` used to match nothing and report "removed 0 runs"."""
+    _one_line_error(capsys, ["runs", "clean", "--command", command, "--store",
+                             str(tmp_path / "store")],
+                    f"--command {command!r} is no command (known: report, rounds, ")
+    main(["runs", "clean", "--command", "ronco-rounds", "--store", str(tmp_path / "store")])
+    assert "removed 0 runs" in capsys.readouterr().out

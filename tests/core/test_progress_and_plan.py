@@ -123,6 +123,52 @@ def test_a_short_run_shows_no_progress(fast_clock, capsys) -> None:
     assert capsys.readouterr().err == ""
 
 
+def test_a_long_run_says_once_how_long_it_will_take_even_with_progress_off(
+        fast_clock, capsys, monkeypatch) -> None:
+    """After the first chunks, a run whose work left would take more than three minutes says
+    so once on stderr, also where no progress is shown (a ``--json`` run of the command)."""
+    monkeypatch.setattr(progress_mod, "_ESTIMATE_WHEN_QUIET", [True])
+    bar = Progress(100_000, "Ronda matches", enabled=False)
+    for _ in range(40):
+        fast_clock[0] += 1.0
+        bar.advance(100)  # 100 a second: at 5 s, 99,500 left take 16m 35s
+    bar.close()
+    assert capsys.readouterr().err.splitlines() == [
+        "Ronda matches: about 17 minutes to go (100/s)"]
+
+
+def test_a_run_of_a_few_minutes_or_a_quiet_python_call_gives_no_estimate(fast_clock, capsys,
+                                                                        monkeypatch) -> None:
+    monkeypatch.setattr(progress_mod, "_ESTIMATE_WHEN_QUIET", [True])
+    short = Progress(15_000, "short", enabled=False)  # 2m 30s at 100 a second
+    quiet = Progress(100_000, "quiet", enabled=False)
+    for _ in range(20):
+        fast_clock[0] += 1.0
+        short.advance(100)
+    monkeypatch.setattr(progress_mod, "_ESTIMATE_WHEN_QUIET", [False])
+    for _ in range(20):
+        fast_clock[0] += 1.0
+        quiet.advance(100)
+    assert capsys.readouterr().err == ""
+
+
+def test_a_json_run_of_the_command_gives_the_estimate_on_stderr_and_the_same_stdout(
+        capsys, monkeypatch) -> None:
+    from simcards.core.cli import main
+
+    args = ["ronco", "rounds", "--rounds", "3M", "--json", "--workers", "1", "--store", "none"]
+    assert main(args) == 0
+    plain = capsys.readouterr()
+    assert "to go" not in plain.err
+    monkeypatch.setattr(progress_mod, "ESTIMATE_AFTER", 0.0)
+    monkeypatch.setattr(progress_mod, "ESTIMATE_OVER", -1.0)  # any run counts as long
+    assert main(args) == 0
+    estimated = capsys.readouterr()
+    assert estimated.out == plain.out
+    lines = [x for x in estimated.err.splitlines() if "to go" in x]
+    assert len(lines) == 1 and re.fullmatch(r"Ronco rounds: about \S+ .*to go \(\S+/s\)", lines[0])
+
+
 def test_best_threshold_shows_one_overall_progress_not_one_per_stage(monkeypatch,
                                                                    capsys) -> None:
     from simcards.ronco import best_threshold_batch as bt

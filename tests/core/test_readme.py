@@ -1,11 +1,17 @@
 """The README lists every JSON key each command prints, the documented limits, and only speeds
-that a benchmark measured (in blocks written from its saved results)."""
+that a benchmark measured (in blocks written from its saved results); and every example it
+shows runs (at a tiny size), so that none can go stale unnoticed."""
 
 from __future__ import annotations
 
 import ast
+import io
+import itertools
 import re
+import shlex
 from pathlib import Path
+
+import pytest
 
 import simcards.ronco
 import simcards.ronda
@@ -166,3 +172,169 @@ def test_readme_speed_blocks_are_what_the_saved_benchmark_results_give() -> None
         block = next(m.group("body") for m in speeds.BLOCK.finditer(README)
                      if m.group("name") == name)
         assert "scripts/bench_" in block and "measured 20" in block, block
+
+
+# Every example the README shows, run: the ``simcards`` lines of its command blocks at a tiny
+# size, its documented error lines exactly, and its Python blocks with their counts made small.
+
+BLOCKS = re.compile(r"```(\w*)\n(.*?)```", re.S)
+
+SKIPPED = {
+    "simcards ronco equilibrium --players 2 --exact --family all --ties first --openspiel":
+        "OpenSpiel walks every deal: about fifteen seconds, with no size to shrink",
+    "simcards ronco equilibrium --players 3-10 --family informed":
+        "a double oracle and its certificate at eight table sizes, with no budget flag to shrink",
+    "simcards ronco equilibrium --players 8 --start 5:5,5:4,4:4":
+        "a double oracle and its certificate at eight players, with no budget flag to shrink",
+    "simcards ronco best-threshold --players 3-20 --scheduler tcp://HOST:8786":
+        "needs a dask scheduler at a placeholder address",
+}
+"""README commands that are not run, each with why: only slow, or needing a cluster."""
+
+TINY_COUNTS = {
+    ("ronco", "rounds"): {"--rounds": "1000"},
+    ("ronco", "games"): {"--games": "8"},
+    ("ronco", "best-threshold"): {"--first-stage": "256", "--max-games": "256",
+                                  "--min-games": "256", "--gain-games": "0",
+                                  "--max-iterations": "0"},
+    ("ronda", "hands"): {"--hands": "50"},
+    ("ronda", "matches"): {"--matches": "4"},
+    ("ronda", "compare"): {"--deals": "2"},
+    ("ronda", "ladder"): {"--deals": "2"},
+    ("romi", "rounds"): {"--rounds": "4"},
+    ("romi", "games"): {"--games": "2", "--rounds": "1"},
+    ("romi", "compare"): {"--deals": "2", "--rounds": "1"},
+    ("romi", "ladder"): {"--deals": "2", "--rounds": "1"},
+}
+"""Per command, the count flags set (replaced, or added where the README leaves the default)
+to a size that runs in a moment; the rest of each command is run as written."""
+
+
+def readme_commands(text: str = README) -> list[str]:
+    """Every ``simcards`` line of the README's plain command blocks, its comment left off."""
+    out = []
+    for lang, body in BLOCKS.findall(text):
+        for line in body.splitlines():
+            command = re.split(r"\s+#", line)[0].strip()
+            if not lang and command.startswith("simcards "):
+                out.append(" ".join(command.split()))
+    return out
+
+
+def documented_errors(text: str = README) -> list[tuple[str, str]]:
+    """Each ``$ simcards ...`` line of a block with the error line the README shows under it."""
+    pairs = []
+    for lang, body in BLOCKS.findall(text):
+        lines = body.splitlines()
+        for line, after in itertools.pairwise(lines):
+            if not lang and line.startswith("$ simcards ") and after.startswith("simcards: "):
+                pairs.append((line[2:], after))
+    return pairs
+
+
+def _takes(argv: list[str]) -> set[str]:
+    """The long options of the command ``argv`` names."""
+    from simcards.core.cli import command
+
+    cmd = command()
+    for word in argv:
+        sub = getattr(cmd, "commands", {}).get(word)
+        if sub is None:
+            break
+        cmd = sub
+    return {o for p in getattr(cmd, "params", []) for o in p.opts if o.startswith("--")}
+
+
+def tiny(command: str) -> list[str]:
+    """``command`` as argv at a tiny size: its counts from :data:`TINY_COUNTS`, one worker."""
+    argv = shlex.split(command)[1:]
+    counts = {} if "--exact" in argv else TINY_COUNTS.get(tuple(argv[:2]), {})
+    for flag, value in counts.items():
+        if flag in argv:
+            argv[argv.index(flag) + 1] = value
+        else:
+            argv += [flag, value]
+    if "--workers" in _takes(argv) and "--workers" not in argv:
+        argv += ["--workers", "1"]
+    return argv
+
+
+def test_the_readme_command_list_is_what_the_blocks_show() -> None:
+    commands = readme_commands()
+    assert len(commands) >= 35, commands
+    assert "simcards ronda hands --players 2 --policies greedy,random --hands 1M" in commands
+    assert set(SKIPPED) <= set(commands), sorted(set(SKIPPED) - set(commands))
+    assert tiny("simcards romi games --players 3 --rounds 7 --games 2k --json") == \
+        ["romi", "games", "--players", "3", "--rounds", "1", "--games", "2", "--json",
+         "--workers", "1"]
+
+
+@pytest.mark.parametrize("command", [c for c in readme_commands() if c not in SKIPPED])
+def test_every_readme_command_runs_as_written_at_a_tiny_size(command: str, tmp_path, monkeypatch,
+                                                             capsys) -> None:
+    """Exit status 0, run in-process on one worker with the run store in a temporary folder;
+    an interactive command plays from a scripted terminal that quits at once."""
+    from simcards.core.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "hands.txt").write_text("Ah 2h 3h 7c 7d 7s X\n# a comment\n6h 7h 8h 9h\n")
+    monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
+    argv = tiny(command)
+    code = main(argv)
+    captured = capsys.readouterr()
+    assert code == 0, f"{' '.join(argv)}: exit {code}\n{captured.err[-2000:]}"
+    assert captured.out.strip(), "printed nothing"
+
+
+def test_every_documented_error_line_is_what_the_command_prints(capsys) -> None:
+    from simcards.core.cli import main
+
+    pairs = documented_errors()
+    assert pairs, "the README shows no error example"
+    for command, line in pairs:
+        assert main(shlex.split(command)[1:]) == 2, command
+        captured = capsys.readouterr()
+        assert captured.out == "" and captured.err == line + "\n", (command, captured.err)
+
+
+PYTHON_SMALL = {
+    'rounds="10M")': 'rounds=1000, workers=1, store="none")',
+    'games="1M")': 'games=8, workers=1, store="none")',
+    'best_threshold(players="4-6", lives=7)':
+        'best_threshold(players="4-6", lives=7, first_stage=256, max_games=256, '
+        'min_games=256, gain_games=0, max_iterations=0, workers=1, store="none")',
+    'hands="1M")': 'hands=50, workers=1, store="none")',
+    'matches="100k")': 'matches=4, workers=1, store="none")',
+    'deals="20k")': 'deals=2, workers=1, store="none")',
+    'rounds="20k")': 'rounds=4, workers=1, store="none")',
+    'deals="2k")': 'deals=2, rounds=1, workers=1, store="none")',
+}
+"""The counts of the README's Python calls, made small; every one must still be in the text."""
+
+
+def _python_blocks() -> list[str]:
+    return [body for lang, body in BLOCKS.findall(README) if lang == "python"]
+
+
+def test_the_readme_python_api_block_runs_with_its_counts_made_small(tmp_path,
+                                                                     monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    code = _python_blocks()[0]
+    assert "import simcards.ronco" in code
+    for big, small in PYTHON_SMALL.items():
+        assert big in code, big
+        code = code.replace(big, small)
+    exec(compile(code, "README", "exec"), {})
+
+
+def test_the_readme_environment_block_runs_as_written(capsys) -> None:
+    """As written, OpenSpiel included; PettingZoo keeps an agent's last info only until it
+    removes the agent, so the block reads it from ``env.last()``."""
+    pytest.importorskip("pettingzoo")
+    pytest.importorskip("pyspiel")
+    code = next(b for b in _python_blocks() if "seat_env" in b)
+    namespace: dict = {}
+    exec(compile(code, "README", "exec"), namespace)
+    printed = capsys.readouterr().out
+    assert "points_by_source" in printed, printed
+    assert namespace["game"].num_players() == 3

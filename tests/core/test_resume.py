@@ -78,3 +78,56 @@ def test_killed_process_resumes_to_the_identical_result(tmp_path) -> None:
     assert json.loads(again.stdout) == json.loads(full.stdout)
     m = _manifest(chunks)
     assert (m["chunks_resumed"], m["chunks_computed"]) == (done_at_kill, 49 - done_at_kill)
+
+
+BEST_ARGS = ["ronco", "best-threshold", "--players", "3", "--lives", "2", "--first-stage", "1024",
+             "--max-games", "2048", "--min-games", "1024", "--max-iterations", "1",
+             "--gain-games", "0", "--workers", "1", "--json"]
+EQUILIBRIUM_ARGS = ["ronco", "equilibrium", "--players", "3", "--lives", "2", "--start", "6:6",
+                    "--json", "--workers", "1", "--seed", "4"]
+
+
+@pytest.mark.parametrize("args", [BEST_ARGS, EQUILIBRIUM_ARGS],
+                         ids=["best-threshold", "equilibrium"])
+def test_a_search_says_when_it_reads_its_result_back_from_the_run_store(tmp_path, capsys,
+                                                                        args) -> None:
+    """A search run again reuses every stage's chunks, and says so on stderr as every other
+    command does (``--json`` too), with the same answer."""
+    store = ["--store", str(tmp_path / "store")]
+    assert main([*args, *store]) == 0
+    first = capsys.readouterr()
+    assert "run store" not in first.err and "resumed" not in first.err
+    assert main([*args, *store]) == 0
+    again = capsys.readouterr()
+    assert json.loads(again.out) == json.loads(first.out)
+    (run,) = list((tmp_path / "store").iterdir())
+    assert ("the run was already complete: its result is read from the run store ("
+            in again.err) and "finished chunk" in again.err and str(run) in again.err
+
+
+def test_a_search_says_how_many_chunks_it_resumed_after_an_interruption(
+        tmp_path, capsys, interrupt_after_chunks) -> None:
+    store = ["--store", str(tmp_path / "store")]
+    interrupt_after_chunks(1)
+    assert main([*BEST_ARGS, *store]) == 130
+    capsys.readouterr()
+    interrupt_after_chunks(None)
+    assert main([*BEST_ARGS, *store]) == 0
+    (run,) = list((tmp_path / "store").iterdir())
+    assert f"resumed 1 finished chunk from {run}" in capsys.readouterr().err
+
+
+def test_report_says_how_many_chunks_each_study_resumed(tmp_path, capsys,
+                                                        interrupt_after_chunks) -> None:
+    args = ["report", "--only", "ronco-rounds", "--quick", "--workers", "1", "--out",
+            str(tmp_path / "reports"), "--store", str(tmp_path / "store")]
+    interrupt_after_chunks(3)
+    assert main(args) == 130
+    capsys.readouterr()
+    interrupt_after_chunks(None)
+    assert main(args) == 0
+    (run,) = list((tmp_path / "store").iterdir())
+    assert f"resumed 3 finished chunks from {run}" in capsys.readouterr().err
+    assert main(args) == 0
+    err = capsys.readouterr().err
+    assert "the run was already complete: its result is read from the run store (" in err

@@ -146,10 +146,11 @@ def test_runs_list_shows_each_run_and_runs_clean_removes_what_is_asked(tmp_path,
     code, out, _ = _run(capsys, ["runs", "list", *args])
     assert code == 0
     lines = out.strip().splitlines()
-    assert lines[0].split() == ["name", "game", "command", "status", "chunks", "size", "age"]
+    assert lines[0].split() == ["name", "game", "command", "status", "players", "policies",
+                                "counts", "chunks", "size", "age"]
     rows = [line.split() for line in lines[1:-1]]
     assert sorted(r[2] for r in rows) == ["games", "rounds"]
-    assert all(r[1] == "ronco" and r[3] == "complete" and r[4] == "1" for r in rows)
+    assert all(r[1] == "ronco" and r[3] == "complete" and r[8] == "1" for r in rows)
     assert lines[-1].startswith("2 runs,")
 
     old = next(store.glob("ronco-rounds-*"))
@@ -169,6 +170,42 @@ def test_runs_list_shows_each_run_and_runs_clean_removes_what_is_asked(tmp_path,
     assert "removed 1 run, freed" in out and list(store.iterdir()) == []
     code, out, _ = _run(capsys, ["runs", "list", *args])
     assert out.startswith("no runs in")
+
+
+def test_runs_list_tells_runs_of_one_command_apart_and_runs_show_prints_one(tmp_path,
+                                                                          capsys) -> None:
+    """``runs list`` shows each run's players, policies and counts (two runs of one command
+    used to look alike); ``runs show RUN`` prints its manifest and its result."""
+    store = tmp_path / "store"
+    args = ["--store", str(store), "--workers", "1", "--json"]
+    assert main(["ronco", "rounds", "--players", "3", "--rounds", "10000", *args]) == 0
+    assert main(["ronco", "rounds", "--players", "4", "--policies", "threshold:6:4",
+                 "--rounds", "20000", *args]) == 0
+    capsys.readouterr()
+    code, out, _ = _run(capsys, ["runs", "list", "--store", str(store)])
+    assert code == 0
+    lines = out.strip().splitlines()
+    assert lines[0].split()[4:7] == ["players", "policies", "counts"]
+    assert any(x.split()[4:8] == ["3", "threshold:5:5", "10k", "rounds"] for x in lines)
+    assert any(x.split()[4:8] == ["4", "threshold:6:4", "20k", "rounds"] for x in lines)
+
+    run = next(p for p in store.iterdir()
+               if json.loads((p / "manifest.json").read_text())["players"] == 4)
+    code, out, _ = _run(capsys, ["runs", "show", run.name, "--store", str(store)])
+    assert code == 0
+    assert out.startswith(f"run {run.name} (complete, 1 chunk, ")
+    assert '"policies": [' in out and '"rounds": 20000' in out
+    assert "result (4 rows):" in out and "p_lose" in out
+    code, out, _ = _run(capsys, ["runs", "show", run.name[:20], "--json", "--store",
+                                 str(store)])
+    shown = json.loads(out)
+    assert shown["manifest"]["policies"] == ["threshold:6:4"] * 4
+    assert [r["position"] for r in shown["result"]] == [0, 1, 2, 3]
+
+    code, _, err = _run(capsys, ["runs", "show", "ronco-rounds", "--store", str(store)])
+    assert code == 2 and "names 2 runs" in err
+    code, _, err = _run(capsys, ["runs", "show", "nothing-like-it", "--store", str(store)])
+    assert code == 2 and "no run 'nothing-like-it'" in err and "runs list" in err
 
 
 def test_report_keeps_its_chunks_and_resumes_after_an_interruption(

@@ -156,3 +156,33 @@ def test_the_help_gives_policy_defaults_and_ranges_and_breaks_no_sentence() -> N
     for name, cmd in romi.commands.items():
         first = cmd.help.strip().split("\n\n")[0]
         assert "\n" not in first, (name, first)
+
+
+@pytest.mark.parametrize("argv", [
+    ["romi", "rounds", "--players", "2", "--policies", "random", "--rounds", "4"],
+    ["romi", "games", "--players", "3", "--policies", "greedy,random,greedy", "--rounds", "1",
+     "--games", "2"],
+    ["romi", "compare", "random", "greedy", "--players", "2", "--rounds", "1", "--deals", "2"],
+    ["romi", "ladder", "--policies", "greedy,random", "--players", "2", "--rounds", "1",
+     "--deals", "2"],
+], ids=["rounds", "games", "compare", "ladder"])
+def test_random_is_played_by_the_batch_commands_on_the_table_engine(capsys, argv) -> None:
+    """Q6: ``random`` picks one legal move at a time; the compiled engine decides whole turns
+    and has no such player, so the batch commands play a run with a random seat on the table
+    engine, and say so."""
+    assert main([*argv, "--workers", "1", "--json"]) == 0
+    captured = capsys.readouterr()
+    out = json.loads(captured.out)
+    engines = [p["engine"] for t in out["tables"] for p in t["pairings"]] \
+        if out["command"] == "ladder" else [out["engine"]]
+    assert engines == ["table"] * len(engines)
+    assert "random plays on the table engine" in captured.err
+
+
+def test_random_stays_a_seat_of_the_table_environments() -> None:
+    from simcards.envs import seat_env
+
+    env = seat_env("romi_v0", policies="random", players=2)
+    obs, _ = env.reset(seed=3)
+    mask = obs["action_mask"] if isinstance(obs, dict) else None
+    assert obs is not None and (mask is None or mask.any())

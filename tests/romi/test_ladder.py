@@ -93,26 +93,56 @@ def test_a_small_ladder_end_to_end_in_two_table_sizes(capsys) -> None:
                                **{**SMALL, "players": "2,3"})
     out = res.to_dict()
     assert [t["players"] for t in out["tables"]] == [2, 3]
-    for table in out["tables"]:
-        assert table["order"] == ["greedy", "threshold:70"]  # Q4: waiting for 70 costs
-        (q,) = table["pairings"]
-        assert q["win_rate_diff"]["mean"] < 0 and q["score_diff"]["mean"] > 0
-        greedy = table["ratings"][1]
-        assert greedy["rating"] > 0 and greedy["ci95"][0] < greedy["rating"] < greedy["ci95"][1]
-        assert q["p_a_fit"] == pytest.approx(q["p_a"], abs=1e-9)  # two policies: a perfect fit
+    two_players, three_players = out["tables"]
+    assert two_players["order"] == ["greedy", "threshold:70"]  # Q4: waiting for 70 costs
+    (two,) = two_players["pairings"]
+    assert two["win_rate_diff"]["mean"] < 0 and two["score_diff"]["mean"] > 0
+    greedy = two_players["ratings"][1]
+    assert greedy["rating"] > 0 and greedy["ci95"][0] < greedy["rating"] < greedy["ci95"][1]
+    assert two["p_a_fit"] == pytest.approx(two["p_a"], abs=1e-9)  # one pairing: a perfect fit
+    # three players alone: both orders on half the deal sets each; in points (15 one-round
+    # deal sets an order say little in games) threshold:70 concedes more either way
+    one, other = three_players["pairings"]
+    assert [(q["a"], q["b"], q["deal_sets"]) for q in (one, other)] == [
+        ("threshold:70", "greedy", 15), ("greedy", "threshold:70", 15)]
+    assert one["score_diff"]["mean"] > 0 > other["score_diff"]["mean"]
     assert out["tables"][0]["summary"].startswith("with 2 players play greedy: it wins 0.")
     assert "more games than threshold:70, the next best, and concedes" in \
         out["tables"][0]["summary"]
-    assert "more games per seat than threshold:70" in out["tables"][1]["summary"]
+    assert " more games per seat than " in out["tables"][1]["summary"]
     frame = res.to_frame()
     assert list(frame["players"]) == [2, 2, 3, 3]
-    assert list(frame["policy"]) == ["greedy", "threshold:70"] * 2
+    assert list(frame["policy"]) == [*two_players["order"], *three_players["order"]]
     assert main([*LADDER[:2], "--players", "2", "--rounds", "1", "--workers", "1", "--store",
                  "none", "--policies", "threshold:70,greedy", "--deals", "30", "--seed",
                  "4"]) == 0
     printed = capsys.readouterr().out
     assert "Römi ladder: 2 players" in printed and "0 (anchor)" in printed
     assert "With 2 players play greedy" in printed and "Bradley-Terry fit" in printed
+
+
+def _swapped(policies: str) -> dict:
+    """A four-player ladder of greedy and expert, one-round games, 40 deal sets."""
+    return simcards.romi.ladder(policies=policies, deals=40, seed=5,
+                                **{**SMALL, "players": 4}).to_dict()["tables"][0]
+
+
+def test_a_four_player_ladder_is_the_same_whatever_the_listing_order() -> None:
+    """With seats alone a pairing plays both orders (one A among Bs, one B among As), each on
+    half the deal sets: listing expert first or greedy first gives the same runs, the same
+    rating difference and the same answer, only the anchor moves."""
+    first, second = _swapped("greedy,expert"), _swapped("expert,greedy")
+    runs = [{(q["a"], q["b"]): (q["seed"], q["deal_sets"], q["win_rate_diff"])
+             for q in t["pairings"]} for t in (first, second)]
+    assert runs[0] == runs[1]
+    assert set(runs[0]) == {("greedy", "expert"), ("expert", "greedy")}
+    assert all(sets == 20 for _, sets, _ in runs[0].values())
+    rating = [{r["policy"]: r["rating"] for r in t["ratings"]} for t in (first, second)]
+    gap = [r["expert"] - r["greedy"] for r in rating]
+    assert gap[0] == pytest.approx(gap[1], abs=1e-6)
+    assert first["order"] == second["order"]
+    assert first["summary"] == second["summary"]
+    assert first["fit"]["chi2"] == pytest.approx(second["fit"]["chi2"], abs=1e-9)
 
 
 def test_same_numbers_for_any_workers_and_after_a_resume(tmp_path, capsys) -> None:

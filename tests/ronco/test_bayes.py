@@ -274,3 +274,27 @@ def test_S4_exact_games_and_monte_carlo_games_agree_with_a_bayes_player() -> Non
     assert ex["win_rate"][0] == pytest.approx(0.3162529557699861, abs=1e-12)
     for p, q in zip(ex["win_rate"], mc["win_rate"], strict=True):
         assert abs(p - q) < 4.5 * np.sqrt(p * (1 - p) / 200_000)
+
+
+def test_bayes_page_gives_the_race_rate_beside_the_shared_games_and_says_they_differ() -> None:
+    """The page's "its games won" for the best pair (3 players: 0.2498) is its rate on the
+    games it shares with ``bayes``; the best-threshold page gives the same pair 0.2473
+    [0.2449, 0.2497] from the race's own games. The bayes page shows both and says they are
+    different samples, so a reader comparing the two pages is not left with two answers."""
+    from pathlib import Path
+
+    import pandas as pd
+
+    from simcards.ronco.reports import bayes as page
+
+    reports = Path(__file__).resolve().parents[2] / "reports" / "ronco"
+    frame = pd.read_csv(reports / "bayes.csv")
+    best = pd.read_csv(reports / "best_threshold.csv")
+    race = {int(r.players): (r.win_rate, r.ci_low, r.ci_high, int(r.games))
+            for r in best.itertuples()}
+    text = page._page(frame, pd.DataFrame(), Policy("threshold", 5, 5), seed=1, quick=False,
+                      command="simcards ronco best-threshold", race=race)
+    row = next(line for line in text.splitlines() if line.startswith("| 3 | "))
+    assert "| 0.2498 |" in row
+    assert row.endswith("| 0.2473 [0.2449, 0.2497] (122,880 games) |")
+    assert "a different sample from the games it shares with `bayes` here" in text

@@ -152,3 +152,64 @@ def test_best_threshold_bad_input(capsys, args, message) -> None:
     assert main(["ronco", "best-threshold", *args]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and message in err[0]
+
+
+def _unsettled_rows() -> list[dict]:
+    base = {"best_T": 6, "best_Td": 6, "win_rate": 0.16, "ci_low": 0.158, "ci_high": 0.161,
+            "tied_with": [], "equilibrium_T": None, "equilibrium_Td": None,
+            "equilibrium_converged": False, "equilibrium_iterations": 3}
+    cycling = {**base, "players": 5, "equilibrium_cycle": [[6, 6], [5, 4], [5, 6]],
+               "best_response_path": [[5, 5], [6, 6], [5, 4], [5, 6], [6, 6]]}
+    mixed = {**cycling, "players": 8, "equilibrium_mixed": {
+        "support": [{"T": 5, "Td": 4, "probability": 0.40}, {"T": 5, "Td": 5, "probability": 0.42},
+                    {"T": 4, "Td": 4, "probability": 0.18}],
+        "exploitability": 0.0013, "exploitability_ci": [0.0, 0.0019], "certified": True}}
+    walking = {**base, "players": 9, "equilibrium_cycle": [],
+               "best_response_path": [[5, 5], [4, 4], [4, 5]]}
+    settled = {**base, "players": 3, "equilibrium_converged": True, "equilibrium_T": 6,
+               "equilibrium_Td": 6, "equilibrium_cycle": [],
+               "best_response_path": [[5, 5], [6, 6], [6, 6]]}
+    return [settled, cycling, mixed, walking]
+
+
+def test_the_table_prints_the_cycle_and_the_mixed_equilibrium_where_there_is_no_pure_one(
+        capsys, monkeypatch) -> None:
+    """Where best responses do not settle the table used to say only "not converged", while
+    the JSON and the report's page give the cycle and the mixed equilibrium."""
+    from rich.console import Console
+
+    from simcards.ronco import cli
+
+    monkeypatch.setattr(cli, "_console", lambda: Console(width=400, markup=False, emoji=False))
+    cli._print_best({"policy": "threshold", "lives": 7, "field": "threshold:5:5",
+                     "rows": _unsettled_rows()})
+    out = capsys.readouterr().out
+    assert "not converged" not in out.replace("not converged in 3 iterations", "")
+    lines = {line.split("│")[1].strip(): line for line in out.splitlines()
+             if line.startswith("│") and line.split("│")[1].strip().isdigit()}
+    assert lines["3"].split("│")[5].strip() == "6:6"  # a pure equilibrium as before
+    assert "none: best responses cycle 6:6 → 5:4 → 5:6 → 6:6" in lines["5"]
+    assert ("none: best responses cycle 6:6 → 5:4 → 5:6 → 6:6; mixed 5:5 42%, 5:4 40%, 4:4 18%,"
+            " exploitability 0.0013 [≤ 0.0019]") in lines["8"]
+    assert "not converged in 3 iterations (best responses 5:5 → 4:4 → 4:5)" in lines["9"]
+    assert "--mixed searches the mixed one next to them" in out
+
+
+def test_mixed_adds_the_mixed_equilibrium_that_equilibrium_finds_next_to_the_race(
+        capsys) -> None:
+    args = ["ronco", "best-threshold", "--players", "3", "--lives", "2", "--first-stage",
+            "1024", "--max-games", "2048", "--min-games", "1024", "--max-iterations", "0",
+            "--gain-games", "0", "--workers", "1", "--store", "none", "--json"]
+    assert main(args) == 0
+    plain = json.loads(capsys.readouterr().out)
+    assert main([*args, "--mixed"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    (row,) = out["rows"]
+    assert not row["equilibrium_converged"]
+    found = row.pop("equilibrium_mixed")
+    assert out == plain  # --mixed only adds
+    assert sum(m["probability"] for m in found["support"]) == pytest.approx(1.0)
+    assert main(["ronco", "equilibrium", "--players", "3", "--lives", "2", "--start",
+                 found["start"], "--workers", "1", "--store", "none", "--json"]) == 0
+    (same,) = json.loads(capsys.readouterr().out)["rows"]
+    assert {**same, "start": found["start"]} == found

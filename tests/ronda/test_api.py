@@ -168,7 +168,7 @@ def test_compare_to_dict_is_the_cli_json_and_to_frame_has_a_row_per_policy(capsy
 
 
 @pytest.mark.parametrize(("fn", "kwargs", "message"), [
-    (api.matches, {"target": 0}, "--target must be 11, 21 or 41"),
+    (api.matches, {"target": 0}, "--target must be between 1 and 1000"),
     (api.matches, {"matches": "0"}, "--matches must be positive"),
     (api.matches, {"mode": "classic", "hands_to_win": 1001}, "--hands-to-win must be between"),
     (api.matches, {"hands_to_win": 3}, "--hands-to-win applies only to --mode classic"),

@@ -241,6 +241,19 @@ def test_s4_a_higher_target_makes_longer_matches(capsys) -> None:
     assert means[0][1] < means[1][0] and means[1][1] < means[2][0]
 
 
+def test_s4_a_match_target_other_than_11_21_41_is_played(capsys) -> None:
+    """S4 says matches are *generally* to 11, 21 or 41: any target from 1 to 1000 plays."""
+    lengths = []
+    for target in ("15", "100"):
+        out = _json(capsys, [*MATCHES, "--target", target, "--matches", "300", "--workers",
+                             "1"])
+        assert out["rules"]["target"] == int(target) and out["unfinished"] == 0
+        lengths.append(out["hands_mean"])
+    assert lengths[0] < lengths[1]
+    assert main([*MATCHES, "--target", "1001"]) == 2
+    assert "between 1 and 1000 (rule S4)" in capsys.readouterr().err
+
+
 def test_matches_give_the_same_json_for_any_workers(capsys) -> None:
     args = [*MATCHES, "--players", "4", "--teams", "on", "--target", "11", "--target-check",
             "immediate", "--matches", "40k", "--seed", "5"]
@@ -496,8 +509,8 @@ def test_bad_hands_input_is_one_line_and_exit_2(capsys, args, message) -> None:
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["--target", "0"], "--target must be 11, 21 or 41"),
-    (["--target", "15"], "--target must be 11, 21 or 41"),
+    (["--target", "0"], "--target must be between 1 and 1000 (rule S4), got 0"),
+    (["--target", "1001"], "--target must be between 1 and 1000 (rule S4), got 1001"),
     (["--target-check", "sometimes"], "--target-check must be one of end_of_hand|immediate"),
     (["--hands-to-win", "2"], "--hands-to-win applies only to --mode classic"),
     (["--mode", "classic", "--hands-to-win", "0"], "--hands-to-win must be between 1 and"),
@@ -517,7 +530,7 @@ def test_bad_matches_input_is_one_line_and_exit_2(capsys, args, message) -> None
     (["rollout:0", "greedy"], "policy A: rollout: K must be between 1"),
     (["greedy"], "Missing argument 'B'"),
     (["greedy", "random", "--deals", "0"], "--deals must be positive"),
-    (["greedy", "random", "--target", "0"], "--target must be 11, 21 or 41"),
+    (["greedy", "random", "--target", "0"], "--target must be between 1 and 1000"),
     (["greedy", "random", "--players", "5"], "--players must be between 2 and 4 (rule D2)"),
     (["greedy", "random", "--players", "3", "--teams", "on"], "--teams on needs --players 4"),
 ])
@@ -531,7 +544,7 @@ def test_bad_compare_input_is_one_line_and_exit_2(capsys, args, message) -> None
     (["--players", "5"], "--players must be between 2 and 4 (rule D2)"),
     (["--policies", "lookahead:x"], "--policies: policy lookahead: D must be an integer"),
     (["--policies", "greedy,greedy,greedy"], "--policies needs 1 or 2 entries"),
-    (["--target", "0"], "--target must be 11, 21 or 41"),
+    (["--target", "0"], "--target must be between 1 and 1000 (rule S4), got 0"),
     (["--seed", "-3"], "--seed must be between 0 and 2**63-1"),
 ])
 def test_bad_play_input_is_one_line_and_exit_2(capsys, args, message) -> None:

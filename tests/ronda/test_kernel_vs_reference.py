@@ -295,7 +295,7 @@ def test_monte_carlo_is_the_recorded_hands() -> None:
         ({"players": 5}, "--players must be between 2 and 4 (rule D2), got 5"),
         ({"players": 3, "teams": "on"}, "--teams on needs --players 4 (rule D2), got --players 3"),
         ({"derba_chain": "steep"}, "--derba-chain must be one of flat|tiers (rule X6, X7), got"),
-        ({"target": 30}, "--target must be 11, 21 or 41 (rule S4), got 30"),
+        ({"target": 1001}, "--target must be between 1 and 1000 (rule S4), got 1001"),
         ({"mode": "points", "hands_to_win": 2}, "only to --mode classic (rule C3), got 2"),
     ],
 )

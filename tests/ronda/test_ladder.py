@@ -110,10 +110,36 @@ def test_each_pairing_is_compare_with_its_seed(three) -> None:
 def test_with_three_players_the_fit_reads_a_seat_against_a_field() -> None:
     out = simcards.ronda.ladder(policies="greedy,random", players=3, deals=100,
                                 **COMMON).to_dict()
-    (q,) = out["tables"][0]["pairings"]
-    assert q["plays"] == 300 and q["unfinished"] == 0
-    assert q["p_a"] == pytest.approx(q["win_rate_a"] / (q["win_rate_a"] + q["win_rate_b"]))
+    pairings = out["tables"][0]["pairings"]
+    assert [(q["a"], q["b"], q["plays"]) for q in pairings] == [("greedy", "random", 150),
+                                                                 ("random", "greedy", 150)]
+    for q in pairings:
+        assert q["unfinished"] == 0
+        assert q["p_a"] == pytest.approx(q["win_rate_a"] / (q["win_rate_a"] + q["win_rate_b"]))
     assert "more matches per seat than random" in out["tables"][0]["summary"]
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_a_ladder_with_seats_alone_is_the_same_whatever_the_listing_order(players) -> None:
+    """With 3 or 4 players alone every pair plays both orders (one A among Bs and one B among
+    As, each on half the deal sets, its own seed): the runs are the same whatever the order
+    the policies are listed in, and so are the ratings relative to each other and the
+    answer; only the anchor, the first listed, moves the scale."""
+    def table(policies: str) -> dict:
+        return simcards.ronda.ladder(policies=policies, players=players, deals=60, seed=11,
+                                     **COMMON).to_dict()["tables"][0]
+
+    first, second = table("greedy,random,lookahead:1"), table("lookahead:1,greedy,random")
+    runs = [{(q["a"], q["b"]): (q["seed"], q["plays"], q["win_rate_diff"],
+                                q["win_rate_diff_ci"]) for q in t["pairings"]}
+            for t in (first, second)]
+    assert runs[0] == runs[1] and len(runs[0]) == 6
+    assert {plays for _, plays, _, _ in runs[0].values()} == {30 * players}
+    rating = [{r["policy"]: r["rating"] for r in t["ratings"]} for t in (first, second)]
+    for name in ("random", "lookahead:1"):
+        assert rating[0][name] - rating[0]["greedy"] == pytest.approx(
+            rating[1][name] - rating[1]["greedy"], abs=1e-6)
+    assert first["order"] == second["order"] and first["summary"] == second["summary"]
 
 
 # ---------------------------------------------------------------- the answer

@@ -472,6 +472,54 @@ def test_max_hands_stops_a_match_and_counts_it_unfinished() -> None:
     assert stats["hand_count"][0] == stats["hands"][0]  # end_of_hand: every hand is finished
 
 
+UNUSUAL_TARGETS = [
+    Config("2p-t1-end-gr", {"players": 2, "target": 1}, (G, R), 150),
+    Config("2p-t15-immediate-gr", {"players": 2, "target": 15, "target_check": "immediate"},
+           (G, R), 150),
+    Config("3p-t30-end-tiers-grg", {"players": 3, "target": 30, "derba_chain": "tiers"},
+           (G, R, G), 80),
+    Config("4t-t60-immediate-ggrg", {"players": 4, "teams": "on", "target": 60,
+                                     "target_check": "immediate"}, (G, G, R, G), 40),
+]
+
+
+@pytest.mark.parametrize("cfg", UNUSUAL_TARGETS, ids=[c.name for c in UNUSUAL_TARGETS])
+def test_S4_any_target_plays_its_matches_exactly_as_the_reference(cfg: Config) -> None:
+    """S4: a match is generally played to 11, 21 or 41, but any target is a match by the same
+    rules: the kernel and the reference agree on every match to 1, 15, 30 or 60."""
+    rules = cfg.rules
+    assert rules.target not in (11, 21, 41)
+    options = _options(rules)
+    kinds, params, explore = policy_arrays(cfg.policies)
+    rec = record_matches(chunk_state(29, rules.target, stream=5), cfg.matches, -1,
+                         Seats(kinds, params, explore), rules.kernel, MAX_HANDS)
+    assert rec[2][:, 1].max() < MAX_HANDS
+    mismatches = [(i, why) for i in range(cfg.matches)
+                  if (why := _compare(options, cfg.policies, rec, i)) is not None]
+    assert mismatches == [], f"{len(mismatches)} matches differ; first: {mismatches[:3]}"
+    if rules.target == 1:  # the first hand with a single side on top ends the match
+        assert (rec[2][:, 1] == 1).mean() > 0.9
+
+
+def test_S4_a_match_to_the_highest_target_ends_within_its_max_hands() -> None:
+    """S4: the hand cap grows with the target, so a match to 1000 (about 150 hands among four
+    players) is finished, not stopped; the usual targets keep the cap they always had."""
+    from simcards.ronda.matches_batch import max_hands
+    from simcards.ronda.rules import MAX_TARGET
+
+    assert ref.MAX_TARGET == MAX_TARGET  # the reference engine takes the same targets
+    for target in (11, 21, 41):
+        assert max_hands(RondaRules.make(players=4, target=target)) == 200
+    rules = RondaRules.make(players=4, target=MAX_TARGET)
+    cap = max_hands(rules)
+    kinds, params, explore = policy_arrays((G, G, G, G))
+    stats = named_match_stats(simulate_matches(chunk_state(31, 0, stream=5), 10, -1,
+                                                Seats(kinds, params, explore), rules.kernel,
+                                                cap))
+    assert stats["unfinished"][0] == 0 and stats["wins"].sum() == 10
+    assert 100 < stats["hands"][0] / 10 < cap / 2
+
+
 @pytest.mark.parametrize("bad", [0, -3, "x", "2.5", 1.5, True, None])
 def test_max_hands_must_be_a_positive_integer(bad) -> None:
     with pytest.raises(UsageError, match="max_hands"):

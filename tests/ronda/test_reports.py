@@ -74,7 +74,7 @@ def test_three_and_four_player_pairings_get_the_two_player_deal_sets() -> None:
 
 def _row(table: str, a: str, b: str, diff: tuple[float, float, float], a_win: float = 0.4,
          b_win: float = 0.3) -> dict:
-    players = {"2 players": 2, "3 players": 3}[table]
+    players = {"2 players": 2, "3 players": 3, "4 players": 4}[table]
     return {"table": table, "players": players, "teams": False, "a": a, "b": b,
             "deal_sets": 300, "a_win": a_win, "a_win_lo": a_win - 0.03,
             "a_win_hi": a_win + 0.03, "b_win": b_win, "b_win_lo": b_win - 0.03,
@@ -99,26 +99,53 @@ def _three_player_frame() -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def test_three_player_answer_says_not_separated_instead_of_play_rollout() -> None:
+def test_three_player_runs_name_the_unbeaten_policies_without_a_second_answer() -> None:
     text = "\n".join(policies.table_answer(_three_player_frame(), "3 players"))
-    assert text.startswith("**3 players: play `greedy` or `rollout:32`; they are not "
-                           "separated from one another")
-    assert "Of these, `greedy` costs the least" in text
+    assert text.startswith("**3 players, the round robin's 4 policies alone:** no run among "
+                           "them shows `greedy` and `rollout:32` measurably worse than another "
+                           "of them; of these, `greedy` costs the least")
     assert "One `lookahead:1` among `greedy` players loses to them" in text
     assert "One `rollout:32` among `greedy` players is not separated from them" in text
     assert "`random` does measurably worse than every other policy in every run" in text
 
 
-def test_two_player_answer_names_the_one_unbeaten_policy() -> None:
+def _two_player_frame() -> pd.DataFrame:
     rows = [_row("2 players", "greedy", "random", (0.86, 0.84, 0.88)),
             _row("2 players", "lookahead:1", "random", (0.97, 0.96, 0.98)),
             _row("2 players", "rollout:32", "random", (0.97, 0.96, 0.98)),
             _row("2 players", "lookahead:1", "greedy", (0.48, 0.45, 0.51)),
             _row("2 players", "rollout:32", "greedy", (0.55, 0.52, 0.59)),
-            _row("2 players", "rollout:32", "lookahead:1", (0.04, 0.02, 0.07))]
-    text = "\n".join(policies.table_answer(pd.DataFrame(rows), "2 players"))
-    assert text.startswith("**2 players: play `rollout:32`.**")
+            _row("2 players", "rollout:32", "lookahead:1", (0.04, 0.02, 0.07)),
+            _row("2 players", "ismcts:1000", "greedy", (0.60, 0.55, 0.65)),
+            _row("2 players", "ismcts:1000", "rollout:32", (0.08, 0.03, 0.13))]
+    return pd.DataFrame(rows)
+
+
+def test_two_player_runs_name_the_one_unbeaten_round_robin_policy() -> None:
+    sub = _two_player_frame()
+    field = sub.a.isin(policies.POLICIES) & sub.b.isin(policies.POLICIES)
+    text = "\n".join(policies.table_answer(sub[field], "2 players"))
+    assert text.startswith("**2 players, the round robin's 4 policies alone:** no run among "
+                           "them shows `rollout:32` measurably worse than another of them.")
     assert "`rollout:32` beats `lookahead:1`" in text
+
+
+def test_the_page_gives_one_answer_per_table_and_restricts_the_runs_section(
+        monkeypatch) -> None:
+    """The ladder names the policy to play (here the search player, above `rollout:32`);
+    the section over the round robin's runs says it is restricted to those policies and
+    names no other policy to play, so the page does not answer twice."""
+    sub = _two_player_frame()
+    rated = policies.table_ladder(sub)
+    ladder = policies.ladder_sentence(sub, "2 players", rated)
+    assert ladder.startswith("**2 players: play `ismcts:1000`**")
+    monkeypatch.setattr(policies, "TABLES", (("2 players", {"players": 2}),))
+    lines = policies._answer(sub)
+    text = "\n".join(lines)
+    assert lines[0] == "## The runs behind the ladder"
+    assert "restricted to the round robin's policies" in text
+    assert "**2 players: play" not in text and "play `rollout:32`" not in text
+    assert "**2 players, the round robin's 4 policies alone:**" in text
 
 
 def test_round_robin_figure_has_a_colour_legend_and_one_x_scale(monkeypatch) -> None:
@@ -370,6 +397,24 @@ def test_search_sentence_leaves_both_where_the_two_orders_disagree() -> None:
 
     sub = _search_frame("3 players", (0.05, 0.02, 0.08), (0.04, 0.01, 0.07))
     assert S.best_legal(sub) == [S.SEARCH, S.ROLLOUT]
+
+
+def test_search_sentence_with_one_order_separated_recommends_only_for_that_field() -> None:
+    """Four players: one rollout among searches loses, one search among rollouts is not
+    separated from them. The sentence states what each order measured and names the search
+    only for a table of searches, never "measurably better" outright."""
+    from simcards.ronda.reports import search as S
+
+    sub = _search_frame("4 players", (0.018, -0.008, 0.044), (-0.030, -0.054, -0.005))
+    text = S.sentence(sub, "4 players")
+    assert text.startswith(
+        "**4 players: play `ismcts:1000` among `ismcts:1000` players**: one `rollout:32` among "
+        "`ismcts:1000` players wins 0.030 [0.005, 0.054] fewer of the matches per seat than "
+        "they do on 550 deal sets. Among `rollout:32` players the runs do not separate the "
+        "two: one `ismcts:1000` among `rollout:32` players is not separated from them: "
+        "win-rate difference +0.018 [-0.008, +0.044] on 650 deal sets; there either may be "
+        "played, and `rollout:32` costs far less to compute.")
+    assert "measurably better" not in text
 
 
 def test_search_page_names_the_runs_wider_than_the_interval_they_were_sized_for() -> None:

@@ -87,8 +87,10 @@ def _study(i: int, n: int, name: str, game: Any, root: Path, *, seed: int,
     run = (RunStore(store, {"game": game.name, "command": "report", "study": name,
                             "seed": seed, "quick": quick}) if store is not None else None)
     options = {}
+    stored_before: dict[Path, tuple[int, int]] = {}
     if run is not None:
         run.create()
+        stored_before = _chunk_files(run.path)
         if _accepts_store(build):
             options["store"] = run.path / "batches"
     started = time.perf_counter()
@@ -100,10 +102,34 @@ def _study(i: int, n: int, name: str, game: Any, root: Path, *, seed: int,
                  "resume" if run is not None else "")
         raise Interrupted(f"interrupted during study {name}{where}") from None
     if run is not None:
+        _say_resumed(run, stored_before)
         run.finish(pd.DataFrame({"page": [str(page)]}), {"page": str(page)})
     if progress:
         _done(i, n, name, started)
     return page
+
+
+def _chunk_files(path: Path) -> dict[Path, tuple[int, int]]:
+    """Every chunk file kept under a study's run (its batches and stages, at any depth), with
+    its size and modification time: the ones still the same after the study were resumed."""
+    out = {}
+    for f in path.rglob("chunks/*.parquet"):
+        try:
+            st = f.stat()
+        except OSError:
+            continue
+        out[f] = (st.st_size, st.st_mtime_ns)
+    return out
+
+
+def _say_resumed(run: Any, before: dict[Path, tuple[int, int]]) -> None:
+    """A study that reused stored chunks says so as every command does (the chunks found before
+    it ran and left untouched by it were resumed; the others it computed)."""
+    from simcards.core.montecarlo import say_resumed
+
+    after = _chunk_files(run.path)
+    resumed = sum(1 for f, key in after.items() if before.get(f) == key)
+    say_resumed(run.path, resumed, len(after) - resumed, run.was_complete)
 
 
 def _done(i: int, n: int, what: str, started: float) -> None:

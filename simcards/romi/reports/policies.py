@@ -28,8 +28,8 @@ from simcards.core.store import batch_set_store
 from simcards.romi import api
 from simcards.romi import compare_batch as RC
 from simcards.romi import rounds_batch as R
-from simcards.romi.policies import BATCH_ONLY, KINDS, policy_arrays
-from simcards.romi.rules import PLAYERS, RomiRules
+from simcards.romi.policies import BATCH_ONLY, KINDS, TABLE_ENGINE, policy_arrays
+from simcards.romi.rules import HAND_SIZE, PLAYERS, RomiRules
 from simcards.romi.search_kernel import searching
 
 STUDY = "romi-policies"
@@ -47,10 +47,11 @@ THRESHOLD_X = (51, 52, 55, 60, 70, 80, 90, 100, 120)
 def field() -> list[str]:
     """The tournament's policies: ``greedy`` first, then one entry per other registered kind
     but the searching ones (Q7, Q8: some ten rounds a second, where the page's budget plays
-    thousands; they have their own page, :mod:`simcards.romi.reports.search`)."""
+    thousands; they have their own page, :mod:`simcards.romi.reports.search`) and ``random``
+    (Q6: played on the table engine, tens of rounds a second)."""
     out = [BASE]
     for name in KINDS.names:
-        if name != BASE and name not in BATCH_ONLY:
+        if name != BASE and name not in BATCH_ONLY | TABLE_ENGINE:
             default = KINDS.parse(name, {"open_min": RomiRules().open_min}).text()
             out.append(PREFERRED.get(name, default))
     return out
@@ -82,19 +83,26 @@ def sizes(quick: bool) -> tuple[dict[int, int], int]:
 
 
 LADDER_SETS = 120
-"""Deal sets of each ladder pairing between two policies other than greedy (one A among Bs),
-at 2, 3 and 5 players: the ratings' intervals come from the whole fit, and each policy's
-headline run against greedy keeps its own count (:func:`sizes`). At 4 players, the page's
-headline table, the pairings take :data:`FOUR_PLAYER_SETS` like every other comparison there:
+"""Deal sets of each pair of the ladder between two policies other than greedy, at 2, 3 and 5
+players: the ratings' intervals come from the whole fit, and each policy's headline run against
+greedy keeps its own count (:func:`sizes`). With 3 or 5 players a pair plays both orders (one A
+among Bs, one B among As, as ``simcards romi ladder`` pairs them) on half of these each, the
+same work as one order on all of them; each order's interval is then about 1.4 times as wide as
+one run's on the whole count would be. At 4 players, the page's headline table, every run of
+the ladder, in either order, takes :data:`FOUR_PLAYER_SETS` like every other comparison there:
 at 120 sets ``expert`` among ``threshold:70`` players was measured to +-1.32 points a round,
-and 400 bring every 4-player pairing within +-1."""
+and 400 bring every 4-player run within +-1."""
 
 
 def ladder_sets(players: int, quick: bool) -> int:
-    """Deal sets of one ladder pairing at ``players`` (:data:`LADDER_SETS`)."""
+    """Deal sets of one ladder run at ``players`` (:data:`LADDER_SETS`): all of them with two
+    players, half for each order with 3 or 5, and :data:`FOUR_PLAYER_SETS` for each order at
+    4; the ladder's run of ``greedy`` among another policy's players takes the same."""
     if quick:
         return 2
-    return FOUR_PLAYER_SETS if players == SWEEP_PLAYERS else LADDER_SETS
+    if players == SWEEP_PLAYERS:
+        return FOUR_PLAYER_SETS
+    return LADDER_SETS if players == 2 else LADDER_SETS // 2
 
 
 @dataclass(frozen=True)
@@ -118,11 +126,22 @@ def jobs() -> list[Job]:
 
 
 def ladder_jobs() -> list[Job]:
-    """The ladder's pairings other than against greedy: every pair of the tournament's other
-    policies at every table size, the later one in :func:`field` (``expert`` last) in one seat
-    among the earlier: one searching seat at a table costs far less than three or four."""
+    """The ladder's runs beside the tournament's (each policy among greedy players): every
+    pair of the tournament's other policies at every table size, the later one in
+    :func:`field` (``expert`` last) in one seat among the earlier; with 3 or more players also
+    the other order, one of the earlier among the later, and one ``greedy`` among each other
+    policy's players, so that every pair of the ladder is measured in both orders (one A among
+    Bs and one B among As answer different questions, :mod:`simcards.core.ladder`)."""
     others = [p for p in field() if p != BASE]
-    return [Job(n, others[j], others[i]) for n in PLAYERS for i, j in lad.pairs(len(others))]
+    out = []
+    for n in PLAYERS:
+        for i, j in lad.pairs(len(others)):
+            out.append(Job(n, others[j], others[i]))
+            if n > 2:
+                out.append(Job(n, others[i], others[j]))
+        if n > 2:
+            out += [Job(n, BASE, p) for p in others]
+    return out
 
 
 def _spec(text: str, rules: RomiRules) -> PolicySpec:
@@ -424,8 +443,8 @@ def _wait_sentence(rummy: pd.DataFrame) -> str:
                  f"{worse.score_diff.min():+.2f} to {worse.score_diff.max():+.2f} points per "
                  "round")
     if len(same):
-        text += (f"; K in {_set(same.value)} are not separated from greedy in points "
-                 "(the larger K, the sooner it stops waiting and plays as greedy)")
+        text += (f"; K in {_set(same.value)} are not separated from greedy in points"
+                 + _same_rounds(rummy, same))
     wl = rummy[rummy.win_diff_hi < 0]
     wm = rummy[rummy.win_diff_lo > 0]
     ws = rummy[(rummy.win_diff_hi >= 0) & (rummy.win_diff_lo <= 0)]
@@ -510,12 +529,45 @@ def _answer(df: pd.DataFrame) -> list[str]:
     return lines
 
 
+IDENTICAL_COLUMNS = ("score_a", "win_a", "go_out_rate_a", "rummy_rate_a", "never_opened_rate_a",
+                     "score_diff", "win_diff")
+"""The columns of a sweep row that two ``rummy:K`` playing the same rounds share exactly."""
+
+
+def identical_ks(rummy: pd.DataFrame) -> list[int]:
+    """The K of the sweep, from the largest count a hand holds after an opening turn to the
+    largest it never holds (:func:`unreachable_counts`), whose rows are identical: they stop
+    waiting at the same moment and play the same rounds. Empty unless two or more are."""
+    lo, hi = unreachable_counts(RomiRules().open_min)
+    same = rummy[(rummy.value >= lo - 1) & (rummy.value <= hi)]
+    cols = list(IDENTICAL_COLUMNS)
+    if len(same) > 1 and bool((same[cols].nunique() == 1).all()):
+        return [int(v) for v in same.value]
+    return []
+
+
+def _same_rounds(rummy: pd.DataFrame, shown: pd.DataFrame) -> str:
+    """What the sweep's unseparated K have in common, where it is exact: the K that play the
+    same rounds (identical rows) and K = 14, which never waits and is greedy. Nothing is said
+    of a trend in K: between K = 8 and 13 there is none."""
+    parts = []
+    ks = [k for k in identical_ks(rummy) if k in set(shown.value)]
+    if len(ks) > 1:
+        lo, hi = unreachable_counts(RomiRules().open_min)
+        parts.append(f"{_listing([f'K = {k}' for k in ks])} play the same rounds, their rows "
+                     f"identical, since no opponent holds {lo} to {hi} cards at the start "
+                     "of a turn")
+    top = shown[(shown.value >= HAND_SIZE) & (shown.score_diff == 0) & (shown.win_diff == 0)]
+    if len(top):
+        parts.append(f"K = {int(top.value.iloc[0])} never waits and is greedy exactly")
+    return f" ({'; '.join(parts)})" if parts else ""
+
+
 def _identical_note(rummy: pd.DataFrame) -> str:
     """Why some K rows are equal (and K = 14 is greedy), with a check that they are."""
     lo, hi = unreachable_counts(RomiRules().open_min)
     same = rummy[(rummy.value >= lo - 1) & (rummy.value <= hi)]
-    cols = ["score_a", "win_a", "go_out_rate_a", "rummy_rate_a", "never_opened_rate_a"]
-    equal = len(same) > 1 and bool((same[cols].nunique() == 1).all())
+    equal = bool(identical_ks(rummy))
     ks = _listing([f"K = {int(v)}" for v in same.value])
     text = unreachable_sentence(RomiRules().open_min) + "."
     if len(same) > 1:
@@ -596,8 +648,11 @@ def _ladder(df: pd.DataFrame, pairs: pd.DataFrame) -> list[str]:
              "Every policy's rating per table size, fitted by Bradley-Terry (Luce's model "
              "with 3 or more players) to the paired game win rate per seat of every run "
              "between two policies: each policy's runs against greedy below, and one run for "
-             "every other pair, one A among Bs on the same deals with the seats rotated "
-             f"({sets}; `ladder_pairings.csv`). `simcards romi ladder` makes "
+             "every other pair, one A among Bs on the same deals with the seats rotated; with "
+             "3 or more players every pair in both orders, one A among Bs and one B among As "
+             "(one `greedy` among each other policy's players too), each order on half a "
+             "pair's deal sets at 3 and 5 players and on all of them at 4, the headline "
+             f"table ({sets}; `ladder_pairings.csv`). `simcards romi ladder` makes "
              "the same fit from its own runs. Ratings are on the Elo scale: 400 points "
              "between two policies mean the better one would win 10 of 11 two-player games; "
              "`greedy` is the anchor at 0. The searching players, `search:16` and the "
@@ -628,7 +683,9 @@ def _page(path: Path, df: pd.DataFrame, mixed: pd.DataFrame, pairs: pd.DataFrame
         "seat and greedy in all the others. Scores are points against a player (lower is "
         "better): a negative score difference means the policy concedes fewer points than "
         "greedy. The win rate is per seat (a fair share is 1/players; shared wins split). "
-        "Intervals are 95%, normal, over deal sets.", "",
+        "Intervals are 95%, normal, over deal sets; a game win rate difference at a bound (A "
+        "wins every game, or none) has Wilson's on the deal sets, where a normal one would "
+        "have width zero.", "",
         f"Seed {seed}; default rules (`open_min` 51, `ace_low_value` 1), 7 rounds a game.", "",
         "## The tournament", "", f"![tournament]({figs['tournament']})", ""]
     for n in PLAYERS:

@@ -78,6 +78,27 @@ def build(root: Path, *, seed: int, workers: int | None, progress: bool = True,
     return page
 
 
+def page_from_csv(root: Path, *, seed: int) -> Path:
+    """The page again from the study's own ``search_compare.csv``, without playing its hour of
+    searches: for a change in how the page or an interval is written, not in what was played.
+    A game win-rate difference at a bound (every set won by A, or by none of A's seats) takes
+    the interval the study gives it now (:func:`simcards.romi.compare_batch.summarise`: Wilson's
+    on the sets, from the same mean and count the CSV keeps), and the CSV is written back."""
+    from simcards.core.stats import bound_interval
+
+    out = out_dir(root, "romi")
+    df = pd.read_csv(out / "search_compare.csv")
+    for i, r in df.iterrows():
+        at = bound_interval(float(r.win_diff), int(r.deal_sets), -1.0 / (int(r.players) - 1),
+                            1.0)
+        if at is not None:
+            df.loc[i, ["win_diff_lo", "win_diff_hi"]] = at
+    df.to_csv(out / "search_compare.csv", index=False)
+    page = out / "search.md"
+    _page(page, df, seed=seed, quick=False)
+    return page
+
+
 def shares(df: pd.DataFrame, players: int) -> dict[str, float]:
     """Each legal player's share of the distance from ``greedy`` to the bound, in points a
     round at ``players``: ``expert`` is 0 on this scale (every run is against it), so greedy
@@ -165,7 +186,9 @@ def _page(path: Path, df: pd.DataFrame, *, seed: int, quick: bool) -> None:
              "seat in turn (`simcards romi compare A expert`), so the luck of the deal cancels "
              "from the paired differences. Points a round are points conceded, A minus "
              "`expert` (negative: A concedes fewer); the game win rate is per seat, A minus "
-             "`expert`. Intervals are 95%, normal, over deal sets; the searches' runs are sized "
+             "`expert`. Intervals are 95%, normal, over deal sets (Wilson's on the deal sets for a "
+             "game win rate at a bound, every set won: a normal one would have width zero); "
+             "the searches' runs are sized "
              f"for a game-win interval of ±{WIN_HALF_WIDTH} or narrower{short}.", ""]
     for n in PLAYERS:
         lines += [sentence(df, n), ""]

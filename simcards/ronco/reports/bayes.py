@@ -174,9 +174,20 @@ def write(out: Path, rules: RoncoRules, field: Policy, rows: list[dict[str, Any]
     pd.DataFrame(timings).to_csv(out / TIMINGS, index=False)
     sits = pd.concat(sit_frames, ignore_index=True) if sit_frames else pd.DataFrame()
     sits.to_csv(out / "bayes_situations.csv", index=False)
+    race = {n: (r["win_rate"], r["ci_low"], r["ci_high"], r["games"]) for n, r in by_n.items()
+            if "win_rate" in r}
     page = out / "bayes.md"
-    page.write_text(_page(frame, sits, field, seed=seed, quick=quick, command=command))
+    page.write_text(_page(frame, sits, field, seed=seed, quick=quick, command=command,
+                          race=race))
     return page
+
+
+def _race_cell(race: tuple[float, float, float, int] | None) -> str:
+    """The best pair's win rate in the race, with its interval and games."""
+    if race is None:
+        return "-"
+    rate, lo, hi, games = race
+    return f"{rate:.4f} [{lo:.4f}, {hi:.4f}] ({int(games):,} games)"
 
 
 def _situation_table(sits: pd.DataFrame) -> list[str]:
@@ -193,7 +204,10 @@ def _situation_table(sits: pd.DataFrame) -> list[str]:
 
 
 def _page(frame: pd.DataFrame, sits: pd.DataFrame, field: Policy, *, seed: int, quick: bool,
-          command: str) -> str:
+          command: str, race: dict[int, tuple[float, float, float, int]]) -> str:
+    """The page. ``race`` holds, by table size, the best pair's win rate in the best-threshold
+    race (rate, interval, games): a different sample from the games it shares with ``bayes``
+    here, so the page gives both and says which is which."""
     f = f"{field.T}:{field.Td}"
     lines = [
         "# Ronco: the optimal keep rule",
@@ -213,15 +227,17 @@ def _page(frame: pd.DataFrame, sits: pd.DataFrame, field: Policy, *, seed: int, 
         "## The answer",
         "",
         "| players | round loss: bayes | best pair for rounds | its round loss | round gain | "
-        "games won: bayes | best pair for games | its games won | game gain [95% CI] |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "games won: bayes | best pair for games | its games won | game gain [95% CI] | "
+        "its games won in the race [95% CI] |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in frame.itertuples():
         lines.append(
             f"| {r.players} | {r.bayes_round_loss:.4f} | {r.round_best_T}:{r.round_best_Td} | "
             f"{r.round_best_loss:.4f} | {r.round_gain:+.4f} | {r.bayes_win_rate:.4f} | "
             f"{r.game_best_T}:{r.game_best_Td} | {r.threshold_win_rate:.4f} | "
-            f"{r.bayes_gain:+.4f} [{r.bayes_gain_ci_low:+.4f}, {r.bayes_gain_ci_high:+.4f}] |")
+            f"{r.bayes_gain:+.4f} [{r.bayes_gain_ci_low:+.4f}, {r.bayes_gain_ci_high:+.4f}] | "
+            + _race_cell(race.get(int(r.players))) + " |")
     lines += [
         "",
         "- *Round loss*: expected lives lost per round, exact, for a player who sits at every "
@@ -231,7 +247,10 @@ def _page(frame: pd.DataFrame, sits: pd.DataFrame, field: Policy, *, seed: int, 
         "- *Games won*: the share of 7-life games won against the same field, `bayes` and the "
         "best pair of the best-threshold race on the same games; *game gain* is the "
         "difference with its paired 95% interval (one game counts once, the pair of results "
-        "being compared within it).",
+        "being compared within it). *Its games won in the race*: the same pair's win rate as "
+        "[the best keep threshold](best_threshold.md) gives it, from the race's own games: a "
+        "different sample from the games it shares with `bayes` here (the column before the "
+        "gain), so the two differ by sampling alone; the gain is read on the shared games.",
         "- `bayes` minimises the loss of each round; it does not look at lives left, so in "
         "games it is not proven optimal, only the best single-round rule.",
         "",

@@ -299,9 +299,12 @@ def _run_line(r: pd.Series, alone: bool) -> str:
 
 
 def table_answer(sub: pd.DataFrame, table: str) -> list[str]:
-    """The plain answer for one table, generated from its runs: the policies that no run shows
-    worse than another (a separated difference), the verdict of every run among the policies
-    that are not ``random``, and one line for ``random``."""
+    """What the round robin's runs say at one table, restricted to :data:`POLICIES` and said
+    to be: the policies that no run among them shows worse than another (a separated
+    difference), the verdict of every run among the policies that are not ``random``, and one
+    line for ``random``. The page's one answer per table is its ladder (:func:`_ladder`), which
+    rates the search players and the bound too; this head names no policy to play, so that
+    the page does not give two answers."""
     alone = bool(len(sub)) and _alone(sub.iloc[0])
     worse: dict[str, set[str]] = {p: set() for p in POLICIES}
     for _, r in sub.iterrows():
@@ -312,17 +315,17 @@ def table_answer(sub: pd.DataFrame, table: str) -> list[str]:
             worse[r.a].add(r.b)
     top = [p for p in POLICIES if not worse[p]]
     quoted = [f"`{p}`" for p in top]
-    names = quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]
+    names = quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
+    where = f"**{table}, the round robin's {len(POLICIES)} policies alone:**"
     if len(top) == 1:
-        head = (f"**{table}: play {names}.** No other policy does measurably better against "
-                "it.")
+        head = (f"{where} no run among them shows {names} measurably worse than another of "
+                "them.")
     elif top:
-        head = (f"**{table}: play {names}; they are not separated from one another, and no "
-                f"policy does measurably better against any of them.** Of these, `{top[0]}` "
-                "costs the least to compute (Q2-Q5).")
+        head = (f"{where} no run among them shows {names} measurably worse than another of "
+                f"them; of these, `{top[0]}` costs the least to compute (Q2-Q5).")
     else:
-        head = (f"**{table}: no policy is unbeaten**: each one does measurably worse than "
-                "another in some run below.")
+        head = (f"{where} each of them does measurably worse than another in some run "
+                "below.")
     lines = [head, ""]
     rest = sub[(sub.a != "random") & (sub.b != "random")]
     for _, r in rest.iterrows():
@@ -426,12 +429,18 @@ def _ladder(df: pd.DataFrame) -> list[str]:
 
 
 def _answer(df: pd.DataFrame) -> list[str]:
-    lines = ["## The answer", "",
-             "One answer per table, from matches to 21 played in duplicate so that both "
-             "policies get the same cards. A policy counts as better only when the 95% "
-             "interval of its paired win-rate difference (over deal sets) excludes zero; "
-             "with 3 or 4 players alone each run seats one policy against the other in every "
-             "other seat, and both orders are run.", ""]
+    names = ", ".join(f"`{p}`" for p in POLICIES)
+    lines = ["## The runs behind the ladder", "",
+             "The answer per table is the ladder's above, which fits every run at once. This "
+             f"section reads the runs one by one, and its first line per table is restricted "
+             f"to the round robin's policies ({names}): the search players and the "
+             "all-seeing bound, listed after it, are left out of that line. Matches to 21 are "
+             "played in duplicate so that both policies get the same cards. A policy counts "
+             "as better in a run only when the 95% interval of its paired win-rate difference "
+             "(over deal sets) excludes zero; with 3 or 4 players alone each run seats one "
+             "policy against the other in every other seat, and both orders are run, so a "
+             "policy the ladder rates below another can still be unbeaten in their runs: the "
+             "ratings weigh both orders and every other run together.", ""]
     for table, _ in TABLES:
         sub = df[df.table == table]
         field = sub.a.isin(POLICIES) & sub.b.isin(POLICIES)
@@ -473,7 +482,7 @@ def _page(path: Path, df: pd.DataFrame, fig: str, *, seed: int, quick: bool,
         f"Policies (rules Q2-Q5 of `seeds/ronda.md`): {', '.join(f'`{p}`' for p in POLICIES)}; "
         f"the search players {', '.join(f'`{p}`' for p in SEARCH)} (Q8) play one run against "
         f"each of {', '.join(f'`{p}`' for p in SEARCH_OPPONENTS)} per table (listed in the "
-        "answer and the paired differences, not in these tables). "
+        "runs behind the ladder and the paired differences, not in these tables). "
         "Each cell is the row policy's match win rate against the column policy, with its 95% "
         "Wilson interval. With two sides (two players, or two teams) the row policy holds one "
         "side and the column policy the other, a fair match is 0.5, and one run gives both "

@@ -108,6 +108,16 @@ def build(root: Path, *, seed: int, workers: int | None, progress: bool = True,
     return page
 
 
+def page_from_csv(root: Path, *, seed: int) -> Path:
+    """The page again from the study's own ``search_compare.csv``, without playing its
+    minutes of searches: for a change in how the page is written, not in what was played."""
+    out = out_dir(root, "ronda")
+    df = pd.read_csv(out / "search_compare.csv")
+    page = out / "search.md"
+    _page(page, df, seed=seed, quick=False)
+    return page
+
+
 def wide(df: pd.DataFrame) -> list[str]:
     """The runs between the two legal players whose interval is wider than
     :data:`WIN_HALF_WIDTH` either side, in words (the page names them)."""
@@ -151,18 +161,49 @@ def _diff_words(r: pd.Series) -> str:
     return f"{what} on {int(r.deal_sets):,} deal sets"
 
 
+def _favours(r: pd.Series) -> str | None:
+    """The legal player a run between the two shows better (one A among Bs that wins more, or
+    loses), or None where its interval covers 0."""
+    verdict = _verdict(_est(r, "win_diff"))
+    if verdict == "is not separated from":
+        return None
+    return r.a if verdict == "beats" else r.b
+
+
+def _lead(runs: pd.DataFrame, table: str) -> str:
+    """Which legal player to play at one table, from what each run between the two measured
+    and only as far as its interval supports: with 3 or 4 players alone each order is its own
+    question (one A among Bs, one B among As), so a player is named outright only where every
+    order favours it, and for one field only where one order does and the other does not
+    separate them."""
+    legal = "; ".join(_diff_words(r) for _, r in runs.iterrows())
+    favoured = [_favours(r) for _, r in runs.iterrows()]
+    named = {f for f in favoured if f is not None}
+    cheap = f"`{ROLLOUT}` costs far less to compute"
+    if len(named) == 1 and None not in favoured:
+        (pick,) = named
+        other = ROLLOUT if pick == SEARCH else SEARCH
+        return (f"**{table}: play `{pick}`**, which does measurably better than `{other}`: "
+                f"{legal}.")
+    if not named:
+        return (f"**{table}: `{SEARCH}` and `{ROLLOUT}` are not separated**: {legal}. Either "
+                f"may be played; {cheap}.")
+    if len(named) == 1:
+        (pick,) = named
+        sep = next(r for (_, r), f in zip(runs.iterrows(), favoured, strict=True) if f)
+        open_ = next(r for (_, r), f in zip(runs.iterrows(), favoured, strict=True) if not f)
+        return (f"**{table}: play `{pick}` among `{sep.b}` players**: {_diff_words(sep)}. "
+                f"Among `{open_.b}` players the runs do not separate the two: "
+                f"{_diff_words(open_)}; there either may be played, and {cheap}.")
+    return (f"**{table}: neither `{SEARCH}` nor `{ROLLOUT}` does better in both orders**: "
+            f"{legal}. The lone player does better either way; {cheap}.")
+
+
 def sentence(sub: pd.DataFrame, table: str) -> str:
-    """The page's plain answer at one table: which legal player to play, by how much, and
-    what the all-seeing bound wins over it."""
+    """The page's plain answer at one table: which legal player to play, by how much
+    (:func:`_lead`), and what the all-seeing bound wins over the best legal play measured."""
     picks = best_legal(sub)
-    legal = "; ".join(_diff_words(r) for _, r in sub[sub.a != BOUND].iterrows())
-    if len(picks) == 1:
-        other = ROLLOUT if picks[0] == SEARCH else SEARCH
-        lead = (f"**{table}: play `{picks[0]}`**, which does measurably better than "
-                f"`{other}`: {legal}.")
-    else:
-        lead = (f"**{table}: `{SEARCH}` and `{ROLLOUT}` are not separated**: {legal}. Either "
-                f"may be played; `{ROLLOUT}` costs far less to compute.")
+    lead = _lead(sub[sub.a != BOUND], table)
     bound = "; ".join(_diff_words(_run(sub, BOUND, p)) for p in picks)
     return (f"{lead} The all-seeing bound: {bound}. That is what the hidden cards are worth "
             "to Q8's search over the best legal play measured.")
