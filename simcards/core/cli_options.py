@@ -180,13 +180,14 @@ def parse_integer(text: str, what: str) -> int:
 def plain_integer_options(cmd: object) -> None:
     """Make every integer option of click command ``cmd`` and its sub-commands read its value
     as :func:`parse_integer` does, before the parser's own conversion (which would take
-    ``１０`` or ``1__0``): one rule for integer options, counts and lists."""
-    import click
+    ``１０`` or ``1__0``): one rule for integer options, counts and lists.
 
+    The integer type is recognised by its class name: typer builds on click in some versions
+    and on a copy of click of its own in others, and click need not be installed at all."""
     for param in getattr(cmd, "params", []):
         annotation = getattr(getattr(param, "type_descriptor", None), "annotation", None)
-        if annotation is not int and not isinstance(getattr(param, "type", None),
-                                                     click.types.IntParamType):
+        if annotation is not int and type(getattr(param, "type", None)).__name__ != (
+                "IntParamType"):
             continue
         convert = param.process_value
 

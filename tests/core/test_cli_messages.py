@@ -297,3 +297,18 @@ def test_a_usage_error_of_several_lines_is_printed_whole_on_one(capsys, monkeypa
 
     monkeypatch.setattr(api, "rounds", refuse)
     _one_line_error(capsys, ["ronco", "rounds"], "--rounds is wrong because of this")
+
+
+def test_the_command_line_runs_without_click_installed() -> None:
+    """The package's own dependencies are all a user has (``pip install -e .``): typer there
+    brings its own copy of click, not click itself, so nothing may import ``click``. Here
+    ``import click`` is made to fail, as it does in such an environment, and an integer option
+    is still read and refused in the one plain form."""
+    code = ("import sys; sys.modules['click'] = None\n"
+            "from simcards.core.cli import main\n"
+            "raise SystemExit(main(['ronco', 'rounds', '--players', '\\uff13']))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=REPO, timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr
+    assert done.stderr.startswith("simcards: error: ") and "ASCII digits" in done.stderr
