@@ -136,18 +136,31 @@ def compare_chunk(state: np.ndarray, size: int, cfg: CompareConfig) -> dict[str,
                     acc["romi"][side] += int(romi[0])
                 acc["never_opened"][0] += int(never[0, r])
                 acc["never_opened"][1] += int(never[0].sum() - never[0, r])
-            won = totals == totals.min()
-            share = WIN_UNITS // int(won.sum())
-            sa += int(totals[r])
-            sb += int(totals.sum() - totals[r])
-            wa += share * int(won[r])
-            wb += share * int(won.sum() - won[r])
-        acc["sets"][0] += 1
-        for name, x in (("score_diff", (n - 1) * sa - sb), ("score_a", sa), ("score_b", sb),
-                        ("win_diff", (n - 1) * wa - wb), ("win_a", wa), ("win_b", wb)):
-            acc[name][0] += float(x)
-            acc[f"{name}_sq"][0] += float(x) * float(x)
+            sa, sb, wa, wb = seat_game(totals, r, (sa, sb, wa, wb))
+        add_set(acc, n, sa, sb, wa, wb)
     return acc
+
+
+def seat_game(totals: np.ndarray, r: int, sums: tuple[int, int, int, int]
+              ) -> tuple[int, int, int, int]:
+    """``sums`` (A's and B's points, A's and B's wins in :data:`WIN_UNITS`) after one game of
+    a deal set with A in seat ``r``: the lowest total wins, equal lowest share the win."""
+    sa, sb, wa, wb = sums
+    won = totals == totals.min()
+    share = WIN_UNITS // int(won.sum())
+    return (sa + int(totals[r]), sb + int(totals.sum() - totals[r]),
+            wa + share * int(won[r]), wb + share * int(won.sum() - won[r]))
+
+
+def add_set(acc: dict[str, np.ndarray], n: int, sa: int, sb: int, wa: int, wb: int) -> None:
+    """One finished deal set into ``acc``: its paired differences (A's against the mean of
+    the ``n - 1`` B seats, scaled by ``n - 1``) and each side's sums, with their squares.
+    Both engines' compare chunks count their sets here."""
+    acc["sets"][0] += 1
+    for name, x in (("score_diff", (n - 1) * sa - sb), ("score_a", sa), ("score_b", sb),
+                    ("win_diff", (n - 1) * wa - wb), ("win_a", wa), ("win_b", wb)):
+        acc[name][0] += float(x)
+        acc[f"{name}_sq"][0] += float(x) * float(x)
 
 
 def _mean_ci(total: float, total_sq: float, n: int, scale: float) -> dict[str, object]:

@@ -126,16 +126,22 @@ def games_chunk(state: np.ndarray, size: int, cfg: RoundConfig) -> dict[str, np.
             out = simulate_rounds(state, 1, cfg.rules, cfg.seats, (d0 + r) % n)
             _add_rounds(acc, out)
             totals += out[0][0]
-        won = totals == totals.min()
-        share = won / won.sum()
-        acc["games"][0] += 1
-        acc["total"] += totals
-        acc["total_sq"] += totals * totals
-        acc["win_share"] += share
-        acc["win_share_sq"] += share * share
-        if won.sum() == 1:
-            acc["sole_wins"] += won
+        add_game(acc, totals)
     return acc
+
+
+def add_game(acc: dict[str, np.ndarray], totals: np.ndarray) -> None:
+    """One game's totals (by seat) into ``acc``: the lowest total wins (G6), equal lowest
+    totals share the win. Both engines' games chunks count their games here."""
+    won = totals == totals.min()
+    share = won / won.sum()
+    acc["games"][0] += 1
+    acc["total"] += totals
+    acc["total_sq"] += totals * totals
+    acc["win_share"] += share
+    acc["win_share_sq"] += share * share
+    if won.sum() == 1:
+        acc["sole_wins"] += won
 
 
 def _mean_ci(total: float, total_sq: float, n: int) -> tuple[float, list[float | None]]:

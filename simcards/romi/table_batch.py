@@ -240,16 +240,7 @@ def games_chunk(state: np.ndarray, size: int, cfg: TableConfig) -> dict[str, np.
                   for r in range(cfg.rules.rounds)]
         out = _as_kernel_rounds(played, n)
         R._add_rounds(acc, out)
-        totals = out[0].sum(axis=0)
-        won = totals == totals.min()
-        share = won / won.sum()
-        acc["games"][0] += 1
-        acc["total"] += totals
-        acc["total_sq"] += totals * totals
-        acc["win_share"] += share
-        acc["win_share_sq"] += share * share
-        if won.sum() == 1:
-            acc["sole_wins"] += won
+        R.add_game(acc, out[0].sum(axis=0))
     return acc
 
 
@@ -286,17 +277,8 @@ def compare_chunk(state: np.ndarray, size: int, cfg: TableCompareConfig
                 never = [int(x) for x in res.never_opened]
                 acc["never_opened"][0] += never[r]
                 acc["never_opened"][1] += sum(never) - never[r]
-            won = totals == totals.min()
-            share = RC.WIN_UNITS // int(won.sum())
-            sa += int(totals[r])
-            sb += int(totals.sum() - totals[r])
-            wa += share * int(won[r])
-            wb += share * int(won.sum() - won[r])
-        acc["sets"][0] += 1
-        for name, x in (("score_diff", (n - 1) * sa - sb), ("score_a", sa), ("score_b", sb),
-                        ("win_diff", (n - 1) * wa - wb), ("win_a", wa), ("win_b", wb)):
-            acc[name][0] += float(x)
-            acc[f"{name}_sq"][0] += float(x) * float(x)
+            sa, sb, wa, wb = RC.seat_game(totals, r, (sa, sb, wa, wb))
+        RC.add_set(acc, n, sa, sb, wa, wb)
     return acc
 
 
