@@ -29,9 +29,7 @@ test: $(TEST_STAMP)
 # configuration, Römi's solver on 15,300 hands, Römi's engines on 10 times the rounds, thirty
 # random Ctrl-Cs instead of six).
 test-full: $(TEST_STAMP)
-	RONDA_FULL_AGREEMENT=1 ROMI_FULL_MELDS=1 ROMI_FULL_AGREEMENT=1 ROMI_ENGINE_ROUNDS=2000 \
-		SIMCARDS_FULL_INTERRUPTS=1 \
-		$(BIN)/python -m pytest -q -n auto --dist loadfile
+	$(BIN)/python -m pytest -q -n auto --dist loadfile --full
 
 report: $(STAMP)
 	$(BIN)/simcards report

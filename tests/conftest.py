@@ -19,15 +19,25 @@ EXTRA_WARMUPS = ("tests.kernel_warmups:warm_romi_search",
 """Kernels some tests compile that no game warms (:mod:`tests.kernel_warmups`)."""
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--full", action="store_true", default=False,
+                     help="run every cross-check at full size (make test-full; tests/sizes.py)")
+
+
 def pytest_configure(config: pytest.Config) -> None:
-    """For a parallel run (``-n``, as ``make test`` runs the suite), compile every registered
-    game's kernels, and those of :data:`EXTRA_WARMUPS`, into numba's disk cache before any
-    test runs, the warm-ups spread over the machine's cores: on a fresh checkout compilation is
-    most of the suite's time, and one interpreter compiles on one core only. Test workers and
-    the processes tests start then load the kernels from the cache instead of each compiling
-    the same ones at the same time. Skipped in the workers themselves (their controller has
-    done it), when tests are only collected, and in a plain run (one file while editing), which
-    loads only the kernels of the games it tests (:func:`_kernels_compiled_once`)."""
+    """Set :data:`tests.sizes.FULL` from ``--full`` (in the workers too, which collect the
+    test modules themselves). Then, for a parallel run (``-n``, as ``make test`` runs the
+    suite), compile every registered game's kernels, and those of :data:`EXTRA_WARMUPS`, into
+    numba's disk cache before any test runs, the warm-ups spread over the machine's cores: on a
+    fresh checkout compilation is most of the suite's time, and one interpreter compiles on one
+    core only. Test workers and the processes tests start then load the kernels from the cache
+    instead of each compiling the same ones at the same time. Skipped in the workers themselves
+    (their controller has done it), when tests are only collected, and in a plain run (one file
+    while editing), which loads only the kernels of the games it tests
+    (:func:`_kernels_compiled_once`)."""
+    from tests import sizes
+
+    sizes.FULL = bool(config.getoption("full"))
     if hasattr(config, "workerinput") or config.option.collectonly:
         return
     if not getattr(config.option, "numprocesses", None):

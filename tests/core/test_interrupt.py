@@ -21,6 +21,7 @@ from pathlib import Path
 import psutil
 import pytest
 
+from tests import sizes
 from tests.interrupting import PROGRESS_LINE, STARTUP_S, chunk_files, ctrl_c_enabled, interrupt
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs POSIX signals")
@@ -251,9 +252,9 @@ def _burn() -> subprocess.Popen:
 
 
 FULL_INTERRUPTS = 30
-INTERRUPTS = FULL_INTERRUPTS if os.environ.get("SIMCARDS_FULL_INTERRUPTS") else 6
+INTERRUPTS = FULL_INTERRUPTS if sizes.FULL else 6
 """Ctrl-Cs sent in all: six in ``make test`` (each phase twice), thirty in ``make test-full``
-(``SIMCARDS_FULL_INTERRUPTS=1``), where a hang that shows once in ten tries would be missed
+(``pytest --full``), where a hang that shows once in ten tries would be missed
 with a chance of 4%."""
 LANES = 3
 """Runs interrupted side by side (each its own run in its own store), ``INTERRUPTS / LANES``

@@ -16,8 +16,6 @@ Three kinds of checks:
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 import pytest
 
@@ -50,6 +48,7 @@ from simcards.romi.records import (
     record_rounds,
 )
 from simcards.romi.rules import RomiRules
+from tests import sizes
 
 # ---------------------------------------------------------------- helpers
 
@@ -147,8 +146,8 @@ def scores_of(ws, rules: RomiRules) -> list[int]:
     return [int(x) for x in out]
 
 
-ROUNDS = int(os.environ.get("ROMI_ENGINE_ROUNDS", "150"))
-"""Rounds replayed per player count (``ROMI_ENGINE_ROUNDS`` for more)."""
+ROUNDS = 2000 if sizes.FULL else 150
+"""Rounds replayed per player count (2,000 with ``pytest --full``)."""
 
 R2 = RomiRules.make(players=2)
 R3 = RomiRules.make(players=3)

@@ -6,12 +6,10 @@ legal there (``is_legal``, and on a sample of decisions also a member of ``legal
 and the round must end as the engine says: who went out, Römi (G3), never opened (G5), the
 stall (T9), the turn count, every score, and the final hands, table, discard pile and stock.
 The configurations cover 2 to 5 players, every policy kind and non-default ``open_min`` and
-``ace_low_value``. ``ROMI_FULL_AGREEMENT=1`` (``make test-full``) replays 10 times as many rounds.
+``ace_low_value``. ``pytest --full`` (``make test-full``) replays 10 times as many rounds.
 """
 
 from __future__ import annotations
-
-import os
 
 import pytest
 
@@ -19,8 +17,9 @@ from simcards.core.rng import chunk_state
 from simcards.romi import records as K
 from simcards.romi import reference as ref
 from simcards.romi.rules import RomiRules
+from tests import sizes
 
-FULL = bool(os.environ.get("ROMI_FULL_AGREEMENT"))
+FULL = sizes.FULL
 
 CONFIGS = [
     ("2p-greedy", {"players": 2}, ["greedy", "greedy"], 40),

@@ -13,13 +13,12 @@ from the rules alone, in pure Python, sharing nothing with it:
 
 Hands come from two sources: uniform deals from the 108 cards, and dense deals (a few suits, a
 narrow band of ranks, both copies, a chosen number of jokers) so that duplicates, jokers and
-competing melds are common. The default run checks about 2,000 hands; ``ROMI_FULL_MELDS=1`` checks
-15,000.
+competing melds are common. The default run checks about 2,000 hands; ``pytest --full``
+(``make test-full``) checks 15,000.
 """
 
 from __future__ import annotations
 
-import os
 from collections import Counter
 from functools import cache
 from itertools import combinations
@@ -32,8 +31,9 @@ from simcards.romi import cards as C
 from simcards.romi import melds_exact as M
 from simcards.romi.rules import RomiRules
 from simcards.romi.table_exact import TableMeld, solve_with_table
+from tests import sizes
 
-FULL = bool(os.environ.get("ROMI_FULL_MELDS"))
+FULL = sizes.FULL
 JOKER = "X"
 
 # ---------------------------------------------------------------- the rules, written again

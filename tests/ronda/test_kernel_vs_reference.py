@@ -11,7 +11,7 @@ cards of every side, the Ultima and the Ronda/Tringla counters.
 The default run plays ``HANDS`` hands per configuration so that the file stays short on one
 core. The full check plays ``FULL_HANDS`` (10,000) hands per configuration::
 
-    RONDA_FULL_AGREEMENT=1 .venv/bin/python -m pytest tests/ronda/test_kernel_vs_reference.py
+    .venv/bin/python -m pytest --full tests/ronda/test_kernel_vs_reference.py
 
 The Monte Carlo's Ronda and Tringla rates per dealt 4-card holding are checked against their
 exact hypergeometric values, and its invariants (every card in exactly one captured pile, never
@@ -21,7 +21,6 @@ two cards of a value on the table, each score the sum of its sources) on every s
 from __future__ import annotations
 
 import math
-import os
 from dataclasses import dataclass
 
 import numpy as np
@@ -41,10 +40,11 @@ from simcards.ronda.play_kernel import (
 )
 from simcards.ronda.policies import policy_arrays
 from simcards.ronda.rules import RondaRules
+from tests import sizes
 
 HANDS = 300
 FULL_HANDS = 10_000
-N_HANDS = FULL_HANDS if os.environ.get("RONDA_FULL_AGREEMENT") else HANDS
+N_HANDS = FULL_HANDS if sizes.FULL else HANDS
 BATCH = 500  # hands replayed at a time (the per-play logs are large)
 
 

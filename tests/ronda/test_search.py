@@ -14,14 +14,13 @@
 
 The default run stays short on one core; a bigger agreement run::
 
-    RONDA_FULL_AGREEMENT=1 .venv/bin/python -m pytest tests/ronda/test_search.py
+    .venv/bin/python -m pytest --full tests/ronda/test_search.py
 """
 
 from __future__ import annotations
 
 import itertools
 import math
-import os
 import random
 from dataclasses import dataclass
 
@@ -35,9 +34,10 @@ from simcards.ronda.kernel_state import Seats
 from simcards.ronda.play_kernel import play_position, record_hands, replay_searched
 from simcards.ronda.policies import policy_arrays
 from simcards.ronda.rules import RondaRules
+from tests import sizes
 from tests.ronda.replaying import drawn_samples, mask_cards, replay_in_reference
 
-FULL = bool(os.environ.get("RONDA_FULL_AGREEMENT"))
+FULL = sizes.FULL
 
 
 # ---------------------------------------------------------------- Q4, Q5: agreement
