@@ -1015,7 +1015,8 @@ DUEL = TableGame(
     name="ronco_duel_v0",
     openspiel_name="simcards_ronco_duel",
     long_name="One two-player Ronco round as a zero-sum game (E3)",
-    params=tuple(Param(p.name, "first", p.help, p.none) if p.name == "ties" else p
+    params=tuple(Param(p.name, "first", "first: the duel's only tie rule, the one that leaves "
+                       "exactly one loser a round (R8, E3)", p.none) if p.name == "ties" else p
                  for p in _RULE_PARAMS if p.name != "players"),
     make=_make_duel,
     new_state=lambda setup: DuelState(setup.table, 2),

@@ -33,7 +33,14 @@ import numpy as np
 from simcards.core.table import CHANCE, Param, TableGame, TableState
 from simcards.ronda import reference as ref
 from simcards.ronda.policies import check_legal
-from simcards.ronda.rules import RondaRules
+from simcards.ronda.rules import (
+    ANNOUNCE_CODE,
+    CHAIN_CODE,
+    CONFLICT_CODE,
+    MODE_CODE,
+    TARGET_CHECK_CODE,
+    RondaRules,
+)
 
 N_CARDS = ref.N_CARDS
 MAX_SEATS = 4
@@ -400,15 +407,21 @@ def _utility(setup: RondaSetup) -> tuple[float, float]:
     return (0.0, 100.0)
 
 
+def _choices(codes: dict[str, int]) -> str:
+    """A switch's words as the rules accept them (``flat | tiers``): read from the rules'
+    own tables, so that the parameters never advertise a word the rules refuse."""
+    return " | ".join(codes)
+
+
 _PARAMS = (
     Param("players", 2, "2, 3 or 4 players (D2)"),
     Param("teams", "off", "on: two partnerships of 4 players (D2)"),
-    Param("derba_chain", "flat", "flat | chain (X6, X7)"),
-    Param("announce", "first_deal", "first_deal | every_deal | off (A1)"),
-    Param("announce_conflict", "text", "text | highest_takes_all (A4, A5)"),
+    Param("derba_chain", "flat", f"{_choices(CHAIN_CODE)} (X6, X7)"),
+    Param("announce", "first_deal", f"{_choices(ANNOUNCE_CODE)} (A1)"),
+    Param("announce_conflict", "text", f"{_choices(CONFLICT_CODE)} (A4, A5)"),
     Param("target", 21, "points to win a match: usually 11, 21 or 41, any of 1 .. 1000 (S4)"),
-    Param("target_check", "end_of_hand", "end_of_hand | immediate (S5)"),
-    Param("mode", "points", "points | classic (C1)"),
+    Param("target_check", "end_of_hand", f"{_choices(TARGET_CHECK_CODE)} (S5)"),
+    Param("mode", "points", f"{_choices(MODE_CODE)} (C1)"),
     Param("hands_to_win", 1, "classic mode: hands to win a match (C3)"),
     Param("dealer", None, "the first dealer's seat; drawn by chance when not given (D3)"),
 )
