@@ -208,14 +208,16 @@ def show_run(run: RunInfo) -> dict[str, Any]:
     ``result.parquet``, or None while the run has not completed)."""
     import pandas as pd
 
+    from simcards.core.store import read_failure
+
     result_file = run.path / "result.parquet"
     rows: list[dict[str, Any]] | None = None
     if result_file.is_file():
         try:
             frame = pd.read_parquet(result_file)
-        except Exception as exc:  # any failure to read: say so, show the manifest anyway
+        except Exception as exc:  # any failure to read: one whole line
             raise UsageError(f"cannot read {result_file}: "
-                             f"{' '.join(str(exc).split())[:120]}") from None
+                             f"{read_failure(exc, result_file)}") from None
         rows = json.loads(frame.to_json(orient="records"))
     return {"name": run.name, "path": str(run.path), "status": run.status,
             "chunks": run.chunks, "size": run.size, "manifest": run.manifest, "result": rows}

@@ -53,7 +53,6 @@ def json_ci(lo: float, hi: float) -> list[float] | None:
     return [float(lo), float(hi)]
 
 
-
 def bound_interval(mean: float, n: int, low: float, high: float) -> tuple[float, float] | None:
     """The 95% interval of a mean of ``n`` values that each lie in ``[low, high]`` (a deal
     set's paired win-rate difference, say) when the mean sits at a bound, else None.
@@ -75,4 +74,3 @@ def bound_interval(mean: float, n: int, low: float, high: float) -> tuple[float,
         return None
     w_lo, w_hi = wilson(n if at_high else 0, n)
     return low + span * float(w_lo), low + span * float(w_hi)
-

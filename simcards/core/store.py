@@ -122,6 +122,14 @@ class BadChunk(Exception):
     """A chunk file that must not be merged; the message says why, in a few words."""
 
 
+def read_failure(exc: Exception, path: Path) -> str:
+    """Why ``path`` could not be read, as one whole line: pyarrow names the file by its whole
+    path, which the message around this one already names, so only its name is kept here
+    (nothing is cut: a message cut short hid the cause)."""
+    text = str(exc).replace(f" '{path}'", "").replace(str(path), path.name)
+    return " ".join(text.split()) or type(exc).__name__
+
+
 @dataclass
 class RunStore:
     """The folder of one run; see the module docstring."""
@@ -222,10 +230,7 @@ class RunStore:
             table = pq.read_table(f)
             stats = _table_stats(table)
         except Exception as exc:  # any failure to read means a damaged file
-            # pyarrow names the file by its whole path; the message already names it.
-            text = str(exc).replace(f" '{f}'", "").replace(str(f), f.name)
-            why = " ".join(text.split()) or type(exc).__name__
-            raise BadChunk(f"unreadable: {why}") from None
+            raise BadChunk(f"unreadable: {read_failure(exc, f)}") from None
         raw = (table.schema.metadata or {}).get(CHUNK_META)
         if raw is None:
             raise BadChunk("no chunk record")
