@@ -367,7 +367,7 @@ def games(*, players: int = 4, lives: int = 7, policies: str | Sequence[str] | N
 
 @checked(_RULE_ARGS, RUN, players=SIZES, lives=INT, policy=TEXT, field=TEXT, absolute_tie=TEXT,
          first_stage=COUNT.or_none(), max_games=COUNT, min_games=COUNT.or_none(),
-         z_drop=NUMBER, max_iterations=INT, gain_games=COUNT)
+         z_drop=NUMBER, max_iterations=INT, gain_games=COUNT, mixed=BOOL)
 def best_threshold(*, players: int | str | Sequence[int] = "3-10", lives: int = 7,
                    policy: str = "threshold", field: str = "5:5", deck: str = "spanish40",
                    cut_king: str | None = None, ties: str = "all", poroli: bool = False,
@@ -376,9 +376,12 @@ def best_threshold(*, players: int | str | Sequence[int] = "3-10", lives: int = 
                    z_drop: float = 3.0, max_iterations: int = 3,
                    gain_games: int | str = "256k", seed: int = DEFAULT_SEED,
                    workers: int | None = None, scheduler: str | None = None,
-                   store: str | None = None, progress: bool = False) -> Result:
+                   store: str | None = None, progress: bool = False,
+                   mixed: bool = False) -> Result:
     """The best (T, Td) against a field, and the symmetric equilibrium, for each table size
-    (``simcards ronco best-threshold``).
+    (``simcards ronco best-threshold``). With ``mixed`` (``--mixed``), each row whose best
+    responses did not settle also gets ``equilibrium_mixed``: the mixed symmetric equilibrium
+    searched next to them, exactly as :func:`equilibrium` with that ``start`` finds it.
 
     ``players`` is a size, a list of sizes, or the command's text (``"3-10"``, ``"4,6,8"``).
     ``first_stage`` defaults to 8192 and ``min_games`` to 64k, each lowered to ``max_games``
@@ -425,12 +428,36 @@ def best_threshold(*, players: int | str | Sequence[int] = "3-10", lives: int = 
         return pd.DataFrame([{k: (str(v) if isinstance(v, list) else v)
                               for k, v in r.items()} for r in out["rows"]])
 
-    return search_command(
+    result = search_command(
         manifest, lambda **run: bt.search(rules, sizes, lives, policy, field_policy, opts, **run),
         answer=lambda rows: {"seed": seed, "rows": [bt.row_dict(r) for r in rows]},
         frame=best_threshold_frame, stored_frame=stored,
         summary=lambda out: {"rows": len(out["rows"])}, seed=seed, workers=workers,
         scheduler=scheduler, store=store, progress=progress)
+    if not mixed:
+        return result
+    out = result.to_dict()
+    for row in out["rows"]:
+        if not row["equilibrium_converged"]:
+            row["equilibrium_mixed"] = _mixed_next_to(
+                row, policy=policy, lives=lives, deck=deck, cut_king=cut_king, ties=ties,
+                poroli=poroli, absolute_tie=absolute_tie, seed=seed, workers=workers,
+                scheduler=scheduler, store=store, progress=progress)
+    return Result(out, result.raw, result.frame)
+
+
+def _mixed_next_to(row: dict[str, Any], *, policy: str, lives: int, progress: bool,
+                   **options: Any) -> dict[str, Any]:
+    """``mixed``: the mixed symmetric equilibrium of one table size whose best responses did
+    not settle, searched next to their cycle (or last steps) exactly as ``equilibrium`` with
+    ``start`` searches it, so that both commands give the same row."""
+    from simcards.ronco.equilibrium_batch import start_from_race
+
+    start = ",".join(f"{p.T}:{p.Td}" for p in start_from_race(policy, row))
+    out = equilibrium(players=row["players"], family=policy, lives=lives, start=start,
+                      progress=progress, **options).to_dict()
+    (found,) = out["rows"]
+    return {**found, "start": start}
 
 
 def _bounded(value: int | str | None, default: int, budget: int, what: str) -> int:

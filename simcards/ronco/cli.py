@@ -290,32 +290,11 @@ def best_threshold(
         cut_king=cut_king, ties=ties, poroli=poroli, absolute_tie=absolute_tie,
         first_stage=first_stage, max_games=max_games, min_games=min_games, z_drop=z_drop,
         max_iterations=max_iterations, gain_games=gain_games, seed=seed, workers=workers,
-        scheduler=scheduler, store=store, progress=not as_json).to_dict()
-    if mixed:
-        for row in out["rows"]:
-            if not row["equilibrium_converged"]:
-                row["equilibrium_mixed"] = _mixed_next_to(
-                    row, policy=policy, lives=lives, deck=deck, cut_king=cut_king, ties=ties,
-                    poroli=poroli, absolute_tie=absolute_tie, seed=seed, workers=workers,
-                    scheduler=scheduler, store=store, progress=not as_json)
+        scheduler=scheduler, store=store, progress=not as_json, mixed=mixed).to_dict()
     if as_json:
         emit_json(out)
         return
     _print_best(out)
-
-
-def _mixed_next_to(row: dict, *, policy: str, lives: int, progress: bool,
-                   **options: object) -> dict:
-    """``--mixed``: the mixed symmetric equilibrium of one table size whose best responses
-    did not settle, searched next to their cycle (or last steps) exactly as ``ronco
-    equilibrium --start`` searches it, so that both commands give the same row."""
-    from simcards.ronco.equilibrium_batch import start_from_race
-
-    start = ",".join(f"{p.T}:{p.Td}" for p in start_from_race(policy, row))
-    out = api.equilibrium(players=row["players"], family=policy, lives=lives, start=start,
-                          progress=progress, **options).to_dict()  # type: ignore[arg-type]
-    (found,) = out["rows"]
-    return {**found, "start": start}
 
 
 def _equilibrium_cell(r: dict) -> str:

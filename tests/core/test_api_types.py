@@ -38,6 +38,7 @@ KIND = {
     "gain_games": "count",
     "keep_prob": "number", "z_drop": "number",
     "poroli": "bool", "exact": "bool", "openspiel": "bool", "swap_keeps_romi": "bool",
+    "mixed": "bool",
     "progress": "bool",
     "teams": "switch",
     "policy": "text", "deck": "text", "cut_king": "text", "ties": "text",
