@@ -7,15 +7,17 @@ flag, so the command line prints it and exits with status 2, and the Python API 
 
 from __future__ import annotations
 
+import functools
+import inspect
 import json
 import math
 import re
 import sys
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 import typer
 
@@ -113,6 +115,79 @@ StoreOpt = Annotated[str | None, typer.Option(
 SchedulerOpt = Annotated[str | None, typer.Option(
     "--scheduler", help="Run the chunks on a dask cluster at this address (e.g. "
     "tcp://10.0.0.5:8786; default $SIMCARDS_SCHEDULER); results are identical to a local run.")]
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def inject_options(name: str, params: Sequence[inspect.Parameter]) -> Callable[[F], F]:
+    """A command's parameter ``name`` replaced by the options ``params`` in its signature
+    (which is what typer reads), their values passed to it as one dict under ``name``.
+
+    Options that many commands share (the rule switches, the run options) are so declared once
+    and written into each command, rather than listed again in every signature."""
+    def decorate(fn: F) -> F:
+        signature = replace_parameter(fn, name, params, eval_str=True)
+        names = [p.name for p in params]
+
+        @functools.wraps(fn)
+        def run(*args: Any, **kwargs: Any) -> Any:
+            values = {n: kwargs.pop(n) for n in names if n in kwargs}
+            return fn(*args, **{name: values}, **kwargs)
+
+        run.__signature__ = signature  # type: ignore[attr-defined]
+        run.__annotations__ = {p.name: p.annotation
+                               for p in signature.parameters.values()}
+        return run  # type: ignore[return-value]
+
+    return decorate
+
+
+def replace_parameter(fn: Callable[..., Any], name: str, params: Sequence[inspect.Parameter],
+                      eval_str: bool = False) -> inspect.Signature:
+    """``fn``'s signature with ``params`` in the place of its parameter ``name``; the
+    parameters after it become keyword-only, as the generated ones are."""
+    sig = inspect.signature(fn, eval_str=eval_str)
+    if name not in sig.parameters:
+        raise TypeError(f"{fn.__qualname__} takes no {name!r} parameter")
+    out: list[inspect.Parameter] = []
+    after = False
+    for p in sig.parameters.values():
+        if p.name == name:
+            out.extend(params)
+            after = True
+        elif after and p.kind in (p.POSITIONAL_OR_KEYWORD, p.POSITIONAL_ONLY):
+            out.append(p.replace(kind=p.KEYWORD_ONLY))
+        else:
+            out.append(p)
+    return sig.replace(parameters=out)
+
+
+def _option(name: str, annotated: Any, default: Any) -> inspect.Parameter:
+    return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default,
+                             annotation=annotated)
+
+
+RUN_OPTIONS = {"seed": _option("seed", SeedOpt, DEFAULT_SEED),
+               "workers": _option("workers", WorkersOpt, None),
+               "scheduler": _option("scheduler", SchedulerOpt, None),
+               "store": _option("store", StoreOpt, None),
+               "as_json": _option("as_json", JsonOpt, False)}
+"""The options of every Monte Carlo command: where and how it runs, and ``--json``."""
+
+
+def run_options(*names: str) -> Callable[[F], F]:
+    """A command's ``run`` parameter replaced by the run options (all of
+    :data:`RUN_OPTIONS`, or those named); :func:`api_run` turns their dict into the API's
+    keywords."""
+    return inject_options("run", [RUN_OPTIONS[n] for n in names or RUN_OPTIONS])
+
+
+def api_run(run: dict[str, Any]) -> dict[str, Any]:
+    """The run options as the Python API takes them: ``--json`` shows no progress."""
+    out = {k: v for k, v in run.items() if k != "as_json"}
+    out["progress"] = not run.get("as_json", False)
+    return out
 
 
 IMPLIED_VALUES: dict[str, tuple[str, tuple[str, ...]]] = {}

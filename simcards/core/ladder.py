@@ -435,6 +435,78 @@ def keep_result(store: str | None, manifest: dict[str, Any], result: Any,
     run.finish(result.to_frame(), summary)
 
 
+@dataclass(frozen=True)
+class LadderGame:
+    """What a game gives the one ladder (:func:`run_ladder`): how it makes its rules and reads
+    a policy, its ``compare`` command, and how it writes one table size's ranking from that
+    table's compare answers. Everything else, the plan, the seeds, the store, is the ladder's.
+    """
+
+    name: str
+    title: str
+    make_rules: Callable[..., Any]
+    """``make_rules(players=n, **switches)``: one table size's rules."""
+    parse_policy: Callable[[str | PolicySpec, Any], PolicySpec]
+    """``parse_policy(item, rules)``: one ``--policies`` entry, checked (under the first
+    table's rules)."""
+    compare: Callable[..., Any]
+    table: Callable[[Any, list[str], list[dict[str, Any]]], dict[str, Any]]
+    """``table(rules, names, compared)``: one table size's ranking (its ``tables`` entry)."""
+    alone: Callable[[Any], bool]
+    """Whether a table seats 3 or more sides (then every pair plays both orders)."""
+    max_deals: int
+    around: Callable[[Sequence[PolicySpec], Sequence[int]], Any] | None = None
+    """A context the pairings run in (a note said once for the whole ladder), if any."""
+
+
+def run_ladder(game: LadderGame, *, policies: str | Sequence[str | PolicySpec] | None,
+               players: int | str | Sequence[int], switches: dict[str, Any],
+               deals: int | str, dealer: int | None, seed: int, workers: int | None,
+               scheduler: str | None, store: str | None, progress: bool) -> Any:
+    """Every listed policy against every other with the game's ``compare``, and their
+    Bradley-Terry ratings, for each table size: the ``ladder`` command of every game.
+
+    Each pairing is exactly ``compare`` with the pairing's own seed (:func:`pairing_seed`) and
+    the rule switches given, run and stored as compare runs; with 3 or more sides every pair
+    also plays B against A, each order on half the deal sets (:func:`plan_pairings`). The
+    ladder's own record is kept beside them (:func:`keep_result`)."""
+    from contextlib import nullcontext
+
+    from simcards.core.cli_options import check_seat, check_seed, parse_count
+    from simcards.core.results import Result
+    from simcards.core.runner import check_workers
+
+    sizes = table_sizes(players)
+    tables = [game.make_rules(players=n, **switches) for n in sizes]
+    specs = policy_list(policies, lambda item: game.parse_policy(item, tables[0]))
+    total = parse_count(deals, "--deals", game.max_deals)
+    for rules in tables:
+        dealer = check_seat(dealer, rules.players)
+    check_seed(seed)
+    check_workers(workers)
+    names = [s.text() for s in specs]
+
+    def run(pairing: Pairing, bar: Progress) -> Any:
+        return game.compare(specs[pairing.a], specs[pairing.b], players=pairing.players,
+                            **switches, deals=pairing.deals, dealer=dealer, seed=pairing.seed,
+                            workers=workers, scheduler=scheduler, store=store, progress=bar)
+
+    with game.around(specs, sizes) if game.around else nullcontext():
+        results = run_pairings(game.name, game.title, sizes, names, total, seed, progress, run,
+                               alone=[game.alone(r) for r in tables])
+    out: dict[str, Any] = {"game": game.name, "command": "ladder", "policies": names,
+                           "players": sizes, "anchor": names[0], "dealer": dealer,
+                           "seed": seed, "deals": total,
+                           "tables": [game.table(rules, names, [r.data for r in res])
+                                      for rules, res in zip(tables, results, strict=True)]}
+    result = Result(out, results, ladder_frame)
+    keep_result(store, {**{k: out[k] for k in ("game", "command", "policies", "players",
+                                               "dealer", "seed", "deals")},
+                        "rules": [r.summary() for r in tables]},
+                result, {"order": [t["order"] for t in out["tables"]]})
+    return result
+
+
 POOR_FIT_P = 0.01
 """Below this p-value of the fit's chi-square the ladder says that its ratings summarise the
 pairings poorly: with three or more players alone the result of one A among Bs depends on the

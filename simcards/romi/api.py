@@ -27,7 +27,8 @@ The command line (:mod:`simcards.romi.cli`) is a thin layer over these functions
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +36,6 @@ import numpy as np
 import pandas as pd
 
 from simcards.core.apiargs import (
-    BOOL,
     CARDS,
     COUNT,
     INT,
@@ -54,6 +54,7 @@ from simcards.core.policyspec import PolicySpec
 from simcards.core.progress import Progress
 from simcards.core.results import Result
 from simcards.core.runner import Stats, run_batch
+from simcards.core.switches import HAND, MATCH
 from simcards.romi import cards as C
 from simcards.romi import compare_batch as RC
 from simcards.romi import melds_exact as M
@@ -61,7 +62,13 @@ from simcards.romi import rounds_batch as R
 from simcards.romi import table_batch as TB
 from simcards.romi import table_exact as T
 from simcards.romi.policies import KINDS, policy_arrays
-from simcards.romi.rules import RomiRules
+from simcards.romi.rules import (
+    GAME_SWITCHES,
+    LADDER_SWITCHES,
+    MELDS_SWITCHES,
+    ROUND_SWITCHES,
+    RomiRules,
+)
 from simcards.romi.search_kernel import searching
 
 MAX_ROUNDS = 10**9
@@ -127,20 +134,14 @@ def players_frame(d: dict[str, Any]) -> pd.DataFrame:
     return frame
 
 
-def _run(command: str, players: int, policies, open_min, ace_low_value, rounds_per_game,
-         count: int | str, dealer, seed: int, workers, scheduler, store, progress,
-         swap_keeps_romi: bool = False) -> Result:
+def _run(command: str, rules: RomiRules, policies, count: int | str, dealer, seed: int,
+         workers, scheduler, store, progress) -> Result:
     from simcards.core.montecarlo import monte_carlo
 
-    rules = RomiRules.make(players=players, rounds=rounds_per_game, open_min=open_min,
-                           ace_low_value=ace_low_value, swap_keeps_romi=swap_keeps_romi)
     specs = seat_policies(rules, policies)
     dealer = check_seat(dealer, rules.players) if command == "rounds" else None
     total = parse_count(count, f"--{command}", MAX_ROUNDS if command == "rounds" else MAX_GAMES)
-    summary = {"players": rules.players, "open_min": rules.open_min,
-               "ace_low_value": rules.ace_low_value, "swap_keeps_romi": rules.swap_keeps_romi}
-    if command == "games":
-        summary["rounds"] = rules.rounds
+    summary = rules.summary(HAND if command == "rounds" else MATCH)
     header: dict[str, Any] = {"game": "romi", "command": command, "players": rules.players,
                               "rules": summary, "policies": [s.text() for s in specs]}
     if command == "rounds":
@@ -175,33 +176,32 @@ def _run(command: str, players: int, policies, open_min, ace_low_value, rounds_p
         store=store, progress=progress)
 
 
-_RULE_ARGS = {"players": INT, "open_min": INT, "ace_low_value": INT, "swap_keeps_romi": BOOL}
-
-
-@checked(_RULE_ARGS, RUN, policies=POLICIES.or_none(), rounds=COUNT, dealer=INT.or_none())
-def rounds(*, players: int = 4, policies: str | Sequence[str] | None = None,
-           open_min: int = 51, ace_low_value: int = 1, rounds: int | str = "10k",
+@checked(ROUND_SWITCHES.args, RUN, policies=POLICIES.or_none(), rounds=COUNT,
+         dealer=INT.or_none())
+@ROUND_SWITCHES.keywords
+def rounds(*, rules: RomiRules, policies: str | Sequence[str] | None = None,
+           rounds: int | str = "10k",
            dealer: int | None = None, seed: int = DEFAULT_SEED, workers: int | None = None,
            scheduler: str | None = None, store: str | None = None,
-           progress: bool = False, swap_keeps_romi: bool = False) -> Result:
+           progress: bool = False) -> Result:
     """Monte Carlo single rounds (``simcards romi rounds``): score by player, going out, Römi
     (-20) finishes, never opened, round length and stalls. ``dealer`` fixes the dealer
     (default: drawn for every round, D3). ``swap_keeps_romi`` reads G3 the other way
     (:class:`~simcards.romi.rules.RomiRules`)."""
-    return _run("rounds", players, policies, open_min, ace_low_value, 7, rounds, dealer, seed,
-                workers, scheduler, store, progress, swap_keeps_romi)
+    return _run("rounds", rules, policies, rounds, dealer, seed, workers, scheduler, store,
+                progress)
 
 
-@checked(_RULE_ARGS, RUN, policies=POLICIES.or_none(), rounds=INT, games=COUNT)
-def games(*, players: int = 4, policies: str | Sequence[str] | None = None,
-          open_min: int = 51, ace_low_value: int = 1, rounds: int = 7,
+@checked(GAME_SWITCHES.args, RUN, policies=POLICIES.or_none(), games=COUNT)
+@GAME_SWITCHES.keywords
+def games(*, rules: RomiRules, policies: str | Sequence[str] | None = None,
           games: int | str = "2k", seed: int = DEFAULT_SEED, workers: int | None = None,
           scheduler: str | None = None, store: str | None = None,
-          progress: bool = False, swap_keeps_romi: bool = False) -> Result:
+          progress: bool = False) -> Result:
     """Monte Carlo games of ``rounds`` rounds (``simcards romi games``, D5, G6): game score and
     win rate by player (shared wins split), and every per-round figure of :func:`rounds`."""
-    return _run("games", players, policies, open_min, ace_low_value, rounds, games, None, seed,
-                workers, scheduler, store, progress, swap_keeps_romi)
+    return _run("games", rules, policies, games, None, seed, workers, scheduler, store,
+                progress)
 
 
 def compare_policy(spec: str | PolicySpec, flag: str, rules: RomiRules) -> PolicySpec:
@@ -218,13 +218,13 @@ def compare_policy(spec: str | PolicySpec, flag: str, rules: RomiRules) -> Polic
         raise UsageError(f"{flag}: {exc}") from None
 
 
-@checked(_RULE_ARGS, RUN, a=POLICY.named("policy A"), b=POLICY.named("policy B"),
-         rounds=INT, deals=COUNT, dealer=INT.or_none(), progress=PROGRESS_BAR)
-def compare(a: str | PolicySpec, b: str | PolicySpec, *, players: int = 4,
-            open_min: int = 51, ace_low_value: int = 1, rounds: int = 7,
+@checked(GAME_SWITCHES.args, RUN, a=POLICY.named("policy A"), b=POLICY.named("policy B"),
+         deals=COUNT, dealer=INT.or_none(), progress=PROGRESS_BAR)
+@GAME_SWITCHES.keywords
+def compare(a: str | PolicySpec, b: str | PolicySpec, *, rules: RomiRules,
             deals: int | str = "1k", dealer: int | None = None, seed: int = DEFAULT_SEED,
             workers: int | None = None, scheduler: str | None = None, store: str | None = None,
-            progress: bool | Progress = False, swap_keeps_romi: bool = False) -> Result:
+            progress: bool | Progress = False) -> Result:
     """Policy A against policy B on the same deals with the seats rotated (``simcards romi
     compare A B``, :mod:`simcards.romi.compare_batch`): every deal set is one game of ``rounds``
     rounds played on the same decks and dealers once with A in each seat and B in all the
@@ -235,17 +235,13 @@ def compare(a: str | PolicySpec, b: str | PolicySpec, *, players: int = 4,
     all its pairings)."""
     from simcards.core.montecarlo import monte_carlo
 
-    rules = RomiRules.make(players=players, rounds=rounds, open_min=open_min,
-                           ace_low_value=ace_low_value, swap_keeps_romi=swap_keeps_romi)
     spec_a = compare_policy(a, "policy A", rules)
     spec_b = compare_policy(b, "policy B", rules)
     dealer = check_seat(dealer, rules.players)
     total = parse_count(deals, "--deals", MAX_DEALS)
     header: dict[str, Any] = {
         "game": "romi", "command": "compare", "players": rules.players,
-        "rules": {"players": rules.players, "open_min": rules.open_min,
-                  "ace_low_value": rules.ace_low_value, "rounds": rules.rounds,
-                  "swap_keeps_romi": rules.swap_keeps_romi},
+        "rules": rules.summary(),
         "a": spec_a.text(), "b": spec_b.text(), "dealer": dealer}
     # Q6: random plays on the table engine
     on_table = TB.on_table([spec_a, spec_b], "policies A and B")
@@ -376,9 +372,10 @@ def _table_row(ids: list[int], table: list[T.TableMeld], rules: RomiRules) -> di
                        "joker_as": C.kind_text(x.joker_as)} for x in a.swaps]}
 
 
-@checked(hand=CARDS.or_none(), file=PATH.or_none(), ace_low_value=INT, table=MELDS.or_none())
+@checked(MELDS_SWITCHES.args, hand=CARDS.or_none(), file=PATH.or_none(), table=MELDS.or_none())
+@MELDS_SWITCHES.keywords
 def melds(*, hand: str | Sequence[str] | None = None, file: Path | str | None = None,
-          ace_low_value: int = 1, table: str | Sequence[str] | None = None) -> Result:
+          rules: RomiRules, table: str | Sequence[str] | None = None) -> Result:
     """The exact meld solver (``simcards romi melds``): give exactly one of ``hand`` (one hand
     as text, ``--hand``, or a list of its cards: ``["Ah", "2h", "3h", "X"]``) and ``file`` (a
     text file with one hand a line, ``--file``; a ``str`` or a ``pathlib.Path``).
@@ -399,7 +396,6 @@ def melds(*, hand: str | Sequence[str] | None = None, file: Path | str | None = 
     ``set`` for a set; a joker written ``X=card``) and ``swaps`` (``{"meld", "card",
     "joker_as"}``: each table joker the hand can take, J1-J3). The melds are read before the
     hands, so a bad table is reported first."""
-    rules = RomiRules.make(ace_low_value=ace_low_value)
     melds_on_table = _read_table(table)
     if file is not None and not str(file).strip():
         raise UsageError("--file is empty: give the path of a text file with one hand a line")
@@ -470,14 +466,15 @@ LADDER_PAIRING_KEYS = ("deal_sets", "rounds_played", "win_rate_diff", "score_dif
 """The keys of each pairing's ``compare`` answer that a ladder keeps."""
 
 
-@checked(_RULE_ARGS, RUN, players=SIZES, policies=POLICIES.or_none(), rounds=INT,
+@checked(LADDER_SWITCHES.args, RUN, players=SIZES, policies=POLICIES.or_none(),
          deals=COUNT, dealer=INT.or_none())
+@LADDER_SWITCHES.keywords
 def ladder(*, policies: str | Sequence[str | PolicySpec] | None = None,
-           players: int | str | Sequence[int] = 4, open_min: int = 51,
-           ace_low_value: int = 1, rounds: int = 7, deals: int | str = "1k",
+           players: int | str | Sequence[int] = 4, rules: dict[str, Any],
+           deals: int | str = "1k",
            dealer: int | None = None, seed: int = DEFAULT_SEED, workers: int | None = None,
-           scheduler: str | None = None, store: str | None = None, progress: bool = False,
-           swap_keeps_romi: bool = False) -> Result:
+           scheduler: str | None = None, store: str | None = None,
+           progress: bool = False) -> Result:
     """Every listed policy against every other on the same deals with the seats rotated, and
     their Bradley-Terry ratings (``simcards romi ladder``; :mod:`simcards.core.ladder`).
 
@@ -492,56 +489,39 @@ def ladder(*, policies: str | Sequence[str | PolicySpec] | None = None,
     so that the ladder does not depend on the order the policies are listed in
     (:mod:`simcards.core.ladder`).
     """
-    from simcards.core import ladder as lad
-    from simcards.core.cli_options import check_seed
-    from simcards.core.runner import check_workers
+    from simcards.core.ladder import run_ladder
 
-    sizes = lad.table_sizes(players)
-    tables = [RomiRules.make(players=n, rounds=rounds, open_min=open_min,
-                             ace_low_value=ace_low_value, swap_keeps_romi=swap_keeps_romi)
-              for n in sizes]
-    specs = lad.policy_list(policies,
-                            lambda item: compare_policy(item, "--policies", tables[0]))
-    total = parse_count(deals, "--deals", MAX_DEALS)
-    for rules in tables:
-        dealer = check_seat(dealer, rules.players)
-    check_seed(seed)
-    check_workers(workers)
-    names = [s.text() for s in specs]
-    on_table = TB.on_table(specs)  # Q6: the pairings with random play on the table engine
+    return run_ladder(_ladder_game(), policies=policies, players=players, switches=rules,
+                      deals=deals, dealer=dealer, seed=seed, workers=workers,
+                      scheduler=scheduler, store=store, progress=progress)
 
-    def run(pairing: Any, bar: Any) -> Result:
-        return compare(specs[pairing.a], specs[pairing.b], players=pairing.players,
-                       open_min=open_min, ace_low_value=ace_low_value, rounds=rounds,
-                       deals=pairing.deals, dealer=dealer, seed=pairing.seed, workers=workers,
-                       scheduler=scheduler, store=store, progress=bar,
-                       swap_keeps_romi=swap_keeps_romi)
 
-    if on_table:
+@contextmanager
+def _said_once(specs: Sequence[PolicySpec], sizes: Sequence[int]) -> Iterator[None]:
+    """Q6: a ladder with random play says once that its pairings play on the table engine,
+    rather than every pairing saying it."""
+    if TB.on_table(specs):
         TB.announce(sizes[0])
-    with TB.quiet():  # said once above, not by every pairing
-        results = lad.run_pairings("romi", "Römi", sizes, names, total, seed, progress, run,
-                                   alone=[n > 2 for n in sizes])
-    out: dict[str, Any] = {"game": "romi", "command": "ladder", "policies": names,
-                           "players": sizes, "anchor": names[0], "dealer": dealer,
-                           "seed": seed, "deals": total,
-                           "tables": [_ladder_table(res[0].data["rules"], names,
-                                                    [r.data for r in res])
-                                      for res in results]}
-    result = Result(out, results, lad.ladder_frame)
-    lad.keep_result(store, {**{k: out[k] for k in ("game", "command", "policies", "players",
-                                                   "dealer", "seed", "deals")},
-                            "rules": [t["rules"] for t in out["tables"]]},
-                    result, {"order": [t["order"] for t in out["tables"]]})
-    return result
+    with TB.quiet():
+        yield
 
 
-def _ladder_table(rules: dict[str, Any], names: list[str],
+def _ladder_game() -> Any:
+    """Römi as the ladder plays it (:class:`~simcards.core.ladder.LadderGame`)."""
+    from simcards.core.ladder import LadderGame
+
+    return LadderGame("romi", "Römi", RomiRules.make,
+                      lambda item, rules: compare_policy(item, "--policies", rules), compare,
+                      _ladder_table, lambda rules: rules.players > 2, MAX_DEALS,
+                      around=_said_once)
+
+
+def _ladder_table(rules: RomiRules, names: list[str],
                   compared: list[dict[str, Any]]) -> dict[str, Any]:
     """One table size's ladder from its pairings' compare answers."""
     from simcards.core import ladder as lad
 
-    n = rules["players"]
+    n = rules.players
     pairings = []
     for c in compared:
         diff = c["win_rate_diff"]
@@ -561,5 +541,6 @@ def _ladder_table(rules: dict[str, Any], names: list[str],
                + f" {second}, the next best, and concedes "
                + lad.signed(score["mean"], score["ci"], sign, "more points per round",
                             "fewer points per round", digits=2) + ".")
-    return {"players": n, "rules": rules, **rated, "pairings": pairings, "summary": summary,
+    return {"players": n, "rules": rules.summary(), **rated, "pairings": pairings,
+            "summary": summary,
             "separation": lad.separation_sentence(rated["unseparated"], len(pairings))}

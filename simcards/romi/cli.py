@@ -7,10 +7,8 @@ same deals with the seats rotated; ``ladder``, every listed policy against every
 The commands only read their flags, call :mod:`simcards.romi.api` (which checks them and
 computes) and print; the same functions serve Python callers.
 
-Each command's parameter list repeats flags its siblings (and the other games' commands) take:
-typer reads a command's options from that command's own signature, so the list cannot be
-shared; what can be is, once: every option's type, flag and help text (the ``*Opt`` aliases
-here and in :mod:`simcards.core.cli_options`), and the call the API answers.
+Options shared with other commands are declared once and written into each signature: the
+rule switches of :class:`~simcards.romi.rules.RomiRules` and the run options.
 """
 
 from __future__ import annotations
@@ -20,19 +18,11 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from simcards.core.cli_options import (
-    DEFAULT_SEED,
-    JsonOpt,
-    SchedulerOpt,
-    SeedOpt,
-    StoreOpt,
-    WorkersOpt,
-    emit_json,
-)
+from simcards.core.cli_options import JsonOpt, api_run, emit_json, run_options
 from simcards.core.console import make_console, table_console
 from simcards.romi import table_batch as TB
 from simcards.romi.policies import KINDS, SEEING_NOTE
-from simcards.romi.rules import MAX_OPENING, MAX_ROUNDS_PER_GAME
+from simcards.romi.rules import GAME_SWITCHES, LADDER_SWITCHES, MELDS_SWITCHES, ROUND_SWITCHES
 
 app = typer.Typer(help="Römi húngaro, the two-deck rummy with jokers.", no_args_is_help=True)
 
@@ -42,11 +32,6 @@ HandOpt = Annotated[str | None, typer.Option(
 FileOpt = Annotated[str | None, typer.Option(
     "--file", help="A text file (UTF-8) with one hand a line (blank lines and lines starting "
     "with # are skipped).")]
-AceLowOpt = Annotated[int, typer.Option(
-    "--ace-low-value", help="What an As below the 2 in a run is worth for best_value, 1..10 "
-    "(rule M6).")]
-
-
 TableOpt = Annotated[str | None, typer.Option(
     "--table", help="Melds on the table, separated by ';', e.g. \"5h X 7h; 7c 7d 7s X; Qh Kh "
     "X=Ah\" (X=card: what a joker stands for, needed at the end of a run). Answers V5 for a "
@@ -59,7 +44,8 @@ TableOpt = Annotated[str | None, typer.Option(
 
 
 @app.command()
-def melds(hand: HandOpt = None, file: FileOpt = None, ace_low_value: AceLowOpt = 1,
+@MELDS_SWITCHES.options
+def melds(hand: HandOpt = None, file: FileOpt = None, *, switches: dict[str, Any],
           table: TableOpt = None, json: JsonOpt = False) -> None:
     """The exact meld solver: each hand's best lay-down and what it leaves (rules V1-V5).
 
@@ -70,7 +56,7 @@ def melds(hand: HandOpt = None, file: FileOpt = None, ace_low_value: AceLowOpt =
 
     # .data, not .to_dict(): the command only reads the answer, so a file of 20,000 hands
     # is not copied before it prints
-    out = api.melds(hand=hand, file=file, ace_low_value=ace_low_value, table=table).data
+    out = api.melds(hand=hand, file=file, **switches, table=table).data
     if json:
         emit_json(out)
         return
@@ -112,8 +98,6 @@ def _plain_table(title: str, cols: list[str], rows: list[list[str]], right: set[
 
 
 _COUNTS = "k = 1,000, M = 1,000,000"
-PlayersOpt = Annotated[int, typer.Option("--players", help="Players: 2 to 5 (rule D2).")]
-
 
 def _kinds_help() -> str:
     """The policy kinds with their parameters' ranges and defaults, from their declaration."""
@@ -136,14 +120,6 @@ def _kinds_help() -> str:
 PoliciesOpt = Annotated[str | None, typer.Option(
     "--policies", help="One policy per player in seat order, e.g. greedy,rummy:4,threshold:70,"
     f"expert, or one for all (default greedy): {_kinds_help()}.")]
-OpenMinOpt = Annotated[int, typer.Option(
-    "--open-min", help=f"Least value of an opening, 1 to {MAX_OPENING}: no opening is worth "
-    "more (rule O1).")]
-SwapRomiOpt = Annotated[bool, typer.Option(
-    "--swap-keeps-romi", help="Read rule G3 the other way: a joker swap whose joker goes into "
-    "the player's own new melds keeps the -20 (default: any swap cancels it).")]
-
-
 def _ci(x: float, ci: list, digits: int) -> str:
     if ci[0] is None:
         return f"{x:.{digits}f}"
@@ -177,64 +153,48 @@ def _print(out: dict[str, Any]) -> None:
 
 
 @app.command()
+@ROUND_SWITCHES.options
+@run_options()
 def rounds(
-    players: PlayersOpt = 4,
+    switches: dict[str, Any],
     policies: PoliciesOpt = None,
-    open_min: OpenMinOpt = 51,
-    ace_low_value: AceLowOpt = 1,
-    swap_keeps_romi: SwapRomiOpt = False,
     n_rounds: Annotated[str, typer.Option(
         "--rounds", help=f"Rounds to simulate: 10000, 1e4 or 10k ({_COUNTS}); at most 1e9.")
     ] = "10k",
     dealer: Annotated[int | None, typer.Option(
         "--dealer", help="The dealer's seat (default: drawn for every round, rule D3).")] = None,
-    seed: SeedOpt = DEFAULT_SEED,
-    workers: WorkersOpt = None,
-    scheduler: SchedulerOpt = None,
-    store: StoreOpt = None,
-    as_json: JsonOpt = False,
+    *,
+    run: dict[str, Any],
 ) -> None:
     """Single rounds: score by player, going out, Römi (-20), never opened, round length."""
     from simcards.romi import api
 
-    out = api.rounds(players=players, policies=policies, open_min=open_min,
-                     ace_low_value=ace_low_value, swap_keeps_romi=swap_keeps_romi,
-                     rounds=n_rounds, dealer=dealer, seed=seed,
-                     workers=workers, scheduler=scheduler, store=store,
-                     progress=not as_json).data
-    if as_json:
+    out = api.rounds(**switches, policies=policies, rounds=n_rounds, dealer=dealer,
+                     **api_run(run)).data
+    if run["as_json"]:
         emit_json(out)
         return
     _print(out)
 
 
 @app.command()
+@GAME_SWITCHES.options
+@run_options()
 def games(
-    players: PlayersOpt = 4,
+    switches: dict[str, Any],
     policies: PoliciesOpt = None,
-    open_min: OpenMinOpt = 51,
-    ace_low_value: AceLowOpt = 1,
-    swap_keeps_romi: SwapRomiOpt = False,
-    rounds_per_game: Annotated[int, typer.Option(
-        "--rounds", help=f"Rounds in a game, 1 to {MAX_ROUNDS_PER_GAME} (rules D5, G6).")] = 7,
     n_games: Annotated[str, typer.Option(
         "--games", help=f"Games to simulate: 2000, 2e3 or 2k ({_COUNTS}); at most 1e8.")
     ] = "2k",
-    seed: SeedOpt = DEFAULT_SEED,
-    workers: WorkersOpt = None,
-    scheduler: SchedulerOpt = None,
-    store: StoreOpt = None,
-    as_json: JsonOpt = False,
+    *,
+    run: dict[str, Any],
 ) -> None:
     """Whole games: win rate by player (shared wins split), game and round scores."""
     from simcards.romi import api
 
-    out = api.games(players=players, policies=policies, open_min=open_min,
-                    ace_low_value=ace_low_value, swap_keeps_romi=swap_keeps_romi,
-                    rounds=rounds_per_game, games=n_games,
-                    seed=seed, workers=workers, scheduler=scheduler, store=store,
-                    progress=not as_json).data
-    if as_json:
+    out = api.games(**switches, policies=policies, games=n_games,
+                    **api_run(run)).data
+    if run["as_json"]:
         emit_json(out)
         return
     _print(out)
@@ -270,17 +230,13 @@ def _print_compare(out: dict[str, Any]) -> None:
 
 
 @app.command()
+@GAME_SWITCHES.options
+@run_options()
 def compare(
     policy_a: Annotated[str, typer.Argument(
         metavar="A", help=f"Policy A: {_kinds_help()}.")],
     policy_b: Annotated[str, typer.Argument(metavar="B", help="Policy B, e.g. greedy.")],
-    players: PlayersOpt = 4,
-    open_min: OpenMinOpt = 51,
-    ace_low_value: AceLowOpt = 1,
-    swap_keeps_romi: SwapRomiOpt = False,
-    rounds_per_game: Annotated[int, typer.Option(
-        "--rounds", help="Rounds in a game, the length of a deal set, 1 to "
-        f"{MAX_ROUNDS_PER_GAME} (rules D5, G6).")] = 7,
+    switches: dict[str, Any],
     n_deals: Annotated[str, typer.Option(
         "--deals", help=f"Deal sets, each one game per seat rotation of A (A in one seat, B in "
         f"the others), all on the same decks: 1000, 1e3 or 1k ({_COUNTS}); at most 1e8.")
@@ -288,11 +244,8 @@ def compare(
     dealer: Annotated[int | None, typer.Option(
         "--dealer", help="The first dealer's seat in every deal set (default: drawn for every "
         "set, rule D3).")] = None,
-    seed: SeedOpt = DEFAULT_SEED,
-    workers: WorkersOpt = None,
-    scheduler: SchedulerOpt = None,
-    store: StoreOpt = None,
-    as_json: JsonOpt = False,
+    *,
+    run: dict[str, Any],
 ) -> None:
     """Policy A against policy B on the same deals, seats rotated: paired differences.
 
@@ -300,18 +253,17 @@ def compare(
     better) and in game win rate, paired over deal sets, with 95% intervals."""
     from simcards.romi import api
 
-    out = api.compare(policy_a, policy_b, players=players, open_min=open_min,
-                      ace_low_value=ace_low_value, swap_keeps_romi=swap_keeps_romi,
-                      rounds=rounds_per_game, deals=n_deals,
-                      dealer=dealer, seed=seed, workers=workers, scheduler=scheduler,
-                      store=store, progress=not as_json).data
-    if as_json:
+    out = api.compare(policy_a, policy_b, **switches, deals=n_deals,
+                      dealer=dealer, **api_run(run)).data
+    if run["as_json"]:
         emit_json(out)
         return
     _print_compare(out)
 
 
 @app.command()
+@LADDER_SWITCHES.options
+@run_options()
 def ladder(
     policies: Annotated[str | None, typer.Option(
         "--policies", help="The policies to rank, at least two, each once, e.g. "
@@ -320,23 +272,15 @@ def ladder(
     players: Annotated[str, typer.Option(
         "--players", help="Players: 2 to 5 (rule D2), or several table sizes, e.g. 2,4 (each "
         "ranked apart).")] = "4",
-    open_min: OpenMinOpt = 51,
-    ace_low_value: AceLowOpt = 1,
-    swap_keeps_romi: SwapRomiOpt = False,
-    rounds_per_game: Annotated[int, typer.Option(
-        "--rounds", help="Rounds in a game, the length of a deal set, 1 to "
-        f"{MAX_ROUNDS_PER_GAME} (rules D5, G6).")] = 7,
+    *,
+    switches: dict[str, Any],
     n_deals: Annotated[str, typer.Option(
         "--deals", help=f"Deal sets per pairing, as in compare: 1000, 1e3 or 1k ({_COUNTS}); at "
         "most 1e8.")] = "1k",
     dealer: Annotated[int | None, typer.Option(
         "--dealer", help="The first dealer's seat in every deal set (default: drawn for every "
         "set, rule D3).")] = None,
-    seed: SeedOpt = DEFAULT_SEED,
-    workers: WorkersOpt = None,
-    scheduler: SchedulerOpt = None,
-    store: StoreOpt = None,
-    as_json: JsonOpt = False,
+    run: dict[str, Any],
 ) -> None:
     """Every policy against every other (compare), ranked by Bradley-Terry (Elo) ratings.
 
@@ -345,12 +289,9 @@ def ladder(
     first listed policy at 0, have 95% intervals from the inverse Fisher information."""
     from simcards.romi import api
 
-    out = api.ladder(policies=policies, players=players, open_min=open_min,
-                     ace_low_value=ace_low_value, swap_keeps_romi=swap_keeps_romi,
-                     rounds=rounds_per_game, deals=n_deals, dealer=dealer, seed=seed,
-                     workers=workers, scheduler=scheduler, store=store,
-                     progress=not as_json).data
-    if as_json:
+    out = api.ladder(policies=policies, players=players, **switches, deals=n_deals,
+                     dealer=dealer, **api_run(run)).data
+    if run["as_json"]:
         emit_json(out)
         return
     _print_ladder(out)

@@ -16,8 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from simcards.core.cli_options import check_players, check_range, check_seat, rule_integer
-from simcards.core.errors import UsageError
+from simcards.core.cli_options import check_seat
+from simcards.core.switches import HAND, MATCH, Rules, RuleSet, switch
 from simcards.romi.kernel_state import KernelRules
 
 PLAYERS = (2, 3, 4, 5)
@@ -40,50 +40,30 @@ reach it."""
 
 
 @dataclass(frozen=True)
-class RomiRules:
-    """Every rule switch of Römi (the options table of ``seeds/romi.md``).
+class RomiRules(Rules):
+    """Every rule switch of Römi (the options table of ``seeds/romi.md``), each declared once
+    with :func:`~simcards.core.switches.switch` (the command line's options, the API's
+    keywords, the table parameters and the kernels' codes all come from here).
 
     Build with :meth:`make`, which validates every value with a one-line :class:`UsageError`;
     the defaults are the rulings' defaults.
     """
 
-    players: int = 4
-    """D2: 2 to 5 players."""
-    rounds: int = 7
-    """D5, G6: rounds in a game (>= 1)."""
-    open_min: int = 51
-    """O1: the least value (M6) of an opening lay-down (>= 1)."""
-    ace_low_value: int = 1
-    """M6: what an As below the 2 in a run is worth for opening and ``best_value`` (1 .. 10;
-    an As anywhere else is worth 10)."""
-    swap_keeps_romi: bool = False
-    """G3: whether a joker swap (J1) in the turn of a one-turn opening and going out keeps the
-    -20. False (the default) reads the swap as putting a card into another player's meld, so it
-    cancels the -20; True reads "con tus propias combinaciones" as the melds the player laid,
-    so a swap whose freed joker goes into his own new melds keeps it (a card or the freed joker
-    added to another player's meld still cancels it)."""
-
-    @classmethod
-    def make(
-        cls,
-        players: int | str = 4,
-        rounds: int | str = 7,
-        open_min: int | str = 51,
-        ace_low_value: int | str = 1,
-        swap_keeps_romi: bool = False,
-    ) -> RomiRules:
-        """Validated constructor: a one-line :class:`UsageError` for any bad value."""
-        n = check_players(rule_integer("players", players), min(PLAYERS), max(PLAYERS), "D2")
-        r = check_range("rounds", rule_integer("rounds", rounds), 1, MAX_ROUNDS_PER_GAME, "D5")
-        # O1: no opening is worth more than MAX_OPENING.
-        o = check_range("open_min", rule_integer("open_min", open_min), 1, MAX_OPENING, "O1")
-        a = check_range("ace_low_value", rule_integer("ace_low_value", ace_low_value), 1, 10,
-                        "M6")
-        if not isinstance(swap_keeps_romi, bool):
-            raise UsageError(f"--swap-keeps-romi must be true or false (rule G3), got "
-                             f"{swap_keeps_romi!r}")
-        return cls(players=n, rounds=r, open_min=o, ace_low_value=a,
-                   swap_keeps_romi=swap_keeps_romi)
+    players: int = switch(4, rules="D2", low=min(PLAYERS), high=max(PLAYERS),
+                          help="Players at the table")
+    open_min: int = switch(51, rules="O1", low=1, high=MAX_OPENING,
+                           help="Least value (M6) of an opening lay-down: no opening is worth "
+                           "more than 140")
+    ace_low_value: int = switch(1, rules="M6", low=1, high=10,
+                                help="What an As below the 2 in a run is worth for opening "
+                                "and best_value (an As anywhere else is worth 10)")
+    swap_keeps_romi: bool = switch(
+        False, rules="G3",
+        help="Read G3 the other way: a joker swap (J1) whose freed joker goes into the "
+        "player's own new melds keeps the -20 of a one-turn opening and going out (by default "
+        "any swap puts a card into another player's meld and cancels it)")
+    rounds: int = switch(7, rules="D5, G6", low=1, high=MAX_ROUNDS_PER_GAME, level=MATCH,
+                         help="Rounds in a game")
 
     @cached_property
     def kernel(self) -> KernelRules:
@@ -98,3 +78,13 @@ class RomiRules:
         check_seat(dealer, self.players)
         starter = (dealer + 1) % self.players
         return tuple(STARTER_SIZE if p == starter else HAND_SIZE for p in range(self.players))
+
+
+ROUND_SWITCHES = RuleSet.of(RomiRules, HAND)
+"""The switches a single round reads (``rounds``)."""
+GAME_SWITCHES = RuleSet.of(RomiRules)
+"""Every switch: the commands that play whole games (``games``, ``compare``)."""
+LADDER_SWITCHES = RuleSet.of(RomiRules, exclude=("players",), build=lambda **v: v)
+"""``ladder``'s: every switch but ``players``, which lists table sizes there."""
+MELDS_SWITCHES = RuleSet.of(RomiRules, only=("ace_low_value",))
+"""``melds``': the one switch the meld solver reads (M6)."""

@@ -52,6 +52,7 @@ import numpy as np
 
 from simcards.core.cli_options import check_seat
 from simcards.core.errors import UsageError
+from simcards.core.switches import HAND, MATCH
 from simcards.core.table import CHANCE, TERMINAL, Param, Path, TableGame, TableState
 from simcards.romi import cards as C
 from simcards.romi import codes
@@ -72,7 +73,7 @@ from simcards.romi.actions import (
 )
 from simcards.romi.codes import STALL_TURNS
 from simcards.romi.kernel_state import View
-from simcards.romi.rules import RomiRules
+from simcards.romi.rules import GAME_SWITCHES, ROUND_SWITCHES, RomiRules
 
 N_KINDS = T.N_KINDS
 MAX_MELDS = T.MAX_MELDS
@@ -173,9 +174,8 @@ class RomiSetup:
 
 def _make(game: bool) -> Callable[[dict[str, Any]], RomiSetup]:
     def make(opts: dict[str, Any]) -> RomiSetup:
-        rules = RomiRules.make(players=opts["players"], rounds=opts.get("rounds", 7),
-                               open_min=opts["open_min"], ace_low_value=opts["ace_low_value"],
-                               swap_keeps_romi=opts["swap_keeps_romi"])
+        rules = RomiRules.make(**{s.name: opts[s.name]
+                                  for s in RomiRules.switches(MATCH if game else HAND)})
         return RomiSetup(rules, check_seat(opts.get("dealer"), rules.players), game)
     return make
 
@@ -1129,15 +1129,9 @@ def _length(setup: RomiSetup) -> int:
     return MOVES_PER_ROUND * (setup.rules.rounds if setup.game else 1)
 
 
-_COMMON = (
-    Param("players", 4, "2 to 5 players (D2)"),
-    Param("open_min", 51, "least value of an opening, 1 to 140 (O1)"),
-    Param("ace_low_value", 1, "what an As below the 2 is worth, 1 to 10 (M6)"),
-    Param("swap_keeps_romi", False, "G3's other reading: a swap keeps the -20 (G3)"),
-)
-ROUND_PARAMS = (*_COMMON, Param("dealer", None, "the dealer's seat; drawn by chance when not "
-                                "given (D3)"))
-GAME_PARAMS = (*_COMMON, Param("rounds", 7, "rounds in a game, 1 to 100 (D5, G6)"),
+ROUND_PARAMS = (*ROUND_SWITCHES.params(),
+                Param("dealer", None, "the dealer's seat; drawn by chance when not given (D3)"))
+GAME_PARAMS = (*GAME_SWITCHES.params(),
                Param("dealer", None, "the first dealer's seat; drawn by chance when not given "
                      "(D3)"))
 

@@ -56,6 +56,7 @@ from simcards.core.errors import UsageError
 from simcards.core.policyspec import flag_message
 from simcards.core.results import Result
 from simcards.core.runner import check_workers
+from simcards.core.switches import HAND, RuleSet
 from simcards.ronco.policies import DEFAULT_P, DEFAULT_T, DEFAULT_TD, KINDS, Policy
 from simcards.ronco.rules import RoncoRules, check_players
 
@@ -107,10 +108,10 @@ def _role(i: int, n: int) -> str:
     return "dealer" if i == n - 1 else ("first" if i == 0 else "")
 
 
-def _rules(deck: str, cut_king: str | None, ties: str, poroli: bool,
-           absolute_tie: str = "void") -> RoncoRules:
-    return RoncoRules.make(deck=deck, cut_king=cut_king, ties=ties, poroli=bool(poroli),
-                           absolute_tie=absolute_tie)
+ROUND_SWITCHES = RuleSet.of(RoncoRules, HAND)
+"""The switches a single round reads (``rounds``, ``exact``)."""
+GAME_SWITCHES = RuleSet.of(RoncoRules)
+"""Every switch: the commands that play whole games."""
 
 
 def _given(**flags: Any) -> list[str]:
@@ -193,17 +194,16 @@ def _header(command: str, rules: RoncoRules, policies: Sequence[Policy]) -> dict
 _POLICY_ARGS = {"players": INT, "policy": TEXT, "policies": POLICIES_TEXT.or_none(),
                 "threshold": INT.or_none(), "dealer_threshold": INT.or_none(),
                 "keep_prob": NUMBER.or_none()}
-_RULE_ARGS = {"deck": TEXT, "cut_king": TEXT.or_none(), "ties": TEXT, "poroli": BOOL}
-_ROUND_ARGS = {**_POLICY_ARGS, **_RULE_ARGS, "thresholds": INTEGERS.or_none()}
+_ROUND_ARGS = {**_POLICY_ARGS, **ROUND_SWITCHES.args, "thresholds": INTEGERS.or_none()}
 
 
 @checked(_ROUND_ARGS, RUN, rounds=COUNT)
+@ROUND_SWITCHES.keywords
 def rounds(*, players: int = 4, policy: str = "threshold",
            policies: str | Sequence[str] | None = None,
            threshold: int | None = None,
            dealer_threshold: int | None = None, thresholds: str | Sequence[int] | None = None,
-           keep_prob: float | None = None, deck: str = "spanish40", cut_king: str | None = None,
-           ties: str = "all", poroli: bool = False, rounds: int | str = "1M",
+           keep_prob: float | None = None, rules: RoncoRules, rounds: int | str = "1M",
            seed: int = DEFAULT_SEED, workers: int | None = None, scheduler: str | None = None,
            store: str | None = None, progress: bool = False) -> Result:
     """Monte Carlo loss rate of every position in one round (``simcards ronco rounds``).
@@ -215,7 +215,6 @@ def rounds(*, players: int = 4, policy: str = "threshold",
     from simcards.core.montecarlo import monte_carlo
     from simcards.ronco import rounds_batch as ronco_rounds
 
-    rules = _rules(deck, cut_king, ties, poroli)
     policies_list = round_policies(players, policy, threshold, dealer_threshold, thresholds,
                                    keep_prob, rules, policies)
     total = parse_count(rounds, "--rounds", MAX_ROUNDS)
@@ -235,19 +234,18 @@ def rounds(*, players: int = 4, policy: str = "threshold",
 
 
 @checked(_ROUND_ARGS, seed=INT, workers=RUN["workers"], progress=RUN["progress"])
+@ROUND_SWITCHES.keywords
 def exact(*, players: int = 4, policy: str = "threshold",
           policies: str | Sequence[str] | None = None,
           threshold: int | None = None,
           dealer_threshold: int | None = None, thresholds: str | Sequence[int] | None = None,
-          keep_prob: float | None = None, deck: str = "spanish40", cut_king: str | None = None,
-          ties: str = "all", poroli: bool = False, seed: int = DEFAULT_SEED,
+          keep_prob: float | None = None, rules: RoncoRules, seed: int = DEFAULT_SEED,
           workers: int | None = None, progress: bool = False) -> Result:
     """Exact loss probability of every position (``simcards ronco exact``): deterministic
     policies only. ``seed`` and ``workers`` are checked and do not change the answer; the
     enumeration runs in pieces, so ``progress`` can show it and Ctrl-C stops it at once."""
     from simcards.ronco import rounds_batch as ronco_rounds
 
-    rules = _rules(deck, cut_king, ties, poroli)
     policies_list = round_policies(players, policy, threshold, dealer_threshold, thresholds,
                                    keep_prob, rules, policies)
     check_seed(seed)
@@ -317,13 +315,13 @@ def game_policies(players: int, policies: str | None = None, policy: str | None 
     return result
 
 
-@checked(_POLICY_ARGS, _RULE_ARGS, RUN, policy=TEXT.or_none(), lives=INT, absolute_tie=TEXT,
+@checked(_POLICY_ARGS, GAME_SWITCHES.args, RUN, policy=TEXT.or_none(), lives=INT,
          first_dealer=INT.or_none(), games=COUNT.or_none(), exact=BOOL)
+@GAME_SWITCHES.keywords
 def games(*, players: int = 4, lives: int = 7, policies: str | Sequence[str] | None = None,
           policy: str | None = None, threshold: int | None = None,
           dealer_threshold: int | None = None, keep_prob: float | None = None,
-          deck: str = "spanish40", cut_king: str | None = None, ties: str = "all",
-          poroli: bool = False, absolute_tie: str = "void", first_dealer: int | None = None,
+          rules: RoncoRules, first_dealer: int | None = None,
           games: int | str | None = None, exact: bool = False, seed: int = DEFAULT_SEED,
           workers: int | None = None, scheduler: str | None = None, store: str | None = None,
           progress: bool = False) -> Result:
@@ -337,7 +335,6 @@ def games(*, players: int = 4, lives: int = 7, policies: str | Sequence[str] | N
     """
     from simcards.ronco import games_batch as ronco_games
 
-    rules = _rules(deck, cut_king, ties, poroli, absolute_tie)
     table = game_policies(players, policies, policy, threshold, dealer_threshold, keep_prob,
                           rules)
     ronco_games.check_lives(lives)
@@ -365,13 +362,13 @@ def games(*, players: int = 4, lives: int = 7, policies: str | Sequence[str] | N
         workers=workers, scheduler=scheduler, store=store, progress=progress)
 
 
-@checked(_RULE_ARGS, RUN, players=SIZES, lives=INT, policy=TEXT, field=TEXT, absolute_tie=TEXT,
+@checked(GAME_SWITCHES.args, RUN, players=SIZES, lives=INT, policy=TEXT, field=TEXT,
          first_stage=COUNT.or_none(), max_games=COUNT, min_games=COUNT.or_none(),
          z_drop=NUMBER, max_iterations=INT, gain_games=COUNT, mixed=BOOL)
+@GAME_SWITCHES.keywords
 def best_threshold(*, players: int | str | Sequence[int] = "3-10", lives: int = 7,
-                   policy: str = "threshold", field: str = "5:5", deck: str = "spanish40",
-                   cut_king: str | None = None, ties: str = "all", poroli: bool = False,
-                   absolute_tie: str = "void", first_stage: int | str | None = None,
+                   policy: str = "threshold", field: str = "5:5", rules: RoncoRules,
+                   first_stage: int | str | None = None,
                    max_games: int | str = "512k", min_games: int | str | None = None,
                    z_drop: float = 3.0, max_iterations: int = 3,
                    gain_games: int | str = "256k", seed: int = DEFAULT_SEED,
@@ -402,7 +399,6 @@ def best_threshold(*, players: int | str | Sequence[int] = "3-10", lives: int = 
         check_players(n)
     if policy not in ("threshold", "informed"):
         raise UsageError(f"unknown policy {policy!r} for best-threshold (threshold|informed)")
-    rules = _rules(deck, cut_king, ties, poroli, absolute_tie)
     ronco_games.check_lives(lives)
     ft = parse_int_list(field.replace(":", ","), "--field")
     if len(ft) != 2:
@@ -440,8 +436,7 @@ def best_threshold(*, players: int | str | Sequence[int] = "3-10", lives: int = 
     for row in out["rows"]:
         if not row["equilibrium_converged"]:
             row["equilibrium_mixed"] = _mixed_next_to(
-                row, policy=policy, lives=lives, deck=deck, cut_king=cut_king, ties=ties,
-                poroli=poroli, absolute_tie=absolute_tie, seed=seed, workers=workers,
+                row, policy=policy, lives=lives, **rules.summary(), seed=seed, workers=workers,
                 scheduler=scheduler, store=store, progress=progress)
     return Result(out, result.raw, result.frame)
 
@@ -531,13 +526,13 @@ def _start_policies(start: str | None, family: str, top: int) -> list[Policy]:
     return out
 
 
-@checked(_RULE_ARGS, RUN, players=SIZES, exact=BOOL, family=TEXT, payoff=TEXT.or_none(),
-         lives=INT.or_none(), start=TEXT.or_none(), absolute_tie=TEXT, openspiel=BOOL)
+@checked(GAME_SWITCHES.args, RUN, players=SIZES, exact=BOOL, family=TEXT,
+         payoff=TEXT.or_none(), lives=INT.or_none(), start=TEXT.or_none(), openspiel=BOOL)
+@GAME_SWITCHES.keywords
 def equilibrium(*, players: int | str | Sequence[int] = 2, exact: bool = False,
                 family: str = "threshold",
                 payoff: str | None = None, lives: int | None = None, start: str | None = None,
-                deck: str = "spanish40", cut_king: str | None = None, ties: str = "all",
-                poroli: bool = False, absolute_tie: str = "void", seed: int = DEFAULT_SEED,
+                rules: RoncoRules, seed: int = DEFAULT_SEED,
                 workers: int | None = None, scheduler: str | None = None,
                 store: str | None = None, progress: bool = False, openspiel: bool = False,
                 ) -> Result:
@@ -585,12 +580,11 @@ def equilibrium(*, players: int | str | Sequence[int] = 2, exact: bool = False,
         _refuse_with("--exact", _given(lives=lives, start=start,
                                        store=store, scheduler=scheduler),
                      "the two-player solution is one round, solved exactly")
-        if absolute_tie != "void":
+        if rules.absolute_tie != "void":
             raise UsageError("--absolute-tie cannot be used with --exact: the two-player "
                              "solution is one round")
         payoff = payoff or "lose"
         eqm.check_payoff(payoff)
-        rules = _rules(deck, cut_king, ties, poroli)
         check_seed(seed)
         check_workers(workers)
         if family == beh.FAMILY:
@@ -612,7 +606,6 @@ def equilibrium(*, players: int | str | Sequence[int] = 2, exact: bool = False,
     if payoff is not None:
         raise UsageError("--payoff applies to the two-player --exact solution only; the mixed "
                          "equilibrium's payoff is the probability of winning the game (E5)")
-    rules = _rules(deck, cut_king, ties, poroli, absolute_tie)
     lives = 7 if lives is None else lives
     ronco_games.check_lives(lives)
     starts = _start_policies(start, family, rules.top)

@@ -342,7 +342,7 @@ def _refuse_not_constant_sum(game: Game, rules: RoncoRules, payoff: str) -> Usag
     sums = {d.loss[k][0] + d.loss[k][1] for d in game.deals for k in d.loss}
     return UsageError(
         "--family all needs a constant-sum round (--payoff lose --ties first): with payoff "
-        f"{payoff} and ties={rules.ties.value} the two positions' losses add up to anything "
+        f"{payoff} and ties={rules.ties} the two positions' losses add up to anything "
         f"from {min(sums)} to {max(sums)} depending on the deal, so the round is not zero-sum")
 
 

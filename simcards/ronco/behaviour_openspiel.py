@@ -64,7 +64,7 @@ def solve(rules: RoncoRules, exact_value: Fraction) -> dict[str, Any]:
 
     start = time.perf_counter()
     game = pyspiel.load_game("simcards_ronco_duel", {
-        "deck": rules.deck, "cut_king": rules.cut_king.value, "ties": rules.ties.value,
+        "deck": rules.deck, "cut_king": rules.cut_king, "ties": rules.ties,
         "poroli": rules.poroli})
     v0, _v1, pol0, pol1 = sequence_form_lp.solve_zero_sum_game(game)
     p_lose = (1.0 - float(v0)) / 2.0

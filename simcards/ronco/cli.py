@@ -3,34 +3,22 @@
 Each command reads its flags and calls the function of the same name in
 :mod:`simcards.ronco.api`, which checks them and computes; this module only prints.
 
-Each command's parameter list repeats flags its siblings (and the other games' commands) take:
-typer reads a command's options from that command's own signature, so the list cannot be
-shared; what can be is, once: every option's type, flag and help text (the ``*Opt`` aliases
-here and in :mod:`simcards.core.cli_options`), and the call the API answers.
+Options shared with other commands are declared once and written into each signature: the
+rule switches of :class:`~simcards.ronco.rules.RoncoRules` and the run options.
 """
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from simcards.core.cli_options import (
-    DEFAULT_SEED,
-    JsonOpt,
-    SchedulerOpt,
-    SeedOpt,
-    StoreOpt,
-    WorkersOpt,
-    emit_json,
-    finite_float,
-)
+from simcards.core.cli_options import api_run, emit_json, finite_float, run_options
 from simcards.core.console import table_console
 from simcards.ronco import api
 from simcards.ronco.policies import KINDS
-from simcards.ronco.rules import RONCO_DECKS
 
 app = typer.Typer(help="Ronco and its Poroli variant.", no_args_is_help=True)
 
@@ -48,13 +36,6 @@ ThresholdsOpt = Annotated[str | None, typer.Option(
 KeepProbOpt = Annotated[float | None, finite_float(
     "--keep-prob", help="Keep probability of the random policy (default 0.5; only with "
     "--policy random).")]
-DeckOpt = Annotated[str, typer.Option("--deck", help=" | ".join(RONCO_DECKS) + ".")]
-CutKingOpt = Annotated[str | None, typer.Option(
-    "--cut-king", help="loses | blocked | none (default: loses; none with --poroli).")]
-TiesOpt = Annotated[str, typer.Option("--ties", help="all | first.")]
-PoroliOpt = Annotated[bool, typer.Option("--poroli",
-                                         help="Poroli variant preset (rule P1).")]
-AbsTieOpt = Annotated[str, typer.Option("--absolute-tie", help="void | replay (rule G6).")]
 _COUNTS = "k = 1,000, M = 1,000,000, G = 1,000,000,000"
 RoundsOpt = Annotated[str, typer.Option(
     "--rounds", help=f"Rounds to simulate: 1000000, 1e6 or 1M ({_COUNTS}); at most 1e12.")]
@@ -111,6 +92,8 @@ def _print_rounds(out: dict, exact: bool) -> None:
 
 
 @app.command()
+@api.ROUND_SWITCHES.options
+@run_options()
 def rounds(
     players: PlayersOpt = 4,
     policy: PolicyOpt = "threshold",
@@ -119,30 +102,24 @@ def rounds(
     dealer_threshold: DealerOpt = None,
     thresholds: ThresholdsOpt = None,
     keep_prob: KeepProbOpt = None,
-    deck: DeckOpt = "spanish40",
-    cut_king: CutKingOpt = None,
-    ties: TiesOpt = "all",
-    poroli: PoroliOpt = False,
+    *,
+    switches: dict[str, Any],
     n_rounds: RoundsOpt = "1M",
-    seed: SeedOpt = DEFAULT_SEED,
-    workers: WorkersOpt = None,
-    scheduler: SchedulerOpt = None,
-    store: StoreOpt = None,
-    as_json: JsonOpt = False,
+    run: dict[str, Any],
 ) -> None:
     """Monte Carlo loss rate of every position in one round."""
     out = api.rounds(players=players, policy=policy, policies=policies_spec, threshold=threshold,
                      dealer_threshold=dealer_threshold, thresholds=thresholds,
-                     keep_prob=keep_prob, deck=deck, cut_king=cut_king, ties=ties,
-                     poroli=poroli, rounds=n_rounds, seed=seed, workers=workers,
-                     scheduler=scheduler, store=store, progress=not as_json).to_dict()
-    if as_json:
+                     keep_prob=keep_prob, **switches, rounds=n_rounds, **api_run(run)).to_dict()
+    if run["as_json"]:
         emit_json(out)
         return
     _print_rounds(out, exact=False)
 
 
 @app.command()
+@api.ROUND_SWITCHES.options
+@run_options("seed", "workers", "as_json")
 def exact(
     players: PlayersOpt = 4,
     policy: PolicyOpt = "threshold",
@@ -151,13 +128,9 @@ def exact(
     dealer_threshold: DealerOpt = None,
     thresholds: ThresholdsOpt = None,
     keep_prob: KeepProbOpt = None,
-    deck: DeckOpt = "spanish40",
-    cut_king: CutKingOpt = None,
-    ties: TiesOpt = "all",
-    poroli: PoroliOpt = False,
-    seed: SeedOpt = DEFAULT_SEED,
-    workers: WorkersOpt = None,
-    as_json: JsonOpt = False,
+    *,
+    switches: dict[str, Any],
+    run: dict[str, Any],
 ) -> None:
     """Exact loss probability of every position, by enumerating every deal.
 
@@ -166,16 +139,16 @@ def exact(
     """
     out = api.exact(players=players, policy=policy, policies=policies_spec, threshold=threshold,
                     dealer_threshold=dealer_threshold, thresholds=thresholds,
-                    keep_prob=keep_prob, deck=deck, cut_king=cut_king, ties=ties,
-                    poroli=poroli, seed=seed, workers=workers,
-                    progress=not as_json).to_dict()
-    if as_json:
+                    keep_prob=keep_prob, **switches, **api_run(run)).to_dict()
+    if run["as_json"]:
         emit_json(out)
         return
     _print_rounds(out, exact=True)
 
 
 @app.command()
+@api.GAME_SWITCHES.options
+@run_options()
 def games(
     players: PlayersOpt = 4,
     lives: LivesOpt = 7,
@@ -185,30 +158,21 @@ def games(
     threshold: ThresholdOpt = None,
     dealer_threshold: DealerOpt = None,
     keep_prob: KeepProbOpt = None,
-    deck: DeckOpt = "spanish40",
-    cut_king: CutKingOpt = None,
-    ties: TiesOpt = "all",
-    poroli: PoroliOpt = False,
-    absolute_tie: AbsTieOpt = "void",
+    *,
+    switches: dict[str, Any],
     first_dealer: FirstDealerOpt = None,
     n_games: GamesOpt = None,
     exact_solve: Annotated[bool, typer.Option(
         "--exact", help="Solve the game exactly (small tables, deterministic "
         "policies; not with --games, --store or --scheduler).")] = False,
-    seed: SeedOpt = DEFAULT_SEED,
-    workers: WorkersOpt = None,
-    scheduler: SchedulerOpt = None,
-    store: StoreOpt = None,
-    as_json: JsonOpt = False,
+    run: dict[str, Any],
 ) -> None:
     """Whole games: win rate by player, draws, game length and elimination order."""
     out = api.games(players=players, lives=lives, policies=policies_spec, policy=policy,
                     threshold=threshold, dealer_threshold=dealer_threshold,
-                    keep_prob=keep_prob, deck=deck, cut_king=cut_king, ties=ties,
-                    poroli=poroli, absolute_tie=absolute_tie, first_dealer=first_dealer,
-                    games=n_games, exact=exact_solve, seed=seed, workers=workers,
-                    scheduler=scheduler, store=store, progress=not as_json).to_dict()
-    if as_json:
+                    keep_prob=keep_prob, **switches, first_dealer=first_dealer,
+                    games=n_games, exact=exact_solve, **api_run(run)).to_dict()
+    if run["as_json"]:
         emit_json(out)
         return
     _print_games(out)
@@ -245,6 +209,8 @@ def _print_games(out: dict) -> None:
 
 
 @app.command("best-threshold")
+@api.GAME_SWITCHES.options
+@run_options()
 def best_threshold(
     players: Annotated[str, typer.Option("--players",
                                          help="Table sizes: 3-10, or 4,6,8.")] = "3-10",
@@ -253,11 +219,8 @@ def best_threshold(
                                         "searched, for the hero and the field.")] = "threshold",
     field_spec: Annotated[str, typer.Option("--field", help="The field's thresholds T:Td for "
                                             "the best response.")] = "5:5",
-    deck: DeckOpt = "spanish40",
-    cut_king: CutKingOpt = None,
-    ties: TiesOpt = "all",
-    poroli: PoroliOpt = False,
-    absolute_tie: AbsTieOpt = "void",
+    *,
+    switches: dict[str, Any],
     first_stage: Annotated[str | None, typer.Option(
         "--first-stage", help="Games per candidate in the first stage, doubling after (default "
         f"8192, or --max-games if smaller; {_RACE_MAX}).")] = None,
@@ -278,20 +241,14 @@ def best_threshold(
         "--mixed", help="Where best responses cycle (no pure equilibrium), also search the "
         "mixed symmetric equilibrium next to the cycle, as ronco equilibrium --start does "
         "(rules E5, E6); adds equilibrium_mixed to those rows.")] = False,
-    seed: SeedOpt = DEFAULT_SEED,
-    workers: WorkersOpt = None,
-    scheduler: SchedulerOpt = None,
-    store: StoreOpt = None,
-    as_json: JsonOpt = False,
+    run: dict[str, Any],
 ) -> None:
     """Best (T, Td) against a field, and the symmetric equilibrium, for each table size."""
     out = api.best_threshold(
-        players=players, lives=lives, policy=policy, field=field_spec, deck=deck,
-        cut_king=cut_king, ties=ties, poroli=poroli, absolute_tie=absolute_tie,
+        players=players, lives=lives, policy=policy, field=field_spec, **switches,
         first_stage=first_stage, max_games=max_games, min_games=min_games, z_drop=z_drop,
-        max_iterations=max_iterations, gain_games=gain_games, seed=seed, workers=workers,
-        scheduler=scheduler, store=store, progress=not as_json, mixed=mixed).to_dict()
-    if as_json:
+        max_iterations=max_iterations, gain_games=gain_games, **api_run(run), mixed=mixed).to_dict()
+    if run["as_json"]:
         emit_json(out)
         return
     _print_best(out)
@@ -348,6 +305,8 @@ def _print_best(out: dict) -> None:
 
 
 @app.command()
+@api.GAME_SWITCHES.options
+@run_options()
 def equilibrium(
     players: Annotated[str, typer.Option(
         "--players", help="Table sizes: 2 (with --exact), or 3-10, 4,6,8 or one size of 3 or "
@@ -376,16 +335,9 @@ def equilibrium(
         "--openspiel", help="With --family all: solve the round a second time with OpenSpiel's "
         "sequence-form linear program on the registered game simcards_ronco_duel and compare "
         "(about fifteen seconds; needs pip install -e '.[rl]' from the clone).")] = False,
-    deck: DeckOpt = "spanish40",
-    cut_king: CutKingOpt = None,
-    ties: TiesOpt = "all",
-    poroli: PoroliOpt = False,
-    absolute_tie: AbsTieOpt = "void",
-    seed: SeedOpt = DEFAULT_SEED,
-    workers: WorkersOpt = None,
-    scheduler: SchedulerOpt = None,
-    store: StoreOpt = None,
-    as_json: JsonOpt = False,
+    *,
+    switches: dict[str, Any],
+    run: dict[str, Any],
 ) -> None:
     """Symmetric equilibria over a policy family's thresholds.
 
@@ -399,11 +351,9 @@ def equilibrium(
     95% interval whose upper bound must be below 0.002.
     """
     out = api.equilibrium(players=players, exact=exact_solve, family=family, payoff=payoff,
-                          lives=lives, start=start, deck=deck, cut_king=cut_king, ties=ties,
-                          poroli=poroli, absolute_tie=absolute_tie, seed=seed, workers=workers,
-                          scheduler=scheduler, store=store,
-                          progress=not as_json, openspiel=openspiel).to_dict()
-    if as_json:
+                          lives=lives, start=start, **switches, **api_run(run),
+                          openspiel=openspiel).to_dict()
+    if run["as_json"]:
         emit_json(out)
         return
     if exact_solve and out["family"] == "all":

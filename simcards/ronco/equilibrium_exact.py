@@ -131,7 +131,7 @@ class _Deals:
 
 
 def _options(rules: RoncoRules) -> dict[str, object]:
-    return {"deck": rules.deck, "ties": rules.ties.value, "cut_king": rules.cut_king.value,
+    return {"deck": rules.deck, "ties": rules.ties, "cut_king": rules.cut_king,
             "poroli": rules.poroli}
 
 

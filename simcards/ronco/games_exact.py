@@ -25,7 +25,7 @@ from simcards.core.errors import UsageError
 from simcards.ronco.games_batch import QUANTILES, check_first_dealer, check_lives
 from simcards.ronco.policies import Policy
 from simcards.ronco.rounds_exact import round_outcomes
-from simcards.ronco.rules import AbsoluteTie, RoncoRules, check_players
+from simcards.ronco.rules import RoncoRules, check_players
 
 MAX_STATES = 250_000
 
@@ -76,7 +76,7 @@ def exact_game(rules: RoncoRules, policies: Sequence[Policy], lives: int,
     m0[index[start]] = 1.0 / start.size
     step = table.T.tocsr()  # m -> the distribution one round later
 
-    replay = rules.absolute_tie is AbsoluteTie.REPLAY
+    replay = rules.absolute_tie == "replay"
     if replay:  # the winner: condition every round on not being an absolute tie
         keep = 1.0 - p_tie
         cond = sparse.diags(1.0 / keep) @ table

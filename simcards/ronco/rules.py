@@ -4,7 +4,7 @@ The Poroli preset (P1) turns the cut-king rule off and puts the As de bastos bel
 card, at strength 0 (C4); the Rey stays the blocking card of the Spanish deck (C3):
 
 >>> rules = RoncoRules.make(poroli=True)
->>> rules.cut_king.value
+>>> rules.cut_king
 'none'
 >>> int(rules.top)
 12
@@ -15,14 +15,13 @@ card, at strength 0 (C4); the Rey stays the blocking card of the Spanish deck (C
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum, StrEnum
 from functools import cached_property
 
 import numpy as np
 
 from simcards.core.cards import Deck, get_deck
 from simcards.core.cli_options import check_players as players_in_range
-from simcards.core.errors import UsageError
+from simcards.core.switches import MATCH, Rules, switch
 from simcards.ronco import codes
 from simcards.ronco.kernel_state import Classes, KernelRules
 
@@ -32,86 +31,45 @@ RONCO_DECKS = ("spanish40", "spanish48", "french52")
 """C1: the decks Ronco is played with (``rummy108``, also known to the package, is not one)."""
 
 
-class CutKing(StrEnum):
-    """R7: what a top-rank cut card does to the dealer."""
-
-    LOSES = "loses"
-    BLOCKED = "blocked"
-    NONE = "none"
-
-
-class Ties(StrEnum):
-    """R8: who loses when several players share the lowest card."""
-
-    ALL = "all"
-    FIRST = "first"
-
-
-class AbsoluteTie(StrEnum):
-    """G6: what an absolute tie (R9) does to the game."""
-
-    VOID = "void"
-    REPLAY = "replay"
-
-
-# The kernels' integer code of each switch value (declared in codes.py).
-CUT_KING_CODE = {CutKing.LOSES: codes.CUT_KING_LOSES, CutKing.BLOCKED: codes.CUT_KING_BLOCKED,
-                 CutKing.NONE: codes.CUT_KING_NONE}
-TIES_CODE = {Ties.ALL: codes.TIES_ALL, Ties.FIRST: codes.TIES_FIRST}
-ABSOLUTE_TIE_CODE = {AbsoluteTie.VOID: codes.ABSOLUTE_TIE_VOID,
-                     AbsoluteTie.REPLAY: codes.ABSOLUTE_TIE_REPLAY}
-
-
-def _parse_enum(enum_type: type[Enum], value: str | Enum, what: str) -> Enum:
-    if isinstance(value, enum_type):
-        return value
-    try:
-        return enum_type(value)
-    except ValueError:
-        known = "|".join(m.value for m in enum_type)
-        raise UsageError(f"unknown {what} {value!r} (expected {known})") from None
+# The kernels' integer code of each switch's words (declared in codes.py).
+CUT_KING_CODE = {"loses": codes.CUT_KING_LOSES, "blocked": codes.CUT_KING_BLOCKED,
+                 "none": codes.CUT_KING_NONE}
+"""R7: what a top-rank cut card does to the dealer."""
+TIES_CODE = {"all": codes.TIES_ALL, "first": codes.TIES_FIRST}
+"""R8: who loses when several players share the lowest card."""
+ABSOLUTE_TIE_CODE = {"void": codes.ABSOLUTE_TIE_VOID, "replay": codes.ABSOLUTE_TIE_REPLAY}
+"""G6: what an absolute tie (R9) does to the game."""
+DECK_CODE = {name: i for i, name in enumerate(RONCO_DECKS)}
+"""C1: the decks by index (the kernels read the deck's strengths, not this code)."""
 
 
 @dataclass(frozen=True)
-class RoncoRules:
-    """Every rule switch of Ronco and Poroli.
+class RoncoRules(Rules):
+    """Every rule switch of Ronco and Poroli, each declared once with
+    :func:`~simcards.core.switches.switch` (the command line's options, the API's keywords,
+    the table parameters and the kernels' codes all come from here).
 
-    Build with :meth:`make`, which validates names and applies the Poroli preset (P1).
+    Build with :meth:`make`, which validates every value with a one-line :class:`UsageError`
+    and applies the Poroli preset (P1). The number of players is no rule here: a Ronco study
+    sweeps table sizes under one set of rules (T1, :func:`check_players`).
     """
 
-    deck: str = "spanish40"
-    """C1: ``spanish40`` (default), ``spanish48`` (adds 8 and 9) or ``french52``."""
-    cut_king: CutKing = CutKing.LOSES
-    """R7: ``loses`` (Ronco: a cut top card makes the dealer sole loser), ``blocked`` (the cut
-    top card is not taken) or ``none`` (no effect; the Poroli preset)."""
-    ties: Ties = Ties.ALL
-    """R8: ``all`` (every player tied at the lowest loses) or ``first`` (only the earliest)."""
-    poroli: bool = False
-    """C4/R10: the As de bastos ranks below everything and its holder loses twice."""
-    absolute_tie: AbsoluteTie = AbsoluteTie.VOID
-    """G6: ``void`` (the game ends with no winner) or ``replay`` (the round is dealt again)."""
-
-    @classmethod
-    def make(
-        cls,
-        deck: str = "spanish40",
-        cut_king: str | CutKing | None = None,
-        ties: str | Ties = "all",
-        poroli: bool = False,
-        absolute_tie: str | AbsoluteTie = "void",
-    ) -> RoncoRules:
-        """Validated constructor; ``cut_king=None`` means the default of the variant (P1)."""
-        if deck not in RONCO_DECKS:
-            raise UsageError(f"unknown deck {deck!r} (expected {'|'.join(RONCO_DECKS)})")
-        if cut_king is None:
-            cut_king = CutKing.NONE if poroli else CutKing.LOSES
-        return cls(
-            deck=deck,
-            cut_king=_parse_enum(CutKing, cut_king, "cut-king rule"),
-            ties=_parse_enum(Ties, ties, "ties rule"),
-            poroli=bool(poroli),
-            absolute_tie=_parse_enum(AbsoluteTie, absolute_tie, "absolute-tie rule"),
-        )
+    deck: str = switch("spanish40", rules="C1", words=DECK_CODE,
+                       help="The deck: spanish40, spanish48 (adds 8 and 9) or french52")
+    cut_king: str = switch(
+        "loses", rules="R7", words=CUT_KING_CODE, preset=lambda v: "none" if v["poroli"]
+        else "loses", preset_help="default loses, none with --poroli",
+        help="A top-rank cut card: loses (the dealer is sole loser), blocked (it is not "
+        "taken) or none (no effect)")
+    ties: str = switch("all", rules="R8", words=TIES_CODE,
+                       help="A tie for the lowest card: all tied players lose, or only the "
+                       "first")
+    poroli: bool = switch(False, rules="P1, C4, R10",
+                          help="The Poroli variant: the As de bastos ranks below everything, "
+                          "its holder loses twice, and cut_king defaults to none")
+    absolute_tie: str = switch("void", rules="G6", words=ABSOLUTE_TIE_CODE, level=MATCH,
+                               help="An absolute tie (R9): void (the game ends with no "
+                               "winner) or replay (the round is dealt again)")
 
     @property
     def deck_obj(self) -> Deck:
@@ -146,9 +104,9 @@ class RoncoRules:
     def kernel(self) -> KernelRules:
         """The rules in the form the kernels take
         (:class:`~simcards.ronco.kernel_state.KernelRules`)."""
-        return KernelRules(self.strengths, self.top, TIES_CODE[self.ties],
-                           CUT_KING_CODE[self.cut_king], self.strength_below,
-                           self.strength_counts, ABSOLUTE_TIE_CODE[self.absolute_tie])
+        c = self.codes
+        return KernelRules(self.strengths, self.top, c["ties"], c["cut_king"],
+                           self.strength_below, self.strength_counts, c["absolute_tie"])
 
     @cached_property
     def classes(self) -> Classes:
@@ -160,16 +118,6 @@ class RoncoRules:
         return Classes(strength, counts[strength].astype(np.int64), int(self.strengths.shape[0]),
                        n_cls - 1, np.array([5**j for j in range(n_cls)], np.int64),
                        np.where(strength == 0, 2.0, 1.0))
-
-    def summary(self) -> dict[str, object]:
-        """The rules as plain data, for manifests and JSON output."""
-        return {
-            "deck": self.deck,
-            "cut_king": self.cut_king.value,
-            "ties": self.ties.value,
-            "poroli": self.poroli,
-            "absolute_tie": self.absolute_tie.value,
-        }
 
 
 def check_players(n: int) -> int:

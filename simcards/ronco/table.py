@@ -45,13 +45,14 @@ from typing import Any
 import numpy as np
 
 from simcards.core.cards import Deck
-from simcards.core.cli_options import check_choice, check_seat, rule_integer
+from simcards.core.cli_options import check_seat, rule_integer
 from simcards.core.errors import UsageError
 from simcards.core.policyspec import flag_message
+from simcards.core.switches import HAND, MATCH, MATCH_LEVEL, RuleSet
 from simcards.core.table import CHANCE, TERMINAL, Param, Path, TableGame, TableState
 from simcards.ronco import reference as ref
 from simcards.ronco.policies import parse_policy
-from simcards.ronco.rules import MAX_PLAYERS, RONCO_DECKS, RoncoRules, check_players
+from simcards.ronco.rules import MAX_PLAYERS, RoncoRules, check_players
 
 KEEP = 0
 """Keep the card ("me planto", R2; the dealer: "cartas arriba", R6)."""
@@ -258,7 +259,7 @@ class RoundState(TableState):
         self.cut = outcome
         self.awaiting_cut = False
         top_cut = self.table.values[outcome] == self.table.top
-        cut_king = self.table.rules.cut_king.value
+        cut_king = self.table.rules.cut_king
         if top_cut and cut_king == "blocked":
             pass  # R7 blocked: the top-rank cut card is not taken; the dealer keeps his card.
         else:
@@ -319,7 +320,7 @@ class RoundState(TableState):
         else:
             lowest = min(strengths)  # R8
             tied = [s == lowest for s in strengths]
-            if self.table.rules.ties.value == "all":
+            if self.table.rules.ties == "all":
                 losers = tied
             else:
                 first = tied.index(True)
@@ -558,8 +559,8 @@ class RoundState(TableState):
         t = self.table
         n = self.n_players
         r = t.rules
-        lines = [f"Ronco round: {n} players, {r.deck}, cut_king={r.cut_king.value}, "
-                 f"ties={r.ties.value}" + (", poroli" if r.poroli else "")]
+        lines = [f"Ronco round: {n} players, {r.deck}, cut_king={r.cut_king}, "
+                 f"ties={r.ties}" + (", poroli" if r.poroli else "")]
         for p in range(n):
             name = f"position {p}" + (f" (seat {seats[p]})" if seats else "")
             if p == n - 1:
@@ -663,7 +664,7 @@ class GameState(TableState):
         rnd = self.round
         order = self.order
         if rnd.absolute_tie:
-            if self.table.rules.absolute_tie.value == "void":
+            if self.table.rules.absolute_tie == "void":
                 self.over = self.void = True  # G6 void: no winner, no lives lost
             else:
                 self._start(order[-1])  # G6 replay: no lives lost, the same dealer
@@ -870,8 +871,8 @@ def seat_policy(setup: RoncoSetup, spec: str) -> Callable[[TableState, random.Ra
     def choose(state: TableState, rng: random.Random) -> int:
         view = _acting_round(state).decision_view()
         u = rng.random() if chosen.kind == "random" else None
-        keeps = ref._decide_keep(chosen, view, u, deck=rules.deck, ties=rules.ties.value,
-                                 cut_king=rules.cut_king.value, poroli=rules.poroli)
+        keeps = ref._decide_keep(chosen, view, u, deck=rules.deck, ties=rules.ties,
+                                 cut_king=rules.cut_king, poroli=rules.poroli)
         return KEEP if keeps else PASS
 
     return choose
@@ -880,32 +881,17 @@ def seat_policy(setup: RoncoSetup, spec: str) -> Callable[[TableState, random.Ra
 # -- the descriptors
 
 
-def _check_bool(name: str, value: object) -> bool:
-    if not isinstance(value, bool):
-        raise UsageError(f"--{name} must be true or false, got {value!r}")
-    return value
-
-
 def _make(game: bool) -> Callable[[dict[str, Any]], RoncoSetup]:
     def make(opts: dict[str, Any]) -> RoncoSetup:
         players = check_players(rule_integer("players", opts["players"]))
-        deck = check_choice("deck", opts["deck"], RONCO_DECKS, "C1")
-        cut_king = opts["cut_king"]
-        if cut_king is not None:
-            cut_king = check_choice("cut_king", cut_king, ref.CUT_KING_OPTIONS, "R7")
-        ties = check_choice("ties", opts["ties"], ref.TIES_OPTIONS, "R8")
-        poroli = _check_bool("poroli", opts["poroli"])
+        rules = RoncoRules.make(**{s.name: opts[s.name]
+                                   for s in RoncoRules.switches(MATCH if game else HAND)})
         if not game:
-            rules = RoncoRules.make(deck=deck, cut_king=cut_king, ties=ties, poroli=poroli)
             return RoncoSetup(rules, players)
         from simcards.ronco.games_batch import check_lives
 
-        absolute_tie = check_choice("absolute_tie", opts["absolute_tie"],
-                                    ref.ABSOLUTE_TIE_OPTIONS, "G6")
         lives = check_lives(rule_integer("lives", opts["lives"]))
         first = check_seat(opts["first_dealer"], players, "--first-dealer")
-        rules = RoncoRules.make(deck=deck, cut_king=cut_king, ties=ties, poroli=poroli,
-                                absolute_tie=absolute_tie)
         return RoncoSetup(rules, players, lives, first)
 
     return make
@@ -922,18 +908,14 @@ def _game_length(setup: RoncoSetup) -> int:
     and one void one; G6 replay bounds nothing, so the reference's round limit counts."""
     n = setup.players
     rounds = n * setup.lives + 1
-    if setup.rules.absolute_tie.value == "replay":
+    if setup.rules.absolute_tie == "replay":
         rounds = MAX_ROUNDS
     return n * rounds
 
 
 _RULE_PARAMS = (
     Param("players", 4, "players at the table (2-20, T1)"),
-    Param("deck", "spanish40", "spanish40 | spanish48 | french52 (C1)"),
-    Param("cut_king", None, "loses | blocked | none: a top-rank cut card (R7; default loses, "
-          "none with poroli)", none=""),
-    Param("ties", "all", "all | first: who loses a tie for the lowest card (R8)"),
-    Param("poroli", False, "the Poroli variant preset (P1: C4, R10, cut_king none)"),
+    *RuleSet.of(RoncoRules, HAND).params(),
 )
 
 ROUND = TableGame(
@@ -966,7 +948,7 @@ GAME = TableGame(
     long_name="A Ronco game with lives",
     params=(*_RULE_PARAMS,
             Param("lives", 7, "lives (or chips) per player (G1)"),
-            Param("absolute_tie", "void", "void | replay: what an absolute tie does (G6)"),
+            *RuleSet.of(RoncoRules, MATCH_LEVEL).params(),
             Param("first_dealer", None, "the seat that deals first (None: drawn, G4)")),
     players_range=(2, MAX_PLAYERS),
     make=_make(game=True),
@@ -1005,7 +987,7 @@ class DuelState(RoundState):
 
 def _make_duel(opts: dict[str, Any]) -> RoncoSetup:
     setup = _make(game=False)({**opts, "players": 2})
-    if setup.rules.ties.value != "first":
+    if setup.rules.ties != "first":
         raise UsageError("--ties must be first in the duel: only then does exactly one position "
                          "lose every round (E3)")
     return setup

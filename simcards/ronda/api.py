@@ -31,23 +31,13 @@ from typing import Any
 
 import pandas as pd
 
-from simcards.core.apiargs import (
-    COUNT,
-    INT,
-    POLICIES,
-    POLICY,
-    PROGRESS_BAR,
-    RUN,
-    SIZES,
-    SWITCH,
-    TEXT,
-    checked,
-)
+from simcards.core.apiargs import COUNT, INT, POLICIES, POLICY, PROGRESS_BAR, RUN, SIZES, checked
 from simcards.core.cli_options import DEFAULT_SEED, check_seat, parse_count
 from simcards.core.errors import UsageError
 from simcards.core.policyspec import PolicySpec, flag_message
 from simcards.core.progress import Progress
 from simcards.core.results import Result
+from simcards.core.switches import HAND, MATCH, RuleSet
 from simcards.ronda.policies import KINDS
 from simcards.ronda.rules import RondaRules
 
@@ -58,8 +48,6 @@ MAX_MATCHES = 10**9
 MAX_DEALS = 10**9
 """The most deal sets one ``compare`` run may play (``--deals``; each is two matches)."""
 
-HAND_RULES = ("players", "teams", "derba_chain", "announce", "announce_conflict", "mode")
-"""The rule switches that a single hand reads (the rest are match level, S4, S5, C3)."""
 
 
 def _bound(ci: list[float] | None, i: int) -> float:
@@ -117,11 +105,7 @@ def compare_frame(d: dict[str, Any]) -> pd.DataFrame:
 # ---------------------------------------------------------------- checks
 
 
-def make_rules(*, players: int = 2, teams: str = "off", derba_chain: str = "flat",
-               announce: str = "first_deal", announce_conflict: str = "text",
-               mode: str = "points", target: int | str = 21,
-               target_check: str = "end_of_hand", hands_to_win: int | str = 1,
-               match: bool = True) -> RondaRules:
+def make_rules(*, match: bool = True, **switches: Any) -> RondaRules:
     """The rules from the commands' flags, each checked by ``RondaRules.make`` with a one-line
     message naming its flag.
 
@@ -130,13 +114,8 @@ def make_rules(*, players: int = 2, teams: str = "off", derba_chain: str = "flat
     (``match`` false: ``ronda play`` without ``--match``), the match-level ones (S4, S5, C3).
     Each is refused at a value other than its default, as a default given explicitly changes
     nothing."""
-    rules = RondaRules.make(players=players, teams=teams, derba_chain=derba_chain,
-                            announce=announce, announce_conflict=announce_conflict,
-                            target=target, target_check=target_check, mode=mode,
-                            hands_to_win=hands_to_win)
-    given = {"--derba-chain": rules.derba_chain, "--announce": rules.announce,
-             "--announce-conflict": rules.announce_conflict, "--target": rules.target,
-             "--target-check": rules.target_check, "--hands-to-win": rules.hands_to_win}
+    rules = RondaRules.make(**switches)
+    given = {s.flag: getattr(rules, s.name) for s in RondaRules.switches()}
     if rules.mode == "classic":
         _refuse_ignored(given, CLASSIC_IGNORES, "no effect in --mode classic, where nothing "
                         "scores and a match is won by hands (rules C1, C3); leave {them} out")
@@ -147,13 +126,19 @@ def make_rules(*, players: int = 2, teams: str = "off", derba_chain: str = "flat
 
 
 _DEFAULTS = RondaRules()
-CLASSIC_IGNORES = {"--derba-chain": _DEFAULTS.derba_chain, "--announce": _DEFAULTS.announce,
-                   "--announce-conflict": _DEFAULTS.announce_conflict,
-                   "--target": _DEFAULTS.target, "--target-check": _DEFAULTS.target_check}
+CLASSIC_IGNORES = {f"--{name.replace('_', '-')}": getattr(_DEFAULTS, name)
+                   for name in ("derba_chain", "announce", "announce_conflict", "target",
+                                "target_check")}
 """C3: the flags that classic mode ignores, with their defaults (the only values allowed)."""
-MATCH_ONLY = {"--target": _DEFAULTS.target, "--target-check": _DEFAULTS.target_check,
-              "--hands-to-win": _DEFAULTS.hands_to_win}
+MATCH_ONLY = {s.flag: s.default for s in RondaRules.switches() if s.level == MATCH}
 """S4, S5, C3: the flags only a whole match reads, with their defaults."""
+
+HAND_SWITCHES = RuleSet.of(RondaRules, HAND, build=make_rules)
+"""The switches of the commands that play single hands (``hands``)."""
+MATCH_SWITCHES = RuleSet.of(RondaRules, build=make_rules)
+"""Every switch: the commands that play whole matches (``matches``, ``compare``)."""
+LADDER_SWITCHES = RuleSet.of(RondaRules, exclude=("players",), build=lambda **v: v)
+"""``ladder``'s: every switch but ``players``, which lists table sizes there."""
 
 
 def _refuse_ignored(given: dict[str, object], ignored: dict[str, object], why: str) -> None:
@@ -199,15 +184,12 @@ def sides(rules: RondaRules) -> list[list[int]]:
 
 
 def _header(command: str, rules: RondaRules, specs: Sequence[PolicySpec],
-            rule_names: Sequence[str] | None = None) -> dict[str, Any]:
-    summary = rules.summary()
-    if rule_names is not None:
-        summary = {k: summary[k] for k in rule_names}
+            level: str | None = None) -> dict[str, Any]:
     return {
         "game": "ronda",
         "command": command,
         "players": rules.players,
-        "rules": summary,
+        "rules": rules.summary(level),
         "sides": sides(rules),
         "policies": [s.text() for s in specs],
     }
@@ -216,16 +198,11 @@ def _header(command: str, rules: RondaRules, specs: Sequence[PolicySpec],
 # ---------------------------------------------------------------- commands
 
 
-_HAND_ARGS = {"players": INT, "teams": SWITCH, "derba_chain": TEXT, "announce": TEXT,
-              "announce_conflict": TEXT, "mode": TEXT, "dealer": INT.or_none()}
-_MATCH_ARGS = {**_HAND_ARGS, "target": INT, "target_check": TEXT, "hands_to_win": INT}
-
-
-@checked(_HAND_ARGS, RUN, policies=POLICIES.or_none(), hands=COUNT)
-def hands(*, players: int = 2, teams: str | bool = "off",
-          policies: str | Sequence[str] | None = None,
-          derba_chain: str = "flat", announce: str = "first_deal",
-          announce_conflict: str = "text", mode: str = "points", hands: int | str = "100k",
+@checked(HAND_SWITCHES.args, RUN, policies=POLICIES.or_none(), hands=COUNT,
+         dealer=INT.or_none())
+@HAND_SWITCHES.keywords
+def hands(*, rules: RondaRules, policies: str | Sequence[str] | None = None,
+          hands: int | str = "100k",
           dealer: int | None = None, seed: int = DEFAULT_SEED, workers: int | None = None,
           scheduler: str | None = None, store: str | None = None,
           progress: bool = False) -> Result:
@@ -240,12 +217,10 @@ def hands(*, players: int = 2, teams: str | bool = "off",
     from simcards.core.montecarlo import monte_carlo
     from simcards.ronda import hands_batch as ronda_hands
 
-    rules = make_rules(players=players, teams=teams, derba_chain=derba_chain,
-                       announce=announce, announce_conflict=announce_conflict, mode=mode)
     specs = seat_policies(rules.players, policies)
     dealer = check_seat(dealer, rules.players)
     total = parse_count(hands, "--hands", MAX_HANDS)
-    header = {**_header("hands", rules, specs, HAND_RULES), "dealer": dealer}
+    header = {**_header("hands", rules, specs, HAND), "dealer": dealer}
     return monte_carlo(
         header, {"hands": total, "chunk_size": ronda_hands.chunk_size(specs)},
         lambda **run: ronda_hands.simulate(rules, specs, total, dealer=dealer, seed=seed, **run),
@@ -254,12 +229,11 @@ def hands(*, players: int = 2, teams: str | bool = "off",
         workers=workers, scheduler=scheduler, store=store, progress=progress)
 
 
-@checked(_MATCH_ARGS, RUN, policies=POLICIES.or_none(), matches=COUNT)
-def matches(*, players: int = 2, teams: str | bool = "off",
-            policies: str | Sequence[str] | None = None, derba_chain: str = "flat",
-            announce: str = "first_deal", announce_conflict: str = "text",
-            mode: str = "points", target: int = 21, target_check: str = "end_of_hand",
-            hands_to_win: int = 1, matches: int | str = "100k",
+@checked(MATCH_SWITCHES.args, RUN, policies=POLICIES.or_none(), matches=COUNT,
+         dealer=INT.or_none())
+@MATCH_SWITCHES.keywords
+def matches(*, rules: RondaRules, policies: str | Sequence[str] | None = None,
+            matches: int | str = "100k",
             dealer: int | None = None, seed: int = DEFAULT_SEED, workers: int | None = None,
             scheduler: str | None = None, store: str | None = None,
             progress: bool = False) -> Result:
@@ -273,9 +247,6 @@ def matches(*, players: int = 2, teams: str | bool = "off",
     from simcards.core.montecarlo import monte_carlo
     from simcards.ronda import matches_batch
 
-    rules = make_rules(players=players, teams=teams, derba_chain=derba_chain,
-                       announce=announce, announce_conflict=announce_conflict, mode=mode,
-                       target=target, target_check=target_check, hands_to_win=hands_to_win)
     specs = seat_policies(rules.players, policies)
     dealer = check_seat(dealer, rules.players)
     total = parse_count(matches, "--matches", MAX_MATCHES)
@@ -291,12 +262,10 @@ def matches(*, players: int = 2, teams: str | bool = "off",
         workers=workers, scheduler=scheduler, store=store, progress=progress)
 
 
-@checked(_MATCH_ARGS, RUN, a=POLICY.named("policy A"), b=POLICY.named("policy B"),
-         deals=COUNT, progress=PROGRESS_BAR)
-def compare(a: str | PolicySpec, b: str | PolicySpec, *, players: int = 2,
-            teams: str | bool = "off", derba_chain: str = "flat", announce: str = "first_deal",
-            announce_conflict: str = "text", mode: str = "points", target: int = 21,
-            target_check: str = "end_of_hand", hands_to_win: int = 1,
+@checked(MATCH_SWITCHES.args, RUN, a=POLICY.named("policy A"), b=POLICY.named("policy B"),
+         deals=COUNT, dealer=INT.or_none(), progress=PROGRESS_BAR)
+@MATCH_SWITCHES.keywords
+def compare(a: str | PolicySpec, b: str | PolicySpec, *, rules: RondaRules,
             deals: int | str = "50k", dealer: int | None = None, seed: int = DEFAULT_SEED,
             workers: int | None = None, scheduler: str | None = None, store: str | None = None,
             progress: bool | Progress = False) -> Result:
@@ -315,9 +284,6 @@ def compare(a: str | PolicySpec, b: str | PolicySpec, *, players: int = 2,
 
     spec_a = parse_policy(a, "policy A")
     spec_b = parse_policy(b, "policy B")
-    rules = make_rules(players=players, teams=teams, derba_chain=derba_chain,
-                       announce=announce, announce_conflict=announce_conflict, mode=mode,
-                       target=target, target_check=target_check, hands_to_win=hands_to_win)
     dealer = check_seat(dealer, rules.players)
     total = parse_count(deals, "--deals", MAX_DEALS)
     header = {"game": "ronda", "command": "compare", "players": rules.players,
@@ -339,12 +305,11 @@ LADDER_PAIRING_KEYS = ("plays", "win_rate_a", "win_ci_a", "win_rate_b", "win_ci_
 """The keys of each pairing's ``compare`` answer that a ladder keeps."""
 
 
-@checked(_MATCH_ARGS, RUN, players=SIZES, policies=POLICIES.or_none(), deals=COUNT)
+@checked(LADDER_SWITCHES.args, RUN, players=SIZES, policies=POLICIES.or_none(), deals=COUNT,
+         dealer=INT.or_none())
+@LADDER_SWITCHES.keywords
 def ladder(*, policies: str | Sequence[str | PolicySpec] | None = None,
-           players: int | str | Sequence[int] = 2, teams: str | bool = "off",
-           derba_chain: str = "flat", announce: str = "first_deal",
-           announce_conflict: str = "text", mode: str = "points", target: int = 21,
-           target_check: str = "end_of_hand", hands_to_win: int = 1,
+           players: int | str | Sequence[int] = 2, rules: dict[str, Any],
            deals: int | str = "50k", dealer: int | None = None, seed: int = DEFAULT_SEED,
            workers: int | None = None, scheduler: str | None = None, store: str | None = None,
            progress: bool = False) -> Result:
@@ -361,45 +326,20 @@ def ladder(*, policies: str | Sequence[str | PolicySpec] | None = None,
     against A, each order on half the deal sets (rounded up), so that the ladder does not
     depend on the order the policies are listed in (:mod:`simcards.core.ladder`).
     """
-    from simcards.core import ladder as lad
-    from simcards.core.cli_options import check_seed
-    from simcards.core.runner import check_workers
+    from simcards.core.ladder import run_ladder
 
-    sizes = lad.table_sizes(players)
-    tables = [make_rules(players=n, teams=teams, derba_chain=derba_chain, announce=announce,
-                         announce_conflict=announce_conflict, mode=mode, target=target,
-                         target_check=target_check, hands_to_win=hands_to_win)
-              for n in sizes]
-    specs = lad.policy_list(policies, lambda item: parse_policy(item, "--policies"))
-    total = parse_count(deals, "--deals", MAX_DEALS)
-    for rules in tables:
-        dealer = check_seat(dealer, rules.players)
-    check_seed(seed)
-    check_workers(workers)
-    names = [s.text() for s in specs]
+    return run_ladder(_ladder_game(), policies=policies, players=players, switches=rules,
+                      deals=deals, dealer=dealer, seed=seed, workers=workers,
+                      scheduler=scheduler, store=store, progress=progress)
 
-    def run(pairing: Any, bar: Any) -> Result:
-        rules = tables[pairing.table]
-        return compare(specs[pairing.a], specs[pairing.b], players=rules.players, teams=teams,
-                       derba_chain=derba_chain, announce=announce,
-                       announce_conflict=announce_conflict, mode=mode, target=target,
-                       target_check=target_check, hands_to_win=hands_to_win,
-                       deals=pairing.deals, dealer=dealer, seed=pairing.seed, workers=workers,
-                       scheduler=scheduler, store=store, progress=bar)
 
-    results = lad.run_pairings("ronda", "Ronda", sizes, names, total, seed, progress, run,
-                               alone=[r.n_sides > 2 for r in tables])
-    out: dict[str, Any] = {"game": "ronda", "command": "ladder", "policies": names,
-                           "players": sizes, "anchor": names[0], "dealer": dealer,
-                           "seed": seed, "deals": total,
-                           "tables": [_ladder_table(rules, names, [r.data for r in res])
-                                      for rules, res in zip(tables, results, strict=True)]}
-    result = Result(out, results, lad.ladder_frame)
-    lad.keep_result(store, {**{k: out[k] for k in ("game", "command", "policies", "players",
-                                                   "dealer", "seed", "deals")},
-                            "rules": [r.summary() for r in tables]},
-                    result, {"order": [t["order"] for t in out["tables"]]})
-    return result
+def _ladder_game() -> Any:
+    """Ronda as the ladder plays it (:class:`~simcards.core.ladder.LadderGame`)."""
+    from simcards.core.ladder import LadderGame
+
+    return LadderGame("ronda", "Ronda", make_rules,
+                      lambda item, rules: parse_policy(item, "--policies"), compare,
+                      _ladder_table, lambda rules: rules.n_sides > 2, MAX_DEALS)
 
 
 def _ladder_table(rules: RondaRules, names: list[str],

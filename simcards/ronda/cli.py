@@ -3,10 +3,8 @@
 Each command reads its flags and calls the function of the same name in
 :mod:`simcards.ronda.api`, which checks them and computes; this module only prints.
 
-Each command's parameter list repeats flags its siblings (and the other games' commands) take:
-typer reads a command's options from that command's own signature, so the list cannot be
-shared; what can be is, once: every option's type, flag and help text (the ``*Opt`` aliases
-here and in :mod:`simcards.core.cli_options`), and the call the API answers.
+Options shared with other commands are declared once and written into each signature: the
+rule switches of :class:`~simcards.ronda.rules.RondaRules` and the run options.
 """
 
 from __future__ import annotations
@@ -17,17 +15,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from simcards.core.cli_options import (
-    DEFAULT_SEED,
-    JsonOpt,
-    SchedulerOpt,
-    SeedOpt,
-    StoreOpt,
-    WorkersOpt,
-    check_seat,
-    emit_json,
-    switch_option,
-)
+from simcards.core.cli_options import api_run, check_seat, emit_json, run_options
 from simcards.core.console import table_console
 from simcards.ronda import api
 from simcards.ronda.policies import KINDS, check_legal
@@ -35,27 +23,9 @@ from simcards.ronda.policies import KINDS, check_legal
 app = typer.Typer(help="Ronda, the Spanish-deck capture game.", no_args_is_help=True)
 
 _COUNTS = "k = 1,000, M = 1,000,000, G = 1,000,000,000"
-PlayersOpt = Annotated[int, typer.Option("--players", help="Players at the table: 2, 3 or 4 "
-                                         "(rule D2).")]
-TeamsOpt = Annotated[str, switch_option(
-    "--teams", ("on", "off"), "on", help="Two partnerships {0, 2} and {1, 3} (4 players only, "
-    "rule D2): --teams alone or --teams on; --teams off (the default): every player alone.")]
 PoliciesOpt = Annotated[str | None, typer.Option(
     "--policies", help="One policy per player in seat order, e.g. greedy,lookahead:2, or one "
     "for all (default greedy). Syntax: " + KINDS.help() + ".")]
-ChainOpt = Annotated[str, typer.Option("--derba-chain", help="flat | tiers (rules X6, X7).")]
-AnnounceOpt = Annotated[str, typer.Option("--announce", help="first_deal | every_deal "
-                                          "(rule A1).")]
-ConflictOpt = Annotated[str, typer.Option("--announce-conflict", help="text | "
-                                          "highest_takes_all (rules A4, A5).")]
-ModeOpt = Annotated[str, typer.Option("--mode", help="points | classic (rule C1).")]
-TargetOpt = Annotated[int, typer.Option("--target", help="Points to win a match: usually 11, "
-                                        "21 or 41; any of 1 .. 1000 (rule S4).")]
-TargetCheckOpt = Annotated[str, typer.Option("--target-check", help="end_of_hand | immediate "
-                                             "(rules S4, S5).")]
-HandsToWinOpt = Annotated[int, typer.Option("--hands-to-win", help="Hands a side must win to "
-                                            "win a classic match (rule C3; --mode classic "
-                                            "only).")]
 DealerOpt = Annotated[int | None, typer.Option(
     "--dealer", help="The dealer's seat (default: drawn at random for every hand, rule D3).")]
 FirstDealerOpt = Annotated[int | None, typer.Option(
@@ -101,30 +71,22 @@ def _rules_line(out: dict[str, Any]) -> str:
 
 
 @app.command()
+@api.HAND_SWITCHES.options
+@run_options()
 def hands(
-    players: PlayersOpt = 2,
-    teams: TeamsOpt = "off",
+    switches: dict[str, Any],
     policies: PoliciesOpt = None,
-    derba_chain: ChainOpt = "flat",
-    announce: AnnounceOpt = "first_deal",
-    announce_conflict: ConflictOpt = "text",
-    mode: ModeOpt = "points",
     n_hands: Annotated[str, typer.Option(
         "--hands", help=f"Hands to simulate: 100000, 1e5 or 100k ({_COUNTS}); at most 1e10.")
     ] = "100k",
     dealer: DealerOpt = None,
-    seed: SeedOpt = DEFAULT_SEED,
-    workers: WorkersOpt = None,
-    scheduler: SchedulerOpt = None,
-    store: StoreOpt = None,
-    as_json: JsonOpt = False,
+    *,
+    run: dict[str, Any],
 ) -> None:
     """Single hands: points by side and by source, cards, hand wins, Rondas and Tringlas."""
-    out = api.hands(players=players, teams=teams, policies=policies, derba_chain=derba_chain,
-                    announce=announce, announce_conflict=announce_conflict, mode=mode,
-                    hands=n_hands, dealer=dealer, seed=seed, workers=workers,
-                    scheduler=scheduler, store=store, progress=not as_json).to_dict()
-    if as_json:
+    out = api.hands(**switches, policies=policies, hands=n_hands, dealer=dealer,
+                    **api_run(run)).to_dict()
+    if run["as_json"]:
         emit_json(out)
         return
     _print_hands(out)
@@ -170,35 +132,22 @@ def _print_hands(out: dict[str, Any]) -> None:
 
 
 @app.command()
+@api.MATCH_SWITCHES.options
+@run_options()
 def matches(
-    players: PlayersOpt = 2,
-    teams: TeamsOpt = "off",
+    switches: dict[str, Any],
     policies: PoliciesOpt = None,
-    derba_chain: ChainOpt = "flat",
-    announce: AnnounceOpt = "first_deal",
-    announce_conflict: ConflictOpt = "text",
-    mode: ModeOpt = "points",
-    target: TargetOpt = 21,
-    target_check: TargetCheckOpt = "end_of_hand",
-    hands_to_win: HandsToWinOpt = 1,
     n_matches: Annotated[str, typer.Option(
         "--matches", help=f"Matches to simulate: 100000, 1e5 or 100k ({_COUNTS}); at most "
         "1e9.")] = "100k",
     dealer: FirstDealerOpt = None,
-    seed: SeedOpt = DEFAULT_SEED,
-    workers: WorkersOpt = None,
-    scheduler: SchedulerOpt = None,
-    store: StoreOpt = None,
-    as_json: JsonOpt = False,
+    *,
+    run: dict[str, Any],
 ) -> None:
     """Whole matches: win rate by side, match length, first-player advantage."""
-    out = api.matches(players=players, teams=teams, policies=policies,
-                      derba_chain=derba_chain, announce=announce,
-                      announce_conflict=announce_conflict, mode=mode, target=target,
-                      target_check=target_check, hands_to_win=hands_to_win, matches=n_matches,
-                      dealer=dealer, seed=seed, workers=workers, scheduler=scheduler,
-                      store=store, progress=not as_json).to_dict()
-    if as_json:
+    out = api.matches(**switches, policies=policies, matches=n_matches,
+                      dealer=dealer, **api_run(run)).to_dict()
+    if run["as_json"]:
         emit_json(out)
         return
     _print_matches(out)
@@ -238,41 +187,28 @@ def _print_matches(out: dict[str, Any]) -> None:
 
 
 @app.command()
+@api.MATCH_SWITCHES.options
+@run_options()
 def compare(
     policy_a: Annotated[str, typer.Argument(
         metavar="A", help="Policy A, e.g. lookahead:2 (" + " | ".join(
             k.syntax() + (f": {k.note}" if k.note else "") for k in KINDS.kinds.values())
         + ").")],
     policy_b: Annotated[str, typer.Argument(metavar="B", help="Policy B, e.g. greedy.")],
-    players: PlayersOpt = 2,
-    teams: TeamsOpt = "off",
-    derba_chain: ChainOpt = "flat",
-    announce: AnnounceOpt = "first_deal",
-    announce_conflict: ConflictOpt = "text",
-    mode: ModeOpt = "points",
-    target: TargetOpt = 21,
-    target_check: TargetCheckOpt = "end_of_hand",
-    hands_to_win: HandsToWinOpt = 1,
+    switches: dict[str, Any],
     n_deals: Annotated[str, typer.Option(
         "--deals", help=f"Deal sets, each one match per seating of A and B: 50000, 5e4 or 50k "
         f"({_COUNTS}); at most 1e9.")] = "50k",
     dealer: Annotated[int | None, typer.Option(
         "--dealer", help="The first dealer's seat (default: drawn for every deal set, rule "
         "D3).")] = None,
-    seed: SeedOpt = DEFAULT_SEED,
-    workers: WorkersOpt = None,
-    scheduler: SchedulerOpt = None,
-    store: StoreOpt = None,
-    as_json: JsonOpt = False,
+    *,
+    run: dict[str, Any],
 ) -> None:
     """Policy A against policy B in duplicate: same deals, seats swapped; paired differences."""
-    out = api.compare(policy_a, policy_b, players=players, teams=teams,
-                      derba_chain=derba_chain, announce=announce,
-                      announce_conflict=announce_conflict, mode=mode, target=target,
-                      target_check=target_check, hands_to_win=hands_to_win, deals=n_deals,
-                      dealer=dealer, seed=seed, workers=workers, scheduler=scheduler,
-                      store=store, progress=not as_json).to_dict()
-    if as_json:
+    out = api.compare(policy_a, policy_b, **switches, deals=n_deals,
+                      dealer=dealer, **api_run(run)).to_dict()
+    if run["as_json"]:
         emit_json(out)
         return
     _print_compare(out)
@@ -309,30 +245,22 @@ LadderPoliciesOpt = Annotated[str | None, typer.Option(
 
 
 @app.command()
+@api.LADDER_SWITCHES.options
+@run_options()
 def ladder(
     policies: LadderPoliciesOpt = None,
     players: Annotated[str, typer.Option(
         "--players", help="Players at the table: 2, 3 or 4 (rule D2), or several table sizes, "
         "e.g. 2,3 (each ranked apart).")] = "2",
-    teams: TeamsOpt = "off",
-    derba_chain: ChainOpt = "flat",
-    announce: AnnounceOpt = "first_deal",
-    announce_conflict: ConflictOpt = "text",
-    mode: ModeOpt = "points",
-    target: TargetOpt = 21,
-    target_check: TargetCheckOpt = "end_of_hand",
-    hands_to_win: HandsToWinOpt = 1,
+    *,
+    switches: dict[str, Any],
     n_deals: Annotated[str, typer.Option(
         "--deals", help=f"Deal sets per pairing, as in compare: 50000, 5e4 or 50k ({_COUNTS}); "
         "at most 1e9.")] = "50k",
     dealer: Annotated[int | None, typer.Option(
         "--dealer", help="The first dealer's seat (default: drawn for every deal set, rule "
         "D3).")] = None,
-    seed: SeedOpt = DEFAULT_SEED,
-    workers: WorkersOpt = None,
-    scheduler: SchedulerOpt = None,
-    store: StoreOpt = None,
-    as_json: JsonOpt = False,
+    run: dict[str, Any],
 ) -> None:
     """Every policy against every other in duplicate (compare), ranked by Elo ratings.
 
@@ -340,13 +268,9 @@ def ladder(
     B A, each on half the deal sets); a Bradley-Terry fit gives the ratings,
     on the Elo scale with the first listed policy at 0, with 95% intervals from the inverse
     Fisher information."""
-    out = api.ladder(policies=policies, players=players, teams=teams,
-                     derba_chain=derba_chain, announce=announce,
-                     announce_conflict=announce_conflict, mode=mode, target=target,
-                     target_check=target_check, hands_to_win=hands_to_win, deals=n_deals,
-                     dealer=dealer, seed=seed, workers=workers, scheduler=scheduler,
-                     store=store, progress=not as_json).data
-    if as_json:
+    out = api.ladder(policies=policies, players=players, **switches, deals=n_deals,
+                     dealer=dealer, **api_run(run)).data
+    if run["as_json"]:
         emit_json(out)
         return
     _print_ladder(out)
@@ -395,9 +319,9 @@ def _print_ladder(out: dict[str, Any]) -> None:
 
 
 @app.command()
+@api.MATCH_SWITCHES.options
 def play(
-    players: PlayersOpt = 2,
-    teams: TeamsOpt = "off",
+    switches: dict[str, Any],
     policies: Annotated[str | None, typer.Option(
         "--policies", help="The other seats' policies, one per player in seat order (your "
         "seat's entry is not used; it may be 'human') or one for all (default greedy). Syntax: "
@@ -411,13 +335,6 @@ def play(
     match: Annotated[bool, typer.Option("--match", help="Play a whole match (to --target, or "
                                         "--hands-to-win hands in classic mode) instead of one "
                                         "hand.")] = False,
-    derba_chain: ChainOpt = "flat",
-    announce: AnnounceOpt = "first_deal",
-    announce_conflict: ConflictOpt = "text",
-    mode: ModeOpt = "points",
-    target: TargetOpt = 21,
-    target_check: TargetCheckOpt = "end_of_hand",
-    hands_to_win: HandsToWinOpt = 1,
 ) -> None:
     """Play Ronda at the terminal against the chosen policies."""
     import secrets
@@ -425,10 +342,7 @@ def play(
     from simcards.core.cli_options import check_seed
     from simcards.core.errors import UsageError
 
-    rules = api.make_rules(players=players, teams=teams, derba_chain=derba_chain,
-                           announce=announce, announce_conflict=announce_conflict, mode=mode,
-                           target=target, target_check=target_check, hands_to_win=hands_to_win,
-                           match=match)
+    rules = api.make_rules(**switches, match=match)
     check_seat(seat, rules.players, "--seat")
     items = [s.strip() for s in (policies or "").split(",")]
     if len(items) == rules.players and items[seat].lower() == "human":

@@ -15,13 +15,15 @@ players one card lies face up, so 39 are played:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 
-from simcards.core.cli_options import check_choice, check_players, check_range, rule_integer
 from simcards.core.errors import UsageError
+from simcards.core.switches import MATCH, Rules, switch
 from simcards.ronda import codes
 from simcards.ronda.kernel_state import KernelRules
 
@@ -49,73 +51,52 @@ MAX_HANDS_TO_WIN = 1000
 
 
 @dataclass(frozen=True)
-class RondaRules:
-    """Every rule switch of Ronda (the options table of ``seeds/ronda.md``).
+class RondaRules(Rules):
+    """Every rule switch of Ronda (the options table of ``seeds/ronda.md``), each declared
+    once with :func:`~simcards.core.switches.switch`: the command line's options, the API's
+    keywords, the table parameters and the kernels' codes all come from here.
 
     Build with :meth:`make`, which validates every value with a one-line
     :class:`UsageError`.
     """
 
-    players: int = 2
-    """D2: 2, 3 or 4 players, seated 0 .. n-1; D4 sets the deals (4x5, 4-4-4-1 with a face-up
-    card, 4-4-2)."""
-    teams: str = "off"
-    """D2: ``off`` (every player is a side) or ``on`` (4 players only: partnerships {0, 2} and
-    {1, 3}, who score together)."""
-    derba_chain: str = "flat"
-    """X6/X7: ``flat`` (every hit of a chain scores +1) or ``tiers`` (hits score 1, 5, 10 and
-    each hit takes back the previous hit's points from its side)."""
-    announce: str = "first_deal"
-    """A1: ``first_deal`` (only the first deal of a hand announces) or ``every_deal``."""
-    announce_conflict: str = "text"
-    """A4/A5: ``text`` (same-value Rondas of two sides cancel; among several sides' Tringlas only
-    the lowest scores) or ``highest_takes_all`` (the side of the strongest announcement scores
-    them all; a tie between sides scores nothing)."""
-    target: int = 21
-    """S4: the match is played to this many points, usually 21, 11 or 41, any of 1 ..
-    :data:`MAX_TARGET` (match level; a hand ignores it)."""
-    target_check: str = "end_of_hand"
-    """S4/S5: ``end_of_hand`` (the target is checked after each hand's card count) or
-    ``immediate`` (at every check point). Match level; a hand ignores it."""
-    mode: str = "points"
-    """C1: ``points`` or ``classic`` (play alike, nothing scores; the side with most cards
-    wins the hand, C2)."""
-    hands_to_win: int = 1
-    """C3: hands a side must win to win a classic match (>= 1; only 1 in points mode)."""
+    players: int = switch(2, rules="D2", low=min(DEAL_SIZES), high=max(DEAL_SIZES),
+                          help="Players at the table, seated 0 .. n-1 (D4 sets the deals: 4x5, "
+                          "4-4-4-1 with a face-up card, 4-4-2)")
+    teams: str = switch("off", rules="D2", words=TEAMS_CODE, implied="on",
+                        help="Two partnerships {0, 2} and {1, 3}, who score together (4 "
+                        "players only); --teams alone means on; off: every player is a side")
+    derba_chain: str = switch("flat", rules="X6, X7", words=CHAIN_CODE,
+                              help="A Derba chain: flat (every hit scores +1) or tiers (hits "
+                              "score 1, 5, 10 and each takes back the previous hit's points)")
+    announce: str = switch("first_deal", rules="A1", words=ANNOUNCE_CODE,
+                           help="Which deals of a hand announce Rondas and Tringlas")
+    announce_conflict: str = switch(
+        "text", rules="A4, A5", words=CONFLICT_CODE,
+        help="Announcements of several sides: text (same-value Rondas cancel; only the lowest "
+        "Tringla scores) or highest_takes_all (the strongest side scores them all; a tie "
+        "scores nothing)")
+    target: int = switch(TARGETS[0], rules="S4", low=1, high=MAX_TARGET, level=MATCH,
+                         help="Points to win a match, usually 11, 21 or 41 (a hand ignores it)")
+    target_check: str = switch("end_of_hand", rules="S4, S5", words=TARGET_CHECK_CODE,
+                               level=MATCH, help="When the target is checked: after each "
+                               "hand's card count, or at every check point")
+    mode: str = switch("points", rules="C1", words=MODE_CODE,
+                       help="points, or classic (play alike, nothing scores; the side with "
+                       "most cards wins the hand, C2)")
+    hands_to_win: int = switch(1, rules="C3", low=1, high=MAX_HANDS_TO_WIN, level=MATCH,
+                               help="Hands a side must win to win a classic match (only 1 in "
+                               "points mode)")
 
     @classmethod
-    def make(
-        cls,
-        players: int | str = 2,
-        teams: str = "off",
-        derba_chain: str = "flat",
-        announce: str = "first_deal",
-        announce_conflict: str = "text",
-        target: int | str = 21,
-        target_check: str = "end_of_hand",
-        mode: str = "points",
-        hands_to_win: int | str = 1,
-    ) -> RondaRules:
-        """Validated constructor: a one-line :class:`UsageError` for any bad value."""
-        n = check_players(rule_integer("players", players), min(DEAL_SIZES), max(DEAL_SIZES),
-                          "D2")
-        teams = check_choice("teams", teams, TEAMS_CODE, "D2")
-        if teams == "on" and n != 4:
-            raise UsageError(f"--teams on needs --players 4 (rule D2), got --players {n}")
-        derba_chain = check_choice("derba_chain", derba_chain, CHAIN_CODE, "X6, X7")
-        announce = check_choice("announce", announce, ANNOUNCE_CODE, "A1")
-        announce_conflict = check_choice("announce_conflict", announce_conflict, CONFLICT_CODE,
-                                         "A4, A5")
-        mode = check_choice("mode", mode, MODE_CODE, "C1")
-        t = check_range("target", rule_integer("target", target), 1, MAX_TARGET, "S4")
-        target_check = check_choice("target_check", target_check, TARGET_CHECK_CODE, "S4, S5")
-        h = check_range("hands_to_win", rule_integer("hands_to_win", hands_to_win), 1,
-                        MAX_HANDS_TO_WIN, "C3")
-        if mode == "points" and h != 1:
-            raise UsageError(f"--hands-to-win applies only to --mode classic (rule C3), got {h}")
-        return cls(players=n, teams=teams, derba_chain=derba_chain, announce=announce,
-                   announce_conflict=announce_conflict, target=t, target_check=target_check,
-                   mode=mode, hands_to_win=h)
+    def check_together(cls, values: Mapping[str, Any]) -> None:
+        """D2: partnerships need four players; C3: hands to win only in classic mode."""
+        if values["teams"] == "on" and values["players"] != 4:
+            raise UsageError(f"--teams on needs --players 4 (rule D2), got --players "
+                             f"{values['players']}")
+        if values["mode"] == "points" and values["hands_to_win"] != 1:
+            raise UsageError(f"--hands-to-win applies only to --mode classic (rule C3), got "
+                             f"{values['hands_to_win']}")
 
     @property
     def n_sides(self) -> int:
@@ -142,21 +123,6 @@ class RondaRules:
         return player % 2 if self.teams == "on" else player
 
     @cached_property
-    def codes(self) -> dict[str, int]:
-        """Every switch as the kernel's integer code (``codes.py``)."""
-        return {
-            "players": self.players,
-            "teams": TEAMS_CODE[self.teams],
-            "derba_chain": CHAIN_CODE[self.derba_chain],
-            "announce": ANNOUNCE_CODE[self.announce],
-            "announce_conflict": CONFLICT_CODE[self.announce_conflict],
-            "target": self.target,
-            "target_check": TARGET_CHECK_CODE[self.target_check],
-            "mode": MODE_CODE[self.mode],
-            "hands_to_win": self.hands_to_win,
-        }
-
-    @cached_property
     def kernel(self) -> KernelRules:
         """The rules as the kernels take them: one
         :class:`~simcards.ronda.kernel_state.KernelRules`, built once."""
@@ -169,8 +135,3 @@ class RondaRules:
             sides=self.n_sides, share=self.share, deals=len(self.deal_sizes), plays=self.plays,
             face_up=1 if self.players == 3 else 0, target=self.target,
             target_check=c["target_check"], hands_to_win=self.hands_to_win, deal_sizes=sizes)
-
-    def summary(self) -> dict[str, object]:
-        """The rules as plain data, for manifests and JSON output."""
-        return {f.name: getattr(self, f.name) for f in fields(self)}
-

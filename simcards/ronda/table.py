@@ -30,17 +30,11 @@ from typing import Any
 
 import numpy as np
 
+from simcards.core.switches import RuleSet
 from simcards.core.table import CHANCE, Param, TableGame, TableState
 from simcards.ronda import reference as ref
 from simcards.ronda.policies import check_legal
-from simcards.ronda.rules import (
-    ANNOUNCE_CODE,
-    CHAIN_CODE,
-    CONFLICT_CODE,
-    MODE_CODE,
-    TARGET_CHECK_CODE,
-    RondaRules,
-)
+from simcards.ronda.rules import RondaRules
 
 N_CARDS = ref.N_CARDS
 MAX_SEATS = 4
@@ -103,11 +97,7 @@ def _make(match: bool):
     def make(opts: dict[str, Any]) -> RondaSetup:
         rule_opts = {k: v for k, v in opts.items() if k != "dealer"}
         rules = RondaRules.make(**rule_opts)
-        options = ref.RondaOptions(
-            players=rules.players, teams=rules.teams, derba_chain=rules.derba_chain,
-            announce=rules.announce, announce_conflict=rules.announce_conflict,
-            target=rules.target, target_check=rules.target_check, mode=rules.mode,
-            hands_to_win=rules.hands_to_win)
+        options = ref.RondaOptions(**rules.summary())
         dealer = opts.get("dealer")
         if dealer is not None:
             from simcards.core.cli_options import check_seat
@@ -407,22 +397,8 @@ def _utility(setup: RondaSetup) -> tuple[float, float]:
     return (0.0, 100.0)
 
 
-def _choices(codes: dict[str, int]) -> str:
-    """A switch's words as the rules accept them (``flat | tiers``): read from the rules'
-    own tables, so that the parameters never advertise a word the rules refuse."""
-    return " | ".join(codes)
-
-
 _PARAMS = (
-    Param("players", 2, "2, 3 or 4 players (D2)"),
-    Param("teams", "off", "on: two partnerships of 4 players (D2)"),
-    Param("derba_chain", "flat", f"{_choices(CHAIN_CODE)} (X6, X7)"),
-    Param("announce", "first_deal", f"{_choices(ANNOUNCE_CODE)} (A1)"),
-    Param("announce_conflict", "text", f"{_choices(CONFLICT_CODE)} (A4, A5)"),
-    Param("target", 21, "points to win a match: usually 11, 21 or 41, any of 1 .. 1000 (S4)"),
-    Param("target_check", "end_of_hand", f"{_choices(TARGET_CHECK_CODE)} (S5)"),
-    Param("mode", "points", f"{_choices(MODE_CODE)} (C1)"),
-    Param("hands_to_win", 1, "classic mode: hands to win a match (C3)"),
+    *RuleSet.of(RondaRules).params(),
     Param("dealer", None, "the first dealer's seat; drawn by chance when not given (D3)"),
 )
 

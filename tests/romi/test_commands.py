@@ -163,7 +163,7 @@ HUGE = "99999999999999999999"
 @pytest.mark.parametrize("argv, fragment", [
     (["games", "--rounds", HUGE, "--games", "1"], "--rounds must be between 1 and 100"),
     (["compare", "greedy", "greedy", "--rounds", HUGE], "--rounds must be between 1 and 100"),
-    (["games", "--rounds", "101", "--games", "1"], "between 1 and 100 (rule D5), got 101"),
+    (["games", "--rounds", "101", "--games", "1"], "between 1 and 100 (rule D5, G6), got 101"),
     (["rounds", "--open-min", "1000000"], "--open-min"),
     (["rounds", "--open-min", "141"], "between 1 and 140 (rule O1), got 141"),
     (["compare", "greedy", "threshold:1000", "--open-min", "1001"], "between 1 and 140"),

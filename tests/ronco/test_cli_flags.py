@@ -39,8 +39,8 @@ REFUSED = [
     (["games", "--games", "1e15"], ("--games must be at most 1e10",)),
     (["best-threshold", "--max-games", "1e10"], ("--max-games must be at most 1e9",)),
     (["rounds", "--deck", "rummy108", "--rounds", "1000"],
-     ("unknown deck 'rummy108' (expected spanish40|spanish48|french52)",)),
-    (["games", "--deck", "tarot78"], ("expected spanish40|spanish48|french52",)),
+     ("--deck must be one of spanish40|spanish48|french52 (rule C1), got 'rummy108'",)),
+    (["games", "--deck", "tarot78"], ("one of spanish40|spanish48|french52",)),
 ]
 
 
@@ -55,7 +55,7 @@ def test_contradictory_or_out_of_range_flags_are_one_line_naming_them(capsys, ar
     assert len(lines) == 1 and lines[0].startswith("simcards: error: "), captured.err
     for part in parts:
         assert part in lines[0], lines[0]
-    assert "rummy108" not in lines[0] or "unknown deck 'rummy108'" in lines[0]
+    assert "rummy108" not in lines[0] or "--deck must be one of" in lines[0]
 
 
 def test_defaults_below_a_smaller_max_games_follow_it(capsys) -> None:

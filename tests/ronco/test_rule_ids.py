@@ -20,7 +20,7 @@ from simcards.ronco.games_exact import exact_game
 from simcards.ronco.policies import Policy
 from simcards.ronco.round_kernel import CUT, record_deals, replay_rounds
 from simcards.ronco.rounds_batch import KernelConfig
-from simcards.ronco.rules import AbsoluteTie, CutKing, RoncoRules, Ties, check_players
+from simcards.ronco.rules import RoncoRules, check_players
 
 OROS, C, E, B = "oros", "copas", "espadas", "bastos"
 
@@ -164,16 +164,16 @@ def test_R11_only_the_two_players_of_a_swap_learn_its_cards() -> None:
 # ---------------------------------------------------------------- P1
 
 
-def _poroli_by_hand(cut_king: CutKing = CutKing.NONE) -> RoncoRules:
+def _poroli_by_hand(cut_king: str = "none") -> RoncoRules:
     """C4 + R10 with no cut-king rule, built field by field (not through ``make``)."""
-    return RoncoRules(deck="spanish40", cut_king=cut_king, ties=Ties.ALL, poroli=True,
-                      absolute_tie=AbsoluteTie.VOID)
+    return RoncoRules(deck="spanish40", cut_king=cut_king, ties="all", poroli=True,
+                      absolute_tie="void")
 
 
 def test_P1_preset_is_poroli_card_double_loss_and_no_cut_king_rule() -> None:
     assert RoncoRules.make(poroli=True) == _poroli_by_hand()
-    assert RoncoRules.make(poroli=True, cut_king="loses") == _poroli_by_hand(CutKing.LOSES)
-    assert RoncoRules.make().cut_king is CutKing.LOSES and not RoncoRules.make().poroli
+    assert RoncoRules.make(poroli=True, cut_king="loses") == _poroli_by_hand("loses")
+    assert RoncoRules.make().cut_king == "loses" and not RoncoRules.make().poroli
     poroli = _poroli_by_hand().strengths
     assert poroli[RoncoRules.make().deck_obj.find(1, B)] == 0  # C4: the As de bastos
     assert sorted(poroli.tolist()) == [0, 1, 1, 1, *sorted([2, 3, 4, 5, 6, 7, 10, 11, 12] * 4)]
