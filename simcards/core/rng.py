@@ -123,6 +123,18 @@ def word_accepts(prod, n):
 
 
 @njit(cache=True, inline="always")
+def below(s0, s1, s2, s3, n):
+    """:func:`randbelow` on local words (:func:`step`, Lemire's test :func:`word_accepts`):
+    ``(s0, s1, s2, s3, draw)``, the same draws from the same words."""
+    nn = uint64(n)
+    while True:
+        s0, s1, s2, s3, w = step(s0, s1, s2, s3)
+        prod = (w >> uint64(32)) * nn
+        if word_accepts(prod, nn):
+            return s0, s1, s2, s3, np.int64(prod >> uint64(32))
+
+
+@njit(cache=True, inline="always")
 def seed_state(s, seed):
     """Fill the state ``s`` (uint64[4]) from one 64-bit ``seed`` by splitmix64, the expansion
     xoshiro's authors recommend; never the all-zero state."""

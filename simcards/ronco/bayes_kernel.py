@@ -70,14 +70,19 @@ def _qkey(u, carry, d, n_cls):
 
 
 @njit(cache=True, inline="always")
-def _unpack(key, span, n_cls):
-    """A level's packed state ``_qkey(u, carry, d) * span + hist`` read back as ``(hist, u,
-    carry, d)``: the inverse of :func:`_qkey`, with the decision history below ``span``."""
-    hist = key % span
-    q = key // span
+def _unqkey(q, n_cls):
+    """``(u, carry, d)`` of the key ``q = _qkey(u, carry, d)``: the inverse of :func:`_qkey`."""
     d = q % (n_cls + 1) - 1
     q //= n_cls + 1
-    return hist, q // n_cls, q % n_cls, d
+    return q // n_cls, q % n_cls, d
+
+
+@njit(cache=True, inline="always")
+def _unpack(key, span, n_cls):
+    """A level's packed state ``_qkey(u, carry, d) * span + hist`` read back as ``(hist, u,
+    carry, d)``: :func:`_unqkey`, with the decision history below ``span``."""
+    u, carry, d = _unqkey(key // span, n_cls)
+    return key % span, u, carry, d
 
 
 @njit(cache=True, _nrt=False)
@@ -312,11 +317,7 @@ def build_table(k, field, cls, rules, is_hero):
         if m >= 2:
             fk = q_keys[m - 1]
             for s in range(fk.shape[0]):
-                q = fk[s]
-                d = q % (n_cls + 1) - 1
-                q //= n_cls + 1
-                carry = q % n_cls
-                u = q // n_cls
+                u, carry, d = _unqkey(fk[s], n_cls)
                 keep = _field_decides(m - 1, carry, d, k, field, cls, rules)
                 for j in range(n_cls):
                     if cls_count[j] - _count(u, pow5, j) == 0:
@@ -338,11 +339,7 @@ def build_table(k, field, cls, rules, is_hero):
         vals = np.zeros((sk.shape[0], n_cls), np.float64)
         left = n_cards - (m + 1)
         for s in range(sk.shape[0]):
-            q = sk[s]
-            d = q % (n_cls + 1) - 1
-            q //= n_cls + 1
-            carry = q % n_cls
-            u = q // n_cls
+            u, carry, d = _unqkey(sk[s], n_cls)
             keep = _field_decides(m, carry, d, k, field, cls, rules)
             for j in range(n_cls):
                 r = cls_count[j] - _count(u, pow5, j)

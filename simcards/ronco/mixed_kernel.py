@@ -25,10 +25,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, uint64
 
-from simcards.core.rng import next_u64, uniform
+from simcards.core.rng import next_u64, seed_state, uniform
 from simcards.ronco.game_kernel import any_random
 from simcards.ronco.kernel_state import Seats
-from simcards.ronco.race_kernel import _splitmix_state, add_pairs, play_candidates, race_buffers
+from simcards.ronco.race_kernel import add_pairs, play_candidates, race_buffers
 
 FIELD_SALT = 0x5F1E1D5EEDC0FFEE
 """XORed into a game's seed to seed the field's own draws (apart from the deal stream)."""
@@ -82,7 +82,7 @@ def mixed_games(state, games, cum, sup, cand, rules, game, bins):
     any_field_random = any_random(sup.kind, 0)
     for _ in range(games):
         seed = next_u64(state)
-        _splitmix_state(seed ^ uint64(FIELD_SALT), field_state)
+        seed_state(field_state, seed ^ uint64(FIELD_SALT))
         code = 0
         for i in range(1, n):  # E5: each other player draws his strategy for the game
             j = draw_index(uniform(field_state), cum)

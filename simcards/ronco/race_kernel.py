@@ -11,24 +11,11 @@ others' numbers.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, uint64
+from numba import njit
 
-from simcards.core.rng import next_u64
+from simcards.core.rng import next_u64, seed_state
 from simcards.ronco.game_kernel import RANDOM, WON, any_random, game_buffers, play_game
 from simcards.ronco.kernel_state import RaceWork, Seats
-
-
-@njit(cache=True)
-def _splitmix_state(x, out):
-    """Fill ``out`` (uint64[4]) from the 64-bit seed ``x`` (splitmix64, as xoshiro advises)."""
-    for i in range(4):
-        x += uint64(0x9E3779B97F4A7C15)
-        z = x
-        z = (z ^ (z >> uint64(30))) * uint64(0xBF58476D1CE4E5B9)
-        z = (z ^ (z >> uint64(27))) * uint64(0x94D049BB133111EB)
-        out[i] = z ^ (z >> uint64(31))
-    if out[0] == 0 and out[1] == 0 and out[2] == 0 and out[3] == 0:
-        out[0] = uint64(1)
 
 
 @njit(cache=True, _nrt=False)
@@ -40,7 +27,7 @@ def play_candidates(seed, seats, cand, any_field_random, rules, game, buf, won):
     deck = buf.work.deck
     strengths = rules.strengths
     for c in range(cand.kind.shape[0]):
-        _splitmix_state(seed, game_state)
+        seed_state(game_state, seed)
         for j in range(deck.shape[0]):
             deck[j] = strengths[j]
         seats.kind[0] = cand.kind[c]

@@ -423,8 +423,12 @@ class RoundState(TableState):
         return at + 1
 
     def observation_text(self, player: int, pending: Path = ()) -> str:
+        return self._text(player, self._view_lines)
+
+    def _text(self, player: int, lines: Callable[[int], list[str]]) -> str:
+        """The lines ``lines`` makes for ``player`` (checked first), one text."""
         self._check(player)
-        return "\n".join(self._view_lines(player))
+        return "\n".join(lines(player))
 
     def _view_lines(self, me: int | None) -> list[str]:
         t = self.table
@@ -466,8 +470,7 @@ class RoundState(TableState):
         return lines
 
     def information_text(self, player: int, pending: Path = ()) -> str:
-        self._check(player)
-        return "\n".join(self.information_lines(player))
+        return self._text(player, self.information_lines)
 
     def information_lines(self, me: int | None) -> list[str]:
         """Everything ``me`` (None: an onlooker) has seen in the round, in order (R11)."""

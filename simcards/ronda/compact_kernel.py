@@ -31,6 +31,7 @@ from numba import njit
 from simcards.core.bits import lowest_bit, popcount
 from simcards.ronda.codes import (
     ANNOUNCE_EVERY_DEAL,
+    CHAIN_FLAT,
     MODE_POINTS,
     SRC_CARDS,
     SRC_DERBA,
@@ -63,6 +64,7 @@ from simcards.ronda.value_rules import (
     pairs,
     play_value,
     side_of,
+    tier,
 )
 
 # Slots of a compact position.
@@ -223,15 +225,10 @@ def play_apart(v, x, rules):
 
 
 @njit(cache=True, inline="always")
-def deal(x, rules, deck):
-    """D5: the next deal from ``deck``, first player first; A1's announced counts (their
-    points are left out, Q1)."""
-    n = rules.players
-    x[C_DEAL] += 1
-    d = x[C_DEAL]
-    size = rules.deal_sizes[d]
-    first = x[C_FIRST]
-    at = x[C_STOCK]
+def deal_holdings(x, deck, at, size, first, n, announcing):
+    """D5's cards into the holdings of ``x``: ``size`` rounds of one card each from ``deck[at]``
+    on, first player first; the holdings' sizes, and A1's announced counts when
+    ``announcing`` (else none). Returns the deck position after the deal."""
     for _ in range(size):
         q = first
         for _i in range(n):
@@ -240,16 +237,27 @@ def deal(x, rules, deck):
             q = _next(q, n)
     for q in range(n):
         x[C_HN + q] += size
-    x[C_STOCK] = at
-    x[C_HELD] += size * n
-    x[C_TURN] = first
-    announcing = rules.mode == MODE_POINTS and (d == 0 or rules.announce == ANNOUNCE_EVERY_DEAL)
-    for q in range(n):
         if announcing:
             two, three = pairs(x[C_HAND + q])
             x[C_ANN + q] = announced(two, three)
         else:
             x[C_ANN + q] = 0
+    return at
+
+
+@njit(cache=True, inline="always")
+def deal(x, rules, deck):
+    """D5: the next deal from ``deck``, first player first; A1's announced counts (their
+    points are left out, Q1)."""
+    n = rules.players
+    x[C_DEAL] += 1
+    d = x[C_DEAL]
+    size = rules.deal_sizes[d]
+    first = x[C_FIRST]
+    announcing = rules.mode == MODE_POINTS and (d == 0 or rules.announce == ANNOUNCE_EVERY_DEAL)
+    x[C_STOCK] = deal_holdings(x, deck, x[C_STOCK], size, first, n, announcing)
+    x[C_HELD] += size * n
+    x[C_TURN] = first
 
 
 @njit(cache=True, inline="always")
@@ -264,6 +272,23 @@ def greedy(x, rules, held):
     spot = Spot(p, x[C_HAND + p], board_of(x), x[C_PLAYS] + 1 == rules.plays,
                 N_CARDS - x[C_PUBLIC] - x[C_HN + p], h, x[C_ANN + nxt], x[C_PUBV])
     return greedy_value(spot, rules, x, C_CAPN, held)
+
+
+@njit(cache=True, inline="always")
+def derba_points(hit, rules):
+    """X6/X7: the points of a play that is the ``hit``-th hit of its chain (0: no hit), as
+    ``(the mover's side's, the previous hit's side's)``: under ``tiers`` the previous hit's
+    points go back (announcements and the mode aside, Q1)."""
+    own = 0
+    prev = 0
+    if hit > 0:
+        if rules.chain == CHAIN_FLAT:
+            own = 1  # X6
+        else:
+            own = tier(hit)  # X7
+            if hit > 1:
+                prev = -tier(hit - 1)
+    return own, prev
 
 
 @njit(cache=True, inline="always")

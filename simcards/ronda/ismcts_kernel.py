@@ -72,13 +72,12 @@ from simcards.ronda.compact_kernel import C_CAPN, C_HELD, C_PLAYS, C_PTS, C_TURN
 from simcards.ronda.hand_kernel import N_VALUES, S_SCORE, S_STOCK
 from simcards.ronda.kernel_state import Unseen
 from simcards.ronda.search_kernel import (
-    _count_ways,
+    _candidates,
     _keep,
     _place,
     _record,
-    announcing_deal,
+    _unseen,
     draw_sample,
-    unseen_mask,
 )
 from simcards.ronda.value_rules import N_CARDS, side_of
 
@@ -247,25 +246,6 @@ def _iterate(iterations, explore, p, rules, ws, sw, pst, unseen):
 
 
 @njit(cache=True, inline="always")
-def _candidates(p, ws, sw):
-    """The root's candidates: the first card of each value in ``p``'s holding into
-    ``sw.cand`` with how many cards of its value he holds into ``sw.own``; returns how many."""
-    hc = ws.hc
-    cand = sw.cand
-    own = sw.own
-    nc = np.int64(0)
-    for i in range(ws.hn[p]):
-        c = hc[p, i]
-        if nc > 0 and (cand[nc - 1] >> 2) == (c >> 2):
-            own[nc - 1] += 1
-        else:
-            cand[nc] = c
-            own[nc] = 1
-            nc += 1
-    return nc
-
-
-@njit(cache=True, inline="always")
 def _check_capacity(iterations, tree):
     if iterations + 1 > tree.child.shape[0]:
         raise ValueError("ismcts: the search workspace's tree is too small (tree_capacity)")
@@ -337,15 +317,7 @@ def ismcts_card(p, iterations, explore, rules, ws, sw, pst, by_match):
     compact_kernel.from_workspace(ws, rules, p, sw.pub)
     compact_kernel.values(sw.pub, rules, tree.f0)
     _stake(by_match, rules, ws, tree, sw.pub)
-    un = sw.un
-    u = unseen_mask(p, rules, ws)
-    nu = np.int64(0)
-    for c in range(N_CARDS):
-        if (u >> c) & 1:
-            un[nu] = c
-            nu += 1
-    full = _count_ways(p, rules, ws, sw, u) if announcing_deal(rules, ws.st) else -1
-    _iterate(iterations, explore, p, rules, ws, sw, pst, Unseen(u, nu, full))
+    _iterate(iterations, explore, p, rules, ws, sw, pst, _unseen(p, rules, ws, sw))
     return _most_visited(p, nc, rules, ws, sw)
 
 

@@ -18,10 +18,8 @@ from simcards.core.policyspec import PolicySpec
 from simcards.core.runner import Stats, run_batch
 from simcards.core.stats import json_ci
 from simcards.ronda import codes, summaries
-from simcards.ronda.hands_batch import HANDS_CHUNK, SOURCES, chunk_size
-from simcards.ronda.kernel_state import KernelRules, Seats
+from simcards.ronda.hands_batch import HANDS_CHUNK, SOURCES, HandConfig, chunk_size
 from simcards.ronda.match_kernel import DEFAULT_MAX_HANDS
-from simcards.ronda.policies import policy_arrays
 from simcards.ronda.rules import RondaRules
 from simcards.ronda.summaries import Estimate
 
@@ -56,19 +54,16 @@ def match_chunk_size(rules: RondaRules, specs: Sequence[PolicySpec], plays: int 
 
 
 @dataclass(frozen=True)
-class MatchConfig:
-    """Everything the match kernel needs, as its named tuples and ints (pickled to workers)."""
+class MatchConfig(HandConfig):
+    """Everything the match kernel needs: the hand kernel's, and the hands a match may last."""
 
-    seats: Seats
-    rules: KernelRules
-    dealer: int
     max_hands: int
 
     @classmethod
     def build(cls, rules: RondaRules, specs: Sequence[PolicySpec],
               dealer: int | None) -> MatchConfig:
-        return cls(policy_arrays(specs), rules.kernel, -1 if dealer is None else int(dealer),
-                   max_hands(rules))
+        hand = HandConfig.build(rules, specs, dealer)
+        return cls(hand.seats, hand.rules, hand.dealer, max_hands(rules))
 
 
 def matches_chunk(state: np.ndarray, size: int, cfg: MatchConfig) -> dict[str, np.ndarray]:

@@ -31,7 +31,7 @@ import numpy as np
 from numba import njit
 
 from simcards.core.bits import lowest_bit
-from simcards.ronda.codes import ANNOUNCE_EVERY_DEAL, CHAIN_FLAT, MAX_DEALS, MODE_POINTS
+from simcards.ronda.codes import ANNOUNCE_EVERY_DEAL, MAX_DEALS, MODE_POINTS
 from simcards.ronda.compact_kernel import (
     C_ANN,
     C_CAPN,
@@ -55,6 +55,8 @@ from simcards.ronda.compact_kernel import (
     C_TURN,
     C_TV,
     copy,
+    deal_holdings,
+    derba_points,
 )
 from simcards.ronda.kernel_state import Board, Spot
 from simcards.ronda.value_rules import (
@@ -68,7 +70,6 @@ from simcards.ronda.value_rules import (
     held_nibbles,
     pairs,
     side_of,
-    tier,
 )
 
 ACE = 0
@@ -99,18 +100,10 @@ def _scores(v, hit, k, b, last, rules):
     """The play's points (S3 steps (3)-(5), announcements aside): ``(own, previous hitter's,
     each other side's)`` for the mover's side, the side of the chain's previous hit (X7) and,
     at the hand's last card, every other side (L2, L3). ``b`` the board after the play."""
-    own = 0
-    prev = 0
-    others = 0
     if rules.mode != MODE_POINTS:
-        return own, prev, others
-    if hit > 0:
-        if rules.chain == CHAIN_FLAT:
-            own += 1  # X6
-        else:
-            own += tier(hit)  # X7
-            if hit > 1:
-                prev -= tier(hit - 1)
+        return 0, 0, 0
+    own, prev = derba_points(hit, rules)
+    others = 0
     if k > 0 and b.table_n == 0:  # M1
         own += 1
     if last:
@@ -129,6 +122,53 @@ def _meet(j, d, key, memo):
         if memo[i, d, M_KEY] == key:
             return i
     return -1
+
+
+@njit(cache=True, inline="always")
+def _note(j, d, capn, pts, memo):
+    """Candidate ``j``'s captured cards and points by side (``capn``, ``pts``) into its row
+    ``d`` of the memo."""
+    for t in range(len(capn)):
+        memo[j, d, M_CAPN + t] = capn[t]
+        memo[j, d, M_PTS + t] = pts[t]
+
+
+@njit(cache=True, inline="always")
+def _reach(j, d, b, capn, pts, memo):
+    """Candidate ``j`` reaches deal ``d`` with the board ``b`` and the totals ``capn``,
+    ``pts``: the earlier candidate whose playout met that board there (:func:`_meet`), or -1
+    once the board and the totals are noted for the later ones."""
+    key = _key(b)
+    met = _meet(j, d, key, memo)
+    if met < 0:
+        memo[j, d, M_KEY] = key
+        _note(j, d, capn, pts, memo)
+    return met
+
+
+@njit(cache=True, inline="always")
+def _rest(met, d, col, memo):
+    """What candidate ``met``'s playout gained in the memo's column ``col`` from deal ``d`` to
+    the end of the hand."""
+    return memo[met, M_END, col] - memo[met, d, col]
+
+
+@njit(cache=True, inline="always")
+def _forget(j, memo):
+    """Candidate ``j``'s memo before its playout: no deal reached yet."""
+    for d in range(M_ROWS):
+        memo[j, d, M_KEY] = -1
+
+
+@njit(cache=True, inline="always")
+def _locals(x):
+    """What a playout keeps in local variables of the sample's position ``x``: ``(board,
+    plays, mover, cards held, public cards, their number, deal, stock, first player)``, the
+    board's table as a nibble mask."""
+    return (Board(NIBBLES[x[C_TV]], x[C_TN], x[C_PN], x[C_PV], x[C_PVC], x[C_PH], x[C_LAID],
+                  x[C_LC]),
+            x[C_PLAYS], x[C_TURN], x[C_HELD], x[C_PUBV], x[C_PUBLIC], x[C_DEAL], x[C_STOCK],
+            x[C_FIRST])
 
 
 @njit(cache=True, inline="always")
@@ -154,6 +194,7 @@ def _playout_any(j, v0, s, rules, x0, x, deck, memo):
     The holdings, announcements, captured cards and points are kept in ``x``, a copy of
     ``x0``. The arrays come one by one, not in the search's workspace: a call copies its
     arguments, and the workspace is a few hundred words."""
+    _forget(j, memo)
     copy(x0, x)
     n = rules.players
     ns = rules.sides
@@ -161,18 +202,9 @@ def _playout_any(j, v0, s, rules, x0, x, deck, memo):
     plays = rules.plays
     sizes = rules.deal_sizes
     announcing = rules.mode == MODE_POINTS and rules.announce == ANNOUNCE_EVERY_DEAL
-    b = Board(NIBBLES[x[C_TV]], x[C_TN], x[C_PN], x[C_PV], x[C_PVC], x[C_PH], x[C_LAID],
-              x[C_LC])
-    k = x[C_PLAYS]
-    p = x[C_TURN]
-    held = x[C_HELD]
-    public = x[C_PUBV]
-    n_public = x[C_PUBLIC]
-    deal = x[C_DEAL]
-    stock = x[C_STOCK]
-    first = x[C_FIRST]
-    for d in range(M_ROWS):
-        memo[j, d, M_KEY] = -1
+    b, k, p, held, public, n_public, deal, stock, first = _locals(x)
+    capn = x[C_CAPN:C_CAPN + ns]
+    pts = x[C_PTS:C_PTS + ns]
     v = v0
     met = -1
     while True:
@@ -206,28 +238,11 @@ def _playout_any(j, v0, s, rules, x0, x, deck, memo):
             break
         if held == 0:  # D5: the next deal, unless an earlier candidate met this board
             deal += 1
-            key = _key(b)
-            met = _meet(j, deal, key, memo)
+            met = _reach(j, deal, b, capn, pts, memo)
             if met >= 0:
                 break
-            memo[j, deal, M_KEY] = key
-            for t in range(ns):
-                memo[j, deal, M_CAPN + t] = x[C_CAPN + t]
-                memo[j, deal, M_PTS + t] = x[C_PTS + t]
             size = sizes[deal]
-            for _ in range(size):
-                q = first
-                for _i in range(n):
-                    x[C_HAND + q] += np.int64(1) << (4 * (deck[stock] >> 2))
-                    stock += 1
-                    q = q + 1 if q + 1 < n else 0
-            for q in range(n):
-                x[C_HN + q] += size
-                if announcing:
-                    two, three = pairs(x[C_HAND + q])
-                    x[C_ANN + q] = announced(two, three)
-                else:
-                    x[C_ANN + q] = 0
+            stock = deal_holdings(x, deck, stock, size, first, n, announcing)
             held = size * n
             p = first
         # Greedy's card for p.
@@ -243,20 +258,16 @@ def _playout_any(j, v0, s, rules, x0, x, deck, memo):
             hs = side_of(b.hitter, teams) if b.hitter >= 0 else -1
             v = greedy_nibbles(Spot(p, h, b, False, N_CARDS - n_public - x[C_HN + p], nh,
                                     x[C_ANN + nxt], public), hs, rules)
-    capn = x[C_CAPN:C_CAPN + ns]
-    pts = x[C_PTS:C_PTS + ns]
     if met >= 0:  # the rest of the hand as candidate met played it
         for t in range(ns):
-            capn[t] += memo[met, M_END, M_CAPN + t] - memo[met, deal, M_CAPN + t]
-            pts[t] += memo[met, M_END, M_PTS + t] - memo[met, deal, M_PTS + t]
+            capn[t] += _rest(met, deal, M_CAPN + t, memo)
+            pts[t] += _rest(met, deal, M_PTS + t, memo)
     else:  # X5c, U1
         if b.pile_n > 0:
             capn[side_of(b.hitter, teams)] += b.pile_n
         if b.table_n > 0:
             capn[side_of(b.lc, teams) if b.lc >= 0 else ns - 1] += b.table_n
-    for t in range(ns):
-        memo[j, M_END, M_CAPN + t] = capn[t]
-        memo[j, M_END, M_PTS + t] = pts[t]
+    _note(j, M_END, capn, pts, memo)
     return _final(s, rules, capn, pts)
 
 
@@ -264,19 +275,11 @@ def _playout_any(j, v0, s, rules, x0, x, deck, memo):
 def _playout_two(j, v0, s, rules, x, deck, memo):
     """:func:`_playout_any` for two players without teams (sides are players): every count in
     a local variable, the sample's position ``x`` only read."""
+    _forget(j, memo)
     plays = rules.plays
     sizes = rules.deal_sizes
     announcing = rules.mode == MODE_POINTS and rules.announce == ANNOUNCE_EVERY_DEAL
-    b = Board(NIBBLES[x[C_TV]], x[C_TN], x[C_PN], x[C_PV], x[C_PVC], x[C_PH], x[C_LAID],
-              x[C_LC])
-    k = x[C_PLAYS]
-    p = x[C_TURN]
-    held = x[C_HELD]
-    public = x[C_PUBV]
-    n_public = x[C_PUBLIC]
-    deal = x[C_DEAL]
-    stock = x[C_STOCK]
-    first = x[C_FIRST]
+    b, k, p, held, public, n_public, deal, stock, first = _locals(x)
     h0 = x[C_HAND]
     h1 = x[C_HAND + 1]
     m0 = x[C_HN]
@@ -287,8 +290,6 @@ def _playout_two(j, v0, s, rules, x, deck, memo):
     c1 = x[C_CAPN + 1]
     q0 = x[C_PTS]
     q1 = x[C_PTS + 1]
-    for d in range(M_ROWS):
-        memo[j, d, M_KEY] = -1
     v = v0
     met = -1
     while True:
@@ -331,15 +332,9 @@ def _playout_two(j, v0, s, rules, x, deck, memo):
             break
         if held == 0:  # D5: the next deal, unless an earlier candidate met this board
             deal += 1
-            key = _key(b)
-            met = _meet(j, deal, key, memo)
+            met = _reach(j, deal, b, (c0, c1), (q0, q1), memo)
             if met >= 0:
                 break
-            memo[j, deal, M_KEY] = key
-            memo[j, deal, M_CAPN] = c0
-            memo[j, deal, M_CAPN + 1] = c1
-            memo[j, deal, M_PTS] = q0
-            memo[j, deal, M_PTS + 1] = q1
             size = sizes[deal]
             h0, h1 = deal_two(deck, stock, size, first, h0, h1, 2)
             stock += 2 * size
@@ -369,10 +364,10 @@ def _playout_two(j, v0, s, rules, x, deck, memo):
             v = greedy_nibbles(Spot(p, h, b, False, N_CARDS - n_public - m, nh,
                                     a1 if p == 0 else a0, public), hs, rules)
     if met >= 0:  # the rest of the hand as candidate met played it
-        c0 += memo[met, M_END, M_CAPN] - memo[met, deal, M_CAPN]
-        c1 += memo[met, M_END, M_CAPN + 1] - memo[met, deal, M_CAPN + 1]
-        q0 += memo[met, M_END, M_PTS] - memo[met, deal, M_PTS]
-        q1 += memo[met, M_END, M_PTS + 1] - memo[met, deal, M_PTS + 1]
+        c0 += _rest(met, deal, M_CAPN, memo)
+        c1 += _rest(met, deal, M_CAPN + 1, memo)
+        q0 += _rest(met, deal, M_PTS, memo)
+        q1 += _rest(met, deal, M_PTS + 1, memo)
     else:  # X5c, U1 (with no capture at all the table goes to the last side, 1)
         if b.pile_n > 0:
             if b.hitter == 0:
@@ -383,10 +378,7 @@ def _playout_two(j, v0, s, rules, x, deck, memo):
             c0 += b.table_n
         else:
             c1 += b.table_n
-    memo[j, M_END, M_CAPN] = c0
-    memo[j, M_END, M_CAPN + 1] = c1
-    memo[j, M_END, M_PTS] = q0
-    memo[j, M_END, M_PTS + 1] = q1
+    _note(j, M_END, (c0, c1), (q0, q1), memo)
     if rules.mode == MODE_POINTS:  # S1
         share = rules.share
         if c0 > share:

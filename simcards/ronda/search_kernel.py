@@ -44,17 +44,16 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit, uint64
+from numba import njit
 
 from simcards.core.bits import popcount
-from simcards.core.rng import load, randbelow, randbelow_wide, step, store, word_accepts
+from simcards.core.rng import below, load, randbelow, randbelow_wide, store
 from simcards.ronda import compact_kernel
 from simcards.ronda.codes import (
     ACT_CAPTURE,
     ACT_LAY,
     ACT_REHIT,
     ANNOUNCE_EVERY_DEAL,
-    CHAIN_FLAT,
     MAX_HAND,
     MODE_POINTS,
     POLICY_LOOKAHEAD,
@@ -84,7 +83,7 @@ from simcards.ronda.hand_kernel import (
 from simcards.ronda.kernel_state import PlayFacts, SearchWork, Tree, Unseen
 from simcards.ronda.policies import MAX_DEPTH
 from simcards.ronda.rollout_kernel import M_ROWS, M_WIDTH, rollout_sample
-from simcards.ronda.value_rules import COMB, N_CARDS, balance, side_of, tier
+from simcards.ronda.value_rules import COMB, N_CARDS, balance, side_of
 
 LOOKAHEAD_SAMPLES = 32
 """Q4: consistent samples per ``lookahead`` decision."""
@@ -242,15 +241,7 @@ def _horizon(x, rules, vm, f):
                 b_missa = missa
     compact_kernel.values(x, rules, f)
     if rules.mode == MODE_POINTS:
-        own = 0
-        prev = 0
-        if b_hit > 0:
-            if rules.chain == CHAIN_FLAT:
-                own += 1
-            else:
-                own += tier(b_hit)
-                if b_hit > 1:
-                    prev = -tier(b_hit - 1)
+        own, prev = compact_kernel.derba_points(b_hit, rules)
         if b_missa:
             own += 1
         total = own + prev
@@ -269,6 +260,20 @@ def _horizon(x, rules, vm, f):
 
 
 @njit(cache=True, inline="always")
+def _insert(row, key, m, item, sc):
+    """Insertion sort's step: ``item`` of score ``sc`` into ``row[:m + 1]``, whose first ``m``
+    entries are sorted by their scores ``key``, highest first: after every entry that scores as
+    high (ties keep their order of arrival)."""
+    i = m
+    while i > 0 and key[i - 1] < sc:
+        key[i] = key[i - 1]
+        row[i] = row[i - 1]
+        i -= 1
+    key[i] = sc
+    row[i] = item
+
+
+@njit(cache=True, inline="always")
 def _order(x, rules, row, key):
     """The mover's values in ``x`` into ``row``, best immediate score first
     (:func:`_reply_score`; ties by card order): good moves first make alpha-beta's cuts early.
@@ -277,14 +282,7 @@ def _order(x, rules, row, key):
     m = 0
     for v in range(N_VALUES):
         if (vm >> v) & 1:
-            sc = _reply_score(v, x, rules)[0]
-            i = m
-            while i > 0 and key[i - 1] < sc:
-                key[i] = key[i - 1]
-                row[i] = row[i - 1]
-                i -= 1
-            key[i] = sc
-            row[i] = v
+            _insert(row, key, m, v, _reply_score(v, x, rules)[0])
             m += 1
     return m
 
@@ -656,18 +654,6 @@ def _draw_constrained(p, rules, ws, sw, pst, u, full):
 
 
 @njit(cache=True, inline="always")
-def _below(s0, s1, s2, s3, n):
-    """:func:`rng.randbelow` on the stream's four words held in local variables
-    (``rng.step``, Lemire's test ``rng.word_accepts``): ``(s0, s1, s2, s3, draw)``."""
-    nn = uint64(n)
-    while True:
-        s0, s1, s2, s3, w = step(s0, s1, s2, s3)
-        prod = (w >> uint64(32)) * nn
-        if word_accepts(prod, nn):
-            return s0, s1, s2, s3, np.int64(prod >> uint64(32))
-
-
-@njit(cache=True, inline="always")
 def _shuffle(un, lo, hi, nu, pst):
     """Fisher-Yates steps ``lo`` .. ``hi - 1`` on ``un[:nu]``: step j swaps position j with
     ``j + randbelow(pst, nu - j)``, the state of ``pst`` kept in local variables meanwhile
@@ -676,7 +662,7 @@ def _shuffle(un, lo, hi, nu, pst):
         return
     s0, s1, s2, s3 = load(pst)
     for j in range(lo, hi):
-        s0, s1, s2, s3, r = _below(s0, s1, s2, s3, nu - j)
+        s0, s1, s2, s3, r = below(s0, s1, s2, s3, nu - j)
         r += j
         x = un[j]
         un[j] = un[r]
@@ -753,6 +739,40 @@ def _record(p, kind, hands, rules, ws, sw, nu, new_decision):
 
 
 @njit(cache=True, inline="always")
+def _candidates(p, ws, sw):
+    """The root's candidates: the first card of each value in ``p``'s holding into
+    ``sw.cand`` with how many cards of its value he holds into ``sw.own``; returns how many."""
+    hc = ws.hc
+    cand = sw.cand
+    own = sw.own
+    nc = np.int64(0)
+    for i in range(ws.hn[p]):
+        c = hc[p, i]
+        if nc > 0 and (cand[nc - 1] >> 2) == (c >> 2):
+            own[nc - 1] += 1
+        else:
+            cand[nc] = c
+            own[nc] = 1
+            nc += 1
+    return nc
+
+
+@njit(cache=True, inline="always")
+def _unseen(p, rules, ws, sw):
+    """Q1: the cards ``p`` has not seen, in card order into ``sw.un`` (samples permute them in
+    place), as an :class:`Unseen`, with :func:`_count_ways`'s counts at an announcing deal."""
+    un = sw.un
+    u = unseen_mask(p, rules, ws)
+    nu = np.int64(0)
+    for c in range(N_CARDS):
+        if (u >> c) & 1:
+            un[nu] = c
+            nu += 1
+    full = _count_ways(p, rules, ws, sw, u) if announcing_deal(rules, ws.st) else -1
+    return Unseen(u, nu, full)
+
+
+@njit(cache=True, inline="always")
 def _keep(p, c, own, rules, ws):
     """Q1's Derba risk of ``c`` as greedy ranks it (:func:`value_rules.greedy_value`): the integer
     C(U-u, h) over the decision's common denominator C(U, h); higher keeps mean lower risk."""
@@ -801,14 +821,7 @@ def _solve_one(s, nc, rules, sw):
     x1 = sw.st[1]
     order = sw.ord[0]
     for j in range(nc):
-        sc = _reply_score(cand[j] >> 2, x0, rules)[0]
-        i = j
-        while i > 0 and key[i - 1] < sc:
-            key[i] = key[i - 1]
-            order[i] = order[i - 1]
-            i -= 1
-        key[i] = sc
-        order[i] = j
+        _insert(order, key, j, j, _reply_score(cand[j] >> 2, x0, rules)[0])
     best = 0
     for i in range(nc):
         j = order[i]
@@ -951,22 +964,14 @@ def search_card(p, kind, param, rules, ws, sw, pst):
     three times the time with counting."""
     n = rules.players
     st = ws.st
-    hc = ws.hc
     hn = ws.hn
     s = side_of(p, rules.teams)
     cand = sw.cand
     own = sw.own
     totals = sw.totals
-    nc = np.int64(0)
-    for i in range(hn[p]):
-        c = hc[p, i]
-        if nc > 0 and (cand[nc - 1] >> 2) == (c >> 2):
-            own[nc - 1] += 1
-        else:
-            cand[nc] = c
-            own[nc] = 1
-            totals[nc] = 0
-            nc += 1
+    nc = _candidates(p, ws, sw)
+    for j in range(nc):
+        totals[j] = 0
     if nc == 1:
         return cand[0]  # one value: nothing to search
     compact_kernel.from_workspace(ws, rules, p, sw.pub)
@@ -974,14 +979,8 @@ def search_card(p, kind, param, rules, ws, sw, pst):
     if stock_left == 0:
         _solve_last_deal(p, rules, ws, sw, nc)
     else:
-        # Q1: the unseen cards in card order; samples permute them in place.
-        un = sw.un
-        u = unseen_mask(p, rules, ws)
-        nu = np.int64(0)
-        for c in range(N_CARDS):
-            if (u >> c) & 1:
-                un[nu] = c
-                nu += 1
+        unseen = _unseen(p, rules, ws, sw)
+        nu = unseen.count
         if kind == POLICY_LOOKAHEAD:
             samples = LOOKAHEAD_SAMPLES
             need = nu - stock_left + _stock_reach(param + 1, rules, st)
@@ -993,7 +992,6 @@ def search_card(p, kind, param, rules, ws, sw, pst):
         x1 = sw.st[1]
         plays = rules.plays
         recording = sw.rec_info[0] > 0
-        full = _count_ways(p, rules, ws, sw, u) if announcing_deal(rules, st) else -1
         # lookahead:1 with the deal going on after the reply: the reply table (module
         # docstring); each sample only tells which values the replier holds.
         reply_only = kind == POLICY_LOOKAHEAD and param == 1 and st[S_HELD] > 1 and \
@@ -1005,10 +1003,11 @@ def search_card(p, kind, param, rules, ws, sw, pst):
                 q_at += hn[r]
         if reply_only:
             _reply_table(p, nc, rules, sw)
+        un = sw.un
         rsc = sw.rsc
         rf = sw.rf
         for k in range(samples):
-            hands = draw_sample(p, need, rules, ws, sw, pst, Unseen(u, nu, full))
+            hands = draw_sample(p, need, rules, ws, sw, pst, unseen)
             if recording:
                 _record(p, kind, hands, rules, ws, sw, nu, k == 0)
             if reply_only:

@@ -36,7 +36,7 @@ import numpy as np
 from numba import njit, uint64
 
 from simcards.core.bits import lowest_bit, popcount
-from simcards.core.rng import load, step, store, word_accepts
+from simcards.core.rng import below, load, step, store
 from simcards.ronda.codes import (
     ACT_CAPTURE,
     ACT_DERBA,
@@ -86,26 +86,15 @@ def new_value_work(rules):
 
 
 @njit(cache=True, inline="always")
-def _below(s0, s1, s2, s3, n):
-    """``rng.randbelow`` on local words: ``(s0, s1, s2, s3, draw)``."""
-    nn = uint64(n)
-    while True:
-        s0, s1, s2, s3, w = step(s0, s1, s2, s3)
-        prod = (w >> uint64(32)) * nn
-        if word_accepts(prod, nn):
-            return s0, s1, s2, s3, np.int64(prod >> uint64(32))
-
-
-@njit(cache=True, inline="always")
 def _chance(s0, s1, s2, s3, dealer, n, deck):
     """A hand's chance in the ``play_kernel`` layout, on local words: the dealer when drawn
     (``dealer`` < 0: ``randbelow(n)``), then the shuffle of ``deck`` in place. Returns
     ``(s0, s1, s2, s3, dealer)``."""
     d = dealer
     if d < 0:
-        s0, s1, s2, s3, d = _below(s0, s1, s2, s3, n)
+        s0, s1, s2, s3, d = below(s0, s1, s2, s3, n)
     for j in range(N_CARDS - 1):
-        s0, s1, s2, s3, r = _below(s0, s1, s2, s3, N_CARDS - j)
+        s0, s1, s2, s3, r = below(s0, s1, s2, s3, N_CARDS - j)
         r += j
         x = deck[j]
         deck[j] = deck[r]

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import datetime as _dt
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import matplotlib
 
@@ -12,6 +14,9 @@ matplotlib.use("Agg")  # reports are files; never open a window
 import matplotlib.pyplot as plt
 
 from simcards import __version__
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def out_dir(root: Path, game: str) -> Path:
@@ -45,3 +50,14 @@ def page_footer(study: str, seed: int, quick: bool) -> str:
 def fmt_p(p: float, lo: float, hi: float, digits: int = 4) -> str:
     """A rate with its 95% interval, as printed in every table."""
     return f"{p:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
+
+
+def write_search_study(out: Path, df: pd.DataFrame, page: Callable[..., None], *, seed: int,
+                       quick: bool) -> Path:
+    """A search study's files in its game's folder ``out``: the table ``df`` as
+    ``search_compare.csv`` and the page ``search.md``, which ``page(path, df, seed=, quick=)``
+    writes. Returns the page's path."""
+    df.to_csv(out / "search_compare.csv", index=False)
+    path = out / "search.md"
+    page(path, df, seed=seed, quick=quick)
+    return path

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from simcards.core.reports.common import out_dir, page_footer, quick_banner
+from simcards.core.reports.common import out_dir, page_footer, quick_banner, write_search_study
 from simcards.core.runner import run_batches
 from simcards.core.store import batch_set_store
 from simcards.romi.reports.policies import Job, _ci_text, _frame, compare_batch
@@ -71,11 +71,7 @@ def build(root: Path, *, seed: int, workers: int | None, progress: bool = True,
                         label="Römi search report",
                         store=batch_set_store(store, "romi", "report-search"))
     df = _frame(todo, stats, counts)
-    out = out_dir(root, "romi")
-    df.to_csv(out / "search_compare.csv", index=False)
-    page = out / "search.md"
-    _page(page, df, seed=seed, quick=quick)
-    return page
+    return write_search_study(out_dir(root, "romi"), df, _page, seed=seed, quick=quick)
 
 
 def page_from_csv(root: Path, *, seed: int) -> Path:
@@ -93,10 +89,7 @@ def page_from_csv(root: Path, *, seed: int) -> Path:
                             1.0)
         if at is not None:
             df.loc[i, ["win_diff_lo", "win_diff_hi"]] = at
-    df.to_csv(out / "search_compare.csv", index=False)
-    page = out / "search.md"
-    _page(page, df, seed=seed, quick=False)
-    return page
+    return write_search_study(out, df, _page, seed=seed, quick=False)
 
 
 def shares(df: pd.DataFrame, players: int) -> dict[str, float]:

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from simcards.core.reports.common import out_dir, page_footer, quick_banner
+from simcards.core.reports.common import out_dir, page_footer, quick_banner, write_search_study
 from simcards.core.runner import run_batches
 from simcards.core.store import batch_set_store
 from simcards.ronda.reports.policies import (
@@ -101,11 +101,7 @@ def build(root: Path, *, seed: int, workers: int | None, progress: bool = True,
                         label="Ronda search report",
                         store=batch_set_store(store, "ronda", "report-search"))
     df = pairing_rows(todo, batches, stats)
-    out = out_dir(root, "ronda")
-    df.to_csv(out / "search_compare.csv", index=False)
-    page = out / "search.md"
-    _page(page, df, seed=seed, quick=quick)
-    return page
+    return write_search_study(out_dir(root, "ronda"), df, _page, seed=seed, quick=quick)
 
 
 def page_from_csv(root: Path, *, seed: int) -> Path:
