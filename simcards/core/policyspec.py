@@ -6,6 +6,30 @@ value against its range, fills missing trailing parameters from defaults, explai
 in ``--help``, and writes a spec back as text that parses to the same values. Floats are written
 with the shortest text that reads back exactly, so two different parameters never print alike
 (run keys are built from that text).
+
+A kind's declaration also holds the facts the rest of the code asks of it, so that no command
+tests a kind's name: whether it is a legal player (:attr:`PolicyKind.legal`; a kind that sees
+hidden cards is a bound, refused by :meth:`PolicyKinds.check_legal` with its declared reason),
+its cost per decision relative to the game's cheapest play (:attr:`PolicyKind.cost`, which sizes
+chunks: part of a run's identity), what it needs (:attr:`PolicyKind.needs`: another engine, an
+exact solver's table) and what it is (:attr:`PolicyKind.traits`). The kernels' per-seat arrays
+are built from specs one way for every game (:meth:`PolicyKinds.seat_arrays`), by the layout the
+game declares once (:class:`SeatColumn`: which parameter goes in which array, int or float).
+
+Adding a built-in policy kind to a game touches three places:
+
+1. Its declaration in the game's ``policies.py``: a new :class:`PolicyKind` in ``KINDS`` with
+   its kernel code (a new ``codes.POLICY_*``, or the game's kind code), its parameters (each
+   named in one of the game's :class:`SeatColumn` entries, so that the seat arrays carry it), its
+   help text, and its facts: ``legal=False`` with the ``illegal`` reason if it sees what a
+   player may not, ``cost`` if it is dearer than the game's cheapest play (where the game sizes
+   chunks by cost), ``needs`` and ``traits`` from the game's own words for them.
+2. Its kernel code: the branch of the kernel's dispatch on its code.
+3. Its reference code: the reference engine's (or table engine's) player of that name.
+
+Everything else (parsing, ``--help``, seat arrays, chunk sizes, which engine plays it, the
+refusals of environments and commands) reads the declaration; ``tests/core/test_policy_kinds.py``
+checks that every declared kind is dispatched by the kernel and played by the reference.
 """
 
 from __future__ import annotations
@@ -14,11 +38,16 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from simcards.core.errors import UsageError
 
 Number = int | float
 Bound = Number | str
 """A range end: a number, or the name of a bound the rules supply (a deck's top rank, say)."""
+Cost = Callable[[tuple[Number, ...], int], float]
+"""A kind's cost per decision as a function of its parameter values and the number of players
+(:attr:`PolicyKind.cost`)."""
 
 
 @dataclass(frozen=True)
@@ -75,7 +104,8 @@ class Param:
 
 @dataclass(frozen=True)
 class PolicyKind:
-    """A policy kind: its name, the integer code the kernels dispatch on, its parameters."""
+    """A policy kind: its name, the integer code the kernels dispatch on, its parameters, and
+    the facts the code asks of it (module docstring)."""
 
     name: str
     code: int
@@ -84,9 +114,49 @@ class PolicyKind:
     note: str = ""
     """What every help text that lists the kind must say of it (a kind that is no legal
     player, say); empty for most."""
+    legal: bool = True
+    """Whether it is a legal player: False for a kind that reads hidden cards, a bound that the
+    play commands and the table environments refuse (:meth:`PolicyKinds.check_legal`)."""
+    illegal: str = ""
+    """Why it is no legal player, as the refusal says it after the spec (``seeing:1000 sees
+    hidden cards (...)``); required where ``legal`` is False."""
+    cost: float | Cost = 1.0
+    """Its cost per decision relative to the game's cheapest play: a number, or a function of
+    the parameter values and the number of players. A game that sizes its chunks by cost
+    (Ronda) reads it, so it is part of every run's identity: change it and chunk sizes, and
+    so run keys and numbers, change."""
+    needs: frozenset[str] = frozenset()
+    """What it needs beyond the game's compiled engine, in the game's own words (Römi's
+    ``"search kernel"``, Ronco's ``"bayes table"``); the code asks for a need, never a name."""
+    traits: frozenset[str] = frozenset()
+    """What else the game's code asks of it, in the game's own words (Ronco's ``"threshold
+    rule"``: a fixed rule on T and Td that the exact solvers evaluate)."""
+
+    def __post_init__(self) -> None:
+        if not self.legal and not self.illegal:
+            raise ValueError(f"policy kind {self.name}: no legal player, but no reason given")
 
     def syntax(self) -> str:
         return ":".join([self.name, *(p.name for p in self.params)])
+
+    def cost_of(self, values: Sequence[Number], players: int) -> float:
+        """The cost of one decision with parameter ``values`` at a table of ``players``."""
+        return self.cost(tuple(values), players) if callable(self.cost) else float(self.cost)
+
+
+@dataclass(frozen=True)
+class SeatColumn:
+    """One parameter array of a game's kernel seats: its name, its type (int arrays are int64,
+    float arrays float64) and the parameters, by name, that go in it (a kind has at most one of
+    them; a seat whose kind has none holds 0, or the value given for the array by name)."""
+
+    name: str
+    type: type[int] | type[float]
+    params: tuple[str, ...]
+
+    @property
+    def dtype(self) -> type[np.generic]:
+        return np.int64 if self.type is int else np.float64
 
 
 @dataclass(frozen=True)
@@ -137,12 +207,26 @@ def format_value(v: Number) -> str:
 class PolicyKinds:
     """The policy kinds of one game; see the module docstring."""
 
-    def __init__(self, game: str, kinds: Sequence[PolicyKind]) -> None:
+    def __init__(self, game: str, kinds: Sequence[PolicyKind],
+                 columns: Sequence[SeatColumn] = ()) -> None:
         self.game = game
         self.kinds = {k.name: k for k in kinds}
+        self.columns = tuple(columns)
+        """The layout of the kernels' seat arrays (:meth:`seat_arrays`)."""
         codes = [k.code for k in kinds]
         if len(set(codes)) != len(codes):
             raise ValueError(f"{game}: two policy kinds share a kernel code")
+        if self.columns:
+            for k in kinds:
+                for p in k.params:
+                    held = [c.name for c in self.columns if p.name in c.params]
+                    if len(held) != 1:
+                        raise ValueError(f"{game}: parameter {p.name} of {k.name} is held by "
+                                         f"{len(held)} seat arrays, not one")
+                for c in self.columns:
+                    if sum(p.name in c.params for p in k.params) > 1:
+                        raise ValueError(f"{game}: {k.name} has two parameters in the seat "
+                                         f"array {c.name}")
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -157,6 +241,60 @@ class PolicyKinds:
         except KeyError:
             raise UsageError(f"unknown {self.game} policy {name!r} (expected "
                              f"{' | '.join(self.kinds)})") from None
+
+    def by_code(self, code: int) -> PolicyKind:
+        """The kind of kernel code ``code``."""
+        for k in self.kinds.values():
+            if k.code == code:
+                return k
+        raise ValueError(f"no {self.game} policy kind has the code {code}")
+
+    def needing(self, need: str) -> tuple[str, ...]:
+        """The names of the kinds that need ``need``, in declaration order."""
+        return tuple(k.name for k in self.kinds.values() if need in k.needs)
+
+    def having(self, trait: str) -> tuple[str, ...]:
+        """The names of the kinds with the trait ``trait``, in declaration order."""
+        return tuple(k.name for k in self.kinds.values() if trait in k.traits)
+
+    def cost(self, spec: PolicySpec, players: int) -> float:
+        """One decision of ``spec`` at a table of ``players``, in the game's cheapest plays
+        (:attr:`PolicyKind.cost`)."""
+        return self.kind(spec.kind).cost_of(spec.values, players)
+
+    def check_legal(self, spec: PolicySpec | str, where: str = "--policies") -> None:
+        """Refuse a kind that is no legal player (:attr:`PolicyKind.legal`) where only legal
+        players may sit (a play command, the table environments): one line under ``where``,
+        the spec, then the kind's declared reason. A name that is no kind passes (parsing
+        refuses it)."""
+        name = spec.kind if isinstance(spec, PolicySpec) else str(spec).partition(":")[0].strip()
+        kind = self.kinds.get(name.lower())
+        if kind is not None and not kind.legal:
+            text = spec.text() if isinstance(spec, PolicySpec) else str(spec).strip()
+            raise UsageError(f"{where}: {text} {kind.illegal}")
+
+    def seat_arrays(self, specs: Sequence[PolicySpec],
+                    rest: Sequence[Mapping[str, Number]] | None = None
+                    ) -> tuple[np.ndarray, ...]:
+        """The kernels' per-seat arrays of ``specs``: the kind codes (int64), then one array per
+        :class:`SeatColumn` of the game's layout, each seat's parameter in the array that holds
+        it. A seat whose kind has no parameter for an array holds 0 there, or ``rest[seat]``'s
+        value for the array's name (a game whose seats carry values their kind does not read).
+        The specs are not checked here."""
+        n = len(specs)
+        codes = np.zeros(n, np.int64)
+        arrays = [np.zeros(n, c.dtype) for c in self.columns]
+        for i, spec in enumerate(specs):
+            kind = self.kind(spec.kind)
+            codes[i] = kind.code
+            given = dict(zip((p.name for p in kind.params), spec.values, strict=True))
+            for c, a in zip(self.columns, arrays, strict=True):
+                held = [given[name] for name in c.params if name in given]
+                if held:
+                    a[i] = c.type(held[0])
+                elif rest is not None and c.name in rest[i]:
+                    a[i] = c.type(rest[i][c.name])
+        return (codes, *arrays)
 
     def parse(self, text: str, bounds: Mapping[str, Number] | None = None,
               defaults: Mapping[str, Number] | None = None) -> PolicySpec:

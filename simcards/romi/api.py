@@ -61,7 +61,7 @@ from simcards.romi import melds_exact as M
 from simcards.romi import rounds_batch as R
 from simcards.romi import table_batch as TB
 from simcards.romi import table_exact as T
-from simcards.romi.policies import KINDS, policy_arrays
+from simcards.romi.policies import KINDS, policy_arrays, searching
 from simcards.romi.rules import (
     GAME_SWITCHES,
     LADDER_SWITCHES,
@@ -69,7 +69,6 @@ from simcards.romi.rules import (
     ROUND_SWITCHES,
     RomiRules,
 )
-from simcards.romi.search_kernel import searching
 
 MAX_ROUNDS = 10**9
 """The most rounds one ``rounds`` run may simulate."""
@@ -269,9 +268,7 @@ def config_for(rules: RomiRules, a: PolicySpec, b: PolicySpec, dealer: int | Non
                ) -> RC.CompareConfig:
     """The compare chunks' configuration for A and B under ``rules`` (also used by the report
     studies, so that their batches are the command's)."""
-    kinds, params = policy_arrays([a, b] + [b] * (rules.players - 2), rules)
-    return RC.build_config(rules.kernel, int(kinds[0]), int(params[0]), int(kinds[1]),
-                          int(params[1]), rules.players, rules.rounds, dealer)
+    return RC.build_config(rules, a, b, dealer)
 
 
 def compare_frame(out: dict[str, Any]) -> pd.DataFrame:

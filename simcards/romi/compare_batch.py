@@ -39,9 +39,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from simcards.core.policyspec import PolicySpec
 from simcards.core.stats import Z95, bound_interval, wilson
 from simcards.romi.codes import STALL_TURNS
 from simcards.romi.kernel_state import KernelRules, Seats
+from simcards.romi.policies import policy_arrays
+from simcards.romi.rules import RomiRules
 
 STREAM = "romi.compare"
 """The random stream of the compare command."""
@@ -64,17 +67,14 @@ class CompareConfig:
     dealer: int
 
 
-def build_config(rules: KernelRules, kind_a: int, param_a: int, kind_b: int, param_b: int,
-                 players: int, rounds_per_game: int, dealer: int | None) -> CompareConfig:
-    """The rotations' seat policies from A's and B's engine codes (kind, parameter)."""
-    rotations = []
-    for r in range(players):
-        kinds = np.full(players, kind_b, np.int64)
-        params = np.full(players, param_b, np.int64)
-        kinds[r] = kind_a
-        params[r] = param_a
-        rotations.append(Seats(kinds, params))
-    return CompareConfig(rules, tuple(rotations), players, rounds_per_game,
+def build_config(rules: RomiRules, a: PolicySpec, b: PolicySpec,
+                 dealer: int | None) -> CompareConfig:
+    """The rotations' seat policies of A and B, each rotation's seats built as every table's
+    (:func:`~simcards.romi.policies.policy_arrays`): A in seat r, B elsewhere."""
+    n = rules.players
+    rotations = tuple(policy_arrays([a if p == r else b for p in range(n)], rules)
+                      for r in range(n))
+    return CompareConfig(rules.kernel, rotations, n, rules.rounds,
                          -1 if dealer is None else int(dealer))
 
 

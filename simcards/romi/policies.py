@@ -7,27 +7,29 @@ opponent holds K cards or fewer, Q3), ``threshold:X`` (open only with X points o
 ``seeing:N`` (Q8: the same search on the true state) or ``random`` (Q6: uniform over the legal
 moves, one move at a time).
 The engine (:mod:`simcards.romi.round_kernel`) takes a seat's policy as two integers, its kind code
-and its one parameter. ``threshold``'s X may not be below the rules' ``open_min`` (O1): that
-bound is named here and supplied by :func:`policy_arrays` from the rules.
+and its one parameter (:data:`COLUMNS`). ``threshold``'s X may not be below the rules'
+``open_min`` (O1): that bound is named here and supplied by :func:`policy_arrays` from the rules.
 
-``random`` has no kernel code: the compiled engine decides a whole turn at once and has no
-move-by-move player, so a batch run with a ``random`` seat plays every seat on the table engine
-(:mod:`simcards.romi.table_batch`), the engine of the table environments.
+What a kind needs is declared with it (:attr:`~simcards.core.policyspec.PolicyKind.needs`):
+``search`` and ``seeing`` need the :data:`SEARCH_KERNEL` (a table with such a seat plays its
+rounds there, in small chunks, and only in the batch commands: the table environments refuse
+them); ``random`` needs the :data:`TABLE_ENGINE`: it has no kernel code, since the compiled
+engine decides a whole turn at once and has no move-by-move player, so a batch run with a
+``random`` seat plays every seat on the table engine (:mod:`simcards.romi.table_batch`), the
+engine of the table environments.
 
-``seeing`` is no legal player: it sees the other hands and the order of the stock (I2), which
-breaks I3. It is a bound, for ``rounds``, ``games``, ``compare`` and ``ladder`` (how much the
-hidden cards are worth to the search); the table environments refuse it (:func:`check_legal`),
-and ``search`` too, which plays only in the batch commands.
+``seeing`` is no legal player (declared ``legal=False``): it sees the other hands and the order
+of the stock (I2), which breaks I3. It is a bound, for ``rounds``, ``games``, ``compare`` and
+``ladder`` (how much the hidden cards are worth to the search); the table environments refuse
+it (:func:`check_table_seat`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
-
 from simcards.core.errors import UsageError
-from simcards.core.policyspec import Param, PolicyKind, PolicyKinds, PolicySpec
+from simcards.core.policyspec import Param, PolicyKind, PolicyKinds, PolicySpec, SeatColumn
 from simcards.romi.codes import (
     POLICY_EXPERT,
     POLICY_GREEDY,
@@ -47,15 +49,21 @@ MAX_SAMPLES = 10_000
 SEEING_NOTE = ("sees the hidden cards (the other hands and the stock order): an all-seeing "
                "bound for rounds, games, compare and ladder, not a legal player")
 """Q8: what every help text that lists ``seeing`` says of it."""
-SEES_HIDDEN = frozenset({"seeing"})
-"""The kinds that read hidden cards (I2) and so are no legal player (Q8)."""
-BATCH_ONLY = frozenset({"search", "seeing"})
-"""The kinds only the batch commands play (Q7, Q8): the table environments refuse them."""
-TABLE_ENGINE = frozenset({"random"})
-"""The kinds the compiled engine has no player for (Q6): a batch run with one of them plays on
-the table engine (:mod:`simcards.romi.table_batch`), where a seat picks one move at a time."""
+SEEING_ILLEGAL = ("sees hidden cards (the other hands and the stock order, rule Q8): it is a "
+                  "bound for rounds, games, compare and ladder, not a player")
+"""Q8: why ``seeing`` is no legal player, as the table environments say it after the spec."""
+SEARCH_KERNEL = "search kernel"
+"""A need: the kind plays on :mod:`simcards.romi.search_kernel` (Q7, Q8), only in the batch
+commands, in small chunks; the table environments refuse it."""
+TABLE_ENGINE = "table engine"
+"""A need: the compiled engine has no player for the kind (Q6); a batch run with one of them
+plays on the table engine (:mod:`simcards.romi.table_batch`), where a seat picks one move at a
+time."""
 RANDOM_CODE = -1
 """``random``'s kind code: none the kernels know (:func:`policy_arrays` refuses it)."""
+COLUMNS = (SeatColumn("params", int, ("K", "X", "N")),)
+"""The engine's seat arrays (:class:`~simcards.romi.kernel_state.Seats` after the kind codes):
+the one parameter (Q3's K, Q4's X, Q7's and Q8's N)."""
 
 KINDS = PolicyKinds("romi", [
     PolicyKind("greedy", POLICY_GREEDY, (),
@@ -73,15 +81,16 @@ KINDS = PolicyKinds("romi", [
     PolicyKind("search", POLICY_SEARCH,
                (Param("N", int, 1, MAX_SAMPLES, 16, "play-outs per candidate"),),
                "Q7: expert's turn and its alternatives (draw, discard, holding the opening) "
-               "weighed by N determinized play-outs each"),
+               "weighed by N determinized play-outs each", needs=frozenset({SEARCH_KERNEL})),
     PolicyKind("seeing", POLICY_SEEING,
                (Param("N", int, 1, MAX_SAMPLES, 16, "play-outs per candidate"),),
                "Q8: Q7's search on the true state, seeing every hand and the stock",
-               note=SEEING_NOTE),
+               note=SEEING_NOTE, legal=False, illegal=SEEING_ILLEGAL,
+               needs=frozenset({SEARCH_KERNEL})),
     PolicyKind("random", RANDOM_CODE, (),
                "Q6: uniform over the legal moves, one move at a time; played on the table "
-               "engine"),
-])
+               "engine", needs=frozenset({TABLE_ENGINE})),
+], COLUMNS)
 """Römi's policy kinds: what ``--policies`` accepts, with ranges and defaults."""
 
 
@@ -89,33 +98,36 @@ def policy_arrays(specs: Sequence[PolicySpec | str], rules: RomiRules) -> Seats:
     """The engine's form of per-seat policies: :class:`~simcards.romi.kernel_state.Seats`
     ``(kinds, params)``, int64 arrays with the kind
     code and the one parameter of each seat (0 for ``greedy``). Specs are checked against the
-    rules (``threshold``'s X >= ``open_min``); a ``random`` seat is refused, since the kernels
-    have no such player (Q6, :data:`TABLE_ENGINE`)."""
+    rules (``threshold``'s X >= ``open_min``); a seat whose kind needs the table engine
+    (``random``) is refused, since the kernels have no such player (Q6, :data:`TABLE_ENGINE`)."""
     if len(specs) != rules.players:
         raise UsageError(f"policies: need one per player, got {len(specs)} for "
                          f"{rules.players} players")
-    kinds = np.zeros(len(specs), np.int64)
-    params = np.zeros(len(specs), np.int64)
-    for p, spec in enumerate(specs):
+    checked = []
+    for spec in specs:
         if isinstance(spec, str):
             spec = KINDS.parse(spec, {"open_min": rules.open_min})
         else:
             spec = KINDS.check(spec, {"open_min": rules.open_min})
-        if spec.kind in TABLE_ENGINE:
+        if TABLE_ENGINE in KINDS.kind(spec.kind).needs:
             raise UsageError(f"policies: {spec.text()} plays on the table engine, not the "
                              "compiled one (rule Q6)")
-        kinds[p] = KINDS.code(spec.kind)
-        params[p] = int(spec.values[0]) if spec.values else 0
-    return Seats(kinds, params)
+        checked.append(spec)
+    return Seats(*KINDS.seat_arrays(checked))
+
+
+def searching(kinds) -> bool:
+    """Whether some seat of ``kinds`` (kernel codes) needs the search kernel (Q7, Q8), so that
+    its rounds are played there."""
+    return any(SEARCH_KERNEL in KINDS.by_code(int(k)).needs for k in kinds)
 
 
 def check_table_seat(spec: PolicySpec) -> None:
-    """Refuse a kind the table environments cannot seat (Q7, Q8): one line saying why."""
-    if spec.kind in SEES_HIDDEN:
-        raise UsageError(f"seat policy: {spec.text()} sees hidden cards (the other hands and "
-                         "the stock order, rule Q8): it is a bound for rounds, games, compare "
-                         "and ladder, not a player")
-    if spec.kind in BATCH_ONLY:
+    """Refuse a kind the table environments cannot seat: one that is no legal player (Q8,
+    :meth:`~simcards.core.policyspec.PolicyKinds.check_legal`) or that needs the search kernel
+    (Q7), one line saying why."""
+    KINDS.check_legal(spec, "seat policy")
+    if SEARCH_KERNEL in KINDS.kind(spec.kind).needs:
         raise UsageError(f"seat policy: {spec.text()} plays in rounds, games, compare and "
                          "ladder only (rule Q7); a table seats random, greedy, rummy, threshold "
                          "or expert")

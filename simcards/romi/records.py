@@ -35,9 +35,9 @@ from simcards.romi.actions import (
     Swap,
 )
 from simcards.romi.kernel_state import KernelRules, RoundState, RoundWork, Seats
-from simcards.romi.policies import policy_arrays
+from simcards.romi.policies import policy_arrays, searching
 from simcards.romi.rules import RomiRules
-from simcards.romi.search_kernel import DROP_Z, new_search_work, search_turn, searching
+from simcards.romi.search_kernel import DROP_Z, new_search_work, search_turn
 
 LOG_CAP = 4000
 """Move rows of one round: at most 1,000 draws and 1,000 discards (T9) plus one row per card

@@ -21,15 +21,17 @@ import numpy as np
 from simcards.core.stats import json_interval, mean_ci, wilson
 from simcards.romi.codes import STALL_TURNS
 from simcards.romi.kernel_state import KernelRules, Seats
+from simcards.romi.policies import searching
 
 ROUNDS_CHUNK = 512
 """Rounds per chunk: under a second on one core (about 700 four-player greedy rounds/s)."""
 GAMES_CHUNK = 64
 """Games per chunk (7 rounds each by default)."""
 SEARCH_ROUNDS_CHUNK = 4
-"""Rounds per chunk at a table with a searching seat (Q7, Q8: seconds each)."""
+"""Rounds per chunk at a table with a seat that needs the search kernel (Q7, Q8: seconds
+each)."""
 SEARCH_GAMES_CHUNK = 1
-"""Games per chunk at a table with a searching seat."""
+"""Games per chunk at a table with a seat that needs the search kernel."""
 QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
 STREAM_ROUNDS = "romi.rounds"
 STREAM_GAMES = "romi.games"
@@ -83,10 +85,11 @@ def _add_rounds(acc: dict[str, np.ndarray], out: tuple) -> None:
 
 def simulator(seats: Seats) -> Callable[..., tuple]:
     """The kernel that plays rounds for ``seats``: the round kernel, or the search kernel's
-    (same chance, same per-round arrays) when a seat searches (Q7, Q8)."""
-    from simcards.romi import search_kernel
+    (same chance, same per-round arrays) when a seat's kind needs it (Q7, Q8,
+    :func:`~simcards.romi.policies.searching`)."""
+    if searching(seats.kinds):
+        from simcards.romi import search_kernel
 
-    if search_kernel.searching(seats.kinds):
         return search_kernel.simulate_rounds
     from simcards.romi.round_kernel import simulate_rounds
 
@@ -96,8 +99,6 @@ def simulator(seats: Seats) -> Callable[..., tuple]:
 def chunk_sizes(seats: Seats) -> tuple[int, int]:
     """Rounds and games per chunk for ``seats``: small where a seat searches (Q7, Q8), so that
     progress moves and an interrupted run keeps most of its work."""
-    from simcards.romi.search_kernel import searching
-
     if searching(seats.kinds):
         return SEARCH_ROUNDS_CHUNK, SEARCH_GAMES_CHUNK
     return ROUNDS_CHUNK, GAMES_CHUNK

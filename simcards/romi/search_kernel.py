@@ -114,11 +114,6 @@ SEARCH_SALT = np.uint64(0x5EA2C4ED5EA2C4ED)
 """Mixed into a round's seed to seed its searching seats' stream (module docstring)."""
 
 
-def searching(kinds) -> bool:
-    """Whether some seat of ``kinds`` searches (Q7, Q8), so that its rounds are played here."""
-    return any(int(k) in (POLICY_SEARCH, POLICY_SEEING) for k in kinds)
-
-
 @njit(cache=True)
 def new_search_work(n, drop_z):
     """A :class:`~simcards.romi.kernel_state.SearchWork` for ``n`` players, dropping

@@ -53,7 +53,7 @@ from simcards.core.table import CHANCE, TERMINAL
 from simcards.romi import compare_batch as RC
 from simcards.romi import rounds_batch as R
 from simcards.romi.codes import STALL_TURNS
-from simcards.romi.policies import BATCH_ONLY, TABLE_ENGINE
+from simcards.romi.policies import KINDS, SEARCH_KERNEL, TABLE_ENGINE
 from simcards.romi.rules import RomiRules
 
 ENGINE = "table"
@@ -95,12 +95,12 @@ class TableCompareConfig:
 
 
 def on_table(specs: Sequence[PolicySpec], flag: str = "--policies") -> bool:
-    """Whether a run seating ``specs`` plays on the table engine: when one of them is
-    ``random`` (Q6). A searching seat (Q7, Q8) cannot join it there: refused in one line
-    under ``flag``."""
-    if not any(s.kind in TABLE_ENGINE for s in specs):
+    """Whether a run seating ``specs`` plays on the table engine: when one of them needs it
+    (``random``, Q6). A seat that needs the search kernel (Q7, Q8) cannot join it there:
+    refused in one line under ``flag``."""
+    if not any(TABLE_ENGINE in KINDS.kind(s.kind).needs for s in specs):
         return False
-    search = [s.text() for s in specs if s.kind in BATCH_ONLY]
+    search = [s.text() for s in specs if SEARCH_KERNEL in KINDS.kind(s.kind).needs]
     if search:
         raise UsageError(f"{flag}: random plays on the table engine, which has no search "
                          f"seat: {', '.join(dict.fromkeys(search))} cannot play with it (rules "

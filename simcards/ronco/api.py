@@ -57,7 +57,7 @@ from simcards.core.policyspec import flag_message
 from simcards.core.results import Result
 from simcards.core.runner import check_workers
 from simcards.core.switches import HAND, RuleSet
-from simcards.ronco.policies import DEFAULT_P, DEFAULT_T, DEFAULT_TD, KINDS, Policy
+from simcards.ronco.policies import DEFAULT_P, DEFAULT_T, DEFAULT_TD, KINDS, THRESHOLD_KINDS, Policy
 from simcards.ronco.rules import RoncoRules, check_players
 
 MAX_ROUNDS = 10**12
@@ -297,10 +297,11 @@ def game_policies(players: int, policies: str | None = None, policy: str | None 
                          DEFAULT_P if keep_prob is None else keep_prob)
         result = ronco_games.player_policies(players, policies, default)
         entries = _entries(policies)
-        thresholded = [(k, n) for k, n in entries if k not in ("random", "bayes")]
-        reads = {"--threshold": any(n < 1 for _k, n in thresholded),
-                 "--dealer-threshold": any(n < 2 for _k, n in thresholded),
-                 "--keep-prob": any(k == "random" and n < 1 for k, n in entries)}
+        # a flag is read by an entry whose kind declares its parameter and leaves it out
+        params = {"--threshold": "T", "--dealer-threshold": "Td", "--keep-prob": "p"}
+        reads = {flag: any(n <= i for k, n in entries
+                           for i, p in enumerate(KINDS.kind(k).params) if p.name == name)
+                 for flag, name in params.items()}
         for flag in _given(threshold=threshold, dealer_threshold=dealer_threshold,
                            keep_prob=keep_prob):
             if not reads[flag]:
@@ -397,7 +398,7 @@ def best_threshold(*, players: int | str | Sequence[int] = "3-10", lives: int = 
         sizes = parse_range(",".join(str(int(p)) for p in players), "--players")
     for n in sizes:
         check_players(n)
-    if policy not in ("threshold", "informed"):
+    if policy not in THRESHOLD_KINDS:
         raise UsageError(f"unknown policy {policy!r} for best-threshold (threshold|informed)")
     ronco_games.check_lives(lives)
     ft = parse_int_list(field.replace(":", ","), "--field")

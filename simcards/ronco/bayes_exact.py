@@ -31,14 +31,23 @@ from simcards.core.fingerprint import kernel_fingerprint, numba_cache_dir
 from simcards.ronco.bayes_kernel import build_table
 from simcards.ronco.codes import BAYES_HIST_SPAN
 from simcards.ronco.kernel_state import Seats
-from simcards.ronco.policies import Policy
+from simcards.ronco.policies import BAYES_TABLE, THRESHOLD_KINDS, Policy
 from simcards.ronco.rules import RoncoRules
 
 MAX_BAYES_PLAYERS = 10
 """The largest table whose decisions are computed: the exact computation's states grow about
 five-fold with each player (10 players with a Spanish deck take a minute and a few GB)."""
 
-FIELD_KINDS = ("threshold", "informed")
+FIELD_KINDS = THRESHOLD_KINDS
+"""The kinds ``bayes`` replies to: the fixed rules on (T, Td) the exact solver evaluates
+(declared :data:`~simcards.ronco.policies.THRESHOLD_RULE`)."""
+NO_TABLE = (np.empty(0, np.int64), np.empty(0, np.int8))
+"""An empty decision table, for the field's seats (``build_table`` reads only their rules)."""
+
+
+def _table_seats(policies: Sequence[Policy]) -> list[int]:
+    """The seats whose kind needs the decision table (``bayes``, S4)."""
+    return [i for i, p in enumerate(policies) if BAYES_TABLE in p.declared.needs]
 
 
 @dataclass(frozen=True)
@@ -119,10 +128,7 @@ def _build(rules: RoncoRules, k: int, policies: Sequence[Policy],
            heroes: Sequence[bool]) -> BayesTable:
     cls = rules.classes
     cls_strength = cls.strength
-    field = Seats(np.array([p.code if p.kind in FIELD_KINDS else 0 for p in policies], np.int64),
-                  np.array([p.T for p in policies], np.int64),
-                  np.array([p.Td for p in policies], np.int64), np.zeros(k, np.float64),
-                  np.empty(0, np.int64), np.empty(0, np.int8))
+    field = Seats.from_policies(policies, NO_TABLE)  # the heroes' own rows are not read
     _compiled()
     start = time.perf_counter()
     pos, hist, card, dealt, w, lk, lp = build_table(k, field, cls, rules.kernel,
@@ -139,8 +145,7 @@ def _compiled() -> None:
     """Compile (or load) the kernel on a two-player table first, so that the seconds a
     table reports are the computation's, not numba's."""
     rules = RoncoRules.make()
-    field = Seats(np.zeros(2, np.int64), np.full(2, 5), np.full(2, 5), np.zeros(2, np.float64),
-                  np.empty(0, np.int64), np.empty(0, np.int8))
+    field = Seats.from_policies([Policy()] * 2)
     build_table(2, field, rules.classes, rules.kernel, np.ones(2, np.bool_))
 
 
@@ -200,13 +205,13 @@ def _check_size(k: int) -> None:
 def round_table(rules: RoncoRules, policies: Sequence[Policy]) -> BayesTable:
     """The decision table of the one ``bayes`` position of a round, whose other positions play
     ``policies`` (S4)."""
-    seats = [i for i, p in enumerate(policies) if p.kind == "bayes"]
+    seats = _table_seats(policies)
     if len(seats) != 1:
         raise UsageError("bayes replies to the others' declared policies: at most one player "
                          "at the table may play it")
     k = len(policies)
     _check_size(k)
-    _check_field(rules, [p for p in policies if p.kind != "bayes"])
+    _check_field(rules, [p for i, p in enumerate(policies) if i not in seats])
     question = {"what": "round", "rules": rules.summary(),
                 "policies": [p.spec() for p in policies]}
     return _cached(question, lambda: _build(rules, k, policies,
@@ -231,24 +236,25 @@ def game_field(policies: Sequence[Policy]) -> Policy | None:
     """The one policy every non-``bayes`` player of a game plays (None without a ``bayes``
     player); a game whose others differ is refused, since the table is built per table size
     and position, not per set of survivors."""
-    seats = [i for i, p in enumerate(policies) if p.kind == "bayes"]
+    seats = _table_seats(policies)
     if not seats:
         return None
     if len(seats) > 1:
         raise UsageError("bayes replies to the others' declared policies: at most one player "
                          "at the table may play it")
-    others = {(p.kind, p.T, p.Td) for p in policies if p.kind != "bayes"}
+    field = [p for i, p in enumerate(policies) if i not in seats]
+    others = {(p.kind, p.T, p.Td) for p in field}
     if len(others) != 1:
         raise UsageError("bayes in games needs every other player on the same threshold or "
                          "informed policy")
-    return next(p for p in policies if p.kind != "bayes")
+    return field[0]
 
 
 def policy_table(rules: RoncoRules, policies: Sequence[Policy], *,
                  game: bool = False) -> Seats:
     """The kernels' arrays for ``policies`` (by position in a round, by player in a game),
     with the ``bayes`` decision table when one of them plays it."""
-    if not any(p.kind == "bayes" for p in policies):
+    if not _table_seats(policies):
         return Seats.from_policies(policies)
     if game:
         field = game_field(policies)

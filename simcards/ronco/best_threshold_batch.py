@@ -40,7 +40,7 @@ from simcards.core.stats import Z95, wilson
 from simcards.ronco.bayes_exact import FIELD_KINDS, MAX_BAYES_PLAYERS, game_table, prebuild
 from simcards.ronco.games_batch import MAX_ROUNDS
 from simcards.ronco.kernel_state import GameSpec, KernelRules, Seats
-from simcards.ronco.policies import Policy
+from simcards.ronco.policies import BAYES_TABLE, Policy
 from simcards.ronco.race_kernel import race_games
 from simcards.ronco.rules import RoncoRules, check_players
 
@@ -75,7 +75,7 @@ def race_chunk(state: np.ndarray, size: int, cfg: RaceConfig) -> RaceStats:
 def _config(rules: RoncoRules, n: int, lives: int, field_policy: Policy,
             candidates: Sequence[Policy]) -> RaceConfig:
     bayes = None
-    if any(c.kind == "bayes" for c in candidates):  # S4: its replies to this field
+    if any(BAYES_TABLE in c.declared.needs for c in candidates):  # S4: replies to this field
         bayes = game_table(rules, n, field_policy).kernel_arrays()
     return RaceConfig(n, lives, Seats.from_policies([field_policy] * n),
                       Seats.from_policies(candidates, bayes), rules.kernel)

@@ -66,11 +66,12 @@ import numpy as np
 
 from simcards.core.errors import UsageError
 from simcards.ronco import reference as ref
-from simcards.ronco.policies import DEFAULT_T, DEFAULT_TD, Policy
+from simcards.ronco.policies import DEFAULT_T, DEFAULT_TD, THRESHOLD_KINDS, Policy
 from simcards.ronco.rules import RoncoRules
 
-FAMILIES = ("threshold", "informed")
-"""Policy families whose grid gives the pure strategies (E1)."""
+FAMILIES = THRESHOLD_KINDS
+"""Policy families whose grid gives the pure strategies (E1): the fixed rules on (T, Td)
+(declared :data:`~simcards.ronco.policies.THRESHOLD_RULE`)."""
 PAYOFFS = ("lose", "lives")
 """What each position minimises (E2)."""
 MAX_SUPPORT_PAIRS = 2_000_000

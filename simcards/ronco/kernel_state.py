@@ -56,20 +56,18 @@ class Seats(NamedTuple):
     @classmethod
     def from_policies(cls, policies: Sequence[Policy],
                       bayes: tuple[np.ndarray, np.ndarray] | None = None) -> Seats:
-        """The arrays of ``policies``; ``bayes`` is the decision table (sorted keys, decisions)
-        any ``bayes`` policy among them looks up (see :mod:`simcards.ronco.bayes_exact`)."""
+        """The arrays of ``policies`` (``KINDS.seat_arrays``: each seat's T, Td and p, its
+        kind's or not); ``bayes`` is the decision table (sorted keys, decisions) any policy
+        whose kind needs it looks up (``bayes``, see :mod:`simcards.ronco.bayes_exact`)."""
+        from simcards.ronco.policies import BAYES_TABLE, KINDS
+
         if bayes is None:
-            if any(p.kind == "bayes" for p in policies):
+            if any(BAYES_TABLE in p.declared.needs for p in policies):
                 raise ValueError("a bayes policy needs its decision table")
             bayes = (np.empty(0, np.int64), np.empty(0, np.int8))
-        return cls(
-            kind=np.array([p.code for p in policies], dtype=np.int64),
-            T=np.array([p.T for p in policies], dtype=np.int64),
-            Td=np.array([p.Td for p in policies], dtype=np.int64),
-            p=np.array([p.p for p in policies], dtype=np.float64),
-            bkeys=bayes[0],
-            bvals=bayes[1],
-        )
+        kind, t, td, p = KINDS.seat_arrays([q.as_spec() for q in policies],
+                                           [q.fields() for q in policies])
+        return cls(kind=kind, T=t, Td=td, p=p, bkeys=bayes[0], bvals=bayes[1])
 
 
 class Decision(NamedTuple):

@@ -2,33 +2,60 @@
 
 A policy is a kind plus a few numbers. Kernels receive a policy table (one row per position or
 player) of plain arrays and dispatch on the integer kind, which keeps them free of Python objects
-and lets numba cache them on disk.
+and lets numba cache them on disk (:class:`~simcards.ronco.kernel_state.Seats`, laid out by
+:data:`COLUMNS`; every seat carries its policy's T, Td and p, read or not).
+
+What the code asks of a kind is declared with it: ``threshold`` and ``informed`` are
+:data:`THRESHOLD_RULE` kinds, fixed rules on (T, Td) that the exact solvers evaluate (``bayes``
+replies to them, ``best-threshold`` and ``equilibrium`` search their grids); ``random`` needs
+:data:`UNIFORMS`, one uniform number per decision (S3); ``bayes`` needs the :data:`BAYES_TABLE`,
+the exact solver's decisions against the other players' declared policies (S4).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from simcards.core.policyspec import Param, PolicyKind, PolicyKinds, PolicySpec
+from simcards.core.policyspec import Param, PolicyKind, PolicyKinds, PolicySpec, SeatColumn
 from simcards.ronco.codes import BAYES, INFORMED, RANDOM, THRESHOLD
 
 DEFAULT_T = 5
 DEFAULT_TD = 5
 DEFAULT_P = 0.5
 
+THRESHOLD_RULE = "threshold rule"
+"""A trait: a fixed, deterministic rule on (T, Td) (S1, S2) that the exact solvers evaluate:
+``bayes`` replies to a field of them, ``best-threshold`` and ``equilibrium`` search their
+grids."""
+UNIFORMS = "uniforms"
+"""A need: the kind draws one uniform number per decision (S3)."""
+BAYES_TABLE = "bayes table"
+"""A need: the kind plays the exact solver's table of best replies to the other players'
+declared policies (S4, :mod:`simcards.ronco.bayes_exact`); a fixed seat, which declares no
+other players, cannot play it."""
+COLUMNS = (SeatColumn("T", int, ("T",)), SeatColumn("Td", int, ("Td",)),
+           SeatColumn("p", float, ("p",)))
+"""The kernels' seat arrays (:class:`~simcards.ronco.kernel_state.Seats` after the kind codes
+and before the ``bayes`` table): S1/S2's T and Td, S3's p."""
+
 _THRESHOLDS = (
     Param("T", int, 0, "max_threshold", DEFAULT_T, "non-dealers keep at or above T"),
     Param("Td", int, 0, "max_threshold", DEFAULT_TD, "the dealer cuts below Td"),
 )
 KINDS = PolicyKinds("ronco", [
-    PolicyKind("threshold", THRESHOLD, _THRESHOLDS, "S1: keep at or above a threshold"),
-    PolicyKind("informed", INFORMED, _THRESHOLDS, "S2: threshold, plus what is certain"),
+    PolicyKind("threshold", THRESHOLD, _THRESHOLDS, "S1: keep at or above a threshold",
+               traits=frozenset({THRESHOLD_RULE})),
+    PolicyKind("informed", INFORMED, _THRESHOLDS, "S2: threshold, plus what is certain",
+               traits=frozenset({THRESHOLD_RULE})),
     PolicyKind("random", RANDOM, (Param("p", float, 0.0, 1.0, DEFAULT_P, "keep probability"),),
-               "S3: keep with probability p"),
-    PolicyKind("bayes", BAYES, (), "S4: the exact best reply to the other players' policies"),
-])
+               "S3: keep with probability p", needs=frozenset({UNIFORMS})),
+    PolicyKind("bayes", BAYES, (), "S4: the exact best reply to the other players' policies",
+               needs=frozenset({BAYES_TABLE})),
+], COLUMNS)
 """Ronco's policy kinds (S1-S4): what ``--policies`` accepts, with ranges and defaults."""
 KIND_CODE = {name: KINDS.code(name) for name in KINDS.names}
+THRESHOLD_KINDS = KINDS.having(THRESHOLD_RULE)
+"""The :data:`THRESHOLD_RULE` kinds, in declaration order (``threshold``, ``informed``)."""
 
 
 def bounds(top: int) -> dict[str, int]:
@@ -55,24 +82,28 @@ class Policy:
         return KINDS.code(self.kind)
 
     @property
+    def declared(self) -> PolicyKind:
+        """The kind's declaration: its parameters and facts."""
+        return KINDS.kind(self.kind)
+
+    @property
     def deterministic(self) -> bool:
-        return self.kind != "random" or self.p in (0.0, 1.0)
+        return UNIFORMS not in self.declared.needs or self.p in (0.0, 1.0)
+
+    def fields(self) -> dict[str, int | float]:
+        """Every number of the policy by parameter name, its kind's or not."""
+        return {"T": self.T, "Td": self.Td, "p": self.p}
 
     def as_spec(self) -> PolicySpec:
-        if self.kind == "random":
-            return PolicySpec("random", (float(self.p),))
-        if self.kind == "bayes":
-            return PolicySpec("bayes", ())
-        return PolicySpec(self.kind, (int(self.T), int(self.Td)))
+        return PolicySpec(self.kind, tuple(p.type(self.fields()[p.name])
+                                           for p in self.declared.params))
 
     @classmethod
     def from_spec(cls, spec: PolicySpec, default: Policy | None = None) -> Policy:
         base = default or cls()
-        if spec.kind == "random":
-            return cls("random", base.T, base.Td, float(spec.values[0]))
-        if spec.kind == "bayes":
-            return cls("bayes", base.T, base.Td, base.p)
-        return cls(spec.kind, int(spec.values[0]), int(spec.values[1]), base.p)
+        given = {p.name: p.type(v)
+                 for p, v in zip(KINDS.kind(spec.kind).params, spec.values, strict=True)}
+        return cls(spec.kind, **{**base.fields(), **given})
 
     def spec(self) -> str:
         """The text form that :func:`parse_policy` reads back to exactly this policy."""
@@ -91,6 +122,5 @@ def parse_policy(text: str, default: Policy | None = None, top: int | None = Non
     thresholds are range-checked here; without it, :meth:`Policy.validate` does it later.
     """
     base = default or Policy()
-    spec = KINDS.parse(text, bounds(top) if top is not None else None,
-                       {"T": base.T, "Td": base.Td, "p": base.p})
+    spec = KINDS.parse(text, bounds(top) if top is not None else None, base.fields())
     return Policy.from_spec(spec, base)

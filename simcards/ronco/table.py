@@ -51,7 +51,7 @@ from simcards.core.policyspec import flag_message
 from simcards.core.switches import HAND, MATCH, MATCH_LEVEL, RuleSet
 from simcards.core.table import CHANCE, TERMINAL, Param, Path, TableGame, TableState
 from simcards.ronco import reference as ref
-from simcards.ronco.policies import parse_policy
+from simcards.ronco.policies import BAYES_TABLE, KINDS, UNIFORMS, parse_policy
 from simcards.ronco.rules import MAX_PLAYERS, RoncoRules, check_players
 
 KEEP = 0
@@ -864,16 +864,18 @@ def seat_policy(setup: RoncoSetup, spec: str) -> Callable[[TableState, random.Ra
         policy = parse_policy(spec, top=setup.rules.top)
     except UsageError as exc:
         raise UsageError(flag_message("policy", str(exc))) from None
-    if policy.kind == "bayes":
+    KINDS.check_legal(policy.as_spec(), "policy")
+    if BAYES_TABLE in policy.declared.needs:
         raise UsageError("policy 'bayes' cannot play a fixed seat: it is the best reply to the "
                          "other players' declared policies (S4); use threshold, informed or "
                          "random")
     chosen = ref.RefPolicy(policy.kind, policy.T, policy.Td, policy.p)
     rules = setup.rules
+    draws = UNIFORMS in policy.declared.needs
 
     def choose(state: TableState, rng: random.Random) -> int:
         view = _acting_round(state).decision_view()
-        u = rng.random() if chosen.kind == "random" else None
+        u = rng.random() if draws else None
         keeps = ref._decide_keep(chosen, view, u, deck=rules.deck, ties=rules.ties,
                                  cut_king=rules.cut_king, poroli=rules.poroli)
         return KEEP if keeps else PASS

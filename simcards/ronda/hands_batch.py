@@ -4,10 +4,11 @@ The command's Python function is :func:`simcards.ronda.api.hands`
 (``simcards.ronda.hands(...)``).
 
 A batch of hands is cut into chunks whose size depends on how costly the seats' policies are
-(:func:`chunk_size`): searching policies are tens to hundreds of times slower per hand than
-``greedy``, so their chunks are smaller and progress stays live. The chunk size is a pure
-function of the policies, so it is part of the run's identity and the same seed still gives the
-same numbers for any number of workers.
+(:func:`chunk_size`, by the cost each kind declares in :data:`simcards.ronda.policies.KINDS`):
+searching policies are tens to hundreds of times slower per hand than ``greedy``, so their
+chunks are smaller and progress stays live. The chunk size is a pure function of the policies,
+so it is part of the run's identity and the same seed still gives the same numbers for any
+number of workers.
 """
 
 from __future__ import annotations
@@ -23,29 +24,12 @@ from simcards.core.runner import Stats, run_batch
 from simcards.core.stats import json_ci, mean_ci, wilson
 from simcards.ronda import codes
 from simcards.ronda.kernel_state import KernelRules, Seats
-from simcards.ronda.policies import policy_arrays
+from simcards.ronda.policies import KINDS, policy_arrays
 from simcards.ronda.rules import RondaRules
 
 HANDS_CHUNK = 1 << 15
 """Hands per chunk when every seat plays ``greedy`` or ``random``: about a third of a second on
 one core (about 100,000 greedy hands per second)."""
-LOOKAHEAD_COST = 250.0
-"""Q4: cost of a ``lookahead:1`` play relative to a ``greedy`` play, two players (measured:
-about 290 hands per second with one such seat against greedy, 35,000 all greedy, one core)."""
-LOOKAHEAD_GROWTH = 2.0
-"""Q4: each further ply searched multiplies that by about this (``lookahead:3`` measured at
-about four times ``lookahead:1``: the exact last deal, Q7, weighs the same at every depth)."""
-ROLLOUT_COST = 32.0
-"""Q5: cost of a ``rollout:K`` play per sample, relative to a ``greedy`` play, two players
-(``rollout:32`` measured at about 1,000 times a greedy play)."""
-ISMCTS_COST = 0.8
-"""Q8: cost of an ``ismcts:N`` play per iteration, relative to a ``greedy`` play, two players
-(``ismcts:1000`` measured at about 85 hands per second against greedy, about 800 times a
-greedy play: one sample and one playout to the end of the hand per iteration)."""
-SEEING_COST = 0.55
-"""Q9: cost of a ``seeing:N`` play per iteration, relative to a ``greedy`` play: Q8's search
-without the sampling (``seeing:1000`` measured at about 127 hands per second against greedy,
-where ``ismcts:1000`` made 85)."""
 SOURCES = ("ronda", "tringla", "derba", "missa", "cards", "last_card")
 """The sources of points (S2) in the order the JSON lists them."""
 STREAM = "ronda.hands"
@@ -53,18 +37,9 @@ STREAM = "ronda.hands"
 
 
 def seat_cost(spec: PolicySpec, players: int = 2) -> float:
-    """The cost of one play of a seat, relative to a ``greedy`` play (a rough model, from
-    timings): a searching seat deals every other player a hand in each sample, so it costs
-    more with more players (measured: 2 to 3 times as much with four as with two)."""
-    if spec.kind == "lookahead":
-        return LOOKAHEAD_COST * LOOKAHEAD_GROWTH ** (int(spec.values[0]) - 1) * (players - 1)
-    if spec.kind == "rollout":
-        return ROLLOUT_COST * int(spec.values[0]) * (players - 1)
-    if spec.kind in ("ismcts", "ismcts-match"):
-        return ISMCTS_COST * int(spec.values[0])
-    if spec.kind == "seeing":
-        return SEEING_COST * int(spec.values[0])
-    return 1.0
+    """The cost of one play of a seat, relative to a ``greedy`` play: the cost its kind
+    declares (:mod:`simcards.ronda.policies`)."""
+    return KINDS.cost(spec, players)
 
 
 def hand_cost(specs: Sequence[PolicySpec]) -> float:

@@ -16,9 +16,9 @@ built once per chunk and written in place hand after hand.
 
 Build them with the functions of the kernel modules (``hand_kernel.new_workspace``,
 ``search_kernel.new_search_workspace``) or from Python (:meth:`RondaRules.kernel
-<simcards.ronda.rules.RondaRules.kernel>`, ``policies.seats``). A named tuple built inside
-compiled code must get typed values, not literals (``np.int64(0)``), so that every caller
-shares one compiled specialisation.
+<simcards.ronda.rules.RondaRules.kernel>`, ``policies.policy_arrays``). A named tuple built
+inside compiled code must get typed values, not literals (``np.int64(0)``), so that every
+caller shares one compiled specialisation.
 """
 
 from __future__ import annotations

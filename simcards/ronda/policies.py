@@ -6,22 +6,25 @@ searched after the player's own, Q4), ``rollout:K`` (K consistent samples, Q5),
 constant C, Q8), ``ismcts-match:N:C`` (Q10: Q8 backing up the match result with V in a match)
 or ``seeing:N:C`` (Q9: the same search on the true position). The kernels take
 a seat's policy as its kind code (``codes.POLICY_*``), its integer parameter and its real one
-(:class:`~simcards.ronda.kernel_state.Seats`).
+(:class:`~simcards.ronda.kernel_state.Seats`, laid out by :data:`COLUMNS`).
 
-``seeing`` is no legal player: it sees every other hand and the order of the stock (the hidden
-cards, I2), which breaks I3. It is a bound, for ``hands``, ``matches``, ``compare`` and
-``ladder`` (how much the hidden cards are worth to a search); ``ronda play`` and the table
-environments refuse it (:func:`check_legal`).
+``seeing`` is no legal player (declared ``legal=False``): it sees every other hand and the order
+of the stock (the hidden cards, I2), which breaks I3. It is a bound, for ``hands``,
+``matches``, ``compare`` and ``ladder`` (how much the hidden cards are worth to a search);
+``ronda play`` and the table environments refuse it (:func:`check_legal`).
+
+Each kind declares its cost per play relative to a ``greedy`` play (a rough model, from
+timings): the hands, matches and compare commands size their chunks by it
+(:func:`simcards.ronda.hands_batch.chunk_size`), so it is part of every run's identity. A
+searching seat deals every other player a hand in each sample, so ``lookahead`` and ``rollout``
+cost more with more players (measured: 2 to 3 times as much with four as with two).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
-
-from simcards.core.errors import UsageError
-from simcards.core.policyspec import Param, PolicyKind, PolicyKinds, PolicySpec
+from simcards.core.policyspec import Param, PolicyKind, PolicyKinds, PolicySpec, SeatColumn
 from simcards.ronda import codes
 from simcards.ronda.kernel_state import Seats
 
@@ -44,8 +47,31 @@ SEEING_NOTE = ("sees the hidden cards (every hand and the stock order): an all-s
                "for hands, matches, compare and ladder, not a legal player; ronda play "
                "refuses it")
 """Q9: what every help text that lists ``seeing`` says of it."""
-SEES_HIDDEN = frozenset({"seeing"})
-"""The kinds that read hidden cards (I2) and so are no legal player (Q9)."""
+SEEING_ILLEGAL = ("sees hidden cards (every hand and the stock order, rule Q9): it is a bound "
+                  "for hands, matches, compare and ladder, not a player")
+"""Q9: why ``seeing`` is no legal player, as :func:`check_legal` says it after the spec."""
+
+LOOKAHEAD_COST = 250.0
+"""Q4: cost of a ``lookahead:1`` play relative to a ``greedy`` play, two players (measured:
+about 290 hands per second with one such seat against greedy, 35,000 all greedy, one core)."""
+LOOKAHEAD_GROWTH = 2.0
+"""Q4: each further ply searched multiplies that by about this (``lookahead:3`` measured at
+about four times ``lookahead:1``: the exact last deal, Q7, weighs the same at every depth)."""
+ROLLOUT_COST = 32.0
+"""Q5: cost of a ``rollout:K`` play per sample, relative to a ``greedy`` play, two players
+(``rollout:32`` measured at about 1,000 times a greedy play)."""
+ISMCTS_COST = 0.8
+"""Q8: cost of an ``ismcts:N`` play per iteration, relative to a ``greedy`` play, two players
+(``ismcts:1000`` measured at about 85 hands per second against greedy, about 800 times a
+greedy play: one sample and one playout to the end of the hand per iteration)."""
+SEEING_COST = 0.55
+"""Q9: cost of a ``seeing:N`` play per iteration, relative to a ``greedy`` play: Q8's search
+without the sampling (``seeing:1000`` measured at about 127 hands per second against greedy,
+where ``ismcts:1000`` made 85)."""
+
+COLUMNS = (SeatColumn("params", int, ("D", "K", "N")), SeatColumn("explore", float, ("C",)))
+"""The kernels' seat arrays (:class:`~simcards.ronda.kernel_state.Seats` after the kind codes):
+the integer parameter (Q4's D, Q5's K, Q8-Q10's N) and the real one (C)."""
 
 KINDS = PolicyKinds("ronda", [
     PolicyKind("random", codes.POLICY_RANDOM, (), "Q2: any card of the hand, uniformly"),
@@ -53,50 +79,43 @@ KINDS = PolicyKinds("ronda", [
                "Q3: best immediate result, ties by the lowest Derba risk"),
     PolicyKind("lookahead", codes.POLICY_LOOKAHEAD,
                (Param("D", int, 1, MAX_DEPTH, 1, "plays searched after its own"),),
-               "Q4: own play plus the best replies, over 32 consistent samples"),
+               "Q4: own play plus the best replies, over 32 consistent samples",
+               cost=lambda v, n: LOOKAHEAD_COST * LOOKAHEAD_GROWTH ** (int(v[0]) - 1) * (n - 1)),
     PolicyKind("rollout", codes.POLICY_ROLLOUT,
                (Param("K", int, 1, MAX_ROLLOUTS, 32, "consistent samples"),),
-               "Q5: K samples, each card followed by greedy play to the end of the hand"),
+               "Q5: K samples, each card followed by greedy play to the end of the hand",
+               cost=lambda v, n: ROLLOUT_COST * int(v[0]) * (n - 1)),
     PolicyKind("ismcts", codes.POLICY_ISMCTS,
                (Param("N", int, 1, MAX_ISMCTS, 1000, "iterations"),
                 Param("C", float, 0.0, 100.0, ISMCTS_C, "exploration constant")),
-               "Q8: information-set Monte Carlo tree search, greedy playouts"),
+               "Q8: information-set Monte Carlo tree search, greedy playouts",
+               cost=lambda v, n: ISMCTS_COST * int(v[0])),
     PolicyKind("ismcts-match", codes.POLICY_ISMCTS_MATCH,
                (Param("N", int, 1, MAX_ISMCTS, 1000, "iterations"),
                 Param("C", float, 0.0, 100.0, ISMCTS_C, "exploration constant")),
-               "Q10: Q8 backing up the match result with V where the match is at stake"),
+               "Q10: Q8 backing up the match result with V where the match is at stake",
+               cost=lambda v, n: ISMCTS_COST * int(v[0])),
     PolicyKind("seeing", codes.POLICY_SEEING,
                (Param("N", int, 1, MAX_ISMCTS, 1000, "iterations"),
                 Param("C", float, 0.0, 100.0, ISMCTS_C, "exploration constant")),
                "Q9: Q8's search on the true position, seeing every hand and the stock",
-               note=SEEING_NOTE),
-])
-"""Ronda's policy kinds: what ``--policies`` accepts, with ranges and defaults."""
+               note=SEEING_NOTE, legal=False, illegal=SEEING_ILLEGAL,
+               cost=lambda v, n: SEEING_COST * int(v[0])),
+], COLUMNS)
+"""Ronda's policy kinds: what ``--policies`` accepts, with ranges and defaults, and each kind's
+cost per play (module docstring)."""
 
 
 def policy_arrays(specs: Sequence[PolicySpec | str]) -> Seats:
     """The kernels' form of per-seat policies: :class:`~simcards.ronda.kernel_state.Seats`,
     int64 arrays with the kind code and the integer parameter of each seat (0 for ``random``
-    and ``greedy``), and a float64 array with its real parameter (``ismcts``'s C, else 0)."""
-    kinds = np.zeros(len(specs), np.int64)
-    params = np.zeros(len(specs), np.int64)
-    explore = np.zeros(len(specs), np.float64)
-    for p, spec in enumerate(specs):
-        if isinstance(spec, str):
-            spec = KINDS.parse(spec)
-        kinds[p] = KINDS.code(spec.kind)
-        params[p] = int(spec.values[0]) if spec.values else 0
-        if len(spec.values) > 1:
-            explore[p] = float(spec.values[1])
-    return Seats(kinds, params, explore)
+    and ``greedy``), and a float64 array with its real parameter (``ismcts``'s C, else 0)
+    (:meth:`~simcards.core.policyspec.PolicyKinds.seat_arrays`, by :data:`COLUMNS`)."""
+    return Seats(*KINDS.seat_arrays([KINDS.parse(s) if isinstance(s, str) else s
+                                     for s in specs]))
 
 
-def check_legal(spec: PolicySpec | str, where: str = "--policies") -> None:
-    """Refuse a policy that sees hidden cards (Q9) where only legal players may sit (``ronda
-    play``, the table environments): one line saying why, under ``where``."""
-    kind = spec.kind if isinstance(spec, PolicySpec) else str(spec).partition(":")[0].strip()
-    if kind.lower() in SEES_HIDDEN:
-        text = spec.text() if isinstance(spec, PolicySpec) else str(spec).strip()
-        raise UsageError(f"{where}: {text} sees hidden cards (every hand and the stock order, "
-                         "rule Q9): it is a bound for hands, matches, compare and ladder, not "
-                         "a player")
+check_legal = KINDS.check_legal
+"""Refuse a policy that sees hidden cards (Q9) where only legal players may sit (``ronda
+play``, the table environments): one line saying why, under ``where``
+(:meth:`~simcards.core.policyspec.PolicyKinds.check_legal` of :data:`KINDS`)."""

@@ -228,8 +228,8 @@ def test_the_reference_engines_know_exactly_the_declared_words() -> None:
     declared = _by_name("ronda")
     for name, words in ronda_ref._CHOICES.items():
         assert tuple(words) == tuple(declared[name].words or ()), name
-    assert ronda_ref.MAX_TARGET == declared["target"].high
+    assert declared["target"].high == ronda_ref.MAX_TARGET
     declared = _by_name("ronco")
-    assert ronco_ref.CUT_KING_OPTIONS == tuple(declared["cut_king"].words or ())
-    assert ronco_ref.TIES_OPTIONS == tuple(declared["ties"].words or ())
-    assert ronco_ref.ABSOLUTE_TIE_OPTIONS == tuple(declared["absolute_tie"].words or ())
+    assert tuple(declared["cut_king"].words or ()) == ronco_ref.CUT_KING_OPTIONS
+    assert tuple(declared["ties"].words or ()) == ronco_ref.TIES_OPTIONS
+    assert tuple(declared["absolute_tie"].words or ()) == ronco_ref.ABSOLUTE_TIE_OPTIONS

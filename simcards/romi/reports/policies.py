@@ -28,9 +28,8 @@ from simcards.core.store import batch_set_store
 from simcards.romi import api
 from simcards.romi import compare_batch as RC
 from simcards.romi import rounds_batch as R
-from simcards.romi.policies import BATCH_ONLY, KINDS, TABLE_ENGINE, policy_arrays
+from simcards.romi.policies import KINDS, SEARCH_KERNEL, TABLE_ENGINE, policy_arrays, searching
 from simcards.romi.rules import HAND_SIZE, PLAYERS, RomiRules
-from simcards.romi.search_kernel import searching
 
 STUDY = "romi-policies"
 BASE = "greedy"
@@ -51,7 +50,7 @@ def field() -> list[str]:
     (Q6: played on the table engine, tens of rounds a second)."""
     out = [BASE]
     for name in KINDS.names:
-        if name != BASE and name not in BATCH_ONLY | TABLE_ENGINE:
+        if name != BASE and not KINDS.kind(name).needs & {SEARCH_KERNEL, TABLE_ENGINE}:
             default = KINDS.parse(name, {"open_min": RomiRules().open_min}).text()
             out.append(PREFERRED.get(name, default))
     return out

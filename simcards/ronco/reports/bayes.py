@@ -77,9 +77,7 @@ def informed_keeps(rows: dict[str, np.ndarray], k: int, t: int, td: int,
                    rules: RoncoRules) -> np.ndarray:
     """S2 (informed at the pair) at every state."""
     ra = rules.kernel
-    one = Seats(np.array([Policy("informed").code], np.int64), np.array([t], np.int64),
-                np.array([td], np.int64), np.zeros(1, np.float64), np.empty(0, np.int64),
-                np.empty(0, np.int8))
+    one = Seats.from_policies([Policy("informed", t, td)])
     return np.array([field_keeps(one, 0, Decision(int(c), int(p), int(p) == k - 1, int(d) >= 0,
                                                   int(d), 0), ra)
                      for c, p, d in zip(rows["card"], rows["pos"], rows["dealt"], strict=True)],
