@@ -78,8 +78,8 @@ def reference_rate(rules: RoncoRules, policies: list[Policy], cfg: KernelConfig,
     dealt = [([deck.card(int(c)) for c in row[:-1]], deck.card(int(row[-1]))) for row in cards]
     t0 = clock()
     for (hand, cut), u in zip(dealt, us, strict=True):
-        ref.play_round(hand, cut, pols, deck=rules.deck, cut_king=rules.cut_king.value,
-                       ties=rules.ties.value, poroli=rules.poroli, uniforms=list(u))
+        ref.play_round(hand, cut, pols, deck=rules.deck, cut_king=rules.cut_king,
+                       ties=rules.ties, poroli=rules.poroli, uniforms=list(u))
     return rounds / (clock() - t0)
 
 

@@ -279,7 +279,7 @@ def test_ronco_kernel_and_reference_play_every_kind_its_own_way() -> None:
         for r in range(deals):
             got = ref.play_round([deck.card(int(c)) for c in cards[r, :3]],
                                  deck.card(int(cards[r, 3])), refs, deck=rules.deck,
-                                 cut_king=rules.cut_king.value, ties=rules.ties.value,
+                                 cut_king=rules.cut_king, ties=rules.ties,
                                  poroli=rules.poroli, uniforms=[float(x) for x in us[r]])
             assert got.losers == tuple(bool(x) for x in lost[r] > 0), (name, r)
             assert [ref.strength(c, poroli=rules.poroli) for c in got.final_cards] == \

@@ -172,7 +172,7 @@ def test_S4_round_kernel_matches_reference_on_every_deal(case) -> None:
         for r in range(cards.shape[0]):
             out = ref.play_round([deck.card(int(c)) for c in cards[r, :n]],
                                  deck.card(int(cards[r, n])), ref_pols, deck=rules.deck,
-                                 cut_king=rules.cut_king.value, ties=rules.ties.value,
+                                 cut_king=rules.cut_king, ties=rules.ties,
                                  poroli=rules.poroli)
             got = [ref.strength(c, poroli=rules.poroli) for c in out.final_cards]
             assert list(finals[r]) == got, f"seat {seat}, deal {r}"
@@ -206,8 +206,8 @@ def test_S4_game_kernel_matches_reference_game_by_game(case) -> None:
     for g in range(games):
         d0 = int(randbelow(state, n))
         res = ref.play_game(n, lives, ref_pols, d0, next_deal, deck=rules.deck,
-                            cut_king=rules.cut_king.value, ties=rules.ties.value,
-                            poroli=rules.poroli, absolute_tie=rules.absolute_tie.value)
+                            cut_king=rules.cut_king, ties=rules.ties,
+                            poroli=rules.poroli, absolute_tie=rules.absolute_tie)
         ending = VOID if res.void else (WON if res.winner is not None else ALL_OUT)
         assert (int(out[g, 0]), int(out[g, 1]), int(out[g, 2])) == (
             ending, -1 if res.winner is None else res.winner, res.rounds), f"game {g}"

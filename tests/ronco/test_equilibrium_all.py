@@ -48,7 +48,7 @@ def _card_by_card(rules: RoncoRules) -> tuple[dict[Key, Fraction], dict[Key, Fra
     dealt cards and every action pair, each position's loss, averaged over every cut card when
     the dealer cuts, summed per (position 0's class, its action, the dealer's information set as
     R3, R4 and R11 define it, his action) with the exact probability of the deal."""
-    opts = {"deck": rules.deck, "ties": rules.ties.value, "cut_king": rules.cut_king.value,
+    opts = {"deck": rules.deck, "ties": rules.ties, "cut_king": rules.cut_king,
             "poroli": rules.poroli}
     cards = ref.deck_cards(rules.deck)
     top = ref.top_rank(rules.deck)

@@ -150,7 +150,7 @@ def test_e3_ties_first_is_constant_sum_and_its_exact_value_matches_independent_s
     value and mixes, checked by scipy's LP and fictitious play on the kernel's floats and by
     the exact certificate."""
     out = api.equilibrium(players=2, exact=True, family=family, deck=rules.deck,
-                          cut_king=rules.cut_king.value, ties=rules.ties.value,
+                          cut_king=rules.cut_king, ties=rules.ties,
                           poroli=rules.poroli).to_dict()
     assert out["matrix_game"] == "constant-sum"
     assert out["value"][0] == {"fraction": str(value), "decimal": float(value)}

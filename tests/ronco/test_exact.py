@@ -57,8 +57,8 @@ def _brute_force(cfg: Config) -> tuple[np.ndarray, float, np.ndarray]:
     tie = 0.0
     count = 0
     for a, b, c in itertools.permutations(cards, 3):
-        out = ref.play_round([a, b], c, pols, deck=rules.deck, cut_king=rules.cut_king.value,
-                             ties=rules.ties.value, poroli=rules.poroli)
+        out = ref.play_round([a, b], c, pols, deck=rules.deck, cut_king=rules.cut_king,
+                             ties=rules.ties, poroli=rules.poroli)
         lose += out.losers
         double += out.double
         tie += out.absolute_tie

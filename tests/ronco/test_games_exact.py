@@ -150,7 +150,7 @@ def _reference_round(rules: RoncoRules, policies: list[Policy]) -> dict[tuple, f
             used[g] += 1
         else:
             out = ref.play_round(deal[:2], deal[2], pols, deck=rules.deck,
-                                 cut_king=rules.cut_king.value, ties=rules.ties.value,
+                                 cut_king=rules.cut_king, ties=rules.ties,
                                  poroli=rules.poroli)
             key = (tuple(int(lo) + int(d) for lo, d in zip(out.losers, out.double,
                                                              strict=True)), out.absolute_tie)

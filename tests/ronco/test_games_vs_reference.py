@@ -57,8 +57,8 @@ def test_game_kernel_matches_reference_game_by_game(case) -> None:
     for g in range(games):
         d0 = first_dealer if first_dealer is not None else int(randbelow(state, cfg.n))
         res = ref.play_game(cfg.n, lives, ref_pols, d0, next_deal, deck=rules.deck,
-                            cut_king=rules.cut_king.value, ties=rules.ties.value,
-                            poroli=rules.poroli, absolute_tie=rules.absolute_tie.value)
+                            cut_king=rules.cut_king, ties=rules.ties,
+                            poroli=rules.poroli, absolute_tie=rules.absolute_tie)
         ending = VOID if res.void else (WON if res.winner is not None else ALL_OUT)
         endings.add(ending)
         expected = (ending, -1 if res.winner is None else res.winner, res.rounds, d0)

@@ -37,7 +37,7 @@ def test_kernel_matches_reference_on_every_deal(cfg: Config) -> None:
     for r in range(DEALS):
         out = ref.play_round(
             [deck.card(int(c)) for c in cards[r, :n]], deck.card(int(cards[r, n])), policies,
-            deck=rules.deck, cut_king=rules.cut_king.value, ties=rules.ties.value,
+            deck=rules.deck, cut_king=rules.cut_king, ties=rules.ties,
             poroli=rules.poroli, uniforms=[float(x) for x in us[r]],
         )
         k_losers = tuple(bool(x) for x in lost[r] > 0)

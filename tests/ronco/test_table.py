@@ -162,7 +162,7 @@ def test_game_agrees_with_reference_G1_G7(case, monkeypatch) -> None:
         d0 = first if first is not None else rng.randrange(n)
         played.clear()
         out = ref.play_game(n, lives, [_ref_policy(s) for s in specs], d0, next_deal,
-                            deck=deck, cut_king=rules.cut_king.value, ties=ties,
+                            deck=deck, cut_king=rules.cut_king, ties=ties,
                             poroli=poroli, absolute_tie=absolute_tie)
         game = GAME.new_state(setup)
         if first is None:
@@ -210,7 +210,7 @@ def _seen_cards(state: RoundState, p: int | None) -> set[int]:
             cards[i], cards[i + 1] = cards[i + 1], cards[i]
     if state.cut is not None:
         seen.add(state.cut)
-        blocked = t.values[state.cut] == t.top and t.rules.cut_king.value == "blocked"
+        blocked = t.values[state.cut] == t.top and t.rules.cut_king == "blocked"
         if not blocked:
             cards[n - 1] = state.cut
     if state.is_terminal():
@@ -522,7 +522,7 @@ def test_descriptor_params_are_the_commands_flags() -> None:
         for p in game.params:
             assert sig[p.name].default == p.default, p.name
     assert GAME.defaults()["lives"] == 7
-    assert ROUND.setup({"poroli": True}).rules.cut_king.value == "none"
+    assert ROUND.setup({"poroli": True}).rules.cut_king == "none"
     bad = [(ROUND, {"deck": "tarot"}, "--deck"), (ROUND, {"cut_king": "x"}, "--cut-king"),
            (ROUND, {"ties": "x"}, "--ties"), (ROUND, {"players": 1}, "--players"),
            (ROUND, {"poroli": "yes"}, "--poroli"), (GAME, {"lives": 0}, "--lives"),
