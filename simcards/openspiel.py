@@ -5,9 +5,9 @@ game's tables (:mod:`simcards.core.openspiel_game`), so that
     import simcards.openspiel  # noqa: F401
     game = pyspiel.load_game("simcards_ronda", {"players": 3})
 
-works for ``simcards_ronco``, ``simcards_ronco_game``, ``simcards_ronda``,
-``simcards_ronda_match``, ``simcards_romi`` and ``simcards_romi_game``. Needs the optional
-dependencies (``pip install -e '.[rl]'`` from the clone).
+works for ``simcards_ronco``, ``simcards_ronco_game``, ``simcards_ronco_duel``,
+``simcards_ronda``, ``simcards_ronda_match``, ``simcards_romi`` and ``simcards_romi_game``.
+Needs the optional dependencies (``pip install -e '.[rl]'`` from the clone).
 """
 
 from __future__ import annotations

@@ -6,6 +6,7 @@ them as a Gymnasium environment (:func:`seat_env`).
 |---|---|---|
 | ``ronco_v0`` | one Ronco round | ``simcards_ronco`` |
 | ``ronco_game_v0`` | a Ronco game with lives | ``simcards_ronco_game`` |
+| ``ronco_duel_v0`` | the two-player round, zero-sum (E3) | ``simcards_ronco_duel`` |
 | ``ronda_v0`` | one Ronda hand | ``simcards_ronda`` |
 | ``ronda_match_v0`` | a Ronda match | ``simcards_ronda_match`` |
 | ``romi_v0`` | one Römi round | ``simcards_romi`` |

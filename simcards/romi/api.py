@@ -23,6 +23,67 @@ naming the flag before anything is computed. Runs are kept in the run store and 
 dask cluster (``store``, ``scheduler``) as the commands'.
 
 The command line (:mod:`simcards.romi.cli`) is a thin layer over these functions.
+
+The keys of each answer
+-----------------------
+``.to_dict()`` is the command's ``--json`` object; its keys, in order. Intervals are 95%:
+Wilson's for rates (a shared win counting as its share of a win), normal for means and paired
+differences; each is ``[low, high]``, or a ``mean`` with its ``ci``. Every Monte Carlo answer
+run on a dask cluster also has ``cluster``; one played on the table engine (a ``random`` seat,
+:mod:`simcards.romi.table_batch`) has ``engine`` (``"table"``).
+
+``melds``: ``game`` (``"romi"``), ``command``, ``rules`` (``ace_low_value``), and ``hands``,
+one object per hand in order with ``hand`` (the hand as read), ``best_value`` (V1: the
+greatest value of a lay-down), ``min_penalty`` (V2: the least penalty left in hand),
+``can_go_out`` (V3: all cards but one can be laid down) and ``melds`` (V4: one lay-down worth
+``best_value``, each meld as text with its joker written ``X=7h``). With ``table`` (V5) also
+``table`` (the melds as read, in canonical text, numbered from 0) and, per hand, ``melds`` as
+moves in an order that can be played, each with an ``action``: ``add`` (``card``, the table
+``meld`` number, ``place``: ``low`` or ``high`` for a run's end, ``set`` for a set), ``swap``
+(``card`` given, ``meld``, ``joker_as``, and ``joker_to``, the meld where the freed joker is
+laid) or ``lay`` (a new meld: its number ``meld``, after the table's, and its ``cards``);
+``additions``, every card of the hand that a table meld takes on its own (``card``, ``meld``,
+``place``); and ``swaps``, every table joker the hand can take (``meld``, ``card``,
+``joker_as``).
+
+``rounds`` and ``games``: ``game``, ``command``, ``players``, ``rules`` (``players``,
+``open_min``, ``ace_low_value``, ``swap_keeps_romi``, and for games ``rounds``),
+``policies``, ``seed``, the count (``rounds`` or ``games``), ``score_mean`` (points against
+each player per round; lower is better) with ``score_ci``, ``go_out_rate`` (share of rounds
+each player went out, G1) with ``go_out_ci``, ``rummy_rate`` (went out for -20, G3) with
+``rummy_ci``, ``never_opened_rate`` (G5) with ``never_opened_ci``, ``turns_mean`` with
+``turns_ci``, ``turns_quantiles`` (5, 25, 50, 75, 95%), ``stalled_rate`` (T9) with
+``stalled_ci``, ``rounds_played``; ``rounds`` also ``dealer``; ``games`` also
+``game_score_mean`` (a game's total) with ``game_score_ci``, ``win_rate`` (G6: the lowest
+total wins, equal lowest totals share the win) with ``win_ci``, and ``sole_win_rate`` (games
+won alone).
+
+``compare``: ``game``, ``command``, ``players``, ``rules`` (``players``, ``open_min``,
+``ace_low_value``, ``rounds``, ``swap_keeps_romi``), ``a`` and ``b`` (the two policies),
+``dealer``, ``seed``, ``deal_sets``, ``rounds_played`` (every rotation's rounds),
+``score_diff`` (A's mean score per round minus B's, B's seats averaged, paired over deal sets:
+points per round; scores are points against a player, so a NEGATIVE difference means A
+concedes fewer points, i.e. A is better), ``win_rate_diff`` (A's game win rate per seat minus
+B's; shared wins split; 0 between equals), each a ``mean`` with its ``ci``; ``score_mean`` and
+``win_rate`` (each policy's own per-round score and per-seat game win rate, a fair share being
+1/players: ``a`` and ``b``, each a ``mean`` with its ``ci``; B's win rate is A's complement
+divided among B's players - 1 seats), ``go_out_rate``, ``rummy_rate`` and
+``never_opened_rate`` (shares of each policy's seat-rounds, ``a`` and ``b``),
+``stalled_rate`` and ``turns_mean`` (over every round played). A policy against itself gives
+differences of exactly 0.
+
+``ladder``: as Ronda's (:mod:`simcards.ronda.api`; ``game``, ``command``, ``policies``,
+``players``, ``anchor``, ``dealer``, ``seed``, ``deals``, ``tables``, each with ``players``,
+``rules``, ``ratings`` (``policy``, ``rating``, ``ci95``, ``se``), ``order``, ``fit``
+(``chi2``, ``dof``, ``p_value``), ``unseparated``, ``pairings``, ``summary``,
+``separation``; no ``sides``), ``rules`` as compare's; a pairing has ``a``, ``b``, ``seed``,
+compare's ``deal_sets``, ``rounds_played``, ``win_rate_diff`` and ``score_diff`` (each
+``mean`` with ``ci``), ``win_rate`` and ``score_mean`` (``a`` and ``b``), then ``p_a``,
+``p_a_ci``, ``n_eff`` and ``p_a_fit``. The fit reads the paired game win-rate difference as A's
+probability of beating B; the score difference is kept beside each pairing, and the summary
+sentence reports it too (``with 4 players play expert: it wins 0.100 [0.004, 0.196] more
+games per seat than greedy, the next best, and concedes 9.17 [6.24, 12.09] fewer points per
+round.``). ``.to_frame()`` as Ronda's. The ladder's own record is ``romi-ladder-<hash>/``.
 """
 
 from __future__ import annotations

@@ -22,6 +22,90 @@ as ``--store``). The functions work from a script without an ``if __name__ == "_
 guard (see :mod:`simcards.core.spawnsafe`).
 
 The command line (:mod:`simcards.ronco.cli`) is a thin layer over these functions.
+
+The keys of each answer
+-----------------------
+``.to_dict()`` is the command's ``--json`` object; its keys, in order. Intervals are 95%
+(Wilson's for rates), each ``[low, high]``; every Monte Carlo answer run on a dask cluster
+also has ``cluster`` (its scheduler and workers, the warm-up time apart from the simulation's).
+
+``rounds``: ``game`` (``"ronco"``), ``command``, ``players``, ``rules`` (``deck``,
+``cut_king``, ``ties``, ``poroli``, ``absolute_tie``), ``policies`` (one spec per position;
+position 0 acts first, the last is the dealer), ``seed``, ``rounds``, ``p_lose``, ``ci_low``,
+``ci_high`` (by position), ``p_double`` (Poroli double losses, by position), ``p_all_tie``
+(absolute ties, rule R9) and ``p_all_tie_ci``, ``p_cut`` (the dealer cuts) and ``p_cut_ci``,
+``p_cut_king`` (rule R7 fires) and ``p_cut_king_ci``.
+
+``exact``: ``game``, ``command``, ``players``, ``rules``, ``policies``, ``p_lose``,
+``p_double``, ``p_all_tie``, ``p_cut`` and ``p_cut_king``, exactly, without intervals.
+Deterministic policies only; up to 6 players in seconds, larger tables while the enumeration
+stays under :data:`simcards.ronco.rounds_exact.MAX_LEAVES` (3e9) deal classes.
+
+``games``: ``game``, ``command``, ``players``, ``rules``, ``policies`` (by player, numbered in
+play order), ``lives``, ``first_dealer`` (null: drawn at random), ``exact`` (false), ``seed``,
+``games``, ``win_rate``, ``win_ci_low``, ``win_ci_high`` (by player), ``draw_rate`` (games
+without a winner: void by G6, everyone out at once by G7, or stalled) and ``draw_ci``,
+``void_rate`` (games voided by an absolute tie, G6), ``rounds_mean`` (game length in rounds)
+with ``rounds_mean_se`` (its standard error) and ``rounds_sd`` (the spread of game lengths),
+``rounds_quantiles`` (5, 25, 50, 75, 95%), ``place_distribution`` (``[player][k]``: the
+probability that the player finishes k-th, 0 = winner or last survivor: the elimination
+order), ``elimination_order`` (a ``description`` of ``place_distribution``),
+``first_out_ci`` (``[player]``: the interval of the chance to be first out, the last column of
+``place_distribution``), ``stalled`` (games cut at 100,000 rounds; 0 in practice).
+``exact=True`` (``--exact``, a Markov chain over lives and dealer, up to 250,000 states: 4
+players with 7 lives, 6 with 3, 2 with 250) gives ``game``, ``command``, ``players``,
+``rules``, ``policies``, ``lives``, ``first_dealer``, ``exact`` (true), ``win_rate``,
+``draw_rate``, ``rounds_mean``, ``rounds_quantiles``.
+
+A ``bayes`` player (rule S4) is computed from a decision table built once per rules, table
+size and other players' policies (:mod:`simcards.ronco.bayes_exact`; up to 10 players, which
+take a few GB while the table is built): at most one player may play it, and the others must
+play threshold or informed policies (in games, all the same one).
+
+``best_threshold``: ``game``, ``command``, ``rules``, ``players`` (the table sizes),
+``lives``, ``policy``, ``field``, ``seed``, ``first_stage``, ``max_games``, ``z_drop``,
+``max_iterations``, ``gain_games``, ``min_games``, ``rows``. Each row: ``players``, ``field``
+(``[T, Td]``), ``best_T``, ``best_Td``, ``win_rate``, ``ci_low``, ``ci_high``, ``games``
+(played by the best), ``tied_with`` (``[[T, Td], ...]``: the candidates it cannot be told
+apart from), ``fair_share`` (1/players), ``candidate_games``, ``stages``, ``equilibrium_T``,
+``equilibrium_Td`` (null when not converged), ``equilibrium_converged``,
+``equilibrium_iterations``, ``best_response_path``, ``equilibrium_cycle``,
+``equilibrium_best_response``, ``equilibrium_tied_with``, and unless ``gain_games=0``:
+``informed_gain``, ``informed_gain_ci``, ``informed_win_rate``, ``threshold_win_rate``,
+``gain_games``, and for up to 10 players ``bayes_gain``, ``bayes_gain_ci`` (win rate of
+``bayes`` minus the best pair's, on the same games, paired interval) and ``bayes_win_rate``.
+With ``mixed`` (``--mixed``), a row whose best responses cycle also has ``equilibrium_mixed``
+(the row :func:`equilibrium` gives from ``start`` = the cycle, with its ``support``,
+``exploitability`` and ``start``).
+
+``equilibrium`` with ``exact`` (two players, one round): ``game`` (``"ronco"``), ``command``,
+``players``, ``rules``, ``family``, ``payoff``, ``matrix_game`` (``"constant-sum"``, solved by
+linear programming made exact, or ``"bimatrix"``, by support enumeration, the equilibrium best
+for position 0 printed), ``value`` (per position: ``fraction``, ``decimal``), ``mix`` (per
+position: ``T`` or ``Td``, ``probability``, ``decimal``, ``equivalent``: the thresholds that
+are the same strategy), ``equilibria_found``, ``strategies`` (distinct pure strategies per
+position). With ``family="all"`` (rule E7): ``game``, ``command``, ``players``, ``rules``,
+``family`` (``"all"``), ``payoff``, ``round``, ``value`` (per position: ``fraction``,
+``decimal``), ``position0`` (per card: ``card``, ``keep``, ``decimal``), ``dealer`` (per
+information set: ``after`` = ``kept``, ``swap`` or ``refused``, ``card``, ``gave``, ``keep``,
+``decimal``), ``information_sets`` (``position0``, ``dealer``, ``coupled``: the dealer's sets
+whose best action depends on position 0's strategy), ``certificate``
+(``position0_best_reply``, ``dealer_best_reply``, ``holds``), ``families`` (per family:
+``value``, ``decimal``, ``reaches``, ``position0_guarantee``, ``dealer_guarantee``),
+``verdict``, and with ``openspiel`` ``openspiel`` (``game``, ``solver``, ``value``,
+``agrees``, ``difference``, ``position0`` and ``dealer`` averaged over the suits with
+``same_for_every_suit``, ``seconds``; or ``skipped``).
+
+``equilibrium`` with 3 or more players (the mixed symmetric equilibrium of whole games, rules
+E5, E6): ``game``, ``command``, ``rules``, ``players``, ``lives``, ``family``, ``start``,
+``seed``, ``target`` (the exploitability bound to certify, 0.002), ``rows``; each row:
+``players``, ``family``, ``support`` (``T``, ``Td``, ``probability``), ``pure``, ``win_rate``
+and ``win_rate_ci`` (a player's win rate when all play it), ``fair_share``,
+``exploitability`` (the most win rate any pure grid pair gains against it), its
+``exploitability_ci`` (simultaneous over the grid, Bonferroni), ``certified`` (its upper bound
+below ``target``), ``most_gain`` and ``best_deviation`` (``T``, ``Td``, ``gain``, ``upper``),
+``start``, ``iterations``, ``search_games``, ``certificate_games``, ``certificate_stages``
+(per stage: ``games``, ``strategies`` tested, Bonferroni ``z``).
 """
 
 from __future__ import annotations

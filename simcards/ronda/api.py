@@ -21,6 +21,77 @@ before anything is computed. Runs are kept in the run store as the commands keep
 (``store`` as ``--store``), and run on a dask cluster with ``scheduler`` as ``--scheduler``.
 
 The command line (:mod:`simcards.ronda.cli`) is a thin layer over these functions.
+
+The keys of each answer
+-----------------------
+``.to_dict()`` is the command's ``--json`` object; its keys, in order. Intervals are 95%
+(Wilson's for rates, normal for means and paired differences), each ``[low, high]``; an
+interval the data cannot give (a mean over one hand, one deal set) is one ``null`` (``n/a`` in
+the command's table). Every answer run on a dask cluster also has ``cluster``.
+
+``hands``: ``game`` (``"ronda"``), ``command``, ``players``, ``rules`` (``players``,
+``teams``, ``derba_chain``, ``announce``, ``announce_conflict``, ``mode``: the switches a hand
+reads), ``sides`` (each side's seats, e.g. ``[[0, 2], [1, 3]]``), ``policies`` (one spec per
+seat), ``dealer`` (null: drawn), ``seed``, ``hands``; then, by side: ``points_mean`` (points
+per hand) with ``points_ci``, ``points_by_source`` (``ronda``, ``tringla``, ``derba``
+(re-hits included), ``missa``, ``cards`` (S1), ``last_card`` (L1-L3); each a list by side,
+points per hand) with ``points_by_source_ci``, ``cards_mean`` (captured cards per hand) with
+``cards_ci``, ``hand_win_rate`` (strictly most points in the hand; in classic mode strictly
+most cards, C2) with ``hand_win_ci``; ``hand_tie_rate`` (hands without a winner) with
+``hand_tie_ci``; ``derbas_mean``, ``rehits_mean``, ``missas_mean`` (per hand, by side; Missas
+are counted in classic mode too); ``holdings`` (4-card holdings dealt), ``ronda_rate`` and
+``tringla_rate`` (Rondas and Tringlas held per dealt 4-card holding, scoring or not, A2) with
+``ronda_ci`` and ``tringla_ci``; ``violations`` (hands that broke an invariant of the engine:
+0). In classic mode nothing scores (C1): the points keys are 0.
+
+``matches``: ``game``, ``command``, ``players``, ``rules`` (every switch: also ``target``,
+``target_check``, ``hands_to_win``), ``sides``, ``policies``, ``dealer`` (the first dealer),
+``max_hands`` (a match still undecided after that many hands, 200 or more for long classic
+matches, is stopped and counted as unfinished), ``seed``, ``matches``, ``win_rate`` (by side)
+with ``win_ci``, ``unfinished``, ``first_player_win_rate`` (matches won by the side of the
+first hand's first player) with ``first_player_win_ci``, ``first_player_advantage`` (that rate
+minus the fair share 1/sides; with the dealer drawn and the same policy everywhere, the value
+of playing first in the first hand) with ``first_player_advantage_ci``, ``hands_mean`` (match
+length in hands) with ``hands_ci``, ``hands_sd`` (the sample standard deviation; null for one
+match), ``hands_quantiles`` (5, 25, 50, 75, 95%), ``score_mean`` (final match score by side)
+with ``score_ci``, ``points_per_hand`` (by side) and ``points_by_source`` (per hand, by source
+and side), ``cards_per_hand`` (captured cards per hand, by side), ``hand_wins_per_match``
+(hands won by most cards, C2, per match, by side: a classic match's score), ``hands_played``
+(hands played to their end), ``violations``. In classic mode (C1) scores and points are 0; the
+``rules`` switches classic ignores stay at their defaults (others are refused).
+
+``compare``: ``game``, ``command``, ``players``, ``rules``, ``sides``, ``policy_a``,
+``policy_b``, ``dealer``, ``max_hands``, ``seed``, ``deals``, ``plays`` (matches played),
+``win_rate_a`` with ``win_ci_a`` and ``win_rate_b`` with ``win_ci_b`` (each policy's match win
+rate; B's per side), ``win_rate_diff`` (A's minus B's, paired over deal sets) with
+``win_rate_diff_ci``, ``points_diff`` (points per hand, A's side minus B's) with
+``points_diff_ci``, ``cards_diff`` (captured cards per hand) with ``cards_diff_ci``,
+``unfinished``, ``hands_mean`` (hands per match), ``hands_played``, ``violations``. A
+deterministic policy against itself gives exactly 0.
+
+``ladder``: ``game``, ``command`` (``"ladder"``), ``policies`` (as listed, canonical),
+``players`` (the table sizes), ``anchor`` (the first listed, rated 0), ``dealer``, ``seed``,
+``deals`` (deal sets per pairing), and ``tables``, one per table size, each with ``players``,
+``rules``, ``sides``, ``ratings`` (in the listed order, each ``policy``, ``rating`` with
+``ci95`` and ``se``; the anchor's ``[0, 0]`` and 0), ``order`` (best first), ``fit``
+(``chi2``, the Pearson chi-square of the pairings about the fitted probabilities, on ``dof`` =
+pairings - (policies - 1) degrees of freedom, and its ``p_value``, null without any: a small
+one says no single rating per policy describes the pairings, as when the policies beat one
+another in a circle), ``unseparated`` (every pair ``[A, B]`` whose paired win-rate interval
+includes 0, or has none), ``pairings``, ``summary`` and ``separation``. A pairing has ``a``,
+``b``, ``seed`` (with which ``compare A B`` gives the same numbers), compare's ``plays``,
+``win_rate_a``, ``win_ci_a``, ``win_rate_b``, ``win_ci_b``, ``win_rate_diff``,
+``win_rate_diff_ci``, ``points_diff``, ``points_diff_ci``, ``cards_diff``, ``cards_diff_ci``,
+``unfinished``, ``hands_mean`` and ``violations``, then ``p_a`` (A's probability of beating B,
+:mod:`simcards.core.ladder`) with ``p_a_ci``, ``n_eff`` and ``p_a_fit`` (the fitted ratings'
+probability). ``summary`` is one plain sentence on the best policy and the next best, from
+their own pairing (``with 2 players play lookahead:1: it wins 0.413 [0.355, 0.472] more
+matches than greedy, the next best.``; with 3 or 4 players alone, more matches per seat);
+``separation`` names the pairs that do not separate, or says ``no policy separates from
+another`` or ``every pair separates``. ``.to_frame()`` has one row per policy and table size,
+best first: ``players``, ``rank``, ``policy``, ``rating``, ``ci_low``, ``ci_high``, ``se``.
+The ladder's own record is kept in the run store beside its pairings' compare runs
+(``ronda-ladder-<hash>/``, its ``result.parquet`` one row per policy).
 """
 
 from __future__ import annotations
