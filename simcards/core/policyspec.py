@@ -28,8 +28,9 @@ Adding a built-in policy kind to a game touches three places:
 3. Its reference code: the reference engine's (or table engine's) player of that name.
 
 Everything else (parsing, ``--help``, seat arrays, chunk sizes, which engine plays it, the
-refusals of environments and commands) reads the declaration; ``tests/core/test_policy_kinds.py``
-checks that every declared kind is dispatched by the kernel and played by the reference.
+refusals of environments and commands) reads the declaration. ``tests/core/test_policy_kinds.py``
+then asks for a short spec of the new kind (its ``*_SPECS`` table lists every declared kind)
+and checks that the kernel and the reference each play it their own way.
 """
 
 from __future__ import annotations
