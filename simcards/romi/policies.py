@@ -109,6 +109,12 @@ def policy_arrays(specs: Sequence[PolicySpec | str], rules: RomiRules) -> Seats:
     return Seats(kinds, params)
 
 
+def searching(kinds) -> bool:
+    """Whether some seat of ``kinds`` searches (Q7, Q8), so that its rounds are played by
+    :mod:`simcards.romi.search_kernel`."""
+    return any(int(k) in (POLICY_SEARCH, POLICY_SEEING) for k in kinds)
+
+
 def check_table_seat(spec: PolicySpec) -> None:
     """Refuse a kind the table environments cannot seat (Q7, Q8): one line saying why."""
     if spec.kind in SEES_HIDDEN:

@@ -21,6 +21,7 @@ import numpy as np
 from simcards.core.stats import json_interval, mean_ci, wilson
 from simcards.romi.codes import STALL_TURNS
 from simcards.romi.kernel_state import KernelRules, Seats
+from simcards.romi.policies import searching
 
 ROUNDS_CHUNK = 512
 """Rounds per chunk: under a second on one core (about 700 four-player greedy rounds/s)."""
@@ -84,9 +85,9 @@ def _add_rounds(acc: dict[str, np.ndarray], out: tuple) -> None:
 def simulator(seats: Seats) -> Callable[..., tuple]:
     """The kernel that plays rounds for ``seats``: the round kernel, or the search kernel's
     (same chance, same per-round arrays) when a seat searches (Q7, Q8)."""
-    from simcards.romi import search_kernel
+    if searching(seats.kinds):
+        from simcards.romi import search_kernel
 
-    if search_kernel.searching(seats.kinds):
         return search_kernel.simulate_rounds
     from simcards.romi.round_kernel import simulate_rounds
 
@@ -96,8 +97,6 @@ def simulator(seats: Seats) -> Callable[..., tuple]:
 def chunk_sizes(seats: Seats) -> tuple[int, int]:
     """Rounds and games per chunk for ``seats``: small where a seat searches (Q7, Q8), so that
     progress moves and an interrupted run keeps most of its work."""
-    from simcards.romi.search_kernel import searching
-
     if searching(seats.kinds):
         return SEARCH_ROUNDS_CHUNK, SEARCH_GAMES_CHUNK
     return ROUNDS_CHUNK, GAMES_CHUNK
@@ -114,7 +113,7 @@ def rounds_chunk(state: np.ndarray, size: int, cfg: RoundConfig) -> dict[str, np
 def games_chunk(state: np.ndarray, size: int, cfg: RoundConfig) -> dict[str, np.ndarray]:
     """One chunk of Monte Carlo games (D5, G6): the first dealer drawn, the deal moving one seat
     left each round, the lowest total winning and equal lowest totals sharing the win."""
-    from simcards.core.rng import randbelow
+    from simcards.core.rng_kernel import randbelow
 
     simulate_rounds = simulator(cfg.seats)
     n = cfg.players

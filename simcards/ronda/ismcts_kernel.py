@@ -80,7 +80,7 @@ from simcards.ronda.search_kernel import (
     draw_sample,
     unseen_mask,
 )
-from simcards.ronda.value_rules import N_CARDS, side_of
+from simcards.ronda.value_rules_kernel import N_CARDS, side_of
 
 
 @njit(cache=True)

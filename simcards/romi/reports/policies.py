@@ -28,9 +28,8 @@ from simcards.core.store import batch_set_store
 from simcards.romi import api
 from simcards.romi import compare_batch as RC
 from simcards.romi import rounds_batch as R
-from simcards.romi.policies import BATCH_ONLY, KINDS, TABLE_ENGINE, policy_arrays
+from simcards.romi.policies import BATCH_ONLY, KINDS, TABLE_ENGINE, policy_arrays, searching
 from simcards.romi.rules import HAND_SIZE, PLAYERS, RomiRules
-from simcards.romi.search_kernel import searching
 
 STUDY = "romi-policies"
 BASE = "greedy"
