@@ -57,10 +57,10 @@ from simcards.core.runner import Stats, run_batch
 from simcards.romi import cards as C
 from simcards.romi import compare_batch as RC
 from simcards.romi import melds_exact as M
+from simcards.romi import melds_kernel
 from simcards.romi import rounds_batch as R
 from simcards.romi import table_batch as TB
 from simcards.romi import table_melds_exact as T
-from simcards.romi.melds_kernel import solve_batch
 from simcards.romi.policies import KINDS, policy_arrays, searching
 from simcards.romi.rules import RomiRules
 
@@ -419,7 +419,7 @@ def melds(*, hand: str | Sequence[str] | None = None, file: Path | str | None = 
     batch = np.full((len(hands), width), -1, np.int64)
     for i, h in enumerate(hands):
         batch[i, :len(h)] = h
-    answers = solve_batch(batch, rules.ace_low_value)
+    answers = melds_kernel.solve_batch(batch, rules.ace_low_value)
     rows = []
     for h, (value, penalty, out) in zip(hands, answers, strict=True):
         lay = M.melds(h, rules) if value > 0 else []
