@@ -19,7 +19,7 @@ import time
 import numpy as np
 
 from simcards.romi.cards import N_CARDS
-from simcards.romi.melds_exact import solve_batch
+from simcards.romi.melds_kernel import solve_batch
 
 
 def deal(rng: np.random.Generator, hands: int, size: int) -> np.ndarray:

@@ -31,7 +31,8 @@ from pathlib import Path
 import numpy as np
 from yardsticks import BENCH, load_limit
 
-from simcards.core.rng import chunk_state, randbelow
+from simcards.core.rng import chunk_state
+from simcards.core.rng_kernel import randbelow
 from simcards.ronco import reference as ref
 from simcards.ronco.games_batch import GameConfig, games_chunk
 from simcards.ronco.policies import Policy

@@ -50,12 +50,9 @@ from yardsticks import BENCH, load_limit
 from simcards.core.rng import chunk_state
 from simcards.ronda import codes
 from simcards.ronda import reference as ref
+from simcards.ronda.hands_batch import simulate_hands, simulate_hands_on_workspace
 from simcards.ronda.kernel_state import Seats
-from simcards.ronda.play_kernel import (
-    record_hands,
-    simulate_hands,
-    simulate_hands_on_workspace,
-)
+from simcards.ronda.play_kernel import record_hands
 from simcards.ronda.policies import policy_arrays
 from simcards.ronda.rules import RondaRules
 

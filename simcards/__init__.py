@@ -15,22 +15,22 @@ warm-ups and policy kinds, each named as ``module:attribute`` and loaded on firs
 outside the package (``tests/toygame/`` is one).
 
 * :mod:`simcards.core`: ``registry`` (games as plug-ins, and the layout every game follows),
-  ``montecarlo`` (the one path every Monte Carlo command takes: seed and worker checks,
-  executor, run store, progress, timing, resume, the result), ``runner`` (batches cut into
-  fixed-size chunks with named random streams, run inline, in a process pool or on any
-  ``Executor``, merged by name in chunk order), ``plans`` (searches that choose each batch from
-  the last one's numbers, run side by side on one pool), ``store`` (the Parquet run store),
-  ``runs`` (``simcards runs``), ``progress``, ``interrupts`` (Ctrl-C), ``fingerprint`` (the code
-  fingerprint in every run key, and the numba cache keyed by it), ``policyspec``
-  (``kind:param:param`` policy specs, parsed and range-checked alike for every game),
-  ``cluster`` (the dask executor), ``rng`` (xoshiro256** streams seeded by
-  ``numpy.random.SeedSequence``), ``cards``, ``bits``, ``stats``, ``ladder`` (the Bradley-Terry
-  ladder both ``ladder`` commands share), ``cli`` and ``cli_options`` (the ``simcards`` command,
-  the shared flags and input checks), ``apiargs``, ``gameapi`` and ``results`` (the Python API's
-  argument types, plumbing and one result type), ``spawnsafe``, ``table`` (a game as game-AI
-  libraries take it), ``envs`` and ``openspiel_game`` (the PettingZoo, Gymnasium and OpenSpiel
-  adapters, the only modules that import those libraries) and ``reports/`` (the report
-  skeleton).
+  ``montecarlo`` (the one path every Monte Carlo command takes: seed and worker checks, executor,
+  run store, progress, timing, resume, the result), ``runner`` (batches cut into fixed-size chunks
+  with named random streams, run inline, in a process pool or on any ``Executor``, merged by name
+  in chunk order), ``plans`` (searches that choose each batch from the last one's numbers, run
+  side by side on one pool), ``store`` (the Parquet run store), ``runs`` (``simcards runs``),
+  ``progress``, ``interrupts`` (Ctrl-C), ``fingerprint`` (the code fingerprint in every run key,
+  and the numba cache keyed by it), ``policyspec`` (``kind:param:param`` policy specs, parsed and
+  range-checked alike for every game), ``cluster`` (the dask executor), ``rng`` and ``rng_kernel``
+  (xoshiro256** streams seeded by ``numpy.random.SeedSequence``), ``cards``, ``bits_kernel``,
+  ``stats``, ``ladder`` (the Bradley-Terry ladder both ``ladder`` commands share), ``cli`` and
+  ``cli_options`` (the ``simcards`` command, the shared flags and input checks), ``switches``
+  (every rule switch declared once, and the options, keywords and parameters made from it),
+  ``apiargs``, ``gameapi`` and ``results`` (the Python API's argument types, plumbing and one
+  result type), ``spawnsafe``, ``table`` (a game as game-AI libraries take it), ``envs`` and
+  ``openspiel_game`` (the PettingZoo, Gymnasium and OpenSpiel adapters, the only modules that
+  import those libraries) and ``reports/`` (the report skeleton).
 * :mod:`simcards.envs` (one PettingZoo environment module per table) and
   :mod:`simcards.openspiel` (registers every table with OpenSpiel).
 * Every game package has the same files for the same things (written down in
@@ -53,19 +53,22 @@ outside the package (``tests/toygame/`` is one).
   and ``behaviour_openspiel`` (the round over every behavioural strategy, rule E7) and
   ``bayes_exact`` (the exact best reply of rule S4 and its decision tables).
 * ``simcards.ronda``: ``hand_kernel`` (the rules of a hand as numba primitives, on card
-  identities), ``value_rules`` (one play and ``greedy`` on card values), ``play_kernel`` (whole
-  hands), ``value_kernel`` (Monte Carlo hands of random and greedy seats on card values),
+  identities), ``value_rules_kernel`` (one play and ``greedy`` on card values),
+  ``play_kernel`` (whole hands), ``value_kernel`` (Monte Carlo hands of random and greedy seats
+  on card values),
   ``compact_kernel``, ``search_kernel``, ``rollout_kernel`` and ``ismcts_kernel`` (the searching
   policies), ``match_kernel`` (whole matches and the duplicate format); ``hands_batch``,
   ``matches_batch`` and ``compare_batch``; ``summaries`` (rates and intervals) and ``terminal``
   (``simcards ronda play``).
 * ``simcards.romi``: ``cards`` (the 108-card deck), ``actions`` (the moves of a round),
-  ``round_kernel`` (the round in numba, with the policies' decisions), ``search_kernel``
-  (``search:N`` and ``seeing:N``), ``expert_rule``, ``records`` (round records for the
-  reference engine), ``rounds_batch``, ``compare_batch``, ``table_batch`` (runs with a
-  ``random`` seat, on the table engine), ``melds_exact`` (the exact meld solver) and
-  ``table_exact`` (the same questions given the melds on the table), ``table_codes`` (the
-  action numbering of the Römi environments).
+  ``melds_kernel`` (the exact meld solver in numba), ``table_melds_kernel`` (melds on the
+  table), ``policies_kernel`` and ``expert_kernel`` (the policies' decisions), ``round_kernel``
+  (the round), ``search_kernel`` (``search:N`` and ``seeing:N``), ``question_kernel`` (the
+  report questions' rounds), ``expert_rule``, ``records`` and ``records_kernel`` (round records
+  for the reference engine), ``rounds_batch``, ``compare_batch``, ``table_batch`` (runs with a
+  ``random`` seat, on the table engine), ``melds_exact`` (the meld solver's answers) and
+  ``table_melds_exact`` (the same questions given the melds on the table), ``table_codes``
+  (the action numbering of the Römi environments).
 
 Kernels and checks
 ------------------
@@ -85,7 +88,8 @@ test`` keeps every cross-check at a size that fits a few minutes; ``make test-fu
 Reproducibility
 ---------------
 Every chunk of work draws from its own xoshiro256** stream, derived from (seed, stream name,
-chunk index) (:mod:`simcards.core.rng`, :mod:`simcards.core.runner`), and chunks merge in chunk
+chunk index) (:mod:`simcards.core.rng`, :mod:`simcards.core.rng_kernel`,
+:mod:`simcards.core.runner`), and chunks merge in chunk
 order: the same seed gives bit-identical results for any ``--workers``, locally or on a dask
 cluster, and after a resume. Searches that decide from their own estimates avoid every
 floating-point operation whose last bit could differ between machines

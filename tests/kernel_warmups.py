@@ -27,8 +27,8 @@ def warm_romi_search() -> None:
 
 def warm_romi_records() -> None:
     """Compile or load the Römi kernels the engine tests drive turn by turn: a recorded round
-    (``record_round``), one turn (``_one_turn``) and one searching turn
-    (``_one_search_turn``)."""
+    (``record_round``), one turn (``one_turn``) and one searching turn (``one_search_turn``),
+    all of :mod:`simcards.romi.records_kernel`."""
     from simcards.romi import codes
     from simcards.romi.records import (
         engine_args,

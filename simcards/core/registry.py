@@ -30,14 +30,16 @@ of thing, so that a reader who knows one game finds their way in the others:
     policies (``Seats``), workspaces, scratch and records. A compiled function takes a handful
     of these, never a long list of arrays by position.
 ``<unit>_kernel.py``
-    numba-compiled code only, one module per unit of play (``round_kernel.py``,
-    ``hand_kernel.py``, ``match_kernel.py``, ``search_kernel.py``).
+    numba-compiled code, one module per unit of play or part of one (``round_kernel.py``,
+    ``hand_kernel.py``, ``match_kernel.py``, ``melds_kernel.py``, ``policies_kernel.py``),
+    beside at most thin Python wrappers (a call into compiled code) and the constants it
+    reads. Compiled code lives nowhere else (``tests/core/test_layout.py``).
 ``<command>_batch.py``
     What a Monte Carlo command runs: its configuration, one chunk of the work and the
     statistics that chunks merge into (``rounds_batch.py``, ``compare_batch.py``).
 ``<question>_exact.py``
     Exact solvers: enumerations, Markov chains, equilibria, the meld solver
-    (``rounds_exact.py``, ``melds_exact.py``).
+    (``rounds_exact.py``, ``melds_exact.py``); what they compile is in kernel modules.
 ``table.py``
     The game as game-AI libraries take it (:mod:`simcards.core.table`): its states with
     explicit chance, action numbering and observation encoding, for the PettingZoo

@@ -119,9 +119,10 @@ from simcards.core.switches import HAND, MATCH
 from simcards.romi import cards as C
 from simcards.romi import compare_batch as RC
 from simcards.romi import melds_exact as M
+from simcards.romi import melds_kernel
 from simcards.romi import rounds_batch as R
 from simcards.romi import table_batch as TB
-from simcards.romi import table_exact as T
+from simcards.romi import table_melds_exact as T
 from simcards.romi.policies import KINDS, policy_arrays, searching
 from simcards.romi.rules import (
     GAME_SWITCHES,
@@ -443,8 +444,8 @@ def melds(*, hand: str | Sequence[str] | None = None, file: Path | str | None = 
     ``X=card``). The three numbers of every hand come from one batch call of the solver.
 
     With ``table`` (melds on the table as text, ``;`` between them, or a list of melds, each as
-    :meth:`~simcards.romi.table_exact.TableMeld.parse` reads it): V5 for each hand instead, as a
-    player who has opened. The output then has ``table`` (the melds as read, in canonical
+    :meth:`~simcards.romi.table_melds_exact.TableMeld.parse` reads it): V5 for each hand instead,
+    as a player who has opened. The output then has ``table`` (the melds as read, in canonical
     text, numbered from 0 in order) and each hand ``best_value``, ``min_penalty`` and
     ``can_go_out`` with the table, ``melds`` (a lay-down reaching ``best_value`` as moves in
     playing order: ``{"action": "add", "card", "meld", "place"}``, ``{"action": "swap",
@@ -473,7 +474,7 @@ def melds(*, hand: str | Sequence[str] | None = None, file: Path | str | None = 
     batch = np.full((len(hands), width), -1, np.int64)
     for i, h in enumerate(hands):
         batch[i, :len(h)] = h
-    answers = M.solve_batch(batch, rules.ace_low_value)
+    answers = melds_kernel.solve_batch(batch, rules.ace_low_value)
     rows = []
     for h, (value, penalty, out) in zip(hands, answers, strict=True):
         lay = M.melds(h, rules) if value > 0 else []

@@ -23,7 +23,7 @@ itself gives a difference of exactly 0 on every set.
 
 Chance. From the chunk's stream, per set: the first dealer (``randbelow(players)``, unless
 fixed) and one 64-bit seed. Every rotation starts a fresh *set stream* from that seed
-(:func:`simcards.core.rng.seed_state`) and plays the game round by round through
+(:func:`simcards.core.rng_kernel.seed_state`) and plays the game round by round through
 :func:`simcards.romi.round_kernel.simulate_rounds` with the dealer fixed, which draws each round's
 own seed from the set stream: every rotation gets the same round seeds, hence the same decks
 (D3, D4) and the same random numbers for the reshuffles (T8). A reshuffle shuffles the discard
@@ -109,7 +109,7 @@ def _empty() -> dict[str, np.ndarray]:
 
 def compare_chunk(state: np.ndarray, size: int, cfg: CompareConfig) -> dict[str, np.ndarray]:
     """One chunk of deal sets (runs in a worker); see the module docstring."""
-    from simcards.core.rng import next_u64, randbelow, seed_state
+    from simcards.core.rng_kernel import next_u64, randbelow, seed_state
     from simcards.romi.rounds_batch import simulator
 
     simulate_rounds = simulator(cfg.rotations[0])

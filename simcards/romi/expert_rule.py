@@ -22,7 +22,7 @@ import numpy as np
 
 from simcards.core.errors import UsageError
 from simcards.romi import cards as C
-from simcards.romi.melds_exact import MAX_HAND, solve_batch
+from simcards.romi.melds_kernel import MAX_HAND, solve_batch
 from simcards.romi.rules import RomiRules
 
 JOKER = C.JOKER_KIND

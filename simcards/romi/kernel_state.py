@@ -62,7 +62,7 @@ class RoundState(NamedTuple):
 
 
 class MeldWork(NamedTuple):
-    """The exact meld solver's search arrays (``melds_exact._search``): mixed-radix weights
+    """The exact meld solver's search arrays (``melds_kernel._search``): mixed-radix weights
     ``w`` of the kinds, the memo's stamps and values, the options of each depth and the search
     frames."""
 
@@ -75,7 +75,7 @@ class MeldWork(NamedTuple):
 
 class Solver(NamedTuple):
     """The meld solver as the round kernel keeps it for a whole batch
-    (``round_kernel.new_solver``): its search arrays, a scratch of kind counts, ``info[0]`` the
+    (``melds_kernel.new_solver``): its search arrays, a scratch of kind counts, ``info[0]`` the
     stamp of the last question, ``rows`` the melds of the last lay-down, then the answer cache
     of ``solve_counts`` (keys, packed answers, hits and misses in ``stats``) and that of
     ``discard_index`` (keys, kinds thrown)."""
@@ -103,7 +103,7 @@ class Scratch(NamedTuple):
     cnt2: np.ndarray  # kind counts
     kept: np.ndarray  # the answer of the plan the draw was chosen by (``choose_draw``)
     xs: np.ndarray  # the expert's view of the discard pile (``codes.X_*``, Q5)
-    xr: np.ndarray  # the expert's melds through each card it could draw (``round_kernel.XR_*``)
+    xr: np.ndarray  # the expert's melds through each card it could draw (``expert_kernel.XR_*``)
     xo: np.ndarray  # their order, best bound first, per card
 
 
@@ -189,7 +189,7 @@ class View(NamedTuple):
 
 class DrawNotes(NamedTuple):
     """What the questions study notes per player while a round is played
-    (``reports/question_kernel``): the draw at which he opened (``open_draw``, 0 never), whether
+    (``question_kernel``): the draw at which he opened (``open_draw``, 0 never), whether
     his first draw took the top discard (T3), his later discard draws (T4) and the draws he
     made; ``flags``: [cut card taken (T5), -20 under the other G3 reading]."""
 

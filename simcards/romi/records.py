@@ -14,37 +14,26 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-from numba import njit
 
 from simcards.core.errors import UsageError
 from simcards.core.policyspec import PolicySpec
-from simcards.core.rng import seed_state
+from simcards.romi import actions as A
 from simcards.romi import codes
-from simcards.romi import round_kernel as E
-from simcards.romi.actions import (
-    NO_JOKER,
-    Action,
-    Add,
-    Discard,
-    DrawCut,
-    DrawDiscard,
-    DrawStock,
-    Lay,
-    Meld,
-    Open,
-    Swap,
-)
-from simcards.romi.kernel_state import KernelRules, RoundState, RoundWork, Seats
+from simcards.romi.actions import NO_JOKER, Action, Meld
+from simcards.romi.cards import JOKER0
+from simcards.romi.kernel_state import KernelRules, RoundState, Seats
+from simcards.romi.melds_kernel import pos_kind
 from simcards.romi.policies import policy_arrays, searching
+from simcards.romi.records_kernel import (
+    final_table,
+    one_search_turn,
+    one_turn,
+    record_round,
+    round_chances,
+)
+from simcards.romi.round_kernel import new_workspace
 from simcards.romi.rules import RomiRules
-from simcards.romi.search_kernel import DROP_Z, new_search_work, search_turn
-
-LOG_CAP = 4000
-"""Move rows of one round: at most 1,000 draws and 1,000 discards (T9) plus one row per card
-laid, added or swapped (each real card reaches the table once, a joker at most once per swap)."""
-SHUF_CAP = 1200
-"""Cards of all of a round's new stocks: every card of a new stock is drawn before the next
-reshuffle, so they are at most the 1,000 turns' draws plus the last stock."""
+from simcards.romi.search_kernel import DROP_Z
 
 
 def engine_args(rules: RomiRules, policies: Sequence[PolicySpec | str]
@@ -57,59 +46,6 @@ def engine_args(rules: RomiRules, policies: Sequence[PolicySpec | str]
         raise UsageError("the recorded rounds play greedy, rummy, threshold and expert seats "
                          "(Q2-Q5); search and seeing play in rounds, games, compare and ladder")
     return rules.kernel, kinds, params
-
-
-@njit(cache=True)
-def record_round(seed, dealer, rules, seats, max_turns):
-    """One round from the seed of its own stream (deck, then reshuffles) with every move
-    logged. Returns (deck, log rows, reshuffle cards, reshuffle lengths, scores, workspace)."""
-    n = rules.players
-    work = E.new_round_work(n, np.int64(LOG_CAP), np.int64(SHUF_CAP),
-                            np.int64(codes.STALL_TURNS + 1))
-    ws = work.ws
-    rs = work.rs
-    seed_state(rs, seed)
-    deck = np.zeros(E.N_CARDS, np.int64)
-    E.shuffle_deck(rs, deck)
-    E.play_round(deck, dealer, rules, seats, work, max_turns)
-    log = work.log.moves
-    shuf = work.log.shuf
-    shuf_len = work.log.shuf_len
-    info = work.log.info
-    if info[2] > LOG_CAP:
-        raise ValueError("record_round: move log overflow")
-    if info[1] != ws.st[codes.S_SHUF]:
-        raise ValueError("record_round: reshuffle record overflow")
-    scores = np.zeros(n, np.int64)
-    E.score_round(rules, ws, scores)
-    return (deck, log[:info[2]].copy(), shuf[:info[0]].copy(), shuf_len[:info[1]].copy(),
-            scores, ws)
-
-
-@njit(cache=True)
-def _chances(state, n_rounds, n, dealer):
-    dealers = np.zeros(n_rounds, np.int64)
-    seeds = np.zeros(n_rounds, np.uint64)
-    for r in range(n_rounds):
-        d, s = E.round_chance(state, n, dealer)
-        dealers[r] = d
-        seeds[r] = s
-    return dealers, seeds
-
-
-@njit(cache=True)
-def _table(ws):
-    """Final table in canonical form: (owners, cards [m, 14] padded -1, counts, stands)."""
-    st, tm, tc = ws.st, ws.tm, ws.tc
-    nm = st[codes.S_NM]
-    owners = np.zeros(nm, np.int64)
-    cards = np.full((nm, 14), -1, np.int64)
-    counts = np.zeros(nm, np.int64)
-    stands = np.zeros(nm, np.int64)
-    for m in range(nm):
-        owners[m] = tm[m, codes.TM_OWNER]
-        counts[m], stands[m] = E.meld_cards(tm, tc, m, cards[m])
-    return owners, cards, counts, stands
 
 
 @dataclass(frozen=True)
@@ -167,7 +103,7 @@ def _decode(rows: np.ndarray) -> tuple[list[Action], dict[int, int]]:
         ordered = sorted(opening, key=lambda em: em[1].cards)
         for r, (m, _) in enumerate(ordered):
             index[m] = base + r
-        out.append(Open(tuple(meld for _, meld in ordered)))
+        out.append(A.Open(tuple(meld for _, meld in ordered)))
         opening.clear()
 
     for row in np.asarray(rows):
@@ -176,26 +112,26 @@ def _decode(rows: np.ndarray) -> tuple[list[Action], dict[int, int]]:
             close_opening()
         target = int(row[codes.MV_TARGET])
         if code == codes.MV_DRAW_STOCK:
-            out.append(DrawStock())
+            out.append(A.DrawStock())
         elif code == codes.MV_DRAW_DISCARD:
-            out.append(DrawDiscard())
+            out.append(A.DrawDiscard())
         elif code == codes.MV_DRAW_CUT:
-            out.append(DrawCut())
+            out.append(A.DrawCut())
         elif code in (codes.MV_OPEN, codes.MV_LAY):
             meld = _meld(row[codes.MV_C0:], int(row[codes.MV_N]), int(row[codes.MV_STANDS]))
             if code == codes.MV_OPEN:
                 opening.append((target, meld))
             else:
                 index[target] = target
-                out.append(Lay(meld))
+                out.append(A.Lay(meld))
         elif code == codes.MV_ADD:
             s = int(row[codes.MV_STANDS])
-            out.append(Add(index.get(target, target), int(row[codes.MV_CARD]),
+            out.append(A.Add(index.get(target, target), int(row[codes.MV_CARD]),
                            NO_JOKER if s < 0 else s))
         elif code == codes.MV_SWAP:
-            out.append(Swap(index.get(target, target), int(row[codes.MV_CARD])))
+            out.append(A.Swap(index.get(target, target), int(row[codes.MV_CARD])))
         elif code == codes.MV_DISCARD:
-            out.append(Discard(int(row[codes.MV_CARD])))
+            out.append(A.Discard(int(row[codes.MV_CARD])))
         else:
             raise ValueError(f"unknown move code {code}")
     if opening:
@@ -215,7 +151,7 @@ def record_from_seed(seed: int, dealer: int, rules: KernelRules, kinds: np.ndarr
     for m in shuf_len:
         orders.append(tuple(int(c) for c in shuf[at:at + m]))
         at += int(m)
-    owners, cards, counts, stands = _table(ws)
+    owners, cards, counts, stands = final_table(ws)
     moves, index = _decode(log)
     table: list[tuple[int, Meld]] = [(0, Meld(()))] * len(owners)
     for m in range(len(owners)):
@@ -248,7 +184,7 @@ def record_rounds(state: np.ndarray, n_rounds: int, rules: KernelRules, kinds: n
     if n_rounds < 0:
         raise UsageError(f"n_rounds={n_rounds} must be >= 0")
     n = int(rules.players)
-    dealers, seeds = _chances(state, n_rounds, n, dealer)
+    dealers, seeds = round_chances(state, n_rounds, n, dealer)
     return [record_from_seed(int(seeds[r]), int(dealers[r]), rules, kinds, params)
             for r in range(n_rounds)]
 
@@ -263,8 +199,8 @@ def put_meld(ws: tuple, m: int, owner: int, cards: Sequence[int],
     for (needed for a run's joker; a set's joker follows its real suits). Three or four cards
     of one rank are a set (M3). ``UsageError`` for cards that are no meld."""
     tm, tc = ws.tm, ws.tc
-    real = [int(c) for c in cards if c < E.JOKER0]
-    jokers = [int(c) for c in cards if c >= E.JOKER0]
+    real = [int(c) for c in cards if c < JOKER0]
+    jokers = [int(c) for c in cards if c >= JOKER0]
     if len(jokers) > 1 or len(real) < 2 or len(cards) < 3:
         raise UsageError(f"table meld {list(cards)} is no meld (M1-M4)")
     tm[m, :] = 0
@@ -282,7 +218,7 @@ def put_meld(ws: tuple, m: int, owner: int, cards: Sequence[int],
         return
     if len(set(suits)) != 1:
         raise UsageError(f"table meld {list(cards)} is no meld (M1-M4)")
-    first = next(i for i, c in enumerate(cards) if c < E.JOKER0)
+    first = next(i for i, c in enumerate(cards) if c < JOKER0)
     r = cards[first] % 13 + 1
     place = (1 if first == 0 else 14) if r == 1 else r
     lo = place - first
@@ -295,11 +231,11 @@ def put_meld(ws: tuple, m: int, owner: int, cards: Sequence[int],
     tm[m, codes.TM_HI] = hi
     for i, c in enumerate(cards):
         p = lo + i
-        if c >= E.JOKER0:
+        if c >= JOKER0:
             tm[m, codes.TM_JP] = p
-            if stands_for != NO_JOKER and stands_for != E.pos_kind(suits[0], p):
+            if stands_for != NO_JOKER and stands_for != pos_kind(suits[0], p):
                 raise UsageError(f"table meld {list(cards)}: the joker is at a different place")
-        elif E.pos_kind(suits[0], p) != c % 52:
+        elif pos_kind(suits[0], p) != c % 52:
             raise UsageError(f"table meld {list(cards)} is no run (M2)")
         else:
             tc[m, p] = c
@@ -315,7 +251,7 @@ def position(rules: RomiRules, hands: Sequence[Sequence[int]], *, dealer: int = 
     every player has opened nothing, drawn once and played one turn, and the player after the
     dealer is to move."""
     n = rules.players
-    ws = E.new_workspace(n)
+    ws = new_workspace(n)
     st, hand, hn, op, dr, pl, stk, pil = ws[:8]
     st[codes.S_DEALER] = dealer
     st[codes.S_TURN] = (dealer + 1) % n if to_move is None else to_move
@@ -340,50 +276,13 @@ def position(rules: RomiRules, hands: Sequence[Sequence[int]], *, dealer: int = 
     return ws
 
 
-@njit(cache=True)
-def _turn_work(rules, ws, seed):
-    """The work of one turn played on the position ``ws``, its stream seeded by ``seed`` and
-    its log sized for one turn."""
-    w0 = E.new_round_work(rules.players, np.int64(E.MAX_PLAN + 1), np.int64(E.N_CARDS),
-                          np.int64(1))
-    work = RoundWork(ws, w0.sv, w0.ps, w0.rs, w0.log)
-    seed_state(work.rs, seed)
-    return work
-
-
-@njit(cache=True)
-def _turn_log(work):
-    """The turn's moves and, if T8 reshuffled, the new stock order, as :func:`_turn_work`'s
-    log holds them."""
-    info = work.log.info
-    return work.log.moves[:info[2]].copy(), work.log.shuf[:info[0]].copy()
-
-
-@njit(cache=True)
-def _one_turn(rules, seats, ws, seed):
-    work = _turn_work(rules, ws, seed)
-    status = E.play_turn(rules, seats, work)
-    moves, shuf = _turn_log(work)
-    return status, moves, shuf
-
-
 def play_one_turn(ws: tuple, rules: KernelRules, kinds: np.ndarray, params: np.ndarray,
                   seed: int = 0) -> tuple[int, list[Action], tuple[int, ...]]:
     """Play the turn of the player to move in ``ws`` (changed in place; the turn counter and the
     player to move are not advanced). Returns (status: 0 on, 1 went out, 2 stopped by T8; the
     turn's actions; the new stock order if T8 reshuffled)."""
-    status, log, shuf = _one_turn(rules, Seats(kinds, params), RoundState(*ws), np.uint64(seed))
+    status, log, shuf = one_turn(rules, Seats(kinds, params), RoundState(*ws), np.uint64(seed))
     return int(status), decode_moves(log), tuple(int(c) for c in shuf)
-
-
-@njit(cache=True)
-def _one_search_turn(rules, seats, ws, seed, search_seed, drop_z):
-    work = _turn_work(rules, ws, seed)
-    sw = new_search_work(rules.players, drop_z)
-    seed_state(sw.ss, search_seed)
-    status = search_turn(rules, seats, work, sw)
-    moves, shuf = _turn_log(work)
-    return status, moves, shuf
 
 
 def play_one_search_turn(ws: tuple, rules: KernelRules, kinds: np.ndarray, params: np.ndarray,
@@ -392,7 +291,7 @@ def play_one_search_turn(ws: tuple, rules: KernelRules, kinds: np.ndarray, param
     """:func:`play_one_turn` for a searching seat to move (Q7, Q8), its stream seeded by
     ``search_seed``; ``drop_z`` Q7's dropping margin (``math.inf``: every candidate weighed on
     every sample)."""
-    status, log, shuf = _one_search_turn(rules, Seats(kinds, params), RoundState(*ws),
+    status, log, shuf = one_search_turn(rules, Seats(kinds, params), RoundState(*ws),
                                          np.uint64(seed), np.uint64(search_seed),
                                          np.float64(drop_z))
     return int(status), decode_moves(log), tuple(int(c) for c in shuf)

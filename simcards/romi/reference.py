@@ -1,9 +1,9 @@
 """Slow, obviously-correct reference engine for Römi húngaro (``seeds/romi.md``).
 
 This module is a *test oracle*: it is written from the rules page alone and shares no code with
-the numba engine or the meld solver (``round_kernel.py``, ``melds_exact.py``,
-``table_exact.py``), so that the two can be checked against each other move by move: the move
-types of :mod:`simcards.romi.actions` are the one thing both sides speak, and where this module
+the numba engine or the meld solvers (the ``*_kernel.py`` modules, ``melds_exact.py``,
+``table_melds_exact.py``), so that the two can be checked against each other move by move: the
+move types of :mod:`simcards.romi.actions` are the one thing both sides speak, and where this module
 repeats what the engine's modules also say, it does so on purpose (an oracle sharing that code
 would hold the engine to itself). Clarity beats speed everywhere: melds are recognised by trying
 the definitions (M1-M4) on the cards, and every "can he still do it this turn" question is a

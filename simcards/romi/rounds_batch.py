@@ -115,7 +115,7 @@ def rounds_chunk(state: np.ndarray, size: int, cfg: RoundConfig) -> dict[str, np
 def games_chunk(state: np.ndarray, size: int, cfg: RoundConfig) -> dict[str, np.ndarray]:
     """One chunk of Monte Carlo games (D5, G6): the first dealer drawn, the deal moving one seat
     left each round, the lowest total winning and equal lowest totals sharing the win."""
-    from simcards.core.rng import randbelow
+    from simcards.core.rng_kernel import randbelow
 
     simulate_rounds = simulator(cfg.seats)
     n = cfg.players

@@ -45,7 +45,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcards.core.rng import next_u64, randbelow, seed_state
+from simcards.core.rng_kernel import next_u64, randbelow, seed_state
 from simcards.romi.cards import N_CARDS
 from simcards.romi.codes import (
     MV_CARD,
@@ -67,22 +67,19 @@ from simcards.romi.codes import (
     TM_SIZE,
 )
 from simcards.romi.kernel_state import SearchWork, Seats
+from simcards.romi.melds_kernel import kind_of, kind_order
+from simcards.romi.policies_kernel import choose_draw, kept_plan, plan_turn
 from simcards.romi.round_kernel import (
     HW,
     MAX_MELDS,
     MAX_PLAN,
-    _row,
-    choose_draw,
     commit_turn,
-    kind_of,
-    kind_order,
-    meld_cards,
     new_results,
     new_round_work,
     note_round,
-    plan_turn,
     play_turn,
     prepare_seat,
+    record_draw,
     round_chance,
     score_round,
     shuffle_deck,
@@ -92,6 +89,7 @@ from simcards.romi.round_kernel import (
     turn_played,
     turn_view,
 )
+from simcards.romi.table_melds_kernel import meld_cards
 
 MAX_SAMPLES = 10_000
 """Q7, Q8: the most samples a searching decision may play out per candidate."""
@@ -359,7 +357,7 @@ def _try_draw(rules, sw, p, choice):
     ok, must = take_draw(r, roll, p, choice)
     if ok:
         res = plan_turn(r.hand[p], r.hn[p], must, view, roll.sv, roll.ps)
-        out = commit_turn(rules, r, p, nm, res, roll.ps, roll.log.moves, roll.log.info, 0)
+        out = commit_turn(rules, r, p, nm, res, roll.ps, roll.log, 0)
         status = 1 if out else 0
     else:
         status = 2  # T8: the round stops
@@ -414,7 +412,7 @@ def _keep(sw, s, ps, res):
 
 @njit(cache=True)
 def _card_key(c):
-    """Q1's card order, the order a plan's hand is kept in (``round_kernel._sort_hand``)."""
+    """Q1's card order, the order a plan's hand is kept in (``policies_kernel._sort_hand``)."""
     return kind_order(kind_of(c)) * 1000 + 500 + c
 
 
@@ -464,7 +462,7 @@ def _try_plan(rules, sw, p, nm, s, discard):
     already made there), played out."""
     roll = sw.roll
     res = _load(sw, s, discard, roll.ps)
-    out = commit_turn(rules, roll.ws, p, nm, res, roll.ps, roll.log.moves, roll.log.info, 0)
+    out = commit_turn(rules, roll.ws, p, nm, res, roll.ps, roll.log, 0)
     if turn_played(roll.ws.st, 1 if out else 0, rules.players):
         return _play_out(rules, sw, p)
     return _value(rules, sw, p)
@@ -507,8 +505,6 @@ def search_turn(rules, seats, work, sw):
     sv = work.sv
     ps = work.ps
     st, hand, hn = ws.st, ws.hand, ws.hn
-    log = work.log.moves
-    info = work.log.info
     p = st[S_TURN]
     samples = seats.params[p]
     seeing = seats.kinds[p] == POLICY_SEEING
@@ -516,7 +512,7 @@ def search_turn(rules, seats, work, sw):
         sw.seeds[i] = next_u64(sw.ss)
     x, hold = prepare_seat(rules, POLICY_EXPERT, np.int64(0), ws, ps, p)
     nm = st[S_NM]
-    li = info[2]
+    li = work.log.info[2]
     view = turn_view(rules, ws, p, x, hold)
     held = turn_view(rules, ws, p, x, True)  # before the draw: the view reads the pile's top
     must = np.int64(-1)
@@ -526,15 +522,11 @@ def search_turn(rules, seats, work, sw):
     else:
         base = choose_draw(hand[p], hn[p], view, sv, ps)
         choice = _choose_draw(rules, ws, p, base, view.first_draw, samples, seeing, sw)
-        ok, must = take_draw(ws, work, p, choice)
+        ok, must, li = record_draw(ws, work, p, choice, li)
         if not ok:
             return 2
-        if li < log.shape[0]:
-            _row(log, li, p, choice, -1, -1, -1)
-        li += 1
-        kept = ps.kept
-        if choice == base and choice != MV_DRAW_STOCK and kept[5] == 1:
-            res = (kept[0], kept[1] == 1, kept[2], kept[3], kept[4] == 1)
+        if choice == base and choice != MV_DRAW_STOCK and ps.kept[5] == 1:
+            res = kept_plan(ps.kept)
         else:
             res = plan_turn(hand[p], hn[p], must, view, sv, ps)
     _keep(sw, 0, ps, res)
@@ -550,7 +542,7 @@ def search_turn(rules, seats, work, sw):
     if nc > 1:
         best = _weigh(rules, ws, p, samples, seeing, sw, nc, nm)
     res = _load(sw, sw.cand[best, 0], sw.cand[best, 1], ps)
-    if commit_turn(rules, ws, p, nm, res, ps, log, info, li):
+    if commit_turn(rules, ws, p, nm, res, ps, work.log, li):
         return 1
     return 0
 

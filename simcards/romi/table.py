@@ -984,7 +984,7 @@ class KernelPolicy:
     The engine plans from a :class:`~simcards.romi.kernel_state.View` (its hand, the table,
     the top discard, the cut card, its flags) and, for the expert, the discard pile's kinds and
     whether the next player has opened; this builds them from the reference state. The draw is
-    ``round_kernel.choose_draw``; once drawn, ``round_kernel.plan_turn`` plans the whole
+    ``policies_kernel.choose_draw``; once drawn, ``policies_kernel.plan_turn`` plans the whole
     turn's melding and discard, exactly as the engine's ``play_turn`` does, and the planned
     moves are then played one per call. Plans are kept by (round, turn, seat, hand after the
     draw) and followed while the turn's moves so far are the plan's; a state reached otherwise
@@ -992,16 +992,17 @@ class KernelPolicy:
     planned move that is not legal there is replaced by a uniformly random legal move."""
 
     def __init__(self, rules: RomiRules, kind: int, param: int) -> None:
-        from simcards.romi import round_kernel as E
+        from simcards.romi import policies_kernel, round_kernel
+        from simcards.romi.melds_kernel import new_solver
 
         self.rules = rules
         self.kind = kind
         self.param = param
-        self.E = E
-        self.ws = E.new_workspace(rules.players)
-        self.sv = E.new_solver()
-        self.ps = E.new_scratch()
-        self.hand = np.full(E.HW, -1, np.int64)
+        self.policies = policies_kernel
+        self.ws = round_kernel.new_workspace(rules.players)
+        self.sv = new_solver()
+        self.ps = round_kernel.new_scratch()
+        self.hand = np.full(round_kernel.HW, -1, np.int64)
         self.plans: dict[tuple, list[Action]] = {}
 
     def _view(self, state: RomiTable) -> View:
@@ -1046,8 +1047,8 @@ class KernelPolicy:
         assert r is not None
         view = self._view(state)
         must = r.must_place if r.must_place in r.hands[r.player] else -1
-        nmv = self.E.plan_turn(self.hand, len(r.hands[r.player]), must, view, self.sv,
-                               self.ps)[0]
+        nmv = self.policies.plan_turn(self.hand, len(r.hands[r.player]), must, view, self.sv,
+                                      self.ps)[0]
         rows = self.ps.mv[:nmv]
         laid = state.laid
         nm = len(laid)
@@ -1072,7 +1073,8 @@ class KernelPolicy:
         moves = state.moves()
         if r.phase == ref.DRAW:
             view = self._view(state)
-            code = self.E.choose_draw(self.hand, len(r.hands[r.player]), view, self.sv, self.ps)
+            code = self.policies.choose_draw(self.hand, len(r.hands[r.player]), view, self.sv,
+                                             self.ps)
             move: Action = {codes.MV_DRAW_STOCK: DrawStock(), codes.MV_DRAW_DISCARD: DrawDiscard(),
                             codes.MV_DRAW_CUT: DrawCut()}[int(code)]
         else:

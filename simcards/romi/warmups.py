@@ -50,7 +50,7 @@ def warm_romi_questions() -> None:
     records and the joker exchange), so that the report does not compile it mid-study."""
     from simcards.core.rng import chunk_state
     from simcards.romi.policies import policy_arrays
-    from simcards.romi.reports.question_kernel import question_rounds
+    from simcards.romi.question_kernel import question_rounds
     from simcards.romi.rules import RomiRules
 
     rules = RomiRules.make()

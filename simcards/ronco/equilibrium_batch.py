@@ -70,7 +70,7 @@ from simcards.core.stats import Z95
 from simcards.ronco.best_threshold_batch import grid
 from simcards.ronco.games_batch import MAX_ROUNDS
 from simcards.ronco.kernel_state import GameSpec, KernelRules, Seats
-from simcards.ronco.mixed_kernel import MAX_TABULATED, composition_bins, mixed_games
+from simcards.ronco.mixed_kernel import MAX_TABULATED, mixed_games
 from simcards.ronco.policies import Policy
 from simcards.ronco.rules import RoncoRules, check_players
 
@@ -125,6 +125,14 @@ def cumulative(probs: Sequence[float]) -> np.ndarray:
     cum = np.cumsum(p / p.sum())
     cum[-1] = 1.0
     return cum
+
+
+def composition_bins(n: int, k: int) -> int:
+    """How many composition bins :func:`~simcards.ronco.mixed_kernel.mixed_games` fills for
+    ``n`` players and a support of ``k`` strategies: the counts of the first ``k - 1``
+    strategies among the ``n - 1`` others, as digits base ``n``; one bin (nothing tabulated)
+    above :data:`~simcards.ronco.mixed_kernel.MAX_TABULATED`."""
+    return n ** (k - 1) if k <= MAX_TABULATED else 1
 
 
 def mixed_config(rules: RoncoRules, n: int, lives: int, support: Sequence[Policy],

@@ -5,12 +5,12 @@ round positions (G3: position 0 is the next survivor after the dealer, the deale
 the round kernel plays them.
 
 Stream layout, per game: the first dealer (only when it is drawn, G4) by
-:func:`simcards.core.rng.randbelow` of n (the high half of one 64-bit output, more outputs only
-on a rejection); then per round one deal of k+1 cards by :func:`simcards.ronco.round_kernel.deal` (k
-survivors in position order, then the cut card; two cards per 64-bit output, each deal starting
-on a fresh output) and, when any player's policy is random, k uniforms in position order
-(:func:`simcards.core.rng.uniform`, one 64-bit output each). An independent engine fed the same
-stream plays exactly the same games.
+:func:`simcards.core.rng_kernel.randbelow` of n (the high half of one 64-bit output, more
+outputs only on a rejection); then per round one deal of k+1 cards by
+:func:`simcards.ronco.round_kernel.deal` (k survivors in position order, then the cut card; two
+cards per 64-bit output, each deal starting on a fresh output) and, when any player's policy is
+random, k uniforms in position order (:func:`simcards.core.rng_kernel.uniform`, one 64-bit
+output each). An independent engine fed the same stream plays exactly the same games.
 
 The per-game functions (:func:`play_game`, :func:`_field_game`, :func:`_general_game`, and the
 race kernel's ``play_candidates``) are compiled with ``_nrt=False``, numba's switch that turns
@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcards.core.rng import load, randbelow, step, store, to_uniform
+from simcards.core.rng_kernel import load, randbelow, step, store, to_uniform
 from simcards.ronco.codes import ABSOLUTE_TIE_REPLAY as REPLAY_TIE
 from simcards.ronco.codes import ABSOLUTE_TIE_VOID as VOID_TIE
 from simcards.ronco.codes import CUT_KING_LOSES as LOSES

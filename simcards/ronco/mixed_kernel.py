@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, uint64
 
-from simcards.core.rng import next_u64, seed_state, uniform
+from simcards.core.rng_kernel import next_u64, seed_state, uniform
 from simcards.ronco.game_kernel import any_random
 from simcards.ronco.kernel_state import Seats
 from simcards.ronco.race_kernel import add_pairs, play_candidates, race_buffers
@@ -34,13 +34,6 @@ FIELD_SALT = 0x5F1E1D5EEDC0FFEE
 """XORed into a game's seed to seed the field's own draws (apart from the deal stream)."""
 MAX_TABULATED = 4
 """Largest support whose compositions are tabulated (``players ** (k - 1)`` bins)."""
-
-
-def composition_bins(n: int, k: int) -> int:
-    """How many composition bins :func:`mixed_games` fills for ``n`` players and a support of
-    ``k`` strategies: the counts of the first ``k - 1`` strategies among the ``n - 1`` others,
-    as digits base ``n``; one bin (nothing tabulated) above :data:`MAX_TABULATED`."""
-    return n ** (k - 1) if k <= MAX_TABULATED else 1
 
 
 @njit(cache=True)
@@ -59,7 +52,8 @@ def mixed_games(state, games, cum, sup, cand, rules, game, bins):
 
     ``cum`` holds the mixture's cumulative probabilities (the last is 1) over the support
     policies ``sup``; players 1 .. n-1 each draw one support index per game. ``bins`` is
-    :func:`composition_bins`. A ``bayes`` candidate (S4) would use the candidates' table. Returns
+    :func:`~simcards.ronco.equilibrium_batch.composition_bins`. A ``bayes`` candidate (S4)
+    would use the candidates' table. Returns
     ``(wins[K], beats[K, K], games[1], comp_wins[K, bins], comp_games[bins])``: ``beats[i, j]``
     counts games that candidate i won and candidate j did not (the discordant pairs of a paired
     comparison); ``comp_*`` split wins and games by the field's composition.

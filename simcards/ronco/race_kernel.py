@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcards.core.rng import next_u64, seed_state
+from simcards.core.rng_kernel import next_u64, seed_state
 from simcards.ronco.game_kernel import RANDOM, WON, any_random, game_buffers, play_game
 from simcards.ronco.kernel_state import RaceWork, Seats
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, uint64
 
-from simcards.core.rng import load, step, store, to_uniform, uniform, word_accepts
+from simcards.core.rng_kernel import load, step, store, to_uniform, uniform, word_accepts
 from simcards.ronco.codes import BAYES as _BAYES
 from simcards.ronco.codes import BAYES_HIST_SPAN
 from simcards.ronco.codes import CUT_KING_LOSES as _LOSES
@@ -198,7 +198,7 @@ def play_round(hold, cut_strength, n, seats, u, rules, lost):
 def deal_words(s0, s1, s2, s3, perm, k):
     """R3/T3: a partial Fisher-Yates shuffle; ``perm[:k]`` becomes a uniform random k-sample.
 
-    The generator state is four local words (see :func:`simcards.core.rng.step`); returns the
+    The generator state is four local words (see :func:`simcards.core.rng_kernel.step`); returns the
     advanced state. ``perm`` is any permutation of the deck and is kept between deals: a partial
     shuffle of a permutation is as good as one of the sorted deck, and it saves a reset per round.
 
@@ -365,8 +365,8 @@ def simulate_rounds(state, rounds, n, seats, rules):
     Stream layout, per round: one deal of n+1 cards by :func:`deal_words` (positions 0..n-1,
     then the cut card; 32-bit words, two per 64-bit output, the deal starting on a fresh
     output), then, for each random-policy position in position order, one uniform from the
-    next 64-bit output (:func:`simcards.core.rng.uniform`). The deck carried from round to round
-    is ``rules.strengths`` permuted by the previous deals (see :func:`deal_words`);
+    next 64-bit output (:func:`simcards.core.rng_kernel.uniform`). The deck carried from round
+    to round is ``rules.strengths`` permuted by the previous deals (see :func:`deal_words`);
     :func:`record_deals` records exactly these deals.
     """
     # Shuffling the strengths themselves (rather than card indices) saves a lookup per card
@@ -391,7 +391,7 @@ def record_deals(state, rounds, n, kind, n_cards):
     Returns ``cards`` (rounds x (n+1): positions, then the cut card) and ``u`` (rounds x n), so
     that an independent engine can replay exactly the same deals. The stream is read as
     :func:`simulate_rounds` documents: per round one :func:`deal` of n+1 cards, then one
-    :func:`simcards.core.rng.uniform` per random-policy position, in position order.
+    :func:`simcards.core.rng_kernel.uniform` per random-policy position, in position order.
     """
     perm = np.arange(n_cards)
     cards = np.empty((rounds, n + 1), np.int64)
@@ -424,3 +424,87 @@ def replay_rounds(cards, us, n, seats, rules):
             lost_all[r, i] = lost[i]
             finals[r, i] = hold[i]
     return lost_all, flags, finals
+
+
+# ---------------------------------------------------------------- every deal (rounds_exact.py)
+
+
+@njit(cache=True, inline="always")
+def outcome_code(n, lost, flags):
+    """A round's outcome as one number: lives lost by position as base-3 digits, then
+    :func:`resolve`'s flags above them."""
+    code = 0
+    scale = 1
+    for i in range(n):
+        code += lost[i] * scale
+        scale *= 3
+    return code + scale * flags
+
+
+@njit(cache=True)
+def enumerate_piece(n, cls, seats, rules, prefix, dist):
+    """Add to ``dist`` the probability of every round outcome (see :func:`outcome_code`) over
+    the deals whose first ``len(prefix)`` positions get the strength classes ``prefix``.
+
+    Deals are visited depth first in class order, and a prefix's weight is built one factor at a
+    time as in a single enumeration of every deal, so running the prefixes one after another in
+    their order adds the same numbers in the same order: the result is bit-identical to one
+    pass over everything, however the work is cut.
+    """
+    cls_strength = cls.strength
+    cls_count = cls.count
+    n_cards = cls.n_cards
+    n_cls = cls_strength.shape[0]
+    d = prefix.shape[0]
+    rem = cls_count.copy()
+    idx = np.full(n, -1, np.int64)
+    wt = np.empty(n + 1, np.float64)
+    wt[0] = 1.0
+    base = np.empty(n, np.int64)
+    hold = np.empty(n, np.int64)
+    after = np.empty(n, np.int64)
+    lost = np.empty(n, np.int64)
+    u = np.full(n, 0.5)
+    for level in range(d):
+        k = prefix[level]
+        if rem[k] == 0:
+            return
+        idx[level] = k
+        wt[level + 1] = wt[level] * rem[k] / (n_cards - level)
+        rem[k] -= 1
+        base[level] = cls_strength[k]
+    level = d
+    while level >= d:
+        if idx[level] >= 0:
+            rem[idx[level]] += 1
+        k = idx[level] + 1
+        while k < n_cls and rem[k] == 0:
+            k += 1
+        if k == n_cls:
+            idx[level] = -1
+            level -= 1
+            continue
+        idx[level] = k
+        wt[level + 1] = wt[level] * rem[k] / (n_cards - level)
+        rem[k] -= 1
+        base[level] = cls_strength[k]
+        if level < n - 1:
+            level += 1
+            continue
+        for i in range(n):
+            hold[i] = base[i]
+        cut = act(hold, n, seats, u, rules)
+        if not cut:
+            flags = resolve(hold, n, False, 0, rules, lost)
+            dist[outcome_code(n, lost, flags)] += wt[n]
+            continue
+        for i in range(n):
+            after[i] = hold[i]
+        left = n_cards - n
+        for kc in range(n_cls):
+            if rem[kc] == 0:
+                continue
+            for i in range(n):
+                hold[i] = after[i]
+            flags = resolve(hold, n, True, cls_strength[kc], rules, lost)
+            dist[outcome_code(n, lost, flags)] += wt[n] * rem[kc] / left

@@ -15,97 +15,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
 from simcards.core.errors import UsageError
 from simcards.ronco.bayes_exact import policy_table
 from simcards.ronco.policies import Policy
-from simcards.ronco.round_kernel import ALL_TIE, CUT, CUT_KING_FIRED, act, resolve
+from simcards.ronco.round_kernel import ALL_TIE, CUT, CUT_KING_FIRED, enumerate_piece
 from simcards.ronco.rules import RoncoRules, check_players
 
 MAX_LEAVES = 3_000_000_000
-
-
-@njit(cache=True, inline="always")
-def _outcome_code(n, lost, flags):
-    """Lives lost by position as base-3 digits, then resolve()'s flags above them."""
-    code = 0
-    scale = 1
-    for i in range(n):
-        code += lost[i] * scale
-        scale *= 3
-    return code + scale * flags
-
-
-@njit(cache=True)
-def _enumerate_piece(n, cls, seats, rules, prefix, dist):
-    """Add to ``dist`` the probability of every round outcome (see :func:`_outcome_code`) over
-    the deals whose first ``len(prefix)`` positions get the strength classes ``prefix``.
-
-    Deals are visited depth first in class order, and a prefix's weight is built one factor at a
-    time as in a single enumeration of every deal, so running the prefixes one after another in
-    their order adds the same numbers in the same order: the result is bit-identical to one
-    pass over everything, however the work is cut.
-    """
-    cls_strength = cls.strength
-    cls_count = cls.count
-    n_cards = cls.n_cards
-    n_cls = cls_strength.shape[0]
-    d = prefix.shape[0]
-    rem = cls_count.copy()
-    idx = np.full(n, -1, np.int64)
-    wt = np.empty(n + 1, np.float64)
-    wt[0] = 1.0
-    base = np.empty(n, np.int64)
-    hold = np.empty(n, np.int64)
-    after = np.empty(n, np.int64)
-    lost = np.empty(n, np.int64)
-    u = np.full(n, 0.5)
-    for level in range(d):
-        k = prefix[level]
-        if rem[k] == 0:
-            return
-        idx[level] = k
-        wt[level + 1] = wt[level] * rem[k] / (n_cards - level)
-        rem[k] -= 1
-        base[level] = cls_strength[k]
-    level = d
-    while level >= d:
-        if idx[level] >= 0:
-            rem[idx[level]] += 1
-        k = idx[level] + 1
-        while k < n_cls and rem[k] == 0:
-            k += 1
-        if k == n_cls:
-            idx[level] = -1
-            level -= 1
-            continue
-        idx[level] = k
-        wt[level + 1] = wt[level] * rem[k] / (n_cards - level)
-        rem[k] -= 1
-        base[level] = cls_strength[k]
-        if level < n - 1:
-            level += 1
-            continue
-        for i in range(n):
-            hold[i] = base[i]
-        cut = act(hold, n, seats, u, rules)
-        if not cut:
-            flags = resolve(hold, n, False, 0, rules, lost)
-            dist[_outcome_code(n, lost, flags)] += wt[n]
-            continue
-        for i in range(n):
-            after[i] = hold[i]
-        left = n_cards - n
-        for kc in range(n_cls):
-            if rem[kc] == 0:
-                continue
-            for i in range(n):
-                hold[i] = after[i]
-            flags = resolve(hold, n, True, cls_strength[kc], rules, lost)
-            dist[_outcome_code(n, lost, flags)] += wt[n] * rem[kc] / left
-
-
 PIECE_LEAVES = 500_000
 """Deal classes per piece of the enumeration, at most: a fraction of a second each, so Ctrl-C
 is answered between two pieces and the progress bar moves."""
@@ -140,8 +57,10 @@ def _prefixes(n: int, cls_count: np.ndarray) -> tuple[int, list[np.ndarray]]:
 
 
 def _enumerate(n, cls, seats, rules, progress: bool = False):
-    """Probability of every round outcome (see :func:`_outcome_code`), enumerated in pieces
-    (see :func:`_enumerate_piece`) with progress, answering Ctrl-C between pieces."""
+    """Probability of every round outcome (see
+    :func:`~simcards.ronco.round_kernel.outcome_code`), enumerated in pieces (see
+    :func:`~simcards.ronco.round_kernel.enumerate_piece`) with progress, answering Ctrl-C
+    between pieces."""
     from simcards.core.progress import Progress
 
     depth, pieces = _prefixes(n, cls.count)
@@ -149,7 +68,7 @@ def _enumerate(n, cls, seats, rules, progress: bool = False):
     dist = np.zeros(3**n * 8, np.float64)
     with Progress(per_piece * len(pieces), "Ronco exact (deal classes)", progress) as bar:
         for prefix in pieces:
-            _enumerate_piece(n, cls, seats, rules, prefix, dist)
+            enumerate_piece(n, cls, seats, rules, prefix, dist)
             bar.advance(per_piece)
     return dist
 

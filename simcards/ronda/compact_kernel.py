@@ -11,7 +11,7 @@ card per value), the pile in play, and per side only the captured count and the 
 enter the final values (Q1: announcements are left out, so they are not kept). Copying a
 position is one short loop, and a play touches a handful of slots.
 
-A play, its points and greedy are those of :mod:`simcards.ronda.value_rules` (the rules on
+A play, its points and greedy are those of :mod:`simcards.ronda.value_rules_kernel` (the rules on
 card values, shared with the Monte Carlo loop of :mod:`simcards.ronda.value_kernel`); the
 deal follows :func:`hand_kernel.deal_next` and :func:`finish` :func:`hand_kernel.finish_hand`.
 ``tests/ronda/test_compact.py`` holds the forms together: from positions of real hands in every
@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcards.core.bits import lowest_bit, popcount
+from simcards.core.bits_kernel import lowest_bit, popcount
 from simcards.ronda.codes import (
     ANNOUNCE_EVERY_DEAL,
     CHAIN_FLAT,
@@ -53,7 +53,7 @@ from simcards.ronda.hand_kernel import (
 )
 from simcards.ronda.hand_kernel import board_of as board_of_workspace
 from simcards.ronda.kernel_state import Board, Spot
-from simcards.ronda.value_rules import (
+from simcards.ronda.value_rules_kernel import (
     N_CARDS,
     NIBBLE,
     act,
@@ -180,8 +180,8 @@ def set_board(x, board):
 
 @njit(cache=True, inline="always")
 def resolve(v, x, plays):
-    """What a card of value ``v`` would do now (:func:`value_rules.act`, and whether it is the
-    hand's last play): ``(action, taken, hit, chain_closed, missa, last)``."""
+    """What a card of value ``v`` would do now (:func:`value_rules_kernel.act`, and whether it is
+    the hand's last play): ``(action, taken, hit, chain_closed, missa, last)``."""
     action, k, hit, chain_closed, missa = act(v, board_of(x))
     return action, k, hit, chain_closed, missa, x[C_PLAYS] + 1 == plays
 
@@ -198,7 +198,7 @@ def _close_pile(x, side):
 @njit(cache=True, inline="always")
 def play(v, x, rules):
     """The player to move plays a card of value ``v``: P1 here, then the play and its points
-    by :mod:`simcards.ronda.value_rules` (announcements aside, Q1)."""
+    by :mod:`simcards.ronda.value_rules_kernel` (announcements aside, Q1)."""
     p = x[C_TURN]
     nib = np.int64(1) << (4 * v)
     x[C_HAND + p] -= nib
@@ -262,7 +262,7 @@ def deal(x, rules, deck):
 
 @njit(cache=True, inline="always")
 def greedy(x, rules, held):
-    """Q3 for the player to move (:func:`value_rules.greedy_value`): the value of his best
+    """Q3 for the player to move (:func:`value_rules_kernel.greedy_value`): the value of his best
     card. ``held`` is scratch of at least ``rules.sides`` entries."""
     p = x[C_TURN]
     nxt = _next(p, rules.players)

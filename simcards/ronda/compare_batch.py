@@ -8,7 +8,7 @@ every seating (:func:`simcards.ronda.match_kernel.simulate_duplicate`): with two
 side and then the other; with 3 or 4 players alone A takes each seat in turn against B
 everywhere else. Luck of the deal falls alike on both policies and cancels from the paired
 differences, whose intervals come from the spread of the per-set differences
-(:data:`~simcards.ronda.match_kernel.DUPLICATE_STAT_NAMES`).
+(:data:`DUPLICATE_STAT_NAMES`).
 """
 
 from __future__ import annotations
@@ -21,12 +21,54 @@ from simcards.core.policyspec import PolicySpec
 from simcards.core.runner import Stats, run_batch
 from simcards.ronda import summaries
 from simcards.ronda.kernel_state import KernelRules, Seats
+from simcards.ronda.match_kernel import simulate_duplicate
 from simcards.ronda.matches_batch import ci_pair, json_number, match_chunk_size, max_hands
 from simcards.ronda.policies import policy_arrays
 from simcards.ronda.rules import RondaRules
 
 STREAM = "ronda.compare"
 """The random stream of the compare command."""
+
+DUPLICATE_STAT_NAMES = (
+    "deal_sets",  # [1] deal sets played
+    "plays",  # [1] matches played (2 per set with two sides, else one per seat)
+    "b_seats",  # [1] B's sides summed over plays (1 per play with two sides, else players-1)
+    "unfinished",  # [1] plays stopped undecided after max_hands hands
+    "a_wins",  # [1] plays won by A's side
+    "b_wins",  # [1] plays won by one of B's sides
+    "win_diff",  # [1] sum over sets of D = m * (A's wins) - (B's wins), m = B's sides per play
+    "win_diff_sq",  # [1] sum over sets of D^2
+    "hands",  # [1] hands started, summed over plays (a hand the S5 check cut short counts)
+    "set_hands",  # [1] sum over sets of H = m * (hands of the set's plays)
+    "set_hands_sq",  # [1] sum over sets of H^2
+    "a_points",  # [1] final scores of A's side, summed over plays
+    "b_points",  # [1] final scores of B's sides, summed over plays and sides
+    "points_diff",  # [1] sum over sets of X = m * (A's points) - (B's points)
+    "points_diff_sq",  # [1] sum over sets of X^2
+    "points_diff_hands",  # [1] sum over sets of X * H
+    "a_cards",  # [1] cards captured by A's side, summed over hands and plays
+    "b_cards",  # [1] cards captured by B's sides
+    "cards_diff",  # [1] sum over sets of Y = m * (A's cards) - (B's cards)
+    "cards_diff_sq",  # [1] sum over sets of Y^2
+    "cards_diff_hands",  # [1] sum over sets of Y * H
+    "hand_count",  # [1] hands played to their end
+    "violations",  # [1] hands played to their end that fail engine.hand_violations
+)
+"""The statistics :func:`~simcards.ronda.match_kernel.simulate_duplicate` returns, in its tuple
+order (int64 arrays).
+
+Per deal set with P plays and m of B's sides per play (P = 2, m = 1 with two sides; P = m + 1
+= players otherwise), the paired difference of win rates is D / (P m): A's win rate over the
+set's plays minus B's, B's being the mean over its sides. The difference in points per hand is
+the ratio sum X / sum H over the sets (A's side's points per hand minus the mean of B's sides'),
+with the delta method's variance from the sums of X^2, H^2 and X H; likewise cards with Y.
+``b_seats / plays`` is m and ``b_seats / deal_sets`` is P m."""
+
+
+def named_duplicate_stats(stats: tuple) -> dict[str, np.ndarray]:
+    """:func:`~simcards.ronda.match_kernel.simulate_duplicate`'s tuple as ``{name: array}``
+    (:data:`DUPLICATE_STAT_NAMES`)."""
+    return dict(zip(DUPLICATE_STAT_NAMES, stats, strict=True))
 
 
 def plays_per_set(rules: RondaRules) -> tuple[int, int]:
@@ -62,8 +104,6 @@ class DuplicateConfig:
 
 def duplicate_chunk(state: np.ndarray, size: int, cfg: DuplicateConfig) -> dict[str, np.ndarray]:
     """One chunk of deal sets (runs in a worker)."""
-    from simcards.ronda.match_kernel import named_duplicate_stats, simulate_duplicate
-
     return named_duplicate_stats(simulate_duplicate(
         state, size, cfg.dealer, cfg.seats_a, cfg.seats_b, cfg.rules, cfg.max_hands))
 
@@ -75,7 +115,7 @@ def chunk_for(rules: RondaRules, a: PolicySpec, b: PolicySpec) -> int:
 
 @dataclass(frozen=True)
 class CompareResult:
-    """Merged duplicate statistics (:data:`~simcards.ronda.match_kernel.DUPLICATE_STAT_NAMES`),
+    """Merged duplicate statistics (:data:`DUPLICATE_STAT_NAMES`),
     summarised by :mod:`simcards.ronda.summaries`."""
 
     deals: int

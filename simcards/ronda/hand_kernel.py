@@ -5,7 +5,7 @@ does, its credits, the end of the hand, and the ``greedy`` policy (Q3) on it.
 This is the form of a hand that keeps every card's identity: :mod:`simcards.ronda.play_kernel`
 plays whole hands with per-play logs (the reference engine's checks), hands with searching
 seats, and :mod:`simcards.ronda.match_kernel` matches with it. Where suits cannot matter, play
-runs on card values (:mod:`simcards.ronda.value_rules`): the Monte Carlo loop of random and
+runs on card values (:mod:`simcards.ronda.value_rules_kernel`): the Monte Carlo loop of random and
 greedy seats (:mod:`simcards.ronda.value_kernel`) and the searches' compact positions
 (:mod:`simcards.ronda.compact_kernel`). Greedy is written once, there, and read here from the
 packed slots ``S_PUBV`` .. ``S_TABLE_V`` that every play keeps up to date;
@@ -37,7 +37,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcards.core.bits import popcount
+from simcards.core.bits_kernel import popcount
 from simcards.ronda.codes import (
     ACT_DERBA,
     ACT_LAY,
@@ -63,7 +63,7 @@ from simcards.ronda.codes import (
     SRC_MISSA,
 )
 from simcards.ronda.kernel_state import Board, HandWork, PlayFacts, Spot
-from simcards.ronda.value_rules import (
+from simcards.ronda.value_rules_kernel import (
     AS,
     N_CARDS,
     REY,
@@ -101,7 +101,7 @@ S_TRINGLAS = 18
 S_HOLDINGS = 19  # 4-card holdings dealt in the hand
 S_VIOLATIONS = 20  # broken invariants (two cards of a value on the table)
 S_SCORE = 21  # 21 .. 24: each side's points of the hand, added up credit by credit
-# The position as greedy reads it (value_rules.Spot), kept as play goes, packed four bits a
+# The position as greedy reads it (value_rules_kernel.Spot), kept as play goes, packed four bits a
 # value: the public cards, per player the announced cards left unplayed at this deal (never
 # below 0, unlike ``ann``) and the holding; and the table's values as a bit mask.
 S_PUBV = 25
@@ -274,7 +274,7 @@ def board_of(st):
 
 @njit(cache=True, inline="always")
 def resolve(card, st, plays):
-    """What ``card`` would do now (P2-P4, X1, X4, X5b, M1, by :func:`value_rules.act`):
+    """What ``card`` would do now (P2-P4, X1, X4, X5b, M1, by :func:`value_rules_kernel.act`):
     ``(action, taken, hit, chain_closed, missa, last)``. Pure: the state is not changed."""
     action, k, hit, chain_closed, missa = act(card >> 2, board_of(st))
     return action, k, hit, chain_closed, missa, st[S_PLAYS] + 1 == plays
@@ -325,7 +325,7 @@ def close_pile(st, capm, capn, side):
 
 @njit(cache=True, inline="always")
 def greedy_card(p, rules, ws):
-    """Q3 for player ``p`` on the workspace (:func:`value_rules.greedy_value`): the first
+    """Q3 for player ``p`` on the workspace (:func:`value_rules_kernel.greedy_value`): the first
     card, in card order, of the value greedy chooses."""
     st = ws.st
     hc = ws.hc

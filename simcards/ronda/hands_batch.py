@@ -23,9 +23,12 @@ from simcards.core.policyspec import PolicySpec
 from simcards.core.runner import Stats, run_batch
 from simcards.core.stats import json_ci, mean_ci, wilson
 from simcards.ronda import codes
+from simcards.ronda.ismcts_kernel import tree_capacity
 from simcards.ronda.kernel_state import KernelRules, Seats
+from simcards.ronda.play_kernel import new_play_work, workspace_hands
 from simcards.ronda.policies import KINDS, policy_arrays
 from simcards.ronda.rules import RondaRules
+from simcards.ronda.value_kernel import new_value_work, value_hands
 
 HANDS_CHUNK = 1 << 15
 """Hands per chunk when every seat plays ``greedy`` or ``random``: about a third of a second on
@@ -69,16 +72,94 @@ class HandConfig:
         return cls(policy_arrays(specs), rules.kernel, -1 if dealer is None else int(dealer))
 
 
+STAT_NAMES = (
+    "hands",  # [1] hands played
+    "points",  # [side, source] points summed over hands (codes.SOURCES order)
+    "points_sq",  # [side, source] sum over hands of (points of the source in the hand)^2
+    "score",  # [side] all points of the hand, summed
+    "score_sq",  # [side] sum of squares of the hand's points
+    "cards",  # [side] captured cards (Ultima included), summed
+    "cards_sq",  # [side]
+    "hands_won",  # [side] points: strictly most points in the hand; classic: C2
+    "derbas",  # [side] Derbas made (X1)
+    "rehits",  # [side] re-hits made (X4)
+    "missas",  # [side] Missas made (M1, counted in classic mode too)
+    "holdings",  # [1] 4-card holdings dealt
+    "rondas",  # [1] Rondas held in 4-card holdings (A2, scoring or not)
+    "rondas_sq",  # [1] sum over hands of (Rondas held in the hand)^2
+    "tringlas",  # [1] Tringlas held in 4-card holdings
+    "tringlas_sq",  # [1] sum over hands of (Tringlas held in the hand)^2
+    "violations",  # [1] hands breaking an invariant (hand_violations)
+)
+"""The statistics :func:`simulate_hands` returns, in its tuple order (int64 arrays)."""
+
+
+def named_stats(stats: tuple) -> dict[str, np.ndarray]:
+    """:func:`simulate_hands`'s tuple as ``{name: array}`` (names of :data:`STAT_NAMES`)."""
+    return dict(zip(STAT_NAMES, stats, strict=True))
+
+
+def simulate_hands(state, hands, dealer, seats, rules):
+    """Monte Carlo: ``hands`` independent hands from the stream ``state`` (the layout in
+    :mod:`simcards.ronda.play_kernel`'s docstring); ``dealer`` a seat, or -1 to draw it for
+    every hand. Returns the statistics of :data:`STAT_NAMES`, in that order. Without a searching
+    seat the hands are played on card values (:mod:`simcards.ronda.value_kernel`), with the
+    same statistics."""
+    return _simulate(state, hands, dealer, seats, rules, False)
+
+
+def simulate_hands_on_workspace(state, hands, dealer, seats, rules):
+    """:func:`simulate_hands` always on the hand's workspace, as searching seats play: what
+    the loop on card values must equal (tests) and the benchmarks' before."""
+    return _simulate(state, hands, dealer, seats, rules, True)
+
+
+def _simulate(state, hands, dealer, seats, rules, workspace):
+    """The statistics' arrays, then the loop that fills them: on the workspace
+    (:func:`~simcards.ronda.play_kernel.workspace_hands`) when a seat searches (or
+    ``workspace``), else on card values (:func:`~simcards.ronda.value_kernel.value_hands`).
+
+    Plain Python, not compiled: numba compiles a kernel together with every kernel it calls,
+    so each compiled layer above the loops would optimise all of their code once more (about
+    ten seconds each on a cold cache) to save one call per chunk."""
+    ns = rules.sides
+    n_hands = np.zeros(1, np.int64)
+    points = np.zeros((ns, codes.N_SOURCES), np.int64)
+    points_sq = np.zeros((ns, codes.N_SOURCES), np.int64)
+    score = np.zeros(ns, np.int64)
+    score_sq = np.zeros(ns, np.int64)
+    cards = np.zeros(ns, np.int64)
+    cards_sq = np.zeros(ns, np.int64)
+    won = np.zeros(ns, np.int64)
+    events = np.zeros((ns, 3), np.int64)  # Derbas, re-hits, Missas by side
+    holdings = np.zeros(1, np.int64)
+    rondas = np.zeros(1, np.int64)
+    rondas_sq = np.zeros(1, np.int64)
+    tringlas = np.zeros(1, np.int64)
+    tringlas_sq = np.zeros(1, np.int64)
+    violations = np.zeros(1, np.int64)
+    totals = np.zeros(ns, np.int64)
+    stats = (n_hands, points, points_sq, score, score_sq, cards, cards_sq, won, events, holdings,
+             rondas, rondas_sq, tringlas, tringlas_sq, violations, totals)
+    searching = bool((seats.kinds[:rules.players] >= codes.POLICY_LOOKAHEAD).any())
+    if searching or workspace:
+        workspace_hands(state, hands, dealer, seats, rules,
+                        new_play_work(rules, np.int64(0), tree_capacity(seats, seats)), stats)
+    else:
+        value_hands(state, hands, dealer, seats, rules, new_value_work(rules), stats)
+    return (n_hands, points, points_sq, score, score_sq, cards, cards_sq, won,
+            events[:, 0].copy(), events[:, 1].copy(), events[:, 2].copy(), holdings, rondas,
+            rondas_sq, tringlas, tringlas_sq, violations)
+
+
 def hands_chunk(state: np.ndarray, size: int, cfg: HandConfig) -> dict[str, np.ndarray]:
     """One chunk of Monte Carlo hands (runs in a worker)."""
-    from simcards.ronda.play_kernel import named_stats, simulate_hands
-
     return named_stats(simulate_hands(state, size, cfg.dealer, cfg.seats, cfg.rules))
 
 
 @dataclass(frozen=True)
 class HandsResult:
-    """Merged hand statistics (:data:`simcards.ronda.play_kernel.STAT_NAMES`), summarised."""
+    """Merged hand statistics (:data:`STAT_NAMES`), summarised."""
 
     hands: int
     stats: Stats

@@ -79,7 +79,7 @@ from simcards.ronda.search_kernel import (
     _unseen,
     draw_sample,
 )
-from simcards.ronda.value_rules import N_CARDS, side_of
+from simcards.ronda.value_rules_kernel import N_CARDS, side_of
 
 
 @njit(cache=True)

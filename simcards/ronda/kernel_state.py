@@ -70,7 +70,7 @@ class PlayFacts(NamedTuple):
 
 class Board(NamedTuple):
     """The public state of play a card acts on, on card values (0 = As .. 9 = Rey;
-    ``value_rules`` module docstring): ``table`` the values on the table as a bit mask (P4)
+    ``value_rules_kernel`` module docstring): ``table`` the values on the table as a bit mask (P4)
     and ``table_n`` their number; the pile in play (X3): ``pile_n`` cards (0: none), its top's
     value ``pile_v`` (-1: none) with ``pile_vc`` cards of it, its last ``hitter`` (-1: none);
     ``laid`` the value the previous play laid (X1; -1 if it captured or there was none); ``lc``
@@ -112,7 +112,8 @@ class ValueWork(NamedTuple):
     values, shuffled in place hand after hand; per player the holding and the announced cards
     left unplayed, packed four bits a value (as in :class:`Spot`), and the holding's size; per
     side the captured cards and the points by source (``flat`` is the same array as one row,
-    side after side, as ``value_rules.credit`` writes it); ``held`` greedy's scratch by side."""
+    side after side, as ``value_rules_kernel.credit`` writes it); ``held`` greedy's scratch by
+    side."""
 
     deck: np.ndarray  # (40,)
     hold: np.ndarray  # (players,)

@@ -47,8 +47,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcards.core.errors import UsageError
-from simcards.core.rng import next_u64, randbelow, seed_state, uniform
+from simcards.core.rng_kernel import next_u64, randbelow, seed_state, uniform
 from simcards.ronda.codes import (
     MODE_POINTS,
     N_SOURCES,
@@ -58,47 +57,17 @@ from simcards.ronda.codes import (
 )
 from simcards.ronda.hand_kernel import N_CARDS, S_SCORE, hand_violations, side_of
 from simcards.ronda.ismcts_kernel import tree_capacity
-from simcards.ronda.kernel_state import (
-    HandDraw,
-    MatchChance,
-    MatchRecords,
-    MatchTally,
-    PlayWork,
-    Seats,
-)
+from simcards.ronda.kernel_state import MatchChance, MatchRecords, MatchTally, Seats
 from simcards.ronda.play_kernel import _draw_hand, new_play_work, play_hand, target_leader
 
 __all__ = [
-    "DEFAULT_MAX_HANDS",
-    "DUPLICATE_STAT_NAMES",
-    "MATCH_STAT_NAMES",
-    "check_max_hands",
     "duplicate_plays",
-    "hand_of_match",
-    "named_duplicate_stats",
-    "named_match_stats",
     "record_duplicate",
     "record_matches",
     "simulate_duplicate",
     "simulate_matches",
     "target_leader",
 ]
-
-DEFAULT_MAX_HANDS = 200
-"""A cap on a match's length far beyond any real match, so that none can run forever: matches
-to 41 last about 5 to 7 hands on average, and the longest of 2,000,000 measured (2, 3 and 4
-players, teams, classic to 3 hands; random and greedy seats) lasted 16 hands."""
-
-
-def check_max_hands(value: object) -> int:
-    """``max_hands`` as the kernels take it: an integer >= 1, else a one-line UsageError."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer, str)) or (
-            isinstance(value, str) and not value.strip().isdigit()):
-        raise UsageError(f"max_hands={value!r} must be an integer >= 1")
-    n = int(value)
-    if n < 1:
-        raise UsageError(f"max_hands={n} must be an integer >= 1")
-    return n
 
 # Fields of a match's result row (``out`` of :func:`_play_match`).
 O_WINNER = 0  # winning side, -1 when unfinished
@@ -251,29 +220,6 @@ def _play_match(chance, seats, rules, work, max_hands, tally, rec, j):
 
 # ---------------------------------------------------------------- Monte Carlo of matches
 
-MATCH_STAT_NAMES = (
-    "matches",  # [1] matches played (unfinished ones included)
-    "wins",  # [side] matches won
-    "first_side_wins",  # [1] matches won by the side of the first hand's first player (D3)
-    "hands",  # [1] match lengths in hands, summed (a hand the S5 check cut short counts)
-    "hands_sq",  # [1] sum of squared match lengths
-    "length_hist",  # [max_hands + 1] matches by length in hands (unfinished: at max_hands)
-    "unfinished",  # [1] matches stopped undecided after max_hands hands
-    "score",  # [side] final match scores (S2), summed
-    "score_sq",  # [side] sum of squared final scores
-    "points",  # [side, source] points of every hand of every match (codes.SOURCES order)
-    "cards",  # [side] captured cards of every hand (a hand cut short: so far), summed
-    "hand_count",  # [1] hands played to their end (X5c, U1, S1 done)
-    "hand_wins",  # [side] hands won by strictly most captured cards (C2), in any mode
-    "violations",  # [1] hands played to their end that fail engine.hand_violations
-)
-"""The statistics :func:`simulate_matches` returns, in its tuple order (int64 arrays)."""
-
-
-def named_match_stats(stats: tuple) -> dict[str, np.ndarray]:
-    """:func:`simulate_matches`'s tuple as ``{name: array}`` (:data:`MATCH_STAT_NAMES`)."""
-    return dict(zip(MATCH_STAT_NAMES, stats, strict=True))
-
 
 @njit(cache=True)
 def _match_records(rules, rows, max_hands):
@@ -358,10 +304,10 @@ def simulate_matches(state, n_matches, dealer, seats, rules, max_hands):
     module docstring). ``dealer`` is the first dealer of every match, or -1 to draw it (D3);
     ``seats`` the policies (``policies.policy_arrays``, Q6); a match still undecided after
     ``max_hands`` hands is stopped and counted as unfinished. Returns the statistics of
-    :data:`MATCH_STAT_NAMES`, in that order.
+    :data:`~simcards.ronda.matches_batch.MATCH_STAT_NAMES`, in that order.
 
-    Plain Python, not compiled (as ``play_kernel.simulate_hands``): a compiled layer over
-    the loop would optimise all of the loop's code once more on a cold cache."""
+    Plain Python, not compiled (as ``play_kernel.replay``): a compiled layer over the loop
+    would optimise all of the loop's code once more on a cold cache."""
     return _run_matches(state, n_matches, dealer, seats, rules, max_hands,
                         _match_records(rules, np.int64(-1), max_hands))
 
@@ -385,45 +331,6 @@ def record_matches(state, n_matches, dealer, seats, rules, max_hands):
 
 
 # ---------------------------------------------------------------- duplicate comparison
-
-DUPLICATE_STAT_NAMES = (
-    "deal_sets",  # [1] deal sets played
-    "plays",  # [1] matches played (2 per set with two sides, else one per seat)
-    "b_seats",  # [1] B's sides summed over plays (1 per play with two sides, else players-1)
-    "unfinished",  # [1] plays stopped undecided after max_hands hands
-    "a_wins",  # [1] plays won by A's side
-    "b_wins",  # [1] plays won by one of B's sides
-    "win_diff",  # [1] sum over sets of D = m * (A's wins) - (B's wins), m = B's sides per play
-    "win_diff_sq",  # [1] sum over sets of D^2
-    "hands",  # [1] hands started, summed over plays (a hand the S5 check cut short counts)
-    "set_hands",  # [1] sum over sets of H = m * (hands of the set's plays)
-    "set_hands_sq",  # [1] sum over sets of H^2
-    "a_points",  # [1] final scores of A's side, summed over plays
-    "b_points",  # [1] final scores of B's sides, summed over plays and sides
-    "points_diff",  # [1] sum over sets of X = m * (A's points) - (B's points)
-    "points_diff_sq",  # [1] sum over sets of X^2
-    "points_diff_hands",  # [1] sum over sets of X * H
-    "a_cards",  # [1] cards captured by A's side, summed over hands and plays
-    "b_cards",  # [1] cards captured by B's sides
-    "cards_diff",  # [1] sum over sets of Y = m * (A's cards) - (B's cards)
-    "cards_diff_sq",  # [1] sum over sets of Y^2
-    "cards_diff_hands",  # [1] sum over sets of Y * H
-    "hand_count",  # [1] hands played to their end
-    "violations",  # [1] hands played to their end that fail engine.hand_violations
-)
-"""The statistics :func:`simulate_duplicate` returns, in its tuple order (int64 arrays).
-
-Per deal set with P plays and m of B's sides per play (P = 2, m = 1 with two sides; P = m + 1
-= players otherwise), the paired difference of win rates is D / (P m): A's win rate over the
-set's plays minus B's, B's being the mean over its sides. The difference in points per hand is
-the ratio sum X / sum H over the sets (A's side's points per hand minus the mean of B's sides'),
-with the delta method's variance from the sums of X^2, H^2 and X H; likewise cards with Y.
-``b_seats / plays`` is m and ``b_seats / deal_sets`` is P m."""
-
-
-def named_duplicate_stats(stats: tuple) -> dict[str, np.ndarray]:
-    """:func:`simulate_duplicate`'s tuple as ``{name: array}`` (:data:`DUPLICATE_STAT_NAMES`)."""
-    return dict(zip(DUPLICATE_STAT_NAMES, stats, strict=True))
 
 
 @njit(cache=True)
@@ -571,8 +478,9 @@ def simulate_duplicate(state, n_deals, dealer, seats_a, seats_b, rules, max_hand
     (module docstring): with two sides, once with A on side 0's seats and B on side 1's and
     once swapped; with 3 or 4 players alone, once with A in seat r and B in every other seat,
     for r = 0 .. players-1. Luck of the deal then falls alike on both policies and cancels from
-    the paired differences. Returns the statistics of :data:`DUPLICATE_STAT_NAMES`, in that
-    order. Plain Python, as :func:`simulate_matches`."""
+    the paired differences. Returns the statistics of
+    :data:`~simcards.ronda.compare_batch.DUPLICATE_STAT_NAMES`, in that order. Plain Python, as
+    :func:`simulate_matches`."""
     return _run_duplicate(state, n_deals, dealer, seats_a, seats_b, rules, max_hands,
                           _match_records(rules, np.int64(-1), max_hands))
 
@@ -591,22 +499,3 @@ def record_duplicate(state, n_deals, dealer, seats_a, seats_b, rules, max_hands)
     stats = _run_duplicate(state, n_deals, dealer, seats_a, seats_b, rules, max_hands, rec)
     return (stats, rec.first, rec.out, rec.scores, rec.cards, rec.decks, rec.dealers, rec.us,
             rec.seeds, rec.hand_scores)
-
-
-def hand_of_match(deck, dealer, seats, us, seeds, rules, scores, check):
-    """One hand of a match from the carried ``scores`` (S2), as :func:`_play_match` plays it,
-    for tests of given positions: returns ``(winner, plays, totals)``, the side a check point
-    (S5, when ``check``) found winning, or -1 after the whole hand, the plays made, and the
-    match totals at that moment. The end-of-hand check is left to the caller. Plain Python,
-    as :func:`simulate_matches`."""
-    ns = rules.sides
-    w0 = new_play_work(rules, np.int64(0), tree_capacity(seats, seats))
-    work = PlayWork(w0.hand, w0.search, w0.streams, HandDraw(deck, us, seeds), w0.log)
-    tot = np.zeros(ns, np.int64)
-    events = np.zeros((ns, 3), np.int64)
-    w, k, _, _ = play_hand(dealer, seats, rules, work, events, scores, tot, np.bool_(check))
-    st = work.hand.st
-    totals = np.zeros(ns, np.int64)
-    for t in range(ns):
-        totals[t] = scores[t] + st[S_SCORE + t]
-    return w, k, totals

@@ -1,9 +1,9 @@
 """Ronda matches as Monte Carlo batches: match win rates, match length, first-player advantage.
 
-The match kernel is :func:`simcards.ronda.match_kernel.simulate_matches`; this module cuts a run
-into chunks (sized by the policies' cost and the expected length of a match, so that progress stays
-live), and lays out the merged statistics (:data:`~simcards.ronda.match_kernel.MATCH_STAT_NAMES`) as
-the command's JSON, with the estimates of :mod:`simcards.ronda.summaries`.
+The match kernel is :func:`simcards.ronda.match_kernel.simulate_matches`; this module names its
+statistics (:data:`MATCH_STAT_NAMES`), cuts a run into chunks (sized by the policies' cost and
+the expected length of a match, so that progress stays live), and lays out the merged statistics
+as the command's JSON, with the estimates of :mod:`simcards.ronda.summaries`.
 """
 
 from __future__ import annotations
@@ -14,12 +14,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from simcards.core.errors import UsageError
 from simcards.core.policyspec import PolicySpec
 from simcards.core.runner import Stats, run_batch
 from simcards.core.stats import json_ci
 from simcards.ronda import codes, summaries
+from simcards.ronda.hand_kernel import S_SCORE
 from simcards.ronda.hands_batch import HANDS_CHUNK, SOURCES, HandConfig, chunk_size
-from simcards.ronda.match_kernel import DEFAULT_MAX_HANDS
+from simcards.ronda.ismcts_kernel import tree_capacity
+from simcards.ronda.kernel_state import HandDraw, PlayWork
+from simcards.ronda.match_kernel import simulate_matches
+from simcards.ronda.play_kernel import new_play_work, play_hand
 from simcards.ronda.rules import RondaRules
 from simcards.ronda.summaries import Estimate
 
@@ -29,10 +34,52 @@ STREAM = "ronda.matches"
 POINTS_PER_HAND = 7.0
 """A rough figure of one side's points per hand, to guess a match's length from its target."""
 
+DEFAULT_MAX_HANDS = 200
+"""A cap on a match's length far beyond any real match, so that none can run forever: matches
+to 41 last about 5 to 7 hands on average, and the longest of 2,000,000 measured (2, 3 and 4
+players, teams, classic to 3 hands; random and greedy seats) lasted 16 hands."""
+
+
+def check_max_hands(value: object) -> int:
+    """``max_hands`` as the match kernels take it: an integer >= 1, else a one-line UsageError."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer, str)) or (
+            isinstance(value, str) and not value.strip().isdigit()):
+        raise UsageError(f"max_hands={value!r} must be an integer >= 1")
+    n = int(value)
+    if n < 1:
+        raise UsageError(f"max_hands={n} must be an integer >= 1")
+    return n
+
+
+MATCH_STAT_NAMES = (
+    "matches",  # [1] matches played (unfinished ones included)
+    "wins",  # [side] matches won
+    "first_side_wins",  # [1] matches won by the side of the first hand's first player (D3)
+    "hands",  # [1] match lengths in hands, summed (a hand the S5 check cut short counts)
+    "hands_sq",  # [1] sum of squared match lengths
+    "length_hist",  # [max_hands + 1] matches by length in hands (unfinished: at max_hands)
+    "unfinished",  # [1] matches stopped undecided after max_hands hands
+    "score",  # [side] final match scores (S2), summed
+    "score_sq",  # [side] sum of squared final scores
+    "points",  # [side, source] points of every hand of every match (codes.SOURCES order)
+    "cards",  # [side] captured cards of every hand (a hand cut short: so far), summed
+    "hand_count",  # [1] hands played to their end (X5c, U1, S1 done)
+    "hand_wins",  # [side] hands won by strictly most captured cards (C2), in any mode
+    "violations",  # [1] hands played to their end that fail engine.hand_violations
+)
+"""The statistics :func:`~simcards.ronda.match_kernel.simulate_matches` returns, in its tuple
+order (int64 arrays)."""
+
+
+def named_match_stats(stats: tuple) -> dict[str, np.ndarray]:
+    """:func:`~simcards.ronda.match_kernel.simulate_matches`'s tuple as ``{name: array}``
+    (:data:`MATCH_STAT_NAMES`)."""
+    return dict(zip(MATCH_STAT_NAMES, stats, strict=True))
+
 
 def max_hands(rules: RondaRules) -> int:
     """The cap on a match's length, after which a match is stopped and counted as unfinished:
-    the kernel's :data:`~simcards.ronda.match_kernel.DEFAULT_MAX_HANDS`, or more for a classic match
+    :data:`DEFAULT_MAX_HANDS`, or more for a classic match
     that needs many hand wins (C3) or a target far above the usual ones (S4: four times the
     hands a match to it is guessed to last, so that a stopped match stays rare)."""
     if rules.mode == "classic":
@@ -68,8 +115,6 @@ class MatchConfig(HandConfig):
 
 def matches_chunk(state: np.ndarray, size: int, cfg: MatchConfig) -> dict[str, np.ndarray]:
     """One chunk of Monte Carlo matches (runs in a worker)."""
-    from simcards.ronda.match_kernel import named_match_stats, simulate_matches
-
     return named_match_stats(simulate_matches(state, size, cfg.dealer, cfg.seats, cfg.rules,
                                               cfg.max_hands))
 
@@ -87,8 +132,8 @@ def ci_pair(e: Estimate) -> list[float] | None:
 
 @dataclass(frozen=True)
 class MatchesResult:
-    """Merged match statistics (:data:`~simcards.ronda.match_kernel.MATCH_STAT_NAMES`), summarised
-    by :mod:`simcards.ronda.summaries`."""
+    """Merged match statistics (:data:`MATCH_STAT_NAMES`), summarised by
+    :mod:`simcards.ronda.summaries`."""
 
     matches: int
     max_hands: int
@@ -135,3 +180,22 @@ def simulate(rules: RondaRules, specs: Sequence[PolicySpec], matches: int, *,
                       chunk_size=match_chunk_size(rules, specs), stream=STREAM, workers=workers,
                       progress=progress, label="Ronda matches", **batch)
     return MatchesResult(matches, cfg.max_hands, stats)
+
+
+def hand_of_match(deck, dealer, seats, us, seeds, rules, scores, check):
+    """One hand of a match from the carried ``scores`` (S2), as the match kernel plays it
+    (:mod:`simcards.ronda.match_kernel`), for tests of given positions: returns ``(winner,
+    plays, totals)``, the side a check point (S5, when ``check``) found winning, or -1 after
+    the whole hand, the plays made, and the match totals at that moment. The end-of-hand check
+    is left to the caller."""
+    ns = rules.sides
+    w0 = new_play_work(rules, np.int64(0), tree_capacity(seats, seats))
+    work = PlayWork(w0.hand, w0.search, w0.streams, HandDraw(deck, us, seeds), w0.log)
+    tot = np.zeros(ns, np.int64)
+    events = np.zeros((ns, 3), np.int64)
+    w, k, _, _ = play_hand(dealer, seats, rules, work, events, scores, tot, np.bool_(check))
+    st = work.hand.st
+    totals = np.zeros(ns, np.int64)
+    for t in range(ns):
+        totals[t] = scores[t] + st[S_SCORE + t]
+    return w, k, totals

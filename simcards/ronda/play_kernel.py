@@ -8,8 +8,9 @@ search on the true position: not a legal player, it reads the other holdings and
 deck from the full state the hand is played in. The rules themselves are the primitives of
 :mod:`simcards.ronda.hand_kernel`.
 
-Chance in a hand is drawn before its first play. :func:`simulate_hands`'s stream layout, per
-hand, from the chunk's xoshiro256** state, in this order:
+Chance in a hand is drawn before its first play. The stream layout of the hands' Monte Carlo
+(:func:`simcards.ronda.hands_batch.simulate_hands`), per hand, from the chunk's xoshiro256**
+state, in this order:
 
 1. when ``dealer < 0``: the dealer, ``randbelow(players)`` (D3); otherwise none;
 2. the shuffle (D5): a Fisher-Yates pass over the chunk's deck array, which is kept from hand
@@ -27,7 +28,7 @@ same hands with the same decisions.
 
 A batch without a searching seat is played by :mod:`simcards.ronda.value_kernel` on card
 values, from the same stream and with the same statistics (it draws each uniform when its play
-comes, which is the same order); :func:`simulate_hands_on_workspace` plays any batch here.
+comes, which is the same order); :func:`workspace_hands` plays any batch here.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcards.core.rng import next_u64, randbelow, seed_state, uniform
+from simcards.core.rng_kernel import next_u64, randbelow, seed_state, uniform
 from simcards.ronda.codes import (
     ACT_DERBA,
     ACT_REHIT,
@@ -69,13 +70,11 @@ from simcards.ronda.hand_kernel import (
 )
 from simcards.ronda.ismcts_kernel import ismcts_card, seeing_card, tree_capacity
 from simcards.ronda.kernel_state import HandDraw, PlayLog, PlayWork
-from simcards.ronda.policies import policy_arrays
 from simcards.ronda.search_kernel import new_search_workspace, search_card
-from simcards.ronda.value_kernel import add_hand, new_value_work, value_hands
+from simcards.ronda.value_kernel import add_hand
 
-__all__ = ["STAT_NAMES", "begin_hand", "named_stats", "new_play_work", "play_hand",
-           "play_position", "policy_arrays", "record_hands", "replay", "replay_searched",
-           "simulate_hands", "simulate_hands_on_workspace"]
+__all__ = ["begin_hand", "new_play_work", "play_hand", "play_position", "record_hands", "replay",
+           "replay_searched", "workspace_hands"]
 
 
 @njit(cache=True, inline="always")
@@ -284,7 +283,7 @@ def _draw_hand(state, dealer, seats, rules, draw):
 
 @njit(cache=True)
 def record_hands(state, hands, dealer, seats, rules):
-    """The deals, dealers, uniforms and seat seeds :func:`simulate_hands` would use from
+    """The deals, dealers, uniforms and seat seeds ``simulate_hands`` would use from
     ``state``: ``(decks (hands x 40), dealers (hands), us (hands x 40), seeds (hands x
     players))``."""
     deck = np.arange(N_CARDS)
@@ -373,90 +372,13 @@ def _replay(decks, dealers, us, seeds, seats, rules, work):
 
 # ---------------------------------------------------------------- Monte Carlo
 
-STAT_NAMES = (
-    "hands",  # [1] hands played
-    "points",  # [side, source] points summed over hands (codes.SOURCES order)
-    "points_sq",  # [side, source] sum over hands of (points of the source in the hand)^2
-    "score",  # [side] all points of the hand, summed
-    "score_sq",  # [side] sum of squares of the hand's points
-    "cards",  # [side] captured cards (Ultima included), summed
-    "cards_sq",  # [side]
-    "hands_won",  # [side] points: strictly most points in the hand; classic: C2
-    "derbas",  # [side] Derbas made (X1)
-    "rehits",  # [side] re-hits made (X4)
-    "missas",  # [side] Missas made (M1, counted in classic mode too)
-    "holdings",  # [1] 4-card holdings dealt
-    "rondas",  # [1] Rondas held in 4-card holdings (A2, scoring or not)
-    "rondas_sq",  # [1] sum over hands of (Rondas held in the hand)^2
-    "tringlas",  # [1] Tringlas held in 4-card holdings
-    "tringlas_sq",  # [1] sum over hands of (Tringlas held in the hand)^2
-    "violations",  # [1] hands breaking an invariant (hand_violations)
-)
-"""The statistics :func:`simulate_hands` returns, in its tuple order (int64 arrays)."""
-
-
-def named_stats(stats: tuple) -> dict[str, np.ndarray]:
-    """:func:`simulate_hands`'s tuple as ``{name: array}`` (names of :data:`STAT_NAMES`)."""
-    return dict(zip(STAT_NAMES, stats, strict=True))
-
-
-def simulate_hands(state, hands, dealer, seats, rules):
-    """Monte Carlo: ``hands`` independent hands from the stream ``state`` (layout in the module
-    docstring); ``dealer`` a seat, or -1 to draw it for every hand. Returns the statistics of
-    :data:`STAT_NAMES`, in that order. Without a searching seat the hands are played on card
-    values (:mod:`simcards.ronda.value_kernel`), with the same statistics."""
-    return _simulate(state, hands, dealer, seats, rules, False)
-
-
-def simulate_hands_on_workspace(state, hands, dealer, seats, rules):
-    """:func:`simulate_hands` always on the hand's workspace, as searching seats play: what
-    the loop on card values must equal (tests) and the benchmarks' before."""
-    return _simulate(state, hands, dealer, seats, rules, True)
-
-
-def _simulate(state, hands, dealer, seats, rules, workspace):
-    """The statistics' arrays, then the loop that fills them: on the workspace when a seat
-    searches (or ``workspace``), else on card values.
-
-    Plain Python, not compiled: numba compiles a kernel together with every kernel it calls,
-    so each compiled layer above the loops would optimise all of their code once more (about
-    ten seconds each on a cold cache) to save one call per chunk."""
-    ns = rules.sides
-    n_hands = np.zeros(1, np.int64)
-    points = np.zeros((ns, N_SOURCES), np.int64)
-    points_sq = np.zeros((ns, N_SOURCES), np.int64)
-    score = np.zeros(ns, np.int64)
-    score_sq = np.zeros(ns, np.int64)
-    cards = np.zeros(ns, np.int64)
-    cards_sq = np.zeros(ns, np.int64)
-    won = np.zeros(ns, np.int64)
-    events = np.zeros((ns, 3), np.int64)  # Derbas, re-hits, Missas by side
-    holdings = np.zeros(1, np.int64)
-    rondas = np.zeros(1, np.int64)
-    rondas_sq = np.zeros(1, np.int64)
-    tringlas = np.zeros(1, np.int64)
-    tringlas_sq = np.zeros(1, np.int64)
-    violations = np.zeros(1, np.int64)
-    totals = np.zeros(ns, np.int64)
-    stats = (n_hands, points, points_sq, score, score_sq, cards, cards_sq, won, events, holdings,
-             rondas, rondas_sq, tringlas, tringlas_sq, violations, totals)
-    searching = bool((seats.kinds[:rules.players] >= POLICY_LOOKAHEAD).any())
-    if searching or workspace:
-        _simulate_loop(state, hands, dealer, seats, rules,
-                       new_play_work(rules, np.int64(0), tree_capacity(seats, seats)), stats)
-    else:
-        value_hands(state, hands, dealer, seats, rules, new_value_work(rules), stats)
-    return (n_hands, points, points_sq, score, score_sq, cards, cards_sq, won,
-            events[:, 0].copy(), events[:, 1].copy(), events[:, 2].copy(), holdings, rondas,
-            rondas_sq, tringlas, tringlas_sq, violations)
-
 
 @njit(cache=True, _nrt=False)
-def _simulate_loop(state, hands, dealer, seats, rules, work, stats):
-    """:func:`simulate_hands`'s hands on the workspace, adding up into ``stats`` (its arrays in
-    :data:`STAT_NAMES` order, events as one (side, 3) array, then a scratch of totals by
-    side). Compiled without reference counting (``hand_kernel`` module docstring):
-    :func:`_simulate` allocates, this plays."""
+def workspace_hands(state, hands, dealer, seats, rules, work, stats):
+    """:func:`simcards.ronda.hands_batch.simulate_hands`'s hands on the workspace, adding up
+    into ``stats`` (its arrays in :data:`~simcards.ronda.hands_batch.STAT_NAMES` order, events
+    as one (side, 3) array, then a scratch of totals by side). Compiled without reference
+    counting (``hand_kernel`` module docstring): ``hands_batch`` allocates, this plays."""
     events = stats[8]
     holdings, rondas, rondas_sq, tringlas, tringlas_sq, violations = stats[9:15]
     ws = work.hand

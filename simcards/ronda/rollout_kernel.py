@@ -11,10 +11,10 @@ loop rewritten for speed, since ``rollout:K`` spends nearly all its time in them
   points are local variables too.
 - *The table as a nibble mask* (bit 4v for a card of value v on it): a holding and the table
   then meet in one AND, so greedy sees at once which of its values capture.
-- *Greedy by cases* (:func:`value_rules.greedy_nibbles`, which the two-player Monte Carlo
+- *Greedy by cases* (:func:`value_rules_kernel.greedy_nibbles`, which the two-player Monte Carlo
   loop on card values plays too): a capture or a re-hit always scores above a laid card, so
   most decisions need no scoring at all. The result is greedy's own
-  (:func:`value_rules.greedy_value`).
+  (:func:`value_rules_kernel.greedy_value`).
 - *Playouts of one sample share their ends* (:func:`_meet`). When every holding is empty
   (between deals), what is left of the hand depends only on the board (table, pile in play,
   the card the last play laid, the last capturer) and the stock, which the candidates of one
@@ -30,7 +30,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcards.core.bits import lowest_bit
+from simcards.core.bits_kernel import lowest_bit
 from simcards.ronda.codes import ANNOUNCE_EVERY_DEAL, MAX_DEALS, MODE_POINTS
 from simcards.ronda.compact_kernel import (
     C_ANN,
@@ -59,7 +59,7 @@ from simcards.ronda.compact_kernel import (
     derba_points,
 )
 from simcards.ronda.kernel_state import Board, Spot
-from simcards.ronda.value_rules import (
+from simcards.ronda.value_rules_kernel import (
     N_CARDS,
     NIBBLE,
     NIBBLES,

@@ -46,8 +46,14 @@ import math
 import numpy as np
 from numba import njit
 
-from simcards.core.bits import popcount
-from simcards.core.rng import below, load, randbelow, randbelow_wide, store
+from simcards.core.bits_kernel import popcount
+from simcards.core.rng_kernel import (
+    below,
+    load,
+    randbelow,
+    randbelow_wide,
+    store,
+)
 from simcards.ronda import compact_kernel
 from simcards.ronda.codes import (
     ACT_CAPTURE,
@@ -83,7 +89,7 @@ from simcards.ronda.hand_kernel import (
 from simcards.ronda.kernel_state import PlayFacts, SearchWork, Tree, Unseen
 from simcards.ronda.policies import MAX_DEPTH
 from simcards.ronda.rollout_kernel import M_ROWS, M_WIDTH, rollout_sample
-from simcards.ronda.value_rules import COMB, N_CARDS, balance, side_of
+from simcards.ronda.value_rules_kernel import COMB, N_CARDS, balance, side_of
 
 LOOKAHEAD_SAMPLES = 32
 """Q4: consistent samples per ``lookahead`` decision."""
@@ -774,8 +780,9 @@ def _unseen(p, rules, ws, sw):
 
 @njit(cache=True, inline="always")
 def _keep(p, c, own, rules, ws):
-    """Q1's Derba risk of ``c`` as greedy ranks it (:func:`value_rules.greedy_value`): the integer
-    C(U-u, h) over the decision's common denominator C(U, h); higher keeps mean lower risk."""
+    """Q1's Derba risk of ``c`` as greedy ranks it (:func:`value_rules_kernel.greedy_value`): the
+    integer C(U-u, h) over the decision's common denominator C(U, h); higher keeps mean lower
+    risk."""
     st = ws.st
     hn = ws.hn
     nxt = (p + 1) % rules.players

@@ -2,10 +2,11 @@
 
 Pure functions of the merged statistics dicts of
 :func:`simcards.ronda.match_kernel.simulate_matches`
-(:data:`~simcards.ronda.match_kernel.MATCH_STAT_NAMES`) and
+(:data:`~simcards.ronda.matches_batch.MATCH_STAT_NAMES`) and
 :func:`simcards.ronda.match_kernel.simulate_duplicate`
-(:data:`~simcards.ronda.match_kernel.DUPLICATE_STAT_NAMES`): the kernels return only sums, so chunks
-merge by addition, and every rate, mean and interval is formed here, once, from the totals.
+(:data:`~simcards.ronda.compare_batch.DUPLICATE_STAT_NAMES`): the kernels return only sums, so
+chunks merge by addition, and every rate, mean and interval is formed here, once, from the
+totals.
 
 Intervals are at 95%: Wilson's for proportions (they stay inside [0, 1], also near 0 or 1), the
 normal approximation for means of many independent matches or deal sets, and the delta method

@@ -1,5 +1,5 @@
-"""Monte Carlo hands on card values: the loop :func:`play_kernel.simulate_hands` runs when no
-seat searches (every seat ``random``, Q2, or ``greedy``, Q3).
+"""Monte Carlo hands on card values: the loop :func:`simcards.ronda.hands_batch.simulate_hands`
+runs when no seat searches (every seat ``random``, Q2, or ``greedy``, Q3).
 
 Why a loop of its own: a batch of hands reads only counts and points, never which card of a
 value was played, and suits never matter to play or points (D1). Here a card is its value, the
@@ -7,9 +7,10 @@ table is a bit mask of values (P4 allows one card per value), a holding is its c
 value packed four bits a value, and the position (table, pile in play, last laid, last capturer,
 public cards) and the chunk's generator live in local variables for the whole chunk, not in a
 workspace written at every play. The rules are those of :mod:`simcards.ronda.hand_kernel` step
-by step, greedy is the one rule of :mod:`simcards.ronda.value_rules`, and the statistics are
-:func:`play_kernel.simulate_hands`'s, bit for bit: ``tests/ronda/test_value_kernel.py`` plays
-every configuration both ways from the same streams and requires identical statistics.
+by step, greedy is the one rule of :mod:`simcards.ronda.value_rules_kernel`, and the statistics
+are those of the hands on the workspace (:func:`play_kernel.workspace_hands`), bit for bit:
+``tests/ronda/test_value_kernel.py`` plays every configuration both ways from the same streams
+and requires identical statistics.
 
 The stream layout is :mod:`simcards.ronda.play_kernel`'s: the dealer when drawn, the shuffle,
 then one uniform per play of a random seat. No other draw comes between a hand's uniforms, so
@@ -21,10 +22,11 @@ played by a loop of their own, :func:`_two_player_hands`, which keeps in local w
 general loop keeps in arrays by seat: both holdings and announcements, the captured cards,
 points and events of both seats, packed (a loop whose values outnumber the processor's
 registers spills them to memory at every play). Its table is a nibble mask and greedy there is
-:func:`value_rules.greedy_nibbles`, the case-by-case form ``rollout:K``'s playouts use; the
-general loop keeps :func:`value_rules.greedy_value`. Both give the workspace's statistics.
+:func:`value_rules_kernel.greedy_nibbles`, the case-by-case form ``rollout:K``'s playouts use;
+the general loop keeps :func:`value_rules_kernel.greedy_value`. Both give the workspace's
+statistics.
 
-A hand's invariant check (:func:`play_kernel.simulate_hands`'s ``violations``) is here the one
+A hand's invariant check (the ``violations`` of the hands' statistics) is here the one
 a values-only hand can make: all 40 cards end captured, and every holding empty.
 
 Compiled without reference counting (``hand_kernel`` module docstring): the caller allocates.
@@ -35,8 +37,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, uint64
 
-from simcards.core.bits import lowest_bit, popcount
-from simcards.core.rng import below, load, step, store
+from simcards.core.bits_kernel import lowest_bit, popcount
+from simcards.core.rng_kernel import below, load, step, store
 from simcards.ronda.codes import (
     ACT_CAPTURE,
     ACT_DERBA,
@@ -49,7 +51,7 @@ from simcards.ronda.codes import (
     SRC_CARDS,
 )
 from simcards.ronda.kernel_state import Board, PlayFacts, Spot, ValueWork
-from simcards.ronda.value_rules import (
+from simcards.ronda.value_rules_kernel import (
     LOW_NIBBLE_BITS,
     N_CARDS,
     NIBBLE,
@@ -142,8 +144,8 @@ def _nth_value(h, i):
 @njit(cache=True, inline="always")
 def add_hand(pts, capn, classic, stats):
     """One hand's points by side and source (``pts``) and captured cards (``capn``) added to
-    ``play_kernel``'s statistics (:data:`play_kernel.STAT_NAMES` order; the last array is a
-    scratch of totals by side). ``classic``: C2 decides who wins the hand, else the points."""
+    the hands' statistics (:data:`simcards.ronda.hands_batch.STAT_NAMES` order; the last array
+    is a scratch of totals by side). ``classic``: C2 decides who wins the hand, else the points."""
     n_hands, points, points_sq, score, score_sq, cards, cards_sq, won = stats[:8]
     totals = stats[15]
     ns = capn.shape[0]
@@ -192,7 +194,7 @@ def _count_hand(stats, pts, capn, classic, bad, hand_holdings, hand_rondas, hand
 @njit(cache=True, _nrt=False)
 def value_hands(state, hands, dealer, seats, rules, work, stats):
     """``hands`` hands from the stream ``state`` (``play_kernel`` layout), adding up into
-    ``stats`` as ``play_kernel._simulate_loop`` does (its arrays in ``STAT_NAMES`` order,
+    ``stats`` as :func:`play_kernel.workspace_hands` does (its arrays in ``STAT_NAMES`` order,
     events as one (side, 3) array, then a scratch of totals by side)."""
     if rules.players == 2 and not rules.face_up:
         _two_player_hands(state, hands, dealer, seats, rules, work, stats)

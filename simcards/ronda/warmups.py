@@ -12,8 +12,7 @@ def warm_ronda_hands() -> None:
     values (random and greedy seats) and a few on the workspace (the loop every searching
     seat plays in)."""
     from simcards.core.rng import chunk_state
-    from simcards.ronda.hands_batch import HandConfig, hands_chunk
-    from simcards.ronda.play_kernel import simulate_hands_on_workspace
+    from simcards.ronda.hands_batch import HandConfig, hands_chunk, simulate_hands_on_workspace
     from simcards.ronda.policies import KINDS
     from simcards.ronda.rules import RondaRules
 

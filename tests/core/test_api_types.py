@@ -152,8 +152,8 @@ def no_work(monkeypatch) -> None:
                ("simcards.ronco.games_exact", "exact_game"),
                ("simcards.ronco.equilibrium_exact", "solve"),
                ("simcards.ronco.behaviour_exact", "solve"),
-               ("simcards.romi.melds_exact", "solve_batch"),
-               ("simcards.romi.table_exact", "answer_with_table")]
+               ("simcards.romi.melds_kernel", "solve_batch"),
+               ("simcards.romi.table_melds_exact", "answer_with_table")]
     for module, attr in targets:
         def stop(*args: Any, _what: str = f"{module}.{attr}", **kwargs: Any) -> None:
             if "seed" in kwargs:

@@ -129,8 +129,9 @@ _PROBE = textwrap.dedent("""
 
 
 def test_numba_cache_never_serves_a_kernel_built_from_an_older_inlined_helper(tmp_path) -> None:
-    """``record_deals`` (round_kernel.py) inlines ``uniform`` (rng.py). Change only rng.py: numba's
-    own cache, which watches round_kernel.py alone, would serve the old machine code."""
+    """``record_deals`` (round_kernel.py) inlines ``uniform`` (rng_kernel.py). Change only
+    rng_kernel.py: numba's own cache, which watches round_kernel.py alone, would serve the old
+    machine code."""
     root = tmp_path / "src"
     shutil.copytree(PACKAGE, root / "simcards", ignore=shutil.ignore_patterns("__pycache__"))
     env = {"PYTHONPATH": str(root), "SIMCARDS_CACHE": str(tmp_path / "cache"),
@@ -145,7 +146,7 @@ def test_numba_cache_never_serves_a_kernel_built_from_an_older_inlined_helper(tm
     first = probe()
     assert 0.0 <= first < 1.0
     assert probe() == first  # served from the cache
-    rng = root / "simcards" / "core" / "rng.py"
+    rng = root / "simcards" / "core" / "rng_kernel.py"
     text = rng.read_text()
     old = "return np.float64(next_u64(s) >> uint64(11)) * (1.0 / 9007199254740992.0)"
     assert old in text

@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 
 from simcards.core.cli import main
-from simcards.core.rng import chunk_state, next_u64, randbelow, seed_state
+from simcards.core.rng import chunk_state
+from simcards.core.rng_kernel import next_u64, randbelow, seed_state
 from simcards.romi import api
 from simcards.romi import compare_batch as RC
 from simcards.romi import round_kernel as E

@@ -20,7 +20,8 @@ import numpy as np
 import pytest
 
 from simcards.core.errors import UsageError
-from simcards.core.rng import chunk_state, randbelow, seed_state
+from simcards.core.rng import chunk_state
+from simcards.core.rng_kernel import randbelow, seed_state
 from simcards.romi import cards as C
 from simcards.romi import round_kernel as E
 from simcards.romi.actions import (
@@ -48,6 +49,7 @@ from simcards.romi.records import (
     record_rounds,
 )
 from simcards.romi.rules import RomiRules
+from simcards.romi.table_melds_kernel import add_place, swap_kind
 from tests import sizes
 
 # ---------------------------------------------------------------- helpers
@@ -551,8 +553,8 @@ def test_T6_an_as_added_to_the_run_2_to_k_goes_above_the_king() -> None:
     run = ids("2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks")
     ws = position(R2, [[], []], table=[(0, run, NO_JOKER), (0, ids("2h 3h 4h"), NO_JOKER)])
     ace = ids.one("As")
-    assert E.add_place(ws[8], 0, ace) == 14
-    assert E.add_place(ws[8], 1, ids.one("Ah")) == 1  # only below the 2 when the King is absent
+    assert add_place(ws[8], 0, ace) == 14
+    assert add_place(ws[8], 1, ids.one("Ah")) == 1  # only below the 2 when the King is absent
 
 
 def test_E4_J1_swap_in_a_run_and_the_joker_laid_again() -> None:
@@ -573,8 +575,8 @@ def test_J2_set_of_three_joker_cannot_be_taken_but_of_four_can() -> None:
     ids = Ids()
     ws = position(R2, [[], []], table=[(0, [*ids("7d 7c"), ids.one("X")], NO_JOKER),
                                        (0, [*ids("7s 7h 7d"), ids.one("X")], NO_JOKER)])
-    assert E.swap_kind(ws[8], 0) == -1
-    assert E.swap_kind(ws[8], 1) == C.kind(C.parse_hand("7c")[0])
+    assert swap_kind(ws[8], 0) == -1
+    assert swap_kind(ws[8], 1) == C.kind(C.parse_hand("7c")[0])
 
 
 def test_J2_played_swap_needs_the_fourth_suit() -> None:
@@ -751,7 +753,7 @@ def test_D5_G6_games_add_rounds_with_the_deal_moving_left() -> None:
     """simulate_games against its rounds played one by one from the same stream: the first
     dealer drawn per game, the deal moving one seat left each round, totals added, the lowest
     total winning, equal lowest totals sharing the win."""
-    from simcards.core.rng import next_u64
+    from simcards.core.rng_kernel import next_u64
 
     rules = RomiRules.make(players=3, rounds=4)
     policies = ["greedy", "threshold:60", "rummy:2"]

@@ -29,8 +29,9 @@ import pytest
 from simcards.core.errors import UsageError
 from simcards.romi import cards as C
 from simcards.romi import melds_exact as M
+from simcards.romi.melds_kernel import solve_batch
 from simcards.romi.rules import RomiRules
-from simcards.romi.table_exact import TableMeld, solve_with_table
+from simcards.romi.table_melds_exact import TableMeld, solve_with_table
 from tests import sizes
 
 FULL = sizes.FULL
@@ -217,7 +218,7 @@ def solver(hands: list[list[int]], ace_low: int = 1) -> np.ndarray:
     arr = np.full((len(hands), width), -1, np.int64)
     for i, h in enumerate(hands):
         arr[i, :len(h)] = h
-    return M.solve_batch(arr, ace_low)
+    return solve_batch(arr, ace_low)
 
 
 def check_all(hands: list[list[int]], oracle, ace_low: int = 1) -> None:

@@ -25,7 +25,7 @@ from simcards.core.errors import UsageError
 from simcards.romi import cards as C
 from simcards.romi import melds_exact as M
 from simcards.romi.rules import RomiRules
-from simcards.romi.table_exact import (
+from simcards.romi.table_melds_exact import (
     Addition,
     JokerSwap,
     NewMeld,

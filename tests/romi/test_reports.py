@@ -10,6 +10,7 @@ import pytest
 
 from simcards.core.rng import chunk_state
 from simcards.romi import cards as C
+from simcards.romi import question_kernel as QK
 from simcards.romi import reference as ref
 from simcards.romi import round_kernel as E
 from simcards.romi.actions import (
@@ -47,7 +48,7 @@ def test_question_rounds_play_the_rounds_of_simulate_rounds() -> None:
     rl, kinds, params = engine_args(R4, ["greedy"] * 4)
     s1, s2 = _state(1), _state(1)
     want = E.simulate_rounds(s1, 40, rl, Seats(kinds, params), 0)
-    got = Q.question_rounds(s2, 40, rl, Seats(kinds, params), 0)
+    got = QK.question_rounds(s2, 40, rl, Seats(kinds, params), 0)
     assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
     assert np.array_equal(s1, s2)
 
@@ -92,7 +93,7 @@ def test_question_notes_agree_with_the_reference_engine(policy: str) -> None:
     hands' best_value, round by round, from the reference engine replaying the same rounds."""
     rl, kinds, params = engine_args(R4, [policy] * 4)
     recs = record_rounds(_state(2), 25, rl, kinds, params, 0)
-    got = Q.question_rounds(_state(2), 25, rl, Seats(kinds, params), 0)
+    got = QK.question_rounds(_state(2), 25, rl, Seats(kinds, params), 0)
     (scores, _out, value, jokers, open_draw, first, later, draws, flags, _f, _s, _a) = got
     for i, rec in enumerate(recs):
         want = _reference_notes(R4, rec)
@@ -121,7 +122,7 @@ def test_joker_exchange_moves_one_joker_between_the_focus_hand_and_the_rest() ->
         hi = lo + (15 if i == 0 else 14)
         before = int((deck[lo:hi] >= 104).sum())
         new = deck.copy()
-        sign = Q._exchange(new, dealer, 4, focus, rs)
+        sign = QK._exchange(new, dealer, 4, focus, rs)
         assert sorted(new) == list(range(108))
         assert int((new[lo:hi] >= 104).sum()) == before + sign
         assert sign == (-1 if before else 1)

@@ -20,7 +20,8 @@ import numpy as np
 import pytest
 
 from simcards.core.errors import UsageError
-from simcards.core.rng import chunk_state, randbelow
+from simcards.core.rng import chunk_state
+from simcards.core.rng_kernel import randbelow
 from simcards.ronco import bayes_exact
 from simcards.ronco import reference as ref
 from simcards.ronco.game_kernel import ALL_OUT, VOID, WON, detail_games

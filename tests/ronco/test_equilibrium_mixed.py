@@ -23,10 +23,11 @@ from simcards.core.errors import UsageError
 from simcards.core.plans import run_plans
 from simcards.core.rng import chunk_state
 from simcards.ronco import api, equilibrium_batch
+from simcards.ronco.equilibrium_batch import composition_bins
 from simcards.ronco.games_batch import MAX_ROUNDS
 from simcards.ronco.games_exact import exact_game
 from simcards.ronco.kernel_state import GameSpec, Seats
-from simcards.ronco.mixed_kernel import composition_bins, mixed_games
+from simcards.ronco.mixed_kernel import mixed_games
 from simcards.ronco.policies import Policy
 from simcards.ronco.race_kernel import race_games
 from simcards.ronco.rules import RoncoRules

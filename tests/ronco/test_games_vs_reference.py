@@ -11,7 +11,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simcards.core.rng import chunk_state, randbelow, uniform
+from simcards.core.rng import chunk_state
+from simcards.core.rng_kernel import randbelow, uniform
 from simcards.ronco import reference as ref
 from simcards.ronco.game_kernel import ALL_OUT, VOID, WON, detail_games
 from simcards.ronco.games_batch import GameConfig

@@ -23,16 +23,14 @@ import numpy as np
 import pytest
 
 from simcards.core.errors import UsageError
-from simcards.core.rng import chunk_state, seed_state
+from simcards.core.rng import chunk_state
+from simcards.core.rng_kernel import seed_state
 from simcards.ronda import codes, ismcts_kernel, search_kernel
 from simcards.ronda import reference as ref
-from simcards.ronda.match_kernel import named_duplicate_stats, simulate_duplicate
-from simcards.ronda.play_kernel import (
-    play_position,
-    record_hands,
-    replay_searched,
-    simulate_hands,
-)
+from simcards.ronda.compare_batch import named_duplicate_stats
+from simcards.ronda.hands_batch import simulate_hands
+from simcards.ronda.match_kernel import simulate_duplicate
+from simcards.ronda.play_kernel import play_position, record_hands, replay_searched
 from simcards.ronda.policies import ISMCTS_C, KINDS, policy_arrays
 from simcards.ronda.rules import RondaRules
 from tests.ronda.replaying import Config, drawn_samples, replay_in_reference

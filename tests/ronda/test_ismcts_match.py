@@ -18,11 +18,13 @@ import random
 import numpy as np
 import pytest
 
-from simcards.core.rng import chunk_state, seed_state
+from simcards.core.rng import chunk_state
+from simcards.core.rng_kernel import seed_state
 from simcards.ronda import codes, ismcts_kernel, search_kernel
 from simcards.ronda import reference as ref
+from simcards.ronda.hands_batch import simulate_hands
 from simcards.ronda.match_kernel import simulate_duplicate
-from simcards.ronda.play_kernel import play_position, simulate_hands
+from simcards.ronda.play_kernel import play_position
 from simcards.ronda.policies import ISMCTS_C, KINDS, check_legal, policy_arrays
 from simcards.ronda.rules import RondaRules
 from tests.ronda.replaying import drawn_samples

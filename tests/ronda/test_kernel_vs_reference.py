@@ -30,14 +30,9 @@ from simcards.core.errors import UsageError
 from simcards.core.rng import chunk_state
 from simcards.ronda import codes
 from simcards.ronda import reference as ref
+from simcards.ronda.hands_batch import STAT_NAMES, named_stats, simulate_hands
 from simcards.ronda.kernel_state import Seats
-from simcards.ronda.play_kernel import (
-    STAT_NAMES,
-    named_stats,
-    record_hands,
-    replay,
-    simulate_hands,
-)
+from simcards.ronda.play_kernel import record_hands, replay
 from simcards.ronda.policies import policy_arrays
 from simcards.ronda.rules import RondaRules
 from tests import sizes

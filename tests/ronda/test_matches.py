@@ -21,23 +21,25 @@ import numpy as np
 import pytest
 
 from simcards.core.errors import UsageError
-from simcards.core.rng import chunk_state, next_u64, randbelow, seed_state, uniform
+from simcards.core.rng import chunk_state
+from simcards.core.rng_kernel import next_u64, randbelow, seed_state, uniform
 from simcards.ronda import codes
 from simcards.ronda import reference as ref
+from simcards.ronda.compare_batch import DUPLICATE_STAT_NAMES, named_duplicate_stats
 from simcards.ronda.kernel_state import Seats
 from simcards.ronda.match_kernel import (
-    DUPLICATE_STAT_NAMES,
-    MATCH_STAT_NAMES,
-    check_max_hands,
     duplicate_plays,
-    hand_of_match,
-    named_duplicate_stats,
-    named_match_stats,
     record_duplicate,
     record_matches,
     simulate_duplicate,
     simulate_matches,
     target_leader,
+)
+from simcards.ronda.matches_batch import (
+    MATCH_STAT_NAMES,
+    check_max_hands,
+    hand_of_match,
+    named_match_stats,
 )
 from simcards.ronda.play_kernel import replay
 from simcards.ronda.policies import policy_arrays
@@ -205,9 +207,10 @@ def test_S2_S4_S5_C2_C3_D3_kernel_matches_agree_with_reference_match_state(index
     ("lookahead:1", R, "rollout:4"),
 ], ids=["greedy-random", "searching"])
 def test_S2_every_hand_of_a_match_is_the_hand_kernels_hand(policies) -> None:
-    """A match's hands, replayed one by one by ``kernel.replay`` from the recorded draws (decks,
-    dealers, uniforms, searching seats' seeds), give exactly the match's scores hand after hand
-    (S2): the match plays each hand as the hand kernel does, whatever the seats' policies."""
+    """A match's hands, replayed one by one by ``play_kernel.replay`` from the recorded draws
+    (decks, dealers, uniforms, searching seats' seeds), give exactly the match's scores hand
+    after hand (S2): the match plays each hand as the hand kernel does, whatever the seats'
+    policies."""
     rules = RondaRules.make(players=3, target=21)
     kr = rules.kernel
     kinds, params, explore = policy_arrays(policies)

@@ -27,7 +27,8 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
-from simcards.core.rng import chunk_state, seed_state
+from simcards.core.rng import chunk_state
+from simcards.core.rng_kernel import seed_state
 from simcards.ronda import codes, search_kernel
 from simcards.ronda import reference as ref
 from simcards.ronda.kernel_state import Seats

@@ -34,8 +34,10 @@ from simcards.core.rng import chunk_state
 from simcards.ronda import codes, ismcts_kernel, search_kernel
 from simcards.ronda import reference as ref
 from simcards.ronda import table as ronda_table
-from simcards.ronda.match_kernel import named_duplicate_stats, simulate_duplicate
-from simcards.ronda.play_kernel import play_position, record_hands, replay, simulate_hands
+from simcards.ronda.compare_batch import named_duplicate_stats
+from simcards.ronda.hands_batch import simulate_hands
+from simcards.ronda.match_kernel import simulate_duplicate
+from simcards.ronda.play_kernel import play_position, record_hands, replay
 from simcards.ronda.policies import ISMCTS_C, KINDS, check_legal, policy_arrays
 from simcards.ronda.rules import RondaRules
 from simcards.ronda.terminal import run_play

@@ -19,11 +19,11 @@ import numpy as np
 import pytest
 
 from simcards.core.rng import chunk_state
-from simcards.ronda.play_kernel import named_stats, simulate_hands, simulate_hands_on_workspace
+from simcards.ronda.hands_batch import named_stats, simulate_hands, simulate_hands_on_workspace
 from simcards.ronda.policies import policy_arrays
 from simcards.ronda.rules import RondaRules
 from simcards.ronda.value_kernel import ROUNDS_UP, _nth_value, rank_of
-from simcards.ronda.value_rules import pairs
+from simcards.ronda.value_rules_kernel import pairs
 
 TABLES = [(2, "off"), (3, "off"), (4, "off"), (4, "on")]
 OPTIONS = [dict(zip(("derba_chain", "announce", "announce_conflict", "mode"), combo,

@@ -9,7 +9,8 @@ import numpy as np
 from numba import njit
 
 from simcards.core.policyspec import PolicyKind, PolicyKinds
-from simcards.core.rng import chunk_state, randbelow
+from simcards.core.rng import chunk_state
+from simcards.core.rng_kernel import randbelow
 
 RANKS = 10
 SUITS = 4

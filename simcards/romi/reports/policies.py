@@ -28,7 +28,13 @@ from simcards.core.store import batch_set_store
 from simcards.romi import api
 from simcards.romi import compare_batch as RC
 from simcards.romi import rounds_batch as R
-from simcards.romi.policies import KINDS, SEARCH_KERNEL, TABLE_ENGINE, policy_arrays, searching
+from simcards.romi.policies import (
+    KINDS,
+    SEARCH_KERNEL,
+    TABLE_ENGINE,
+    policy_arrays,
+    searching,
+)
 from simcards.romi.rules import HAND_SIZE, PLAYERS, RomiRules
 
 STUDY = "romi-policies"

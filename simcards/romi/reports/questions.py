@@ -30,7 +30,7 @@ from simcards.romi import codes
 from simcards.romi import rounds_batch as R
 from simcards.romi.kernel_state import KernelRules, Seats
 from simcards.romi.policies import policy_arrays
-from simcards.romi.reports.question_kernel import _exchange, question_rounds  # noqa: F401
+from simcards.romi.question_kernel import question_rounds
 from simcards.romi.rules import RomiRules
 
 STUDY = "romi-questions"

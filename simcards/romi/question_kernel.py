@@ -2,23 +2,23 @@
 :func:`simcards.romi.round_kernel.simulate_rounds`, played turn by turn with what the study notes
 per round and player, and each round played again with one joker exchanged.
 
-Kept apart from the page code so that editing the page does not invalidate numba's cache."""
+Compiled code, so it lives with the game's other kernels and not beside the page: editing the
+page then leaves numba's cache alone."""
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
-from simcards.core.rng import randbelow, seed_state
+from simcards.core.rng_kernel import randbelow, seed_state
 from simcards.romi import codes
 from simcards.romi import round_kernel as E
+from simcards.romi.cards import JOKER0, N_CARDS
 from simcards.romi.kernel_state import DrawNotes
+from simcards.romi.melds_kernel import fill_counts, solve_counts
 
 SEL_SALT = 0x9E3779B97F4A7C15
 """Mixed into a round's seed for the joker exchange's own stream (never the round's)."""
-
-
-# ---------------------------------------------------------------- kernel
 
 
 @njit(cache=True)
@@ -26,8 +26,8 @@ def _deal_features(ws, rules, sv, cnt, value, jokers):
     """Each dealt hand's ``best_value`` (V1) and jokers."""
     hand, hn = ws.hand, ws.hn
     for p in range(rules.players):
-        jk = E.fill_counts(hand[p], hn[p], cnt)
-        bv, _mp, _go = E.solve_counts(cnt, jk, rules.ace_low, sv)
+        jk = fill_counts(hand[p], hn[p], cnt)
+        bv, _mp, _go = solve_counts(cnt, jk, rules.ace_low, sv)
         value[p] = bv
         jokers[p] = jk
 
@@ -103,27 +103,27 @@ def _exchange(deck, dealer, n, focus, rs):
     hi = lo + (15 if i == 0 else 14)
     nj = 0
     for j in range(lo, hi):
-        if deck[j] >= E.JOKER0:
+        if deck[j] >= JOKER0:
             nj += 1
     if nj > 0:
         pick = randbelow(rs, nj)
         a = -1
         for j in range(lo, hi):
-            if deck[j] >= E.JOKER0:
+            if deck[j] >= JOKER0:
                 if pick == 0:
                     a = j
                     break
                 pick -= 1
         while True:
-            b = randbelow(rs, E.N_CARDS)
-            if (b < lo or b >= hi) and deck[b] < E.JOKER0:
+            b = randbelow(rs, N_CARDS)
+            if (b < lo or b >= hi) and deck[b] < JOKER0:
                 break
         sign = -1
     else:
         a = lo + randbelow(rs, hi - lo)
         while True:
-            b = randbelow(rs, E.N_CARDS)
-            if deck[b] >= E.JOKER0:
+            b = randbelow(rs, N_CARDS)
+            if deck[b] >= JOKER0:
                 break
         sign = 1
     x = deck[a]
@@ -145,8 +145,8 @@ def question_rounds(state, n_rounds, rules, seats, dealer):
     sv = work.sv
     rs = work.rs
     sel = np.zeros(4, np.uint64)
-    deck = np.zeros(E.N_CARDS, np.int64)
-    deck2 = np.zeros(E.N_CARDS, np.int64)
+    deck = np.zeros(N_CARDS, np.int64)
+    deck2 = np.zeros(N_CARDS, np.int64)
     cnt = np.zeros(52, np.int64)
     scores = np.zeros((n_rounds, n), np.int64)
     went_out = np.full(n_rounds, -1, np.int64)
@@ -180,7 +180,7 @@ def question_rounds(state, n_rounds, rules, seats, dealer):
         # The joker exchange, from its own stream; the replay's reshuffles from the round's.
         seed_state(sel, seed ^ np.uint64(SEL_SALT))
         f = randbelow(sel, n)
-        for j in range(E.N_CARDS):
+        for j in range(N_CARDS):
             deck2[j] = deck[j]
         sign[r] = _exchange(deck2, d, n, f, sel)
         focus[r] = f

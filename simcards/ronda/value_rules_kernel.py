@@ -33,7 +33,7 @@ import math
 import numpy as np
 from numba import njit
 
-from simcards.core.bits import lowest_bit, popcount
+from simcards.core.bits_kernel import lowest_bit, popcount
 from simcards.ronda.codes import (
     ACT_CAPTURE,
     ACT_DERBA,
