@@ -14,7 +14,10 @@ from pathlib import Path
 
 import psutil
 
-PROGRESS_LINE = re.compile(r"\(\d+%\), .*/s, .* left$|time left unknown$|^report \d+/\d+: ")
+PROGRESS_LINE = re.compile(r"\(\d+%\), .*/s, .* left$|time left unknown$|^report \d+/\d+: "
+                           r"| to go \([^)]*/s\)$")
+"""A line of progress: the bar, the run's one estimate of the time to go (given when a run is
+slow, as on a loaded machine), a report's step."""
 STARTUP_S = 300
 """Patience for the run to get going (spawned workers may have to compile the kernels)."""
 
