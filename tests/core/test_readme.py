@@ -155,7 +155,14 @@ def _readme_command_names(text: str = README) -> set[tuple[str, ...]]:
 
 
 def test_the_readme_names_every_command() -> None:
-    commands = {path for path, _ in _leaf_commands()}
+    """The package's own commands: a game plugged in by another test in the same process (the
+    toy game, the broken one) is not the README's to name."""
+    from simcards.core.registry import games
+    from simcards.games import GAMES
+
+    own = {module.rsplit(".", 1)[1] for module in GAMES}
+    plugged = {g.name for g in games()} - own
+    commands = {path for path, _ in _leaf_commands() if path[0] not in plugged}
     named = _readme_command_names() | ({("version",)} if "simcards --version" in README else set())
     assert commands <= named, sorted(commands - named)
     assert named <= commands, sorted(named - commands)
@@ -179,11 +186,11 @@ COUNT_MAXIMA = {
     ("ronda", "ladder", "--deals"): "at most 1e9",
     ("romi", "rounds", "--rounds"): "at most 1e9",
     ("romi", "games", "--games"): "at most 1e8",
-    ("romi", "games", "--rounds"): "1 to 100",
+    ("romi", "games", "--rounds"): "1 .. 100",
     ("romi", "compare", "--deals"): "at most 1e8",
-    ("romi", "compare", "--rounds"): "1 to 100",
+    ("romi", "compare", "--rounds"): "1 .. 100",
     ("romi", "ladder", "--deals"): "at most 1e8",
-    ("romi", "ladder", "--rounds"): "1 to 100",
+    ("romi", "ladder", "--rounds"): "1 .. 100",
 }
 """The maximum of each count, as its ``--help`` states it (``--min-games`` may not exceed
 ``--max-games``). The README says only that each count has one, stated in ``--help``."""
