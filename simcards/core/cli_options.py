@@ -120,20 +120,25 @@ SchedulerOpt = Annotated[str | None, typer.Option(
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def inject_options(name: str, params: Sequence[inspect.Parameter]) -> Callable[[F], F]:
-    """A command's parameter ``name`` replaced by the options ``params`` in its signature
-    (which is what typer reads), their values passed to it as one dict under ``name``.
+def inject_options(name: str, params: Sequence[inspect.Parameter],
+                   convert: Callable[..., Any] = dict, eval_str: bool = True
+                   ) -> Callable[[F], F]:
+    """A function's parameter ``name`` replaced by ``params`` in its signature (which is what
+    typer reads, and ``help()`` shows), their given values passed to it under ``name`` as
+    ``convert(**values)``: one dict by default.
 
     Options that many commands share (the rule switches, the run options) are so declared once
-    and written into each command, rather than listed again in every signature."""
+    and written into each command, rather than listed again in every signature; the API's rule
+    keywords are written in the same way, ``convert`` building the rules from them. A command
+    module's annotations are evaluated (``eval_str``) because typer reads their types."""
     def decorate(fn: F) -> F:
-        signature = replace_parameter(fn, name, params, eval_str=True)
+        signature = replace_parameter(fn, name, params, eval_str=eval_str)
         names = [p.name for p in params]
 
         @functools.wraps(fn)
         def run(*args: Any, **kwargs: Any) -> Any:
             values = {n: kwargs.pop(n) for n in names if n in kwargs}
-            return fn(*args, **{name: values}, **kwargs)
+            return fn(*args, **{name: convert(**values)}, **kwargs)
 
         run.__signature__ = signature  # type: ignore[attr-defined]
         run.__annotations__ = {p.name: p.annotation

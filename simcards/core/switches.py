@@ -40,7 +40,6 @@ from simcards.core.cli_options import (
     check_range,
     flag_name,
     inject_options,
-    replace_parameter,
     rule_integer,
     switch_option,
 )
@@ -226,6 +225,12 @@ class Rules:
         return cls(**values)
 
     @classmethod
+    def from_options(cls: type[R], options: Mapping[str, Any], level: str | None = None) -> R:
+        """:meth:`make` from a mapping that holds every switch of ``level`` among other
+        options (a table game's parameters)."""
+        return cls.make(**{s.name: options[s.name] for s in cls.switches(level)})
+
+    @classmethod
     def check_together(cls, values: Mapping[str, Any]) -> None:
         """Constraints between switches (a one-line :class:`UsageError`); none by default."""
 
@@ -257,20 +262,23 @@ class RuleSet:
     """The switches one command or API function reads, and how it builds its rules.
 
     ``build`` turns the switches' values into the rules object (a game may refuse a switch
-    that has no effect there); ``names`` are the switches, in the order the command shows them.
+    that has no effect there); without it (``as_values``) a function receives the values as
+    given, under ``switches`` (a ladder builds one rules object per table size from them).
+    ``names`` are the switches, in the order the command shows them.
     """
 
     names: tuple[str, ...]
     switches: tuple[Switch, ...]
-    build: Callable[..., Any]
+    build: Callable[..., Any] | None
 
     @classmethod
     def of(cls, rules_type: type[Rules], level: str | None = None, *,
            only: Sequence[str] | None = None, exclude: Sequence[str] = (),
-           build: Callable[..., Any] | None = None) -> RuleSet:
+           build: Callable[..., Any] | None = None, as_values: bool = False) -> RuleSet:
         chosen = tuple(s for s in rules_type.switches(level)
                        if (only is None or s.name in only) and s.name not in exclude)
-        return cls(tuple(s.name for s in chosen), chosen, build or rules_type.make)
+        return cls(tuple(s.name for s in chosen), chosen,
+                   None if as_values else build or rules_type.make)
 
     @property
     def args(self) -> dict[str, Any]:
@@ -284,19 +292,14 @@ class RuleSet:
     def keywords(self, fn: F) -> F:
         """An API function ``fn(..., rules, ...)`` taking the switches as keywords instead:
         the keywords appear in its signature (``help()`` shows them, with their defaults) and
-        the function receives the rules built from them."""
-        signature = replace_parameter(fn, "rules", [
-            inspect.Parameter(s.name, inspect.Parameter.KEYWORD_ONLY, default=s.api_default,
-                              annotation=s.python_type()) for s in self.switches])
-        names = self.names
-
-        @functools.wraps(fn)
-        def run(*args: Any, **kwargs: Any) -> Any:
-            values = {n: kwargs.pop(n) for n in names if n in kwargs}
-            return fn(*args, rules=self.build(**values), **kwargs)
-
-        run.__signature__ = signature  # type: ignore[attr-defined]
-        return run  # type: ignore[return-value]
+        the function receives the rules built from them (with ``as_values``,
+        ``fn(..., switches, ...)`` receives the values given)."""
+        params = [inspect.Parameter(s.name, inspect.Parameter.KEYWORD_ONLY,
+                                    default=s.api_default, annotation=s.python_type())
+                  for s in self.switches]
+        if self.build is None:
+            return inject_options("switches", params, eval_str=False)(fn)
+        return inject_options("rules", params, convert=self.build, eval_str=False)(fn)
 
     def options(self, fn: F) -> F:
         """A command ``fn(..., switches, ...)`` taking the switches as command-line options

@@ -529,7 +529,7 @@ LADDER_PAIRING_KEYS = ("deal_sets", "rounds_played", "win_rate_diff", "score_dif
          deals=COUNT, dealer=INT.or_none())
 @LADDER_SWITCHES.keywords
 def ladder(*, policies: str | Sequence[str | PolicySpec] | None = None,
-           players: int | str | Sequence[int] = 4, rules: dict[str, Any],
+           players: int | str | Sequence[int] = 4, switches: dict[str, Any],
            deals: int | str = "1k",
            dealer: int | None = None, seed: int = DEFAULT_SEED, workers: int | None = None,
            scheduler: str | None = None, store: str | None = None,
@@ -550,7 +550,7 @@ def ladder(*, policies: str | Sequence[str | PolicySpec] | None = None,
     """
     from simcards.core.ladder import run_ladder
 
-    return run_ladder(_ladder_game(), policies=policies, players=players, switches=rules,
+    return run_ladder(_ladder_game(), policies=policies, players=players, switches=switches,
                       deals=deals, dealer=dealer, seed=seed, workers=workers,
                       scheduler=scheduler, store=store, progress=progress)
 

@@ -84,7 +84,7 @@ ROUND_SWITCHES = RuleSet.of(RomiRules, HAND)
 """The switches a single round reads (``rounds``)."""
 GAME_SWITCHES = RuleSet.of(RomiRules)
 """Every switch: the commands that play whole games (``games``, ``compare``)."""
-LADDER_SWITCHES = RuleSet.of(RomiRules, exclude=("players",), build=lambda **v: v)
+LADDER_SWITCHES = RuleSet.of(RomiRules, exclude=("players",), as_values=True)
 """``ladder``'s: every switch but ``players``, which lists table sizes there."""
 MELDS_SWITCHES = RuleSet.of(RomiRules, only=("ace_low_value",))
 """``melds``': the one switch the meld solver reads (M6)."""

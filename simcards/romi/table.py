@@ -174,8 +174,7 @@ class RomiSetup:
 
 def _make(game: bool) -> Callable[[dict[str, Any]], RomiSetup]:
     def make(opts: dict[str, Any]) -> RomiSetup:
-        rules = RomiRules.make(**{s.name: opts[s.name]
-                                  for s in RomiRules.switches(MATCH if game else HAND)})
+        rules = RomiRules.from_options(opts, MATCH if game else HAND)
         return RomiSetup(rules, check_seat(opts.get("dealer"), rules.players), game)
     return make
 

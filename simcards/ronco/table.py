@@ -889,8 +889,7 @@ def seat_policy(setup: RoncoSetup, spec: str) -> Callable[[TableState, random.Ra
 def _make(game: bool) -> Callable[[dict[str, Any]], RoncoSetup]:
     def make(opts: dict[str, Any]) -> RoncoSetup:
         players = check_players(rule_integer("players", opts["players"]))
-        rules = RoncoRules.make(**{s.name: opts[s.name]
-                                   for s in RoncoRules.switches(MATCH if game else HAND)})
+        rules = RoncoRules.from_options(opts, MATCH if game else HAND)
         if not game:
             return RoncoSetup(rules, players)
         from simcards.ronco.games_batch import check_lives

@@ -196,10 +196,9 @@ def make_rules(*, match: bool = True, **switches: Any) -> RondaRules:
     return rules
 
 
-_DEFAULTS = RondaRules()
-CLASSIC_IGNORES = {f"--{name.replace('_', '-')}": getattr(_DEFAULTS, name)
-                   for name in ("derba_chain", "announce", "announce_conflict", "target",
-                                "target_check")}
+CLASSIC_IGNORES = {s.flag: s.default for s in RondaRules.switches()
+                   if s.name in ("derba_chain", "announce", "announce_conflict", "target",
+                                 "target_check")}
 """C3: the flags that classic mode ignores, with their defaults (the only values allowed)."""
 MATCH_ONLY = {s.flag: s.default for s in RondaRules.switches() if s.level == MATCH}
 """S4, S5, C3: the flags only a whole match reads, with their defaults."""
@@ -208,7 +207,7 @@ HAND_SWITCHES = RuleSet.of(RondaRules, HAND, build=make_rules)
 """The switches of the commands that play single hands (``hands``)."""
 MATCH_SWITCHES = RuleSet.of(RondaRules, build=make_rules)
 """Every switch: the commands that play whole matches (``matches``, ``compare``)."""
-LADDER_SWITCHES = RuleSet.of(RondaRules, exclude=("players",), build=lambda **v: v)
+LADDER_SWITCHES = RuleSet.of(RondaRules, exclude=("players",), as_values=True)
 """``ladder``'s: every switch but ``players``, which lists table sizes there."""
 
 
@@ -380,7 +379,7 @@ LADDER_PAIRING_KEYS = ("plays", "win_rate_a", "win_ci_a", "win_rate_b", "win_ci_
          dealer=INT.or_none())
 @LADDER_SWITCHES.keywords
 def ladder(*, policies: str | Sequence[str | PolicySpec] | None = None,
-           players: int | str | Sequence[int] = 2, rules: dict[str, Any],
+           players: int | str | Sequence[int] = 2, switches: dict[str, Any],
            deals: int | str = "50k", dealer: int | None = None, seed: int = DEFAULT_SEED,
            workers: int | None = None, scheduler: str | None = None, store: str | None = None,
            progress: bool = False) -> Result:
@@ -399,7 +398,7 @@ def ladder(*, policies: str | Sequence[str | PolicySpec] | None = None,
     """
     from simcards.core.ladder import run_ladder
 
-    return run_ladder(_ladder_game(), policies=policies, players=players, switches=rules,
+    return run_ladder(_ladder_game(), policies=policies, players=players, switches=switches,
                       deals=deals, dealer=dealer, seed=seed, workers=workers,
                       scheduler=scheduler, store=store, progress=progress)
 

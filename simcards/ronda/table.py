@@ -95,8 +95,7 @@ class RondaSetup:
 
 def _make(match: bool):
     def make(opts: dict[str, Any]) -> RondaSetup:
-        rule_opts = {k: v for k, v in opts.items() if k != "dealer"}
-        rules = RondaRules.make(**rule_opts)
+        rules = RondaRules.from_options(opts)
         options = ref.RondaOptions(**rules.summary())
         dealer = opts.get("dealer")
         if dealer is not None:
