@@ -24,8 +24,10 @@ outside the package (``tests/toygame/`` is one).
   and the numba cache keyed by it), ``policyspec`` (``kind:param:param`` policy specs, parsed and
   range-checked alike for every game), ``cluster`` (the dask executor), ``rng`` and ``rng_kernel``
   (xoshiro256** streams seeded by ``numpy.random.SeedSequence``), ``cards``, ``bits_kernel``,
-  ``stats``, ``ladder`` (the Bradley-Terry ladder both ``ladder`` commands share), ``cli`` and
-  ``cli_options`` (the ``simcards`` command, the shared flags and input checks), ``switches``
+  ``stats``, ``ladder`` (the Bradley-Terry ladder both ``ladder`` commands share), ``cli``,
+  ``cli_options`` and ``commands`` (the ``simcards`` command, the shared flags and input
+  checks, and the commands every game shares: a Monte Carlo run, ``compare``, ``ladder``),
+  ``switches``
   (every rule switch declared once, and the options, keywords and parameters made from it),
   ``apiargs``, ``gameapi`` and ``results`` (the Python API's argument types, plumbing and one
   result type), ``spawnsafe``, ``table`` (a game as game-AI libraries take it), ``envs`` and

@@ -21,17 +21,24 @@ smallest complete example, and plugs in from outside the package.
    that merge by addition, so that :mod:`simcards.core.runner` can cut, run and merge them.
 3. ``api.py``: one function per command, with keyword arguments named after its flags (the
    rule switches written into its signature by a :class:`~simcards.core.switches.RuleSet`'s
-   ``keywords``, the function receiving the built ``rules``), its
+   ``keywords``, the function receiving the built ``rules``; the run keywords by
+   :func:`simcards.core.apiargs.run_keywords`, the function receiving them as ``run``), its
    arguments declared with :func:`simcards.core.apiargs.checked`, checked before any work
    (:class:`~simcards.core.errors.UsageError` naming the flag, with the checks of
    :mod:`simcards.core.cli_options`), run through :func:`simcards.core.montecarlo.monte_carlo`
    (seed, workers, run store, dask, progress, resume) and returning a
    :class:`~simcards.core.results.Result` with a frame function; its module docstring explains
    every key of every answer (a test holds it to the keys the commands print).
-4. ``cli.py``: a typer app, one thin command per API function (the rule switches' options from
-   the same :class:`~simcards.core.switches.RuleSet`'s ``options``, the run options from
-   :func:`~simcards.core.cli_options.run_options`, ``--json`` through ``emit_json``). A
-   ``ladder`` is :func:`simcards.core.ladder.run_ladder` given the game's ``compare``.
+4. ``cli.py``: a typer app, one thin command per API function. The commands every game shares
+   are written by :mod:`simcards.core.commands`: a run of hands, rounds, matches or games with
+   one policy per seat (``add_run``), ``compare`` and ``ladder``, each given the game's API
+   module, its :class:`~simcards.core.switches.RuleSet`, its count (a
+   :class:`~simcards.core.cli_options.Count` the API parses) and the function that prints the
+   answer. A command of the game's own takes the rule switches' options from the same
+   ``RuleSet``'s ``options``, the run options from
+   :func:`~simcards.core.cli_options.run_options`, and calls the API through
+   :class:`~simcards.core.commands.GameApi` (``--json`` or the printer). The API's ``ladder``
+   is :func:`simcards.core.ladder.run_ladder` given the game's ``compare``.
 5. ``__init__.py``: ``GAME = Game(...)`` (the app, report studies, warm-ups, policy kinds,
    tables and the ``example`` command the contract runs) and ``COMMANDS`` with
    :func:`simcards.core.gameapi.command_functions`, importing nothing heavy; then one line in
@@ -88,8 +95,9 @@ A command is a function of the game's ``api.py`` (named in ``COMMANDS``, so that
 it and prints the table or, with ``--json``, ``.to_dict()``. A Monte Carlo command describes its
 work to :func:`~simcards.core.montecarlo.monte_carlo` (a header naming game and command, the
 counts and chunk size that key its run, the batch, the JSON answer and the frame); a search
-whose batches depend on earlier ones is a plan (:mod:`simcards.core.plans`). Give every count a
-maximum (:func:`~simcards.core.cli_options.parse_count`) and state it in the flag's help, refuse
+whose batches depend on earlier ones is a plan (:mod:`simcards.core.plans`). Declare every count
+once, with its maximum, as a :class:`~simcards.core.cli_options.Count` (the API parses it, the
+flag's help is written from it); refuse
 flags that would have no effect, explain the answer's keys in ``api.py``'s docstring, and name
 the command in the README's table of commands. A command whose ``--json`` must never change
 while the code is reshaped goes in ``tests/core/fixed_commands/commands.txt``

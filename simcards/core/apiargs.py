@@ -27,7 +27,7 @@ import reprlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
-from simcards.core.cli_options import flag_name
+from simcards.core.cli_options import DEFAULT_SEED, flag_name, inject_options
 from simcards.core.errors import UsageError
 from simcards.core.policyspec import PolicySpec
 from simcards.core.progress import Progress
@@ -233,19 +233,52 @@ RUN = {"seed": INT, "workers": INT.or_none(), "scheduler": TEXT.or_none(), "stor
 """The options of every Monte Carlo command: where and how it runs."""
 
 
+def _keyword(name: str, default: Any, annotation: str) -> inspect.Parameter:
+    return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default,
+                             annotation=annotation)
+
+
+RUN_KEYWORDS = (_keyword("seed", DEFAULT_SEED, "int"),
+                _keyword("workers", None, "int | None"),
+                _keyword("scheduler", None, "str | None"),
+                _keyword("store", None, "str | None"))
+"""The keywords of :data:`RUN` but ``progress``, as every Monte Carlo function takes them."""
+
+
+def run_keywords(bar: bool = False) -> Callable[[F], F]:
+    """A function's parameter ``run`` replaced by the keywords of :data:`RUN` (``seed``,
+    ``workers``, ``scheduler``, ``store``, ``progress``), which it receives as one dict, for
+    :func:`~simcards.core.montecarlo.monte_carlo`'s ``**run``: declared once, as the command
+    line's :func:`~simcards.core.cli_options.run_options`, and checked as :data:`RUN` by
+    :func:`checked`. With ``bar``, ``progress`` may also be a
+    :class:`~simcards.core.progress.Progress` the run counts into (:data:`PROGRESS_BAR`)."""
+    params = [*RUN_KEYWORDS, _keyword("progress", False, "bool | Progress" if bar else "bool")]
+    defaults = {p.name: p.default for p in params}
+    inject = inject_options("run", params, convert=lambda **given: {**defaults, **given},
+                            eval_str=False)
+
+    def decorate(fn: F) -> F:
+        wrapped = inject(fn)
+        wrapped.run_checks = {**RUN, "progress": PROGRESS_BAR if bar else PROGRESS}  # type: ignore[attr-defined]
+        return wrapped
+
+    return decorate
+
+
 def checked(*groups: Mapping[str, Arg], **named: Arg) -> Callable[[F], F]:
     """Check every argument of the decorated function as declared, in ``groups`` (shared
     declarations such as :data:`RUN`) and ``named`` (later ones win), before the function
     runs (a :class:`~simcards.core.errors.UsageError` naming the flag), and pass it on in the
     form the function reads. Every parameter must be declared, and nothing else, so that no
     argument of a new function reaches its first use unchecked; the checks are in
-    ``fn.arguments``."""
-    args: dict[str, Arg] = {}
+    ``fn.arguments``. The keywords that :func:`run_keywords` wrote come declared with it."""
+    declared: dict[str, Arg] = {}
     for group in groups:
-        args.update(group)
-    args.update(named)
+        declared.update(group)
+    declared.update(named)
 
     def decorate(fn: F) -> F:
+        args = {**getattr(fn, "run_checks", {}), **declared}
         signature = inspect.signature(fn)
         if set(signature.parameters) != set(args):
             raise TypeError(f"{fn.__qualname__}: declared {sorted(args)}, "

@@ -15,6 +15,7 @@ import re
 import sys
 import tempfile
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
@@ -102,19 +103,22 @@ def finite_float(*decls: str, help: str, **kwargs: Any) -> Any:
     return typer.Option(*decls, help=help, callback=_finite_callback, **kwargs)
 
 
-SeedOpt = Annotated[int, typer.Option("--seed", callback=_seed_callback,
-                                      help="Random seed, 0 .. 2**63-1: the same seed gives "
-                                      "bit-identical results for any --workers.")]
-WorkersOpt = Annotated[int | None, typer.Option("--workers", help="Worker processes "
-                                                "(default: all cores).")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout and "
-                                       "nothing else.")]
-StoreOpt = Annotated[str | None, typer.Option(
-    "--store", help="Folder that keeps every run's chunks and results (Parquet) for resuming: "
-    "default $SIMCARDS_STORE, else ~/.local/share/simcards/runs; 'none' keeps nothing.")]
-SchedulerOpt = Annotated[str | None, typer.Option(
-    "--scheduler", help="Run the chunks on a dask cluster at this address (e.g. "
-    "tcp://10.0.0.5:8786; default $SIMCARDS_SCHEDULER); results are identical to a local run.")]
+def option(flag: str, help: str, kind: Any = str | None, **kwargs: Any) -> Any:
+    """An option's type for a command's signature, ``Annotated[kind, typer.Option(flag,
+    help=help, ...)]``: the flag and its help line, declared in one expression."""
+    return Annotated[kind, typer.Option(flag, help=help, **kwargs)]
+
+
+SeedOpt = option("--seed", "Random seed, 0 .. 2**63-1: the same seed gives bit-identical "
+                 "results for any --workers.", int, callback=_seed_callback)
+WorkersOpt = option("--workers", "Worker processes (default: all cores).", int | None)
+JsonOpt = option("--json", "Print one JSON object on stdout and nothing else.", bool)
+StoreOpt = option("--store", "Folder that keeps every run's chunks and results (Parquet) for "
+                  "resuming: default $SIMCARDS_STORE, else ~/.local/share/simcards/runs; 'none' "
+                  "keeps nothing.")
+SchedulerOpt = option("--scheduler", "Run the chunks on a dask cluster at this address (e.g. "
+                      "tcp://10.0.0.5:8786; default $SIMCARDS_SCHEDULER); results are "
+                      "identical to a local run.")
 
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -168,16 +172,19 @@ def replace_parameter(fn: Callable[..., Any], name: str, params: Sequence[inspec
     return sig.replace(parameters=out)
 
 
-def _option(name: str, annotated: Any, default: Any) -> inspect.Parameter:
+def parameter(name: str, annotated: Any, default: Any) -> inspect.Parameter:
+    """A keyword parameter ``name`` of type ``annotated`` (an :func:`option`) and its default:
+    options that several commands take, declared once and written into each signature with
+    :func:`inject_options`."""
     return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default,
                              annotation=annotated)
 
 
-RUN_OPTIONS = {"seed": _option("seed", SeedOpt, DEFAULT_SEED),
-               "workers": _option("workers", WorkersOpt, None),
-               "scheduler": _option("scheduler", SchedulerOpt, None),
-               "store": _option("store", StoreOpt, None),
-               "as_json": _option("as_json", JsonOpt, False)}
+RUN_OPTIONS = {"seed": parameter("seed", SeedOpt, DEFAULT_SEED),
+               "workers": parameter("workers", WorkersOpt, None),
+               "scheduler": parameter("scheduler", SchedulerOpt, None),
+               "store": parameter("store", StoreOpt, None),
+               "as_json": parameter("as_json", JsonOpt, False)}
 """The options of every Monte Carlo command: where and how it runs, and ``--json``."""
 
 
@@ -379,6 +386,41 @@ def parse_count(text: str | int, what: str, maximum: int = MAX_COUNT) -> int:
     if value > maximum:
         raise UsageError(f"{what} must be at most {format_count(maximum)}, got {text!r}")
     return int(value)
+
+
+@dataclass(frozen=True)
+class Count:
+    """A count option declared once: its flag, default and most. The API reads it with
+    :meth:`parse`, and the command line writes its help from it (:meth:`help`), so the two
+    cannot disagree on what a run may ask for."""
+
+    flag: str
+    """The flag, ``--hands``; the API's keyword is its name without the dashes."""
+    default: str
+    """The default, as written on the command line (``100k``)."""
+    maximum: int
+    """The most one run may ask for."""
+    what: str
+    """The help line's opening, ``Hands to simulate``."""
+
+    @property
+    def keyword(self) -> str:
+        """The API's keyword for this count."""
+        return self.flag[2:].replace("-", "_")
+
+    def parse(self, value: str | int | None) -> int:
+        """``value`` (None: the default) as a count, checked against :attr:`maximum`."""
+        return parse_count(self.default if value is None else value, self.flag, self.maximum)
+
+    def help(self, what: str | None = None) -> str:
+        """The help line: ``Hands to simulate: 100000, 1e5 or 100k (k = 1,000, ...); at most
+        1e10.``, with the suffixes that :attr:`maximum` can use."""
+        n = self.parse(self.default)
+        digits = len(str(n)) - 1
+        power = f"{n // 10**digits}e{digits}"
+        suffixes = ", ".join(f"{s} = {v:,}" for s, v in _SUFFIX.items() if v <= self.maximum)
+        return (f"{what or self.what}: {n}, {power} or {self.default} ({suffixes}); at most "
+                f"{format_count(self.maximum)}.")
 
 
 def check_out_dir(path: Path, what: str = "--out") -> Path:

@@ -41,6 +41,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from simcards.core.cli_options import flag_name
 from simcards.core.errors import UsageError
 
 Number = int | float
@@ -99,8 +100,14 @@ class Param:
                              f"got {format_value(value)}")
         return value
 
-    def describe(self) -> str:
-        return f"{self.name} in {self.low}..{self.high}" + (f" ({self.doc})" if self.doc else "")
+    def describe(self, default: bool = False) -> str:
+        """``K in 0..14 (what K is)``; with ``default``, ``K 0..14, default 3: what K is``. A
+        bound that another option sets is named by its flag (``--open-min``)."""
+        low = flag_name(self.low) if isinstance(self.low, str) else self.low
+        if default:
+            return (f"{self.name} {low}..{self.high}, default {format_value(self.default)}"
+                    + (f": {self.doc}" if self.doc else ""))
+        return f"{self.name} in {low}..{self.high}" + (f" ({self.doc})" if self.doc else "")
 
 
 @dataclass(frozen=True)
@@ -371,12 +378,19 @@ class PolicyKinds:
         except UsageError as exc:
             raise UsageError(flag_message(flag, str(exc))) from None
 
-    def help(self) -> str:
-        """The syntax of every kind, for ``--policies`` help texts."""
+    def help(self, docs: bool = False) -> str:
+        """The syntax of every kind, for ``--policies`` help texts; with ``docs``, each kind's
+        own line too (its rule id and what it does) and its parameters' defaults."""
+        return ("kind:param:param, one per player (comma-separated) or one for all; missing "
+                "trailing parameters take their defaults. Kinds: " + self.kinds_help(docs))
+
+    def kinds_help(self, docs: bool = False) -> str:
+        """Every kind's syntax, its parameters' ranges and its note, ``|`` between kinds (the
+        help of an option that takes one policy); ``docs`` as in :meth:`help`."""
         parts = []
         for k in self.kinds.values():
-            params = "; ".join(p.describe() for p in k.params)
-            parts.append(f"{k.syntax()}" + (f" ({params})" if params else "")
+            params = [p.describe(default=docs) for p in k.params]
+            inner = "; ".join([k.doc, *params] if docs and k.doc else params)
+            parts.append(f"{k.syntax()}" + (f" ({inner})" if inner else "")
                          + (f": {k.note}" if k.note else ""))
-        return ("kind:param:param, one per player (comma-separated) or one for all; missing "
-                "trailing parameters take their defaults. Kinds: " + " | ".join(parts))
+        return " | ".join(parts)

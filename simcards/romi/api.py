@@ -104,15 +104,13 @@ from simcards.core.apiargs import (
     PATH,
     POLICIES,
     POLICY,
-    PROGRESS_BAR,
-    RUN,
     SIZES,
     checked,
+    run_keywords,
 )
-from simcards.core.cli_options import DEFAULT_SEED, check_seat, parse_count
+from simcards.core.cli_options import check_seat
 from simcards.core.errors import UsageError
 from simcards.core.policyspec import PolicySpec
-from simcards.core.progress import Progress
 from simcards.core.results import Result
 from simcards.core.runner import Stats, run_batch
 from simcards.core.switches import HAND, MATCH
@@ -125,19 +123,15 @@ from simcards.romi import table_batch as TB
 from simcards.romi import table_melds_exact as T
 from simcards.romi.policies import KINDS, policy_arrays, searching
 from simcards.romi.rules import (
+    DEALS,
     GAME_SWITCHES,
+    GAMES,
     LADDER_SWITCHES,
     MELDS_SWITCHES,
     ROUND_SWITCHES,
+    ROUNDS,
     RomiRules,
 )
-
-MAX_ROUNDS = 10**9
-"""The most rounds one ``rounds`` run may simulate."""
-MAX_GAMES = 10**8
-"""The most games one ``games`` run may simulate."""
-MAX_DEALS = 10**8
-"""The most deal sets one ``compare`` run may play (each is one game per seat rotation)."""
 
 
 def seat_policies(rules: RomiRules, policies: str | Sequence[str | PolicySpec] | None
@@ -195,13 +189,13 @@ def players_frame(d: dict[str, Any]) -> pd.DataFrame:
     return frame
 
 
-def _run(command: str, rules: RomiRules, policies, count: int | str, dealer, seed: int,
-         workers, scheduler, store, progress) -> Result:
+def _run(command: str, rules: RomiRules, policies, count: int | str, dealer,
+         run: dict[str, Any]) -> Result:
     from simcards.core.montecarlo import monte_carlo
 
     specs = seat_policies(rules, policies)
     dealer = check_seat(dealer, rules.players) if command == "rounds" else None
-    total = parse_count(count, f"--{command}", MAX_ROUNDS if command == "rounds" else MAX_GAMES)
+    total = (ROUNDS if command == "rounds" else GAMES).parse(count)
     summary = rules.summary(HAND if command == "rounds" else MATCH)
     header: dict[str, Any] = {"game": "romi", "command": command, "players": rules.players,
                               "rules": summary, "policies": [s.text() for s in specs]}
@@ -225,44 +219,39 @@ def _run(command: str, rules: RomiRules, policies, count: int | str, dealer, see
         out["rounds_played"] = int(stats["rounds"][0])
         return out
 
-    def simulate(**run: Any) -> Stats:
-        return run_batch(fn, cfg, seed=seed, total=total, chunk_size=chunk, stream=stream,
-                         label=f"Römi {command}", **run)
+    def simulate(**where: Any) -> Stats:
+        return run_batch(fn, cfg, seed=run["seed"], total=total, chunk_size=chunk, stream=stream,
+                         label=f"Römi {command}", **where)
 
     return monte_carlo(
         header, {command: total, "chunk_size": chunk},
         TB.with_notice(simulate, rules.players) if on_table else simulate,
         answer=answer, frame=players_frame, stored_frame=lambda out, _: _frame(out),
-        summary=("score_mean", command), seed=seed, workers=workers, scheduler=scheduler,
-        store=store, progress=progress)
+        summary=("score_mean", command), **run)
 
 
-@checked(ROUND_SWITCHES.args, RUN, policies=POLICIES.or_none(), rounds=COUNT,
+@checked(ROUND_SWITCHES.args, policies=POLICIES.or_none(), rounds=COUNT,
          dealer=INT.or_none())
 @ROUND_SWITCHES.keywords
+@run_keywords()
 def rounds(*, rules: RomiRules, policies: str | Sequence[str] | None = None,
-           rounds: int | str = "10k",
-           dealer: int | None = None, seed: int = DEFAULT_SEED, workers: int | None = None,
-           scheduler: str | None = None, store: str | None = None,
-           progress: bool = False) -> Result:
+           rounds: int | str = ROUNDS.default,
+           dealer: int | None = None, run: dict[str, Any]) -> Result:
     """Monte Carlo single rounds (``simcards romi rounds``): score by player, going out, Römi
     (-20) finishes, never opened, round length and stalls. ``dealer`` fixes the dealer
     (default: drawn for every round, D3). ``swap_keeps_romi`` reads G3 the other way
     (:class:`~simcards.romi.rules.RomiRules`)."""
-    return _run("rounds", rules, policies, rounds, dealer, seed, workers, scheduler, store,
-                progress)
+    return _run("rounds", rules, policies, rounds, dealer, run)
 
 
-@checked(GAME_SWITCHES.args, RUN, policies=POLICIES.or_none(), games=COUNT)
+@checked(GAME_SWITCHES.args, policies=POLICIES.or_none(), games=COUNT)
 @GAME_SWITCHES.keywords
+@run_keywords()
 def games(*, rules: RomiRules, policies: str | Sequence[str] | None = None,
-          games: int | str = "2k", seed: int = DEFAULT_SEED, workers: int | None = None,
-          scheduler: str | None = None, store: str | None = None,
-          progress: bool = False) -> Result:
+          games: int | str = GAMES.default, run: dict[str, Any]) -> Result:
     """Monte Carlo games of ``rounds`` rounds (``simcards romi games``, D5, G6): game score and
     win rate by player (shared wins split), and every per-round figure of :func:`rounds`."""
-    return _run("games", rules, policies, games, None, seed, workers, scheduler, store,
-                progress)
+    return _run("games", rules, policies, games, None, run)
 
 
 def compare_policy(spec: str | PolicySpec, flag: str, rules: RomiRules) -> PolicySpec:
@@ -279,13 +268,13 @@ def compare_policy(spec: str | PolicySpec, flag: str, rules: RomiRules) -> Polic
         raise UsageError(f"{flag}: {exc}") from None
 
 
-@checked(GAME_SWITCHES.args, RUN, a=POLICY.named("policy A"), b=POLICY.named("policy B"),
-         deals=COUNT, dealer=INT.or_none(), progress=PROGRESS_BAR)
+@checked(GAME_SWITCHES.args, a=POLICY.named("policy A"), b=POLICY.named("policy B"),
+         deals=COUNT, dealer=INT.or_none())
 @GAME_SWITCHES.keywords
+@run_keywords(bar=True)
 def compare(a: str | PolicySpec, b: str | PolicySpec, *, rules: RomiRules,
-            deals: int | str = "1k", dealer: int | None = None, seed: int = DEFAULT_SEED,
-            workers: int | None = None, scheduler: str | None = None, store: str | None = None,
-            progress: bool | Progress = False) -> Result:
+            deals: int | str = DEALS.default, dealer: int | None = None,
+            run: dict[str, Any]) -> Result:
     """Policy A against policy B on the same deals with the seats rotated (``simcards romi
     compare A B``, :mod:`simcards.romi.compare_batch`): every deal set is one game of ``rounds``
     rounds played on the same decks and dealers once with A in each seat and B in all the
@@ -299,7 +288,7 @@ def compare(a: str | PolicySpec, b: str | PolicySpec, *, rules: RomiRules,
     spec_a = compare_policy(a, "policy A", rules)
     spec_b = compare_policy(b, "policy B", rules)
     dealer = check_seat(dealer, rules.players)
-    total = parse_count(deals, "--deals", MAX_DEALS)
+    total = DEALS.parse(deals)
     header: dict[str, Any] = {
         "game": "romi", "command": "compare", "players": rules.players,
         "rules": rules.summary(),
@@ -313,17 +302,16 @@ def compare(a: str | PolicySpec, b: str | PolicySpec, *, rules: RomiRules,
         fn, cfg = RC.compare_chunk, config_for(rules, spec_a, spec_b, dealer)
         size = RC.chunk_size(rules.players, rules.rounds, searching(cfg.rotations[0].kinds))
 
-    def simulate(**run: Any) -> Stats:
-        return run_batch(fn, cfg, seed=seed, total=total, chunk_size=size, stream=RC.STREAM,
-                         label="Römi deal sets", **run)
+    def simulate(**where: Any) -> Stats:
+        return run_batch(fn, cfg, seed=run["seed"], total=total, chunk_size=size,
+                         stream=RC.STREAM, label="Römi deal sets", **where)
 
     return monte_carlo(
         header, {"deals": total, "chunk_size": size},
         TB.with_notice(simulate, rules.players) if on_table else simulate,
         answer=lambda stats: {"deal_sets": total,
                               **RC.summarise(stats, rules.players, rules.rounds)},
-        frame=compare_frame, summary=("score_diff", "win_rate_diff", "deal_sets"), seed=seed,
-        workers=workers, scheduler=scheduler, store=store, progress=progress)
+        frame=compare_frame, summary=("score_diff", "win_rate_diff", "deal_sets"), **run)
 
 
 def config_for(rules: RomiRules, a: PolicySpec, b: PolicySpec, dealer: int | None
@@ -525,15 +513,14 @@ LADDER_PAIRING_KEYS = ("deal_sets", "rounds_played", "win_rate_diff", "score_dif
 """The keys of each pairing's ``compare`` answer that a ladder keeps."""
 
 
-@checked(LADDER_SWITCHES.args, RUN, players=SIZES, policies=POLICIES.or_none(),
+@checked(LADDER_SWITCHES.args, players=SIZES, policies=POLICIES.or_none(),
          deals=COUNT, dealer=INT.or_none())
 @LADDER_SWITCHES.keywords
+@run_keywords()
 def ladder(*, policies: str | Sequence[str | PolicySpec] | None = None,
            players: int | str | Sequence[int] = 4, switches: dict[str, Any],
-           deals: int | str = "1k",
-           dealer: int | None = None, seed: int = DEFAULT_SEED, workers: int | None = None,
-           scheduler: str | None = None, store: str | None = None,
-           progress: bool = False) -> Result:
+           deals: int | str = DEALS.default,
+           dealer: int | None = None, run: dict[str, Any]) -> Result:
     """Every listed policy against every other on the same deals with the seats rotated, and
     their Bradley-Terry ratings (``simcards romi ladder``; :mod:`simcards.core.ladder`).
 
@@ -551,8 +538,7 @@ def ladder(*, policies: str | Sequence[str | PolicySpec] | None = None,
     from simcards.core.ladder import run_ladder
 
     return run_ladder(_ladder_game(), policies=policies, players=players, switches=switches,
-                      deals=deals, dealer=dealer, seed=seed, workers=workers,
-                      scheduler=scheduler, store=store, progress=progress)
+                      deals=deals, dealer=dealer, **run)
 
 
 @contextmanager
@@ -571,7 +557,7 @@ def _ladder_game() -> Any:
 
     return LadderGame("romi", "Römi", RomiRules.make,
                       lambda item, rules: compare_policy(item, "--policies", rules), compare,
-                      _ladder_table, lambda rules: rules.players > 2, MAX_DEALS,
+                      _ladder_table, lambda rules: rules.players > 2, DEALS.maximum,
                       around=_said_once)
 
 

@@ -13,38 +13,39 @@ rule switches of :class:`~simcards.romi.rules.RomiRules` and the run options.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
 import typer
 from rich.table import Table
 
-from simcards.core.cli_options import JsonOpt, api_run, emit_json, run_options
+from simcards.core.cli_options import JsonOpt, emit_json, option
+from simcards.core.commands import GameApi, add_compare, add_ladder, add_run, show_ladder
 from simcards.core.console import make_console, table_console
+from simcards.romi import rules as R
 from simcards.romi import table_batch as TB
-from simcards.romi.policies import KINDS, SEEING_NOTE
-from simcards.romi.rules import GAME_SWITCHES, LADDER_SWITCHES, MELDS_SWITCHES, ROUND_SWITCHES
+from simcards.romi.policies import KINDS
 
 app = typer.Typer(help="Römi húngaro, the two-deck rummy with jokers.", no_args_is_help=True)
 
-HandOpt = Annotated[str | None, typer.Option(
-    "--hand", help="One hand, e.g. \"Ah 2h 3h 7c 7d 7s X\": rank (A 2..9 T J Q K, 10 also) and "
-    "suit (s h d c), either case; X a joker; at most 16 cards (rule D1).")]
-FileOpt = Annotated[str | None, typer.Option(
-    "--file", help="A text file (UTF-8) with one hand a line (blank lines and lines starting "
-    "with # are skipped).")]
-TableOpt = Annotated[str | None, typer.Option(
-    "--table", help="Melds on the table, separated by ';', e.g. \"5h X 7h; 7c 7d 7s X; Qh Kh "
+HandOpt = option(
+    "--hand", "One hand, e.g. \"Ah 2h 3h 7c 7d 7s X\": rank (A 2..9 T J Q K, 10 also) and "
+    "suit (s h d c), either case; X a joker; at most 16 cards (rule D1).")
+FileOpt = option(
+    "--file", "A text file (UTF-8) with one hand a line (blank lines and lines starting "
+    "with # are skipped).")
+TableOpt = option(
+    "--table", "Melds on the table, separated by ';', e.g. \"5h X 7h; 7c 7d 7s X; Qh Kh "
     "X=Ah\" (X=card: what a joker stands for, needed at the end of a run). Answers V5 for a "
     "player who has opened, for --hand or every line of --file. JSON then adds 'table' and, "
     "per hand, 'additions' ({card, meld, place}: what each table meld takes on its own, place "
     "low/high/set) and 'swaps' ({meld, card, joker_as}: the table jokers the hand can take); "
     "'melds' becomes the lay-down as moves in playing order: {action: add, card, meld, place}, "
     "{action: swap, card, meld, joker_as, joker_to} and {action: lay, meld, cards}, new melds "
-    "numbered after the table's.")]
+    "numbered after the table's.")
 
 
 @app.command()
-@MELDS_SWITCHES.options
+@R.MELDS_SWITCHES.options
 def melds(hand: HandOpt = None, file: FileOpt = None, *, switches: dict[str, Any],
           table: TableOpt = None, json: JsonOpt = False) -> None:
     """The exact meld solver: each hand's best lay-down and what it leaves (rules V1-V5).
@@ -97,29 +98,15 @@ def _plain_table(title: str, cols: list[str], rows: list[list[str]], right: set[
     return "\n".join([title, line(cols), rule, *(line(r) for r in rows)])
 
 
-_COUNTS = "k = 1,000, M = 1,000,000"
-
-def _kinds_help() -> str:
-    """The policy kinds with their parameters' ranges and defaults, from their declaration."""
-    k = KINDS.kind("rummy").params[0]
-    x = KINDS.kind("threshold").params[0]
-    n = KINDS.kind("search").params[0]
-    return (f"greedy (Q2), rummy:K (Q3: plays for a one-turn Römi until an opponent holds K "
-            f"cards or fewer; K {k.low} to {k.high}, plain rummy is rummy:{k.default}), "
-            f"threshold:X (Q4: opens only with X points or more; X from --open-min to {x.high}, "
-            f"plain threshold is threshold:{x.default}), expert (Q5), search:N (Q7: expert's "
-            f"turns weighed against their alternatives by N determinized play-outs each; N "
-            f"{n.low} to {n.high}, plain search is search:{n.default}; about 3 rounds a "
-            f"second at N = 16), seeing:N (Q8: {SEEING_NOTE}) or random (Q6: uniform over "
-            f"the legal moves, one move at a time; the compiled engine decides whole turns and "
-            f"has no such player, so a run with a random seat plays every seat on the table "
-            f"engine of the environments, about {TB.ROUNDS_PER_SECOND[2]} rounds a second at "
-            f"2 players, and seats no search or seeing with it)")
+_API = GameApi("simcards.romi.api")
+_KINDS = (KINDS.kinds_help(docs=True) + ". search:16 plays about 3 rounds a second. The "
+          "compiled engine decides whole turns and has no random player, so a run with a "
+          "random seat plays every seat on the table engine of the environments, about "
+          f"{TB.ROUNDS_PER_SECOND[2]} rounds a second at 2 players, and seats no search or "
+          "seeing with it")
+_SET_DEALER = "The first dealer's seat in every deal set (default: drawn for every set, rule D3)."
 
 
-PoliciesOpt = Annotated[str | None, typer.Option(
-    "--policies", help="One policy per player in seat order, e.g. greedy,rummy:4,threshold:70,"
-    f"expert, or one for all (default greedy): {_kinds_help()}.")]
 def _ci(x: float, ci: list, digits: int) -> str:
     if ci[0] is None:
         return f"{x:.{digits}f}"
@@ -152,54 +139,6 @@ def _print(out: dict[str, Any]) -> None:
                   + f"\nstalled rounds (T9): {out['stalled_rate']:.5f}\n(95% intervals)")
 
 
-@app.command()
-@ROUND_SWITCHES.options
-@run_options()
-def rounds(
-    switches: dict[str, Any],
-    policies: PoliciesOpt = None,
-    n_rounds: Annotated[str, typer.Option(
-        "--rounds", help=f"Rounds to simulate: 10000, 1e4 or 10k ({_COUNTS}); at most 1e9.")
-    ] = "10k",
-    dealer: Annotated[int | None, typer.Option(
-        "--dealer", help="The dealer's seat (default: drawn for every round, rule D3).")] = None,
-    *,
-    run: dict[str, Any],
-) -> None:
-    """Single rounds: score by player, going out, Römi (-20), never opened, round length."""
-    from simcards.romi import api
-
-    out = api.rounds(**switches, policies=policies, rounds=n_rounds, dealer=dealer,
-                     **api_run(run)).data
-    if run["as_json"]:
-        emit_json(out)
-        return
-    _print(out)
-
-
-@app.command()
-@GAME_SWITCHES.options
-@run_options()
-def games(
-    switches: dict[str, Any],
-    policies: PoliciesOpt = None,
-    n_games: Annotated[str, typer.Option(
-        "--games", help=f"Games to simulate: 2000, 2e3 or 2k ({_COUNTS}); at most 1e8.")
-    ] = "2k",
-    *,
-    run: dict[str, Any],
-) -> None:
-    """Whole games: win rate by player (shared wins split), game and round scores."""
-    from simcards.romi import api
-
-    out = api.games(**switches, policies=policies, games=n_games,
-                    **api_run(run)).data
-    if run["as_json"]:
-        emit_json(out)
-        return
-    _print(out)
-
-
 def _mean_ci(d: dict[str, Any], digits: int, signed: bool = False) -> str:
     s = "+" if signed else ""
     lo, hi = d["ci"]
@@ -229,108 +168,54 @@ def _print_compare(out: dict[str, Any]) -> None:
                   f"{out['stalled_rate']:.5f} (95% intervals)")
 
 
-@app.command()
-@GAME_SWITCHES.options
-@run_options()
-def compare(
-    policy_a: Annotated[str, typer.Argument(
-        metavar="A", help=f"Policy A: {_kinds_help()}.")],
-    policy_b: Annotated[str, typer.Argument(metavar="B", help="Policy B, e.g. greedy.")],
-    switches: dict[str, Any],
-    n_deals: Annotated[str, typer.Option(
-        "--deals", help=f"Deal sets, each one game per seat rotation of A (A in one seat, B in "
-        f"the others), all on the same decks: 1000, 1e3 or 1k ({_COUNTS}); at most 1e8.")
-    ] = "1k",
-    dealer: Annotated[int | None, typer.Option(
-        "--dealer", help="The first dealer's seat in every deal set (default: drawn for every "
-        "set, rule D3).")] = None,
-    *,
-    run: dict[str, Any],
-) -> None:
-    """Policy A against policy B on the same deals, seats rotated: paired differences.
+def _print_ladder(out: dict[str, Any]) -> None:
+    console = table_console()  # a terminal's own width, else 120 columns: intervals whole
+
+    def cells(t: dict[str, Any], q: dict[str, Any]) -> list[str]:
+        p_ci = q["p_a_ci"] or [None, None]
+        return [_mean_ci(q["win_rate_diff"], 4, True), _mean_ci(q["score_diff"], 2, True),
+                _mean_ci({"mean": q["p_a"], "ci": p_ci}, 4), f"{q['p_a_fit']:.4f}",
+                f"{q['n_eff']:,.0f}"]
+
+    show_ladder(
+        out, console,
+        title=lambda t: (f"Römi ladder: {t['players']} players, {out['deals']:,} deal sets of "
+                         f"{t['rules']['rounds']} rounds per pairing, seed {out['seed']}"),
+        rating=lambda r: _mean_ci({"mean": r["rating"], "ci": r["ci95"]}, 0),
+        columns=lambda t: ("P(win) per seat A - B [95% CI]", "score/round A - B [95% CI]",
+                           "P(A beats B) [95% CI]", "fitted", "n_eff"), cells=cells,
+        note="\n(score/round: points against A minus against B; negative: A concedes fewer "
+        "points, A is better)",
+        footer=lambda t: console.print("rules: " + ", ".join(f"{k}={v}"
+                                                             for k, v in t["rules"].items())))
+
+
+add_run(app, _API, "rounds", switches=R.ROUND_SWITCHES, count=R.ROUNDS,
+        policies_help="One policy per player in seat order, e.g. greedy,rummy:4,threshold:70,"
+        f"expert, or one for all (default greedy). Kinds: {_KINDS}.",
+        dealer_help="The dealer's seat (default: drawn for every round, rule D3).",
+        doc="Single rounds: score by player, going out, Römi (-20), never opened, round "
+        "length.", show=_print)
+add_run(app, _API, "games", switches=R.GAME_SWITCHES, count=R.GAMES,
+        policies_help="One policy per player in seat order, e.g. greedy,rummy:4,threshold:70,"
+        f"expert, or one for all (default greedy). Kinds: {_KINDS}.", dealer_help=None,
+        doc="Whole games: win rate by player (shared wins split), game and round scores.",
+        show=_print)
+add_compare(app, _API, switches=R.GAME_SWITCHES, deals=R.DEALS,
+            a_help=f"Policy A, e.g. expert: {_KINDS}.", b_help="Policy B, e.g. greedy.",
+            dealer_help=_SET_DEALER, show=_print_compare,
+            doc="""Policy A against policy B on the same deals, seats rotated: paired differences.
 
     The differences A minus B in score per round (NEGATIVE means A concedes fewer points: A is
-    better) and in game win rate, paired over deal sets, with 95% intervals."""
-    from simcards.romi import api
-
-    out = api.compare(policy_a, policy_b, **switches, deals=n_deals,
-                      dealer=dealer, **api_run(run)).data
-    if run["as_json"]:
-        emit_json(out)
-        return
-    _print_compare(out)
-
-
-@app.command()
-@LADDER_SWITCHES.options
-@run_options()
-def ladder(
-    policies: Annotated[str | None, typer.Option(
-        "--policies", help="The policies to rank, at least two, each once, e.g. "
-        f"greedy,expert,rummy:4,threshold:70; the first is the anchor, rated 0: "
-        f"{_kinds_help()}.")] = None,
-    players: Annotated[str, typer.Option(
-        "--players", help="Players: 2 to 5 (rule D2), or several table sizes, e.g. 2,4 (each "
-        "ranked apart).")] = "4",
-    *,
-    switches: dict[str, Any],
-    n_deals: Annotated[str, typer.Option(
-        "--deals", help=f"Deal sets per pairing, as in compare: 1000, 1e3 or 1k ({_COUNTS}); at "
-        "most 1e8.")] = "1k",
-    dealer: Annotated[int | None, typer.Option(
-        "--dealer", help="The first dealer's seat in every deal set (default: drawn for every "
-        "set, rule D3).")] = None,
-    run: dict[str, Any],
-) -> None:
-    """Every policy against every other (compare), ranked by Bradley-Terry (Elo) ratings.
+    better) and in game win rate, paired over deal sets, with 95% intervals.""")
+add_ladder(app, _API, switches=R.LADDER_SWITCHES, deals=R.DEALS,
+           policies_help="The policies to rank, at least two, each once, e.g. "
+           f"greedy,expert,rummy:4,threshold:70; the first is the anchor, rated 0. Kinds: "
+           f"{_KINDS}.",
+           players_help="Players: 2 to 5 (rule D2), or several table sizes, e.g. 2,4 (each "
+           "ranked apart).", players_default="4", dealer_help=_SET_DEALER, show=_print_ladder,
+           doc="""Every policy against every other (compare), ranked by Bradley-Terry (Elo) ratings.
 
     Each pairing is compare A B with a seed of its own (with 3 or more players also compare
     B A, each on half the deal sets); the ratings, on the Elo scale with the
-    first listed policy at 0, have 95% intervals from the inverse Fisher information."""
-    from simcards.romi import api
-
-    out = api.ladder(policies=policies, players=players, **switches, deals=n_deals,
-                     dealer=dealer, **api_run(run)).data
-    if run["as_json"]:
-        emit_json(out)
-        return
-    _print_ladder(out)
-
-
-def _sentence(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
-def _print_ladder(out: dict[str, Any]) -> None:
-    from simcards.core.ladder import fit_sentence
-
-    console = table_console()  # a terminal's own width, else 120 columns: intervals whole
-    for t in out["tables"]:
-        n = t["players"]
-        ratings = Table(title=f"Römi ladder: {n} players, {out['deals']:,} deal sets of "
-                        f"{t['rules']['rounds']} rounds per pairing, seed {out['seed']}")
-        for col in ("rank", "policy", "Elo rating [95% CI]"):
-            ratings.add_column(col)
-        by_name = {r["policy"]: r for r in t["ratings"]}
-        for rank, name in enumerate(t["order"], 1):
-            r = by_name[name]
-            rating = ("0 (anchor)" if name == out["anchor"] else
-                      _mean_ci({"mean": r["rating"], "ci": r["ci95"]}, 0))
-            ratings.add_row(str(rank), name, rating)
-        pairings = Table(title="Pairings (each is compare A B with its seed, in the JSON)")
-        for col in ("A", "B", "P(win) per seat A - B [95% CI]", "score/round A - B [95% CI]",
-                    "P(A beats B) [95% CI]", "fitted", "n_eff"):
-            pairings.add_column(col)
-        for q in t["pairings"]:
-            p_ci = q["p_a_ci"] or [None, None]
-            pairings.add_row(q["a"], q["b"], _mean_ci(q["win_rate_diff"], 4, True),
-                             _mean_ci(q["score_diff"], 2, True),
-                             _mean_ci({"mean": q["p_a"], "ci": p_ci}, 4),
-                             f"{q['p_a_fit']:.4f}", f"{q['n_eff']:,.0f}")
-        console.print(ratings)
-        console.print(pairings)
-        console.print(f"{_sentence(t['summary'])}\n{_sentence(t['separation'])}\n"
-                      + fit_sentence(t["fit"], out["anchor"]) + "\n(score/round: points "
-                      "against A minus against B; negative: A concedes fewer points, A is "
-                      "better)")
-        console.print("rules: " + ", ".join(f"{k}={v}" for k, v in t["rules"].items()))
+    first listed policy at 0, have 95% intervals from the inverse Fisher information.""")

@@ -265,9 +265,7 @@ def _expert_candidates(hand, n, view, sv, ps):
     (``X_EXACT`` -1 when it feeds while some card does not, else 1) and prospects cleared.
     Prepares the shared search of H (:func:`sub_begin`). Returns (candidates, candidates in
     the running, jokers held, memo key of H, stamp, penalty of H)."""
-    tm = view.tm
-    tc = view.tc
-    nm = view.nm
+    tm, tc, nm = view.tm, view.tc, view.nm
     cnt = ps.cnt
     xs = ps.xs
     jk = fill_counts(hand, n, cnt)
@@ -351,14 +349,9 @@ def _expert_weigh(nc, view, sv, ps):
     their bounds in ``ps.xr`` ordered in ``ps.xo``, and into ``X_LIVE`` by the bound of its
     first meld each candidate can still make (``X_EXACT`` 0 unless that is exact). Returns the
     live d's."""
-    xs = ps.xs
-    cnt = ps.cnt
-    rows = ps.xr
-    order = ps.xo
+    xs, cnt, rows, order = ps.xs, ps.cnt, ps.xr, ps.xo
     w = sv.melds.w
-    opened = view.opened
-    x = view.x
-    ace_low = view.ace_low
+    opened, x, ace_low = view.opened, view.x, view.ace_low
     jk = xs[X_CTX]
     key = xs[X_CTX + 1]
     cur = xs[X_CTX + 2]
@@ -439,10 +432,7 @@ def _expert_exact(i, nd, view, sv, ps):
     """Candidate i's prospect from the live d's (``X_D``, :func:`_expert_weigh`), exactly:
     the melds of each d are walked by decreasing bound, each searched with c thrown
     (:func:`_search_less`), until a bound is no better than the best found."""
-    xs = ps.xs
-    cnt = ps.cnt
-    rows = ps.xr
-    order = ps.xo
+    xs, cnt, rows, order = ps.xs, ps.cnt, ps.xr, ps.xo
     opened = view.opened
     x = view.x
     jk = xs[X_CTX]

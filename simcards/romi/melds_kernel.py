@@ -323,11 +323,7 @@ def _search(counts, jk, start, key, base, ace_low, mw, cur):
     ``mw.buf[base:]``) rather than recursion, which numba cannot cache; answers are memoised
     under the stamp ``cur`` (:class:`~simcards.romi.kernel_state.MeldWork`). ``counts`` is
     restored on return."""
-    w = mw.w
-    stamp = mw.stamp
-    memo = mw.memo
-    buf = mw.buf
-    fr = mw.fr
+    w, stamp, memo, buf, fr = mw.w, mw.stamp, mw.memo, mw.buf, mw.fr
     d = base
     calling = True
     ret = 0

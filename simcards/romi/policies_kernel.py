@@ -203,11 +203,7 @@ def _meld_more(n, must, nm, me, ace_low, sv, ps, nmv):
     swap the first table joker (table order) whose card the hand holds, provided the freed
     joker can be added at once to a table meld (the first that takes it). Returns (moves, hand
     count, melds)."""
-    ph = ps.ph
-    ptm = ps.ptm
-    ptc = ps.ptc
-    mv = ps.mv
-    cnt = ps.cnt
+    ph, ptm, ptc, mv, cnt = ps.ph, ps.ptm, ps.ptc, ps.mv, ps.cnt
     if n >= 2:
         di = discard_index(ph, n, must, ace_low, sv, cnt)
         avoid = ph[di]
@@ -296,12 +292,7 @@ def _plan_melds(hand, n, must, view, sv, ps):
     """:func:`plan_turn` up to its discard. Returns (moves, opened after, hand count,
     melds)."""
     ph, ptm, ptc, cnt = ps.ph, ps.ptm, ps.ptc, ps.cnt
-    tm = view.tm
-    tc = view.tc
-    nm = view.nm
-    me = view.me
-    x = view.x
-    ace_low = view.ace_low
+    tm, tc, nm, me, x, ace_low = view.tm, view.tc, view.nm, view.me, view.x, view.ace_low
     opened = view.opened
     for i in range(n):
         ph[i] = hand[i]
@@ -447,16 +438,9 @@ def choose_draw(hand, n, view, sv, ps):
     again. Neither test needs the plan's discard (a plan goes out only with one card left to
     throw; the top discard is melded exactly when the melding leaves it out of the hand, and
     then it is not the card thrown), so a plan's discard is planned only once it is kept."""
-    opened = view.opened
-    may_open = view.may_open
-    top = view.top
-    cut = view.cut
-    tm = view.tm
-    nm = view.nm
-    ace_low = view.ace_low
-    h2 = ps.h2
-    cnt = ps.cnt2
-    kept = ps.kept
+    opened, may_open, top, cut, tm = view.opened, view.may_open, view.top, view.cut, view.tm
+    nm, ace_low = view.nm, view.ace_low
+    h2, cnt, kept = ps.h2, ps.cnt2, ps.kept
     kept[5] = 0
     for i in range(n):
         h2[i] = hand[i]

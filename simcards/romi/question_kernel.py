@@ -141,9 +141,7 @@ def question_rounds(state, n_rounds, rules, seats, dealer):
     seat [r], sign [r] (+1 given, -1 taken), the focus seat's score after it [r]."""
     n = rules.players
     work = E.new_round_work(n, np.int64(E.MAX_PLAN + 1), np.int64(0), np.int64(0))
-    ws = work.ws
-    sv = work.sv
-    rs = work.rs
+    ws, sv, rs = work.ws, work.sv, work.rs
     sel = np.zeros(4, np.uint64)
     deck = np.zeros(N_CARDS, np.int64)
     deck2 = np.zeros(N_CARDS, np.int64)

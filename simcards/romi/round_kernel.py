@@ -189,9 +189,7 @@ def reshuffle(ws, rs, log):
     stock's top is the first card after the shuffle. Records the order in ``log.shuf`` (flat)
     and its length in ``log.shuf_len`` when they have room (``log.info``: cards and reshuffles
     written). Returns False when the pile held one card or none (the round stops)."""
-    shuf = log.shuf
-    shuf_len = log.shuf_len
-    info = log.info
+    shuf, shuf_len, info = log.shuf, log.shuf_len, log.info
     st, stock, pile = ws.st, ws.stock, ws.pile
     pn = st[S_PN]
     if pn <= 1:
@@ -350,9 +348,7 @@ def play_turn(rules, seats, work):
     """One turn of the player to move (T1-T7), recorded in ``work.log`` from row
     ``log.info[2]`` when it has room. Returns 0 to go on, 1 when he went out (G1), 2 when the
     round stops (T8)."""
-    ws = work.ws
-    sv = work.sv
-    ps = work.ps
+    ws, sv, ps = work.ws, work.sv, work.ps
     st, hand, hn = ws.st, ws.hand, ws.hn
     p = st[S_TURN]
     x, hold = prepare_seat(rules, seats.kinds[p], seats.params[p], ws, ps, p)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from simcards.core.cli_options import check_seat
+from simcards.core.cli_options import Count, check_seat
 from simcards.core.switches import HAND, MATCH, Rules, RuleSet, switch
 from simcards.romi.kernel_state import KernelRules
 
@@ -88,3 +88,14 @@ LADDER_SWITCHES = RuleSet.of(RomiRules, exclude=("players",), as_values=True)
 """``ladder``'s: every switch but ``players``, which lists table sizes there."""
 MELDS_SWITCHES = RuleSet.of(RomiRules, only=("ace_low_value",))
 """``melds``': the one switch the meld solver reads (M6)."""
+
+# The counts of the Monte Carlo commands, here beside the switches they take (both read by the
+# command line without importing the engine).
+ROUNDS = Count("--rounds", "10k", 10**9, "Rounds to simulate")
+"""How many rounds one ``rounds`` run simulates."""
+GAMES = Count("--games", "2k", 10**8, "Games to simulate")
+"""How many games one ``games`` run simulates."""
+DEALS = Count("--deals", "1k", 10**8, "Deal sets, each one game per seat rotation of A (A in "
+              "one seat, B in the others), all on the same decks")
+"""How many deal sets one ``compare`` run plays (each is one game per seat rotation), and a
+ladder per pairing."""

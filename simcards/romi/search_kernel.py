@@ -501,9 +501,7 @@ def search_turn(rules, seats, work, sw):
     """One turn of the searching seat to move (Q7, Q8; module docstring), recorded as
     :func:`~simcards.romi.round_kernel.play_turn` records. Returns 0 to go on, 1 when it went
     out (G1), 2 when the round stops (T8)."""
-    ws = work.ws
-    sv = work.sv
-    ps = work.ps
+    ws, sv, ps = work.ws, work.sv, work.ps
     st, hand, hn = ws.st, ws.hand, ws.hn
     p = st[S_TURN]
     samples = seats.params[p]

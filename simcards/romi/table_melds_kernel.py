@@ -42,9 +42,7 @@ def lay_row(row, n, must, avoid, ps, m, owner):
     """Lay the solver meld ``row`` from the plan's hand ``ps.ph`` (its first ``n`` cards) as
     meld m of the plan's table (M5): its cards leave the hand (``must`` first where it fits,
     never ``avoid``). Returns the hand's new count."""
-    hand = ps.ph
-    tm = ps.ptm
-    tc = ps.ptc
+    hand, tm, tc = ps.ph, ps.ptm, ps.ptc
     nreal = row[F_NREAL]
     joker = row[F_JOKER]
     for j in range(TC_SIZE):

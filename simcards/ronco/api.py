@@ -127,9 +127,11 @@ from simcards.core.apiargs import (
     SIZES,
     TEXT,
     checked,
+    run_keywords,
 )
 from simcards.core.cli_options import (
     DEFAULT_SEED,
+    Count,
     check_finite,
     check_seed,
     parse_count,
@@ -144,10 +146,10 @@ from simcards.core.switches import HAND, RuleSet
 from simcards.ronco.policies import DEFAULT_P, DEFAULT_T, DEFAULT_TD, KINDS, THRESHOLD_KINDS, Policy
 from simcards.ronco.rules import RoncoRules, check_players
 
-MAX_ROUNDS = 10**12
-"""The most rounds one ``rounds`` run may simulate (``--rounds``)."""
-MAX_GAMES = 10**10
-"""The most games one ``games`` run may simulate (``--games``)."""
+ROUNDS = Count("--rounds", "1M", 10**12, "Rounds to simulate")
+"""How many rounds one ``rounds`` run simulates."""
+GAMES = Count("--games", "100k", 10**10, "Games to simulate (default 100k)")
+"""How many games one ``games`` run simulates (none with ``--exact``)."""
 MAX_RACE_GAMES = 10**9
 """The most games per candidate of ``best-threshold`` (``--first-stage``, ``--max-games``,
 ``--min-games``, ``--gain-games``): every candidate (up to 169) plays them."""
@@ -281,15 +283,15 @@ _POLICY_ARGS = {"players": INT, "policy": TEXT, "policies": POLICIES_TEXT.or_non
 _ROUND_ARGS = {**_POLICY_ARGS, **ROUND_SWITCHES.args, "thresholds": INTEGERS.or_none()}
 
 
-@checked(_ROUND_ARGS, RUN, rounds=COUNT)
+@checked(_ROUND_ARGS, rounds=COUNT)
 @ROUND_SWITCHES.keywords
+@run_keywords()
 def rounds(*, players: int = 4, policy: str = "threshold",
            policies: str | Sequence[str] | None = None,
            threshold: int | None = None,
            dealer_threshold: int | None = None, thresholds: str | Sequence[int] | None = None,
-           keep_prob: float | None = None, rules: RoncoRules, rounds: int | str = "1M",
-           seed: int = DEFAULT_SEED, workers: int | None = None, scheduler: str | None = None,
-           store: str | None = None, progress: bool = False) -> Result:
+           keep_prob: float | None = None, rules: RoncoRules,
+           rounds: int | str = ROUNDS.default, run: dict[str, Any]) -> Result:
     """Monte Carlo loss rate of every position in one round (``simcards ronco rounds``).
 
     ``threshold`` and ``dealer_threshold`` default to 5, ``keep_prob`` to 0.5 (random policy
@@ -301,7 +303,7 @@ def rounds(*, players: int = 4, policy: str = "threshold",
 
     policies_list = round_policies(players, policy, threshold, dealer_threshold, thresholds,
                                    keep_prob, rules, policies)
-    total = parse_count(rounds, "--rounds", MAX_ROUNDS)
+    total = ROUNDS.parse(rounds)
 
     def stored(out: dict[str, Any], res: Any) -> pd.DataFrame:
         return pd.DataFrame({"position": range(players), "policy": out["policies"],
@@ -311,10 +313,10 @@ def rounds(*, players: int = 4, policy: str = "threshold",
     return monte_carlo(
         _header("rounds", rules, policies_list),
         {"rounds": total, "chunk_size": ronco_rounds.ROUNDS_CHUNK},
-        lambda **run: ronco_rounds.simulate(rules, policies_list, total, seed=seed, **run),
+        lambda **where: ronco_rounds.simulate(rules, policies_list, total, seed=run["seed"],
+                                              **where),
         answer=lambda res: res.to_dict(), frame=rounds_frame, stored_frame=stored,
-        summary=("p_lose", "p_all_tie", "rounds"), seed=seed, workers=workers,
-        scheduler=scheduler, store=store, progress=progress)
+        summary=("p_lose", "p_all_tie", "rounds"), **run)
 
 
 @checked(_ROUND_ARGS, seed=INT, workers=RUN["workers"], progress=RUN["progress"])
@@ -434,7 +436,7 @@ def games(*, players: int = 4, lives: int = 7, policies: str | Sequence[str] | N
         check_workers(workers)
         solved = exact_game(rules, table, lives, first_dealer)
         return Result({**header, "exact": True, **solved.to_dict()}, solved, games_frame)
-    total = parse_count("100k" if games is None else games, "--games", MAX_GAMES)
+    total = GAMES.parse(games)
     from simcards.core.montecarlo import monte_carlo
 
     return monte_carlo(

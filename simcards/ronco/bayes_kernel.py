@@ -111,10 +111,7 @@ def _dealer_q(u, carry, d, k, field, cls, rules, out):
     """Suffix probabilities when only the (field) dealer is left to act, written to ``out``:
     ``out[f]`` = P(the dealer's final card is at least class f and R7 did not fire)."""
     n_cls = cls.strength.shape[0]
-    cls_count = cls.count
-    pow5 = cls.pow5
-    n_cards = cls.n_cards
-    top_cls = cls.top
+    cls_count, pow5, n_cards, top_cls = cls.count, cls.pow5, cls.n_cards, cls.top
     cut_king = rules.cut_king
     for f in range(n_cls):
         out[f] = 0.0
@@ -191,10 +188,7 @@ def _prefix_levels(k, last, field, cls, rules):
     """The prefix states before positions 0 .. ``last`` act: per level, packed keys
     (``_qkey(u, carry, d) * 3**m + hist``) and probabilities."""
     n_cls = cls.strength.shape[0]
-    cls_count = cls.count
-    pow5 = cls.pow5
-    n_cards = cls.n_cards
-    top_cls = cls.top
+    cls_count, pow5, n_cards, top_cls = cls.count, cls.pow5, cls.n_cards, cls.top
     keys_by = []
     w_by = []
     k0 = np.empty(n_cls, np.int64)

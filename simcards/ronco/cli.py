@@ -15,39 +15,49 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from simcards.core.cli_options import api_run, emit_json, finite_float, run_options
+from simcards.core.cli_options import (
+    finite_float,
+    inject_options,
+    option,
+    parameter,
+    run_options,
+)
+from simcards.core.commands import GameApi
 from simcards.core.console import table_console
 from simcards.ronco import api
 from simcards.ronco.policies import KINDS
 
 app = typer.Typer(help="Ronco and its Poroli variant.", no_args_is_help=True)
+_API = GameApi("simcards.ronco.api")
 
 _KIND_DOCS = " | ".join(f"{k.name} ({k.doc})" for k in KINDS.kinds.values())
-PlayersOpt = Annotated[int, typer.Option("--players", help="Players at the table (2-20).")]
-PolicyOpt = Annotated[str, typer.Option("--policy", help=_KIND_DOCS + ".")]
-ThresholdOpt = Annotated[int | None, typer.Option(
-    "--threshold", help="Non-dealers keep at or above T (default 5; not with --policy random).")]
-DealerOpt = Annotated[int | None, typer.Option(
-    "--dealer-threshold", help="The dealer cuts below TD (default 5; not with --policy "
-    "random).")]
-ThresholdsOpt = Annotated[str | None, typer.Option(
-    "--thresholds", help="T0,T1,...,TD: one per position, the dealer's last (instead of "
-    "--threshold and --dealer-threshold).")]
+PlayersOpt = option("--players", "Players at the table (2-20).", int)
+PolicyOpt = option("--policy", _KIND_DOCS + ".", str)
+ThresholdOpt = option("--threshold", "Non-dealers keep at or above T (default 5; not with "
+                      "--policy random).", int | None)
+DealerOpt = option("--dealer-threshold", "The dealer cuts below TD (default 5; not with "
+                   "--policy random).", int | None)
+ThresholdsOpt = option("--thresholds", "T0,T1,...,TD: one per position, the dealer's last "
+                       "(instead of --threshold and --dealer-threshold).")
 KeepProbOpt = Annotated[float | None, finite_float(
     "--keep-prob", help="Keep probability of the random policy (default 0.5; only with "
     "--policy random).")]
 _COUNTS = "k = 1,000, M = 1,000,000, G = 1,000,000,000"
-RoundsOpt = Annotated[str, typer.Option(
-    "--rounds", help=f"Rounds to simulate: 1000000, 1e6 or 1M ({_COUNTS}); at most 1e12.")]
+RoundsOpt = Annotated[str, typer.Option("--rounds", help=api.ROUNDS.help())]
 GamesOpt = Annotated[str | None, typer.Option(
-    "--games", help=f"Games to simulate (default 100k): 100000, 1e5 or 100k ({_COUNTS}); at "
-    "most 1e10. Not with --exact.")]
+    "--games", help=api.GAMES.help() + " Not with --exact.")]
 LivesOpt = Annotated[int, typer.Option("--lives", help="Lives (or chips) per player.")]
-PoliciesOpt = Annotated[str | None, typer.Option(
-    "--policies", help="One policy per player, e.g. threshold:5:4,informed:5:5,random:0.5 "
-    "(instead of --policy; --threshold, --dealer-threshold and --keep-prob fill the values an "
-    "entry leaves out). Syntax: " + KINDS.help() + "; max_threshold is the deck's top rank "
-    "+ 1.")]
+PoliciesOpt = option(
+    "--policies", "One policy per player, e.g. threshold:5:4,informed:5:5,random:0.5 (instead "
+    "of --policy; --threshold, --dealer-threshold and --keep-prob fill the values an entry "
+    "leaves out). Syntax: " + KINDS.help() + "; max_threshold is the deck's top rank + 1.")
+ROUND_POLICY_OPTIONS = [
+    parameter("players", PlayersOpt, 4), parameter("policy", PolicyOpt, "threshold"),
+    parameter("policies", PoliciesOpt, None), parameter("threshold", ThresholdOpt, None),
+    parameter("dealer_threshold", DealerOpt, None),
+    parameter("thresholds", ThresholdsOpt, None), parameter("keep_prob", KeepProbOpt, None)]
+"""The options that set the seats' policies in one round (``rounds``, ``exact``), as the API
+takes them."""
 FirstDealerOpt = Annotated[int | None, typer.Option(
     "--first-dealer", help="Player who deals first (default: drawn at random, rule G4).")]
 _RACE_MAX = "at most 1e9"
@@ -94,56 +104,26 @@ def _print_rounds(out: dict, exact: bool) -> None:
 @app.command()
 @api.ROUND_SWITCHES.options
 @run_options()
-def rounds(
-    players: PlayersOpt = 4,
-    policy: PolicyOpt = "threshold",
-    policies_spec: PoliciesOpt = None,
-    threshold: ThresholdOpt = None,
-    dealer_threshold: DealerOpt = None,
-    thresholds: ThresholdsOpt = None,
-    keep_prob: KeepProbOpt = None,
-    *,
-    switches: dict[str, Any],
-    n_rounds: RoundsOpt = "1M",
-    run: dict[str, Any],
-) -> None:
+@inject_options("seats", ROUND_POLICY_OPTIONS)
+def rounds(seats: dict[str, Any], *, switches: dict[str, Any],
+           n_rounds: RoundsOpt = api.ROUNDS.default, run: dict[str, Any]) -> None:
     """Monte Carlo loss rate of every position in one round."""
-    out = api.rounds(players=players, policy=policy, policies=policies_spec, threshold=threshold,
-                     dealer_threshold=dealer_threshold, thresholds=thresholds,
-                     keep_prob=keep_prob, **switches, rounds=n_rounds, **api_run(run)).to_dict()
-    if run["as_json"]:
-        emit_json(out)
-        return
-    _print_rounds(out, exact=False)
+    _API.call("rounds", **seats, **switches, rounds=n_rounds, run=run,
+              show=lambda out: _print_rounds(out, exact=False))
 
 
 @app.command()
 @api.ROUND_SWITCHES.options
 @run_options("seed", "workers", "as_json")
-def exact(
-    players: PlayersOpt = 4,
-    policy: PolicyOpt = "threshold",
-    policies_spec: PoliciesOpt = None,
-    threshold: ThresholdOpt = None,
-    dealer_threshold: DealerOpt = None,
-    thresholds: ThresholdsOpt = None,
-    keep_prob: KeepProbOpt = None,
-    *,
-    switches: dict[str, Any],
-    run: dict[str, Any],
-) -> None:
+@inject_options("seats", ROUND_POLICY_OPTIONS)
+def exact(seats: dict[str, Any], *, switches: dict[str, Any], run: dict[str, Any]) -> None:
     """Exact loss probability of every position, by enumerating every deal.
 
     Needs deterministic policies. The enumeration runs in one process; --seed and --workers are
     accepted (and checked) for uniformity and do not change the (exact) answer.
     """
-    out = api.exact(players=players, policy=policy, policies=policies_spec, threshold=threshold,
-                    dealer_threshold=dealer_threshold, thresholds=thresholds,
-                    keep_prob=keep_prob, **switches, **api_run(run)).to_dict()
-    if run["as_json"]:
-        emit_json(out)
-        return
-    _print_rounds(out, exact=True)
+    _API.call("exact", **seats, **switches, run=run,
+              show=lambda out: _print_rounds(out, exact=True))
 
 
 @app.command()
@@ -168,14 +148,10 @@ def games(
     run: dict[str, Any],
 ) -> None:
     """Whole games: win rate by player, draws, game length and elimination order."""
-    out = api.games(players=players, lives=lives, policies=policies_spec, policy=policy,
-                    threshold=threshold, dealer_threshold=dealer_threshold,
-                    keep_prob=keep_prob, **switches, first_dealer=first_dealer,
-                    games=n_games, exact=exact_solve, **api_run(run)).to_dict()
-    if run["as_json"]:
-        emit_json(out)
-        return
-    _print_games(out)
+    _API.call("games", players=players, lives=lives, policies=policies_spec, policy=policy,
+              threshold=threshold, dealer_threshold=dealer_threshold, keep_prob=keep_prob,
+              **switches, first_dealer=first_dealer, games=n_games, exact=exact_solve, run=run,
+              show=_print_games)
 
 
 def _print_games(out: dict) -> None:
@@ -244,14 +220,10 @@ def best_threshold(
     run: dict[str, Any],
 ) -> None:
     """Best (T, Td) against a field, and the symmetric equilibrium, for each table size."""
-    out = api.best_threshold(
-        players=players, lives=lives, policy=policy, field=field_spec, **switches,
-        first_stage=first_stage, max_games=max_games, min_games=min_games, z_drop=z_drop,
-        max_iterations=max_iterations, gain_games=gain_games, **api_run(run), mixed=mixed).to_dict()
-    if run["as_json"]:
-        emit_json(out)
-        return
-    _print_best(out)
+    _API.call("best_threshold", players=players, lives=lives, policy=policy, field=field_spec,
+              **switches, first_stage=first_stage, max_games=max_games, min_games=min_games,
+              z_drop=z_drop, max_iterations=max_iterations, gain_games=gain_games, mixed=mixed,
+              run=run, show=_print_best)
 
 
 def _equilibrium_cell(r: dict) -> str:
@@ -350,18 +322,16 @@ def equilibrium(
     its exploitability: the most any pure grid strategy gains against it, with a simultaneous
     95% interval whose upper bound must be below 0.002.
     """
-    out = api.equilibrium(players=players, exact=exact_solve, family=family, payoff=payoff,
-                          lives=lives, start=start, **switches, **api_run(run),
-                          openspiel=openspiel).to_dict()
-    if run["as_json"]:
-        emit_json(out)
-        return
-    if exact_solve and out["family"] == "all":
-        _print_behaviour(out)
-    elif exact_solve:
-        _print_equilibrium(out)
-    else:
-        _print_mixed(out)
+    def show(out: dict[str, Any]) -> None:
+        if exact_solve and out["family"] == "all":
+            _print_behaviour(out)
+        elif exact_solve:
+            _print_equilibrium(out)
+        else:
+            _print_mixed(out)
+
+    _API.call("equilibrium", players=players, exact=exact_solve, family=family, payoff=payoff,
+              lives=lives, start=start, **switches, openspiel=openspiel, run=run, show=show)
 
 
 def _print_mixed(out: dict) -> None:

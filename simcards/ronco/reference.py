@@ -385,18 +385,13 @@ def play_round(
             history=tuple(history),
         )
 
+    def decides_to_keep(i: int) -> bool:
+        return _decide_keep(policies[i], view_for(i), uniform_for(i), deck=deck, ties=ties,
+                            cut_king=cut_king, poroli=poroli)
+
     # R1: positions 0 .. n-2 act once each, in order.
     for i in range(n - 1):
-        keeps = _decide_keep(
-            policies[i],
-            view_for(i),
-            uniform_for(i),
-            deck=deck,
-            ties=ties,
-            cut_king=cut_king,
-            poroli=poroli,
-        )
-        if keeps:
+        if decides_to_keep(i):
             # R2 "me planto": his card is final (R5).
             history.append("keep")
             continue
@@ -415,16 +410,7 @@ def play_round(
 
     # R1, R6: then the dealer acts -- keeps ("cartas arriba") or cuts.
     dealer = n - 1
-    dealer_keeps = _decide_keep(
-        policies[dealer],
-        view_for(dealer),
-        uniform_for(dealer),
-        deck=deck,
-        ties=ties,
-        cut_king=cut_king,
-        poroli=poroli,
-    )
-    dealer_cut = not dealer_keeps
+    dealer_cut = not decides_to_keep(dealer)
     cut_king_fired = False
     if dealer_cut:
         if cut[0] == top and cut_king == "blocked":

@@ -37,15 +37,8 @@ def field_keeps(seats, who, dec, rules):
     """A threshold (S1) or informed (S2) decision of row ``who`` of ``seats`` (a position or a
     player), :class:`~simcards.ronco.kernel_state.Decision` ``dec``: True to keep (a dealer:
     not to cut)."""
-    c = dec.card
-    pos = dec.pos
-    dealer = dec.dealer
-    swapped = dec.swapped
-    d = dec.given
-    ties = rules.ties
-    cut_king = rules.cut_king
-    below = rules.below
-    counts = rules.counts
+    c, pos, dealer, swapped, d = dec.card, dec.pos, dec.dealer, dec.swapped, dec.given
+    ties, cut_king, below, counts = rules.ties, rules.cut_king, rules.below, rules.counts
     thr = seats.Td[who] if dealer else seats.T[who]
     if seats.kind[who] == _THRESHOLD:
         return c >= thr
@@ -147,9 +140,7 @@ def resolve(hold, n, cut, cut_strength, rules, lost):
     Writes lives lost by position into ``lost`` (0, 1, or 2 for the Poroli holder, R10) and
     returns flags: ALL_TIE (R9), CUT_KING_FIRED (R7 loses), CUT (the dealer cut).
     """
-    top = rules.top
-    ties = rules.ties
-    cut_king = rules.cut_king
+    top, ties, cut_king = rules.top, rules.ties, rules.cut_king
     flags = 0
     dealer = n - 1
     for i in range(n):
@@ -257,9 +248,7 @@ def _threshold_rounds(state, rounds, n, seats, deck, rules, out):
     lost_count, double_count, tallies = out
     t = seats.T
     td = seats.Td
-    top = rules.top
-    ties = rules.ties
-    cut_king = rules.cut_king
+    top, ties, cut_king = rules.top, rules.ties, rules.cut_king
     s0, s1, s2, s3 = load(state)
     dealer = n - 1
     tdd = td[dealer]
@@ -451,9 +440,7 @@ def enumerate_piece(n, cls, seats, rules, prefix, dist):
     their order adds the same numbers in the same order: the result is bit-identical to one
     pass over everything, however the work is cut.
     """
-    cls_strength = cls.strength
-    cls_count = cls.count
-    n_cards = cls.n_cards
+    cls_strength, cls_count, n_cards = cls.strength, cls.count, cls.n_cards
     n_cls = cls_strength.shape[0]
     d = prefix.shape[0]
     rem = cls_count.copy()

@@ -102,22 +102,22 @@ from typing import Any
 
 import pandas as pd
 
-from simcards.core.apiargs import COUNT, INT, POLICIES, POLICY, PROGRESS_BAR, RUN, SIZES, checked
-from simcards.core.cli_options import DEFAULT_SEED, check_seat, parse_count
+from simcards.core.apiargs import COUNT, INT, POLICIES, POLICY, SIZES, checked, run_keywords
+from simcards.core.cli_options import Count, check_seat
 from simcards.core.errors import UsageError
 from simcards.core.policyspec import PolicySpec, flag_message
-from simcards.core.progress import Progress
 from simcards.core.results import Result
 from simcards.core.switches import HAND, MATCH, RuleSet
 from simcards.ronda.policies import KINDS
 from simcards.ronda.rules import RondaRules
 
-MAX_HANDS = 10**10
-"""The most hands one ``hands`` run may simulate (``--hands``)."""
-MAX_MATCHES = 10**9
-"""The most matches one ``matches`` run may simulate (``--matches``)."""
-MAX_DEALS = 10**9
-"""The most deal sets one ``compare`` run may play (``--deals``; each is two matches)."""
+HANDS = Count("--hands", "100k", 10**10, "Hands to simulate")
+"""How many hands one ``hands`` run simulates."""
+MATCHES = Count("--matches", "100k", 10**9, "Matches to simulate")
+"""How many matches one ``matches`` run simulates."""
+DEALS = Count("--deals", "50k", 10**9, "Deal sets, each one match per seating of A and B")
+"""How many deal sets one ``compare`` run plays (each is a match per seating), and a ladder
+per pairing."""
 
 
 
@@ -268,14 +268,13 @@ def _header(command: str, rules: RondaRules, specs: Sequence[PolicySpec],
 # ---------------------------------------------------------------- commands
 
 
-@checked(HAND_SWITCHES.args, RUN, policies=POLICIES.or_none(), hands=COUNT,
+@checked(HAND_SWITCHES.args, policies=POLICIES.or_none(), hands=COUNT,
          dealer=INT.or_none())
 @HAND_SWITCHES.keywords
+@run_keywords()
 def hands(*, rules: RondaRules, policies: str | Sequence[str] | None = None,
-          hands: int | str = "100k",
-          dealer: int | None = None, seed: int = DEFAULT_SEED, workers: int | None = None,
-          scheduler: str | None = None, store: str | None = None,
-          progress: bool = False) -> Result:
+          hands: int | str = HANDS.default,
+          dealer: int | None = None, run: dict[str, Any]) -> Result:
     """Monte Carlo single hands (``simcards ronda hands``): points by side and by source,
     cards, hand wins, Rondas and Tringlas dealt.
 
@@ -289,24 +288,23 @@ def hands(*, rules: RondaRules, policies: str | Sequence[str] | None = None,
 
     specs = seat_policies(rules.players, policies)
     dealer = check_seat(dealer, rules.players)
-    total = parse_count(hands, "--hands", MAX_HANDS)
+    total = HANDS.parse(hands)
     header = {**_header("hands", rules, specs, HAND), "dealer": dealer}
     return monte_carlo(
         header, {"hands": total, "chunk_size": ronda_hands.chunk_size(specs)},
-        lambda **run: ronda_hands.simulate(rules, specs, total, dealer=dealer, seed=seed, **run),
+        lambda **where: ronda_hands.simulate(rules, specs, total, dealer=dealer,
+                                             seed=run["seed"], **where),
         answer=lambda res: {"hands": total, **res.to_dict()}, frame=hands_frame,
-        summary=("points_mean", "hand_win_rate", "ronda_rate", "hands"), seed=seed,
-        workers=workers, scheduler=scheduler, store=store, progress=progress)
+        summary=("points_mean", "hand_win_rate", "ronda_rate", "hands"), **run)
 
 
-@checked(MATCH_SWITCHES.args, RUN, policies=POLICIES.or_none(), matches=COUNT,
+@checked(MATCH_SWITCHES.args, policies=POLICIES.or_none(), matches=COUNT,
          dealer=INT.or_none())
 @MATCH_SWITCHES.keywords
+@run_keywords()
 def matches(*, rules: RondaRules, policies: str | Sequence[str] | None = None,
-            matches: int | str = "100k",
-            dealer: int | None = None, seed: int = DEFAULT_SEED, workers: int | None = None,
-            scheduler: str | None = None, store: str | None = None,
-            progress: bool = False) -> Result:
+            matches: int | str = MATCHES.default,
+            dealer: int | None = None, run: dict[str, Any]) -> Result:
     """Monte Carlo whole matches (``simcards ronda matches``): match win rate by side, match
     length, first-player advantage.
 
@@ -319,26 +317,25 @@ def matches(*, rules: RondaRules, policies: str | Sequence[str] | None = None,
 
     specs = seat_policies(rules.players, policies)
     dealer = check_seat(dealer, rules.players)
-    total = parse_count(matches, "--matches", MAX_MATCHES)
+    total = MATCHES.parse(matches)
     header = {**_header("matches", rules, specs), "dealer": dealer,
               "max_hands": matches_batch.max_hands(rules)}
     return monte_carlo(
         header, {"matches": total,
                  "chunk_size": matches_batch.match_chunk_size(rules, specs)},
-        lambda **run: matches_batch.simulate(rules, specs, total, dealer=dealer, seed=seed,
-                                             **run),
+        lambda **where: matches_batch.simulate(rules, specs, total, dealer=dealer,
+                                               seed=run["seed"], **where),
         answer=lambda res: {"matches": total, **res.to_dict()}, frame=matches_frame,
-        summary=("win_rate", "hands_mean", "first_player_advantage", "matches"), seed=seed,
-        workers=workers, scheduler=scheduler, store=store, progress=progress)
+        summary=("win_rate", "hands_mean", "first_player_advantage", "matches"), **run)
 
 
-@checked(MATCH_SWITCHES.args, RUN, a=POLICY.named("policy A"), b=POLICY.named("policy B"),
-         deals=COUNT, dealer=INT.or_none(), progress=PROGRESS_BAR)
+@checked(MATCH_SWITCHES.args, a=POLICY.named("policy A"), b=POLICY.named("policy B"),
+         deals=COUNT, dealer=INT.or_none())
 @MATCH_SWITCHES.keywords
+@run_keywords(bar=True)
 def compare(a: str | PolicySpec, b: str | PolicySpec, *, rules: RondaRules,
-            deals: int | str = "50k", dealer: int | None = None, seed: int = DEFAULT_SEED,
-            workers: int | None = None, scheduler: str | None = None, store: str | None = None,
-            progress: bool | Progress = False) -> Result:
+            deals: int | str = DEALS.default, dealer: int | None = None,
+            run: dict[str, Any]) -> Result:
     """Policy A against policy B in duplicate (``simcards ronda compare A B``): every deal set
     is one match played on the same deals in every seating of A and B, so the paired
     differences (A minus B) in match win rate and in points per hand are sharp.
@@ -355,18 +352,17 @@ def compare(a: str | PolicySpec, b: str | PolicySpec, *, rules: RondaRules,
     spec_a = parse_policy(a, "policy A")
     spec_b = parse_policy(b, "policy B")
     dealer = check_seat(dealer, rules.players)
-    total = parse_count(deals, "--deals", MAX_DEALS)
+    total = DEALS.parse(deals)
     header = {"game": "ronda", "command": "compare", "players": rules.players,
               "rules": rules.summary(), "sides": sides(rules), "policy_a": spec_a.text(),
               "policy_b": spec_b.text(), "dealer": dealer,
               "max_hands": matches_batch.max_hands(rules)}
     return monte_carlo(
         header, {"deals": total, "chunk_size": ronda_compare.chunk_for(rules, spec_a, spec_b)},
-        lambda **run: ronda_compare.simulate(rules, spec_a, spec_b, total, dealer=dealer,
-                                             seed=seed, **run),
+        lambda **where: ronda_compare.simulate(rules, spec_a, spec_b, total, dealer=dealer,
+                                               seed=run["seed"], **where),
         answer=lambda res: res.to_dict(), frame=compare_frame,
-        summary=("win_rate_diff", "points_diff", "deals"), seed=seed, workers=workers,
-        scheduler=scheduler, store=store, progress=progress)
+        summary=("win_rate_diff", "points_diff", "deals"), **run)
 
 
 LADDER_PAIRING_KEYS = ("plays", "win_rate_a", "win_ci_a", "win_rate_b", "win_ci_b",
@@ -375,14 +371,14 @@ LADDER_PAIRING_KEYS = ("plays", "win_rate_a", "win_ci_a", "win_rate_b", "win_ci_
 """The keys of each pairing's ``compare`` answer that a ladder keeps."""
 
 
-@checked(LADDER_SWITCHES.args, RUN, players=SIZES, policies=POLICIES.or_none(), deals=COUNT,
+@checked(LADDER_SWITCHES.args, players=SIZES, policies=POLICIES.or_none(), deals=COUNT,
          dealer=INT.or_none())
 @LADDER_SWITCHES.keywords
+@run_keywords()
 def ladder(*, policies: str | Sequence[str | PolicySpec] | None = None,
            players: int | str | Sequence[int] = 2, switches: dict[str, Any],
-           deals: int | str = "50k", dealer: int | None = None, seed: int = DEFAULT_SEED,
-           workers: int | None = None, scheduler: str | None = None, store: str | None = None,
-           progress: bool = False) -> Result:
+           deals: int | str = DEALS.default, dealer: int | None = None,
+           run: dict[str, Any]) -> Result:
     """Every listed policy against every other in duplicate, and their Bradley-Terry ratings
     (``simcards ronda ladder``; :mod:`simcards.core.ladder`).
 
@@ -399,8 +395,7 @@ def ladder(*, policies: str | Sequence[str | PolicySpec] | None = None,
     from simcards.core.ladder import run_ladder
 
     return run_ladder(_ladder_game(), policies=policies, players=players, switches=switches,
-                      deals=deals, dealer=dealer, seed=seed, workers=workers,
-                      scheduler=scheduler, store=store, progress=progress)
+                      deals=deals, dealer=dealer, **run)
 
 
 def _ladder_game() -> Any:
@@ -409,7 +404,7 @@ def _ladder_game() -> Any:
 
     return LadderGame("ronda", "Ronda", make_rules,
                       lambda item, rules: parse_policy(item, "--policies"), compare,
-                      _ladder_table, lambda rules: rules.n_sides > 2, MAX_DEALS)
+                      _ladder_table, lambda rules: rules.n_sides > 2, DEALS.maximum)
 
 
 def _ladder_table(rules: RondaRules, names: list[str],

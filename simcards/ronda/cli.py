@@ -15,22 +15,18 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from simcards.core.cli_options import api_run, check_seat, emit_json, run_options
+from simcards.core.cli_options import check_seat
+from simcards.core.commands import GameApi, add_compare, add_ladder, add_run, show_ladder
 from simcards.core.console import table_console
 from simcards.ronda import api
 from simcards.ronda.policies import KINDS, check_legal
 
 app = typer.Typer(help="Ronda, the Spanish-deck capture game.", no_args_is_help=True)
 
-_COUNTS = "k = 1,000, M = 1,000,000, G = 1,000,000,000"
-PoliciesOpt = Annotated[str | None, typer.Option(
-    "--policies", help="One policy per player in seat order, e.g. greedy,lookahead:2, or one "
-    "for all (default greedy). Syntax: " + KINDS.help() + ".")]
-DealerOpt = Annotated[int | None, typer.Option(
-    "--dealer", help="The dealer's seat (default: drawn at random for every hand, rule D3).")]
-FirstDealerOpt = Annotated[int | None, typer.Option(
-    "--dealer", help="The first dealer's seat (default: drawn at random for every match, rule "
-    "D3).")]
+_API = GameApi("simcards.ronda.api")
+_POLICIES = ("One policy per player in seat order, e.g. greedy,lookahead:2, or one for all "
+             "(default greedy). Syntax: " + KINDS.help() + ".")
+_SET_DEALER = "The first dealer's seat (default: drawn for every deal set, rule D3)."
 
 
 def _console() -> Console:
@@ -70,26 +66,12 @@ def _rules_line(out: dict[str, Any]) -> str:
                                  if k not in ignored)
 
 
-@app.command()
-@api.HAND_SWITCHES.options
-@run_options()
-def hands(
-    switches: dict[str, Any],
-    policies: PoliciesOpt = None,
-    n_hands: Annotated[str, typer.Option(
-        "--hands", help=f"Hands to simulate: 100000, 1e5 or 100k ({_COUNTS}); at most 1e10.")
-    ] = "100k",
-    dealer: DealerOpt = None,
-    *,
-    run: dict[str, Any],
-) -> None:
-    """Single hands: points by side and by source, cards, hand wins, Rondas and Tringlas."""
-    out = api.hands(**switches, policies=policies, hands=n_hands, dealer=dealer,
-                    **api_run(run)).to_dict()
-    if run["as_json"]:
-        emit_json(out)
-        return
-    _print_hands(out)
+def _footer(console: Console, violations: int, out: dict[str, Any]) -> None:
+    """Every table's last lines: the invariant violations (in red; none expected) and the
+    rules the run played by."""
+    if violations:
+        console.print(f"invariant violations: {violations}", style="red")
+    console.print(_rules_line(out))
 
 
 def _print_hands(out: dict[str, Any]) -> None:
@@ -126,31 +108,7 @@ def _print_hands(out: dict[str, Any]) -> None:
                   f"Tringlas per 4-card holding{held}: "
                   f"{_ci(out['tringla_rate'], out['tringla_ci'], 5)}\n"
                   "(95% intervals; hand wins Wilson; n/a: one hand gives no interval)")
-    if out["violations"]:
-        console.print(f"invariant violations: {out['violations']}", style="red")
-    console.print(_rules_line(out))
-
-
-@app.command()
-@api.MATCH_SWITCHES.options
-@run_options()
-def matches(
-    switches: dict[str, Any],
-    policies: PoliciesOpt = None,
-    n_matches: Annotated[str, typer.Option(
-        "--matches", help=f"Matches to simulate: 100000, 1e5 or 100k ({_COUNTS}); at most "
-        "1e9.")] = "100k",
-    dealer: FirstDealerOpt = None,
-    *,
-    run: dict[str, Any],
-) -> None:
-    """Whole matches: win rate by side, match length, first-player advantage."""
-    out = api.matches(**switches, policies=policies, matches=n_matches,
-                      dealer=dealer, **api_run(run)).to_dict()
-    if run["as_json"]:
-        emit_json(out)
-        return
-    _print_matches(out)
+    _footer(console, out["violations"], out)
 
 
 def _print_matches(out: dict[str, Any]) -> None:
@@ -181,37 +139,7 @@ def _print_matches(out: dict[str, Any]) -> None:
                   f"{_ci(out['first_player_advantage'], out['first_player_advantage_ci'], 4)}\n"
                   f"unfinished after {out['max_hands']} hands: {out['unfinished']}\n"
                   "(95% intervals; win rates Wilson; n/a: one match gives no interval)")
-    if out["violations"]:
-        console.print(f"invariant violations: {out['violations']}", style="red")
-    console.print(_rules_line(out))
-
-
-@app.command()
-@api.MATCH_SWITCHES.options
-@run_options()
-def compare(
-    policy_a: Annotated[str, typer.Argument(
-        metavar="A", help="Policy A, e.g. lookahead:2 (" + " | ".join(
-            k.syntax() + (f": {k.note}" if k.note else "") for k in KINDS.kinds.values())
-        + ").")],
-    policy_b: Annotated[str, typer.Argument(metavar="B", help="Policy B, e.g. greedy.")],
-    switches: dict[str, Any],
-    n_deals: Annotated[str, typer.Option(
-        "--deals", help=f"Deal sets, each one match per seating of A and B: 50000, 5e4 or 50k "
-        f"({_COUNTS}); at most 1e9.")] = "50k",
-    dealer: Annotated[int | None, typer.Option(
-        "--dealer", help="The first dealer's seat (default: drawn for every deal set, rule "
-        "D3).")] = None,
-    *,
-    run: dict[str, Any],
-) -> None:
-    """Policy A against policy B in duplicate: same deals, seats swapped; paired differences."""
-    out = api.compare(policy_a, policy_b, **switches, deals=n_deals,
-                      dealer=dealer, **api_run(run)).to_dict()
-    if run["as_json"]:
-        emit_json(out)
-        return
-    _print_compare(out)
+    _footer(console, out["violations"], out)
 
 
 def _print_compare(out: dict[str, Any]) -> None:
@@ -233,89 +161,61 @@ def _print_compare(out: dict[str, Any]) -> None:
                   f"{out['max_hands']} hands: {out['unfinished']}\n"
                   "(paired 95% intervals over deal sets; win rates Wilson; n/a: one deal set "
                   "gives no interval)")
-    if out["violations"]:
-        console.print(f"invariant violations: {out['violations']}", style="red")
-    console.print(_rules_line(out))
+    _footer(console, out["violations"], out)
 
 
-LadderPoliciesOpt = Annotated[str | None, typer.Option(
-    "--policies", help="The policies to rank, at least two, each once, e.g. "
-    "greedy,lookahead:1,rollout:32,random; the first is the anchor, rated 0. Syntax: "
-    + KINDS.help() + ".")]
+def _print_ladder(out: dict[str, Any]) -> None:
+    console = _console()
+
+    def title(t: dict[str, Any]) -> str:
+        teams = " in two teams" if t["rules"]["teams"] == "on" else ""
+        return (f"Ronda ladder: {t['players']} players{teams}, {out['deals']:,} deal sets per "
+                f"pairing, seed {out['seed']}")
+
+    def cells(t: dict[str, Any], q: dict[str, Any]) -> list[str]:
+        return [_ci(q["win_rate_diff"], q["win_rate_diff_ci"], 4),
+                "" if _classic(t) else _ci(q["points_diff"], q["points_diff_ci"], 3),
+                _ci(q["p_a"], q["p_a_ci"], 4), f"{q['p_a_fit']:.4f}", f"{q['n_eff']:,.0f}"]
+
+    def columns(t: dict[str, Any]) -> tuple[str, ...]:
+        seat = "" if len(t["sides"]) == 2 else " (B's per seat)"
+        return (f"P(win match) A - B{seat} [95% CI]", "points per hand A - B [95% CI]",
+                "P(A beats B) [95% CI]", "fitted", "n_eff")
+
+    show_ladder(
+        out, console, title=title, rating=lambda r: _ci(r["rating"], r["ci95"], 0),
+        columns=columns, cells=cells,
+        footer=lambda t: _footer(console, sum(q["violations"] for q in t["pairings"]), t))
 
 
-@app.command()
-@api.LADDER_SWITCHES.options
-@run_options()
-def ladder(
-    policies: LadderPoliciesOpt = None,
-    players: Annotated[str, typer.Option(
-        "--players", help="Players at the table: 2, 3 or 4 (rule D2), or several table sizes, "
-        "e.g. 2,3 (each ranked apart).")] = "2",
-    *,
-    switches: dict[str, Any],
-    n_deals: Annotated[str, typer.Option(
-        "--deals", help=f"Deal sets per pairing, as in compare: 50000, 5e4 or 50k ({_COUNTS}); "
-        "at most 1e9.")] = "50k",
-    dealer: Annotated[int | None, typer.Option(
-        "--dealer", help="The first dealer's seat (default: drawn for every deal set, rule "
-        "D3).")] = None,
-    run: dict[str, Any],
-) -> None:
-    """Every policy against every other in duplicate (compare), ranked by Elo ratings.
+add_run(app, _API, "hands", switches=api.HAND_SWITCHES, count=api.HANDS,
+        policies_help=_POLICIES,
+        dealer_help="The dealer's seat (default: drawn at random for every hand, rule D3).",
+        doc="Single hands: points by side and by source, cards, hand wins, Rondas and "
+        "Tringlas.", show=_print_hands)
+add_run(app, _API, "matches", switches=api.MATCH_SWITCHES, count=api.MATCHES,
+        policies_help=_POLICIES,
+        dealer_help="The first dealer's seat (default: drawn at random for every match, rule "
+        "D3).",
+        doc="Whole matches: win rate by side, match length, first-player advantage.",
+        show=_print_matches)
+add_compare(app, _API, switches=api.MATCH_SWITCHES, deals=api.DEALS,
+            a_help=f"Policy A, e.g. lookahead:2: {KINDS.kinds_help()}.",
+            b_help="Policy B, e.g. greedy.", dealer_help=_SET_DEALER,
+            doc="Policy A against policy B in duplicate: same deals, seats swapped; paired "
+            "differences.", show=_print_compare)
+add_ladder(app, _API, switches=api.LADDER_SWITCHES, deals=api.DEALS,
+           policies_help="The policies to rank, at least two, each once, e.g. "
+           "greedy,lookahead:1,rollout:32,random; the first is the anchor, rated 0. Syntax: "
+           + KINDS.help() + ".",
+           players_help="Players at the table: 2, 3 or 4 (rule D2), or several table sizes, "
+           "e.g. 2,3 (each ranked apart).", players_default="2", dealer_help=_SET_DEALER,
+           doc="""Every policy against every other in duplicate (compare), ranked by Elo ratings.
 
     Each pairing is compare A B with a seed of its own (with 3 or 4 players alone also compare
     B A, each on half the deal sets); a Bradley-Terry fit gives the ratings,
     on the Elo scale with the first listed policy at 0, with 95% intervals from the inverse
-    Fisher information."""
-    out = api.ladder(policies=policies, players=players, **switches, deals=n_deals,
-                     dealer=dealer, **api_run(run)).data
-    if run["as_json"]:
-        emit_json(out)
-        return
-    _print_ladder(out)
-
-
-def _sentence(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
-def _print_ladder(out: dict[str, Any]) -> None:
-    from simcards.core.ladder import fit_sentence
-
-    console = _console()
-    for t in out["tables"]:
-        teams = " in two teams" if t["rules"]["teams"] == "on" else ""
-        seat = "" if len(t["sides"]) == 2 else " (B's per seat)"
-        ratings = Table(title=f"Ronda ladder: {t['players']} players{teams}, "
-                        f"{out['deals']:,} deal sets per pairing, seed {out['seed']}")
-        for col in ("rank", "policy", "Elo rating [95% CI]"):
-            ratings.add_column(col)
-        by_name = {r["policy"]: r for r in t["ratings"]}
-        for rank, name in enumerate(t["order"], 1):
-            r = by_name[name]
-            rating = ("0 (anchor)" if name == out["anchor"]
-                      else _ci(r["rating"], r["ci95"], 0))
-            ratings.add_row(str(rank), name, rating)
-        pairings = Table(title="Pairings (each is compare A B with its seed, in the JSON)")
-        for col in ("A", "B", f"P(win match) A - B{seat} [95% CI]",
-                    "points per hand A - B [95% CI]", "P(A beats B) [95% CI]", "fitted",
-                    "n_eff"):
-            pairings.add_column(col)
-        for q in t["pairings"]:
-            pairings.add_row(q["a"], q["b"], _ci(q["win_rate_diff"], q["win_rate_diff_ci"], 4),
-                             "" if _classic(t) else _ci(q["points_diff"],
-                                                        q["points_diff_ci"], 3),
-                             _ci(q["p_a"], q["p_a_ci"], 4), f"{q['p_a_fit']:.4f}",
-                             f"{q['n_eff']:,.0f}")
-        console.print(ratings)
-        console.print(pairings)
-        console.print(f"{_sentence(t['summary'])}\n{_sentence(t['separation'])}\n"
-                      + fit_sentence(t["fit"], out["anchor"]))
-        if any(q["violations"] for q in t["pairings"]):
-            console.print("invariant violations: "
-                          f"{sum(q['violations'] for q in t['pairings'])}", style="red")
-        console.print(_rules_line(t))
+    Fisher information.""", show=_print_ladder)
 
 
 @app.command()
@@ -331,7 +231,9 @@ def play(
     seed: Annotated[int | None, typer.Option(
         "--seed", help="Random seed, 0 .. 2**63-1 (default: a fresh one, printed so that the "
         "game can be replayed).")] = None,
-    dealer: FirstDealerOpt = None,
+    dealer: Annotated[int | None, typer.Option(
+        "--dealer", help="The first dealer's seat (default: drawn at random, rule D3).")
+    ] = None,
     match: Annotated[bool, typer.Option("--match", help="Play a whole match (to --target, or "
                                         "--hands-to-win hands in classic mode) instead of one "
                                         "hand.")] = False,

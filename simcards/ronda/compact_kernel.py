@@ -115,10 +115,7 @@ def from_workspace(ws, rules, p, out):
     the right size (a sample fills it). ``p = -1`` copies every holding, the true position
     (tests, and ``seeing``, Q9, which reads the full state). The packed slots are the
     workspace's own (``hand_kernel.S_PUBV`` .. ``S_TABLE_V``)."""
-    st = ws.st
-    hn = ws.hn
-    capn = ws.capn
-    pts = ws.pts
+    st, hn, capn, pts = ws.st, ws.hn, ws.capn, ws.pts
     n = rules.players
     for i in range(C_SIZE):
         out[i] = 0
@@ -336,9 +333,7 @@ def greedy_to_end(x, rules, deck, held, f):
     playout per iteration, so this loop is most of its time; ``rollout:K`` plays its own,
     :mod:`simcards.ronda.rollout_kernel`, which end where this one ends). Compiled without
     reference counting whoever calls it first (``search_kernel.search_card``)."""
-    plays = rules.plays
-    n = rules.players
-    sizes = rules.deal_sizes
+    plays, n, sizes = rules.plays, rules.players, rules.deal_sizes
     board = board_of(x)
     k = x[C_PLAYS]
     turn = x[C_TURN]

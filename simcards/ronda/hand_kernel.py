@@ -138,13 +138,7 @@ def new_workspace(rules):
 def deal_next(deck, rules, ws, plog):
     """D5: the next deal, one card at a time from the top, first player first, dealer last;
     then A1 .. A5 (announcements of the holdings as dealt) and the A2 counters."""
-    st = ws.st
-    hc = ws.hc
-    hn = ws.hn
-    pts = ws.pts
-    ann = ws.ann
-    dp = ws.dp
-    dplay = ws.dplay
+    st, hc, hn, pts, ann, dp, dplay = ws.st, ws.hc, ws.hn, ws.pts, ws.ann, ws.dp, ws.dplay
     n = rules.players
     st[S_DEAL] += 1
     d = st[S_DEAL]
@@ -220,13 +214,7 @@ def deal_next(deck, rules, ws, plog):
 def start_hand(deck, dealer, rules, ws, plog):
     """A fresh hand from ``deck`` (top first) with ``dealer`` (D3): the 3-player face-up card
     (D4) and the first deal (D5) with its announcements (A1)."""
-    st = ws.st
-    hn = ws.hn
-    tab = ws.tab
-    capm = ws.capm
-    capn = ws.capn
-    pts = ws.pts
-    pubv = ws.pubv
+    st, hn, tab, capm, capn, pts, pubv = ws.st, ws.hn, ws.tab, ws.capm, ws.capn, ws.pts, ws.pubv
     n = rules.players
     for i in range(S_SIZE):
         st[i] = 0
@@ -284,9 +272,7 @@ def resolve(card, st, plays):
 def credits(play, rules, dp):
     """The points of one play (:class:`~simcards.ronda.kernel_state.PlayFacts`) into ``dp``
     (zeroed here), S3 steps (3)-(5): X6/X7, M1, L1-L5."""
-    hit = play.hit
-    s = play.side
-    v = play.value
+    hit, s, v = play.hit, play.side, play.value
     ns = rules.sides
     for t in range(ns):
         for src in range(N_SOURCES):
@@ -327,9 +313,7 @@ def close_pile(st, capm, capn, side):
 def greedy_card(p, rules, ws):
     """Q3 for player ``p`` on the workspace (:func:`value_rules_kernel.greedy_value`): the first
     card, in card order, of the value greedy chooses."""
-    st = ws.st
-    hc = ws.hc
-    hn = ws.hn
+    st, hc, hn = ws.st, ws.hc, ws.hn
     nxt = p + 1
     if nxt == rules.players:
         nxt = 0
@@ -351,16 +335,8 @@ def apply_play(card, rules, ws, plog):
     """Play ``card`` for the player to move (P1 .. L5, credits in the S3 order); when
     ``plog.on``, fill the play's row of the log (fields ``codes.F_*``) and its credits.
     Returns ``(action, missa)``."""
-    st = ws.st
-    hc = ws.hc
-    hn = ws.hn
-    tab = ws.tab
-    capm = ws.capm
-    capn = ws.capn
-    pts = ws.pts
-    ann = ws.ann
-    pubv = ws.pubv
-    dp = ws.dp
+    st, hc, hn, tab, capm, capn, pts = ws.st, ws.hc, ws.hn, ws.tab, ws.capm, ws.capn, ws.pts
+    ann, pubv, dp = ws.ann, ws.pubv, ws.dp
     teams = rules.teams
     ns = rules.sides
     p = st[S_TURN]
@@ -465,11 +441,7 @@ def apply_play(card, rules, ws, plog):
 @njit(cache=True, inline="always")
 def finish_hand(rules, ws):
     """End of the hand: X5c, U1 (Ultima), then S1. Returns ``(ultima side, ultima mask)``."""
-    st = ws.st
-    tab = ws.tab
-    capm = ws.capm
-    capn = ws.capn
-    pts = ws.pts
+    st, tab, capm, capn, pts = ws.st, ws.tab, ws.capm, ws.capn, ws.pts
     teams = rules.teams
     if st[S_PILE_N] > 0:
         close_pile(st, capm, capn, side_of(st[S_PILE_HITTER], teams))
@@ -497,11 +469,7 @@ def finish_hand(rules, ws):
 def hand_violations(rules, ws):
     """Invariants at the end of a hand: every card in exactly one side's captured cards,
     holdings, table and pile empty, counts equal to the masks; plus the laying check (P4)."""
-    st = ws.st
-    hn = ws.hn
-    capm = ws.capm
-    capn = ws.capn
-    pts = ws.pts
+    st, hn, capm, capn, pts = ws.st, ws.hn, ws.capm, ws.capn, ws.pts
     bad = st[S_VIOLATIONS]
     seen = np.int64(0)
     total = 0

@@ -146,22 +146,12 @@ def _iterate(iterations, explore, p, rules, ws, sw, pst, unseen):
     iteration's sample drawn from ``pst``. With ``pst`` None (Q9) level 0 already holds the
     true position and every iteration starts from it: this specialisation has no sampling."""
     tree = sw.tree
-    child = tree.child
-    visits = tree.visits
-    avail = tree.avail
-    total = tree.total
-    side = tree.side
-    path = tree.path
-    logs = tree.logs
-    f0 = tree.f0
-    f = sw.f
-    deck = sw.deck
-    held = sw.held
+    child, visits, avail, total, side = tree.child, tree.visits, tree.avail, tree.total, tree.side
+    path, logs, f0 = tree.path, tree.logs, tree.f0
+    f, deck, held = sw.f, sw.deck, sw.held
     x0 = sw.st[0]
     x = sw.st[1]
-    plays = rules.plays
-    teams = rules.teams
-    ns = rules.sides
+    plays, teams, ns = rules.plays, rules.teams, rules.sides
     nu = unseen.count
     recording = sw.rec_info[0] > 0
     base = tree.base
@@ -255,12 +245,8 @@ def _check_capacity(iterations, tree):
 def _most_visited(p, nc, rules, ws, sw):
     """The card of the root's child with the most visits; ties by the higher mean value,
     then by Derba risk (as greedy ranks it, from ``p``'s observation), then card order."""
-    tree = sw.tree
-    cand = sw.cand
-    own = sw.own
-    child = tree.child
-    visits = tree.visits
-    total = tree.total
+    tree, cand, own = sw.tree, sw.cand, sw.own
+    child, visits, total = tree.child, tree.visits, tree.total
     best = -1
     b_n = np.int64(0)
     b_w = np.int64(0)

@@ -87,9 +87,7 @@ def _draw_duplicate_hand(chance, dealer, seats, rules, draw):
     """The per-hand layout of a duplicate play (module docstring): the shuffle from the deck
     stream, then the uniforms and seeds from the role streams (role of seat p: ``(p -
     offset) % players``)."""
-    dst = chance.deck_stream
-    rst = chance.role_streams
-    off = chance.offset
+    dst, rst, off = chance.deck_stream, chance.role_streams, chance.offset
     n = rules.players
     kinds = seats.kinds
     deck = draw.deck
@@ -125,9 +123,7 @@ def _play_match(chance, seats, rules, work, max_hands, tally, rec, j):
     to row ``[j, h]`` of the records.
     """
     ws = work.hand
-    st = ws.st
-    capn = ws.capn
-    pts = ws.pts
+    st, capn, pts = ws.st, ws.capn, ws.pts
     scores = tally.scores
     won = tally.won
     n = rules.players
@@ -357,17 +353,13 @@ def _a_role(role, two_sides):
 def _run_duplicate(state, n_deals, dealer, seats_a, seats_b, rules, max_hands, rec):
     """The loop of :func:`simulate_duplicate`; with ``rec.on`` it also keeps what every play
     of every set drew and gave (:func:`record_duplicate`)."""
-    n = rules.players
-    ns = rules.sides
-    teams = rules.teams
+    n, ns, teams = rules.players, rules.sides, rules.teams
     two_sides = ns == 2
     n_plays, m = duplicate_plays(rules)
     work = new_play_work(rules, np.int64(0), tree_capacity(seats_a, seats_b))
     deck = work.draw.deck
     tally = _new_tally(rules)
-    scores = tally.scores
-    mcards = tally.cards
-    out = tally.out
+    scores, mcards, out = tally.scores, tally.cards, tally.out
     dst = np.zeros(4, np.uint64)
     rst = np.zeros((n, 4), np.uint64)
     role_seeds = np.zeros(n, np.uint64)

@@ -182,9 +182,7 @@ def play_hand(dealer, seats, rules, work, events, scores, tot, check):
 
     Compiled without reference counting (``hand_kernel`` module docstring): the caller owns
     every array, and the workspace's arrays are taken out of their tuple at every play."""
-    ws = work.hand
-    plog = work.log
-    draw = work.draw
+    ws, plog, draw = work.hand, work.log, work.draw
     deck = draw.deck
     st = ws.st
     ns = rules.sides
@@ -254,9 +252,7 @@ def _draw_hand(state, dealer, seats, rules, draw):
     into ``draw`` (its deck shuffled in place). Returns the dealer."""
     n = rules.players
     kinds = seats.kinds
-    deck = draw.deck
-    us = draw.us
-    seeds = draw.seeds
+    deck, us, seeds = draw.deck, draw.us, draw.seeds
     if dealer < 0:
         dealer = randbelow(state, n)
     for j in range(N_CARDS - 1):
@@ -354,9 +350,7 @@ def _replay(decks, dealers, us, seeds, seats, rules, work):
                           PlayLog(plays[h], play_points[h], deal_points[h], log_on))
         _, _, u_side, u_mask = play_hand(dealers[h], seats, rules, logged, events, tot, tot,
                                          no_check)
-        st = ws.st
-        pts = ws.pts
-        capm = ws.capm
+        st, pts, capm = ws.st, ws.pts, ws.capm
         for t in range(ns):
             captured[h, t] = capm[t]
             for src in range(N_SOURCES):

@@ -231,8 +231,9 @@ class RondaOptions:
 
     @property
     def n_sides(self) -> int:
-        """D2: each player alone, or two partnerships with ``teams=on``."""
-        return 2 if self.teams == "on" else self.players
+        """D2: the sides :meth:`side_of` makes of the seats (a player alone, or two
+        partnerships with ``teams=on``)."""
+        return len({self.side_of(p) for p in range(self.players)})
 
     @property
     def share(self) -> int:
@@ -1494,22 +1495,7 @@ def lookahead_policy(obs: dict, rng: random.Random, depth: int = 1, samples: int
     (to play another engine's samples); it is ignored in the last deal."""
     if depth < 1 or samples < 1:
         raise UsageError("lookahead needs depth >= 1 and samples >= 1 (Q4)")
-    if in_last_deal(obs):
-        return last_deal_policy(obs)
-    side = obs["side"]
-    if drawn is None:
-        drawn = [consistent_sample(obs, rng) for _ in range(samples)]
-    samples = len(drawn)
-    risks = {card: risk for card, _, risk in greedy_scores(obs)}
-    totals = dict.fromkeys(obs["hand"], 0)
-    for hidden, stock in drawn:
-        base = HandState.from_observation(obs, hidden, stock)
-        for card in obs["hand"]:
-            child = base.clone()
-            child.apply(card)
-            final = _max_n(child, depth)
-            totals[card] += stretch_value(base, final, side)
-    return _best([(c, totals[c] / samples, risks[c]) for c in obs["hand"]])
+    return _sampled_choice(obs, rng, samples, drawn, lambda child: _max_n(child, depth))
 
 
 def rollout_policy(obs: dict, rng: random.Random, k: int = 32,
@@ -1524,23 +1510,37 @@ def rollout_policy(obs: dict, rng: random.Random, k: int = 32,
     instead of drawing them from ``rng``; it is ignored in the last deal."""
     if k < 1:
         raise UsageError("rollout needs K >= 1 (Q5)")
+    return _sampled_choice(obs, rng, k, drawn, _greedy_to_end)
+
+
+def _greedy_to_end(sim: HandState) -> HandState:
+    """Q5: every player plays ``greedy`` from his own observation to the end of the hand."""
+    while not sim.finished:
+        sim.apply(greedy_policy(sim.observation(sim.current_player())))
+    return sim
+
+
+def _sampled_choice(obs: dict, rng: random.Random, samples: int,
+                    drawn: Sequence[Sample] | None,
+                    play_on: Callable[[HandState], HandState]) -> int:
+    """Q4, Q5: every candidate played on each of ``samples`` consistent samples (the same for
+    every candidate; ``drawn`` gives them instead), then ``play_on`` from there; the
+    candidate's value is the mean V(own side) of the positions it reaches. Highest wins, ties
+    by Derba risk, then card order. In the last deal, Q7 instead (no sample drawn)."""
     if in_last_deal(obs):
         return last_deal_policy(obs)
     side = obs["side"]
     if drawn is None:
-        drawn = [consistent_sample(obs, rng) for _ in range(k)]
-    k = len(drawn)
+        drawn = [consistent_sample(obs, rng) for _ in range(samples)]
     risks = {card: risk for card, _, risk in greedy_scores(obs)}
     totals = dict.fromkeys(obs["hand"], 0)
     for hidden, stock in drawn:
         base = HandState.from_observation(obs, hidden, stock)
         for card in obs["hand"]:
-            sim = base.clone()
-            sim.apply(card)
-            while not sim.finished:
-                sim.apply(greedy_policy(sim.observation(sim.current_player())))
-            totals[card] += stretch_value(base, sim, side)
-    return _best([(c, totals[c] / k, risks[c]) for c in obs["hand"]])
+            child = base.clone()
+            child.apply(card)
+            totals[card] += stretch_value(base, play_on(child), side)
+    return _best([(c, totals[c] / len(drawn), risks[c]) for c in obs["hand"]])
 
 
 ISMCTS_ITERATIONS = 1000

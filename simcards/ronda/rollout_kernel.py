@@ -196,10 +196,7 @@ def _playout_any(j, v0, s, rules, x0, x, deck, memo):
     arguments, and the workspace is a few hundred words."""
     _forget(j, memo)
     copy(x0, x)
-    n = rules.players
-    ns = rules.sides
-    teams = rules.teams
-    plays = rules.plays
+    n, ns, teams, plays = rules.players, rules.sides, rules.teams, rules.plays
     sizes = rules.deal_sizes
     announcing = rules.mode == MODE_POINTS and rules.announce == ANNOUNCE_EVERY_DEAL
     b, k, p, held, public, n_public, deal, stock, first = _locals(x)

@@ -324,12 +324,7 @@ def _alphabeta(sw, base, rules, lo, hi):
     minimise it. Exact inside the window; at or below ``lo`` (at or above ``hi``) it is only a
     bound. Iterative over the stacked levels of ``sw`` (numba cannot cache recursive
     functions)."""
-    stack = sw.st
-    deck = sw.deck
-    order = sw.ord
-    key = sw.key
-    lvl = sw.lvl
-    f = sw.f
+    stack, deck, order, key, lvl, f = sw.st, sw.deck, sw.ord, sw.key, sw.lvl, sw.f
     plays = rules.plays
     d = base
     _ab_enter(stack, d, rules, order, key, lvl, lo, hi)
@@ -384,15 +379,8 @@ def _max_n(sw, base, plays_left, rules):
     tie; the final values of the line into ``f``. The horizon's play is scored without being
     made (:func:`_horizon`) unless it ends the hand. Iterative over the stacked levels of
     ``sw``."""
-    stack = sw.st
-    deck = sw.deck
-    order = sw.ord
-    lvl = sw.lvl
-    best = sw.best
-    f = sw.f
-    plays = rules.plays
-    ns = rules.sides
-    teams = rules.teams
+    stack, deck, order, lvl, best, f = sw.st, sw.deck, sw.ord, sw.lvl, sw.best, sw.f
+    plays, ns, teams = rules.plays, rules.sides, rules.teams
     d = base
     _mn_enter(stack, d, order, lvl)
     while True:
@@ -439,9 +427,7 @@ def max_n(base, plays_left, rules, sw, lo, hi):
     of the hand it is computed by alpha-beta (module docstring), which gives the same values
     inside the window ``(lo, hi)`` on F(0); the full window gives them exactly."""
     plays = rules.plays
-    f = sw.f
-    deck = sw.deck
-    stack = sw.st
+    f, deck, stack = sw.f, sw.deck, sw.st
     x = stack[base]
     if x[C_PLAYS] == plays:
         compact_kernel.finish(x, rules, f)
@@ -465,9 +451,7 @@ def max_n(base, plays_left, rules, sw, lo, hi):
 def unseen_mask(p, rules, ws):
     """I2: the cards ``p`` has not seen, from public facts and his own hand only: 40 minus his
     hand, the table, the pile in play and every side's captured cards."""
-    st = ws.st
-    hc = ws.hc
-    capm = ws.capm
+    st, hc, capm = ws.st, ws.hc, ws.capm
     seen = st[S_TABLE_MASK] | st[S_PILE_MASK]
     for i in range(ws.hn[p]):
         seen |= np.int64(1) << hc[p, i]
@@ -612,10 +596,7 @@ def _draw_constrained(p, rules, ws, sw, pst, u, full):
     the hands and the stock is drawn with probability proportional to its number of
     completions (:func:`_splits`), then which cards go where by a shuffle of that value's
     cards. The stock's cards follow the hands, for the caller to shuffle."""
-    un = sw.un
-    ways = sw.ways
-    lim = sw.lim
-    vc = sw.vc
+    un, ways, lim, vc = sw.un, sw.ways, sw.lim, sw.vc
     r0, r1, r2 = _radices(p, rules, ws)
     f0 = 0
     f1 = r0 - 1
@@ -685,9 +666,7 @@ def draw_sample(p, need, rules, ws, sw, pst, unseen):
     otherwise nothing constrains them and a Fisher-Yates shuffle deals them. Only the first
     ``need`` positions are shuffled (hands, then as much of the stock as the search can
     reach); the rest stays in its previous order, which no search reads."""
-    u = unseen.mask
-    nu = unseen.count
-    full = unseen.full
+    u, nu, full = unseen.mask, unseen.count, unseen.full
     un = sw.un
     hn = ws.hn
     n = rules.players
@@ -723,9 +702,7 @@ def _record(p, kind, hands, rules, ws, sw, nu, new_decision):
         meta[d, REC_KIND] = kind
         info[1] += 1
     meta[info[1] - 1, REC_COUNT] += 1
-    un = sw.un
-    rh = sw.rec_hands
-    rs = sw.rec_stock
+    un, rh, rs = sw.un, sw.rec_hands, sw.rec_stock
     n = rules.players
     hn = ws.hn
     pos = 0
@@ -864,10 +841,7 @@ def _solve_last_deal(p, rules, ws, sw, nc):
     k = n - 1
     u = unseen_mask(p, rules, ws)
     check = announcing_deal(rules, ws.st)
-    cnt = sw.cnt
-    cand = sw.cand
-    totals = sw.totals
-    f = sw.f
+    cnt, cand, totals, f = sw.cnt, sw.cand, sw.totals, sw.f
     count = 0
     h0 = hn[o0]
     h1 = hn[o1] if k > 1 else 0
@@ -942,10 +916,7 @@ def _reply_table(p, nc, rules, sw):
     the next player's reply with each value is scored (:func:`_reply_score`) with the
     searcher's final value after it (:func:`_horizon`), into ``sw.rsc`` and ``sw.rf``."""
     s = side_of(p, rules.teams)
-    cand = sw.cand
-    rsc = sw.rsc
-    rf = sw.rf
-    f = sw.f
+    cand, rsc, rf, f = sw.cand, sw.rsc, sw.rf, sw.f
     x1 = sw.st[1]
     for j in range(nc):
         compact_kernel.copy(sw.pub, x1)
@@ -973,9 +944,7 @@ def search_card(p, kind, param, rules, ws, sw, pst):
     st = ws.st
     hn = ws.hn
     s = side_of(p, rules.teams)
-    cand = sw.cand
-    own = sw.own
-    totals = sw.totals
+    cand, own, totals = sw.cand, sw.own, sw.totals
     nc = _candidates(p, ws, sw)
     for j in range(nc):
         totals[j] = 0
@@ -1010,9 +979,7 @@ def search_card(p, kind, param, rules, ws, sw, pst):
                 q_at += hn[r]
         if reply_only:
             _reply_table(p, nc, rules, sw)
-        un = sw.un
-        rsc = sw.rsc
-        rf = sw.rf
+        un, rsc, rf = sw.un, sw.rsc, sw.rf
         for k in range(samples):
             hands = draw_sample(p, need, rules, ws, sw, pst, unseen)
             if recording:

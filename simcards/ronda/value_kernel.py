@@ -200,23 +200,13 @@ def value_hands(state, hands, dealer, seats, rules, work, stats):
         _two_player_hands(state, hands, dealer, seats, rules, work, stats)
         return
     events = stats[8]
-    n = rules.players
-    ns = rules.sides
-    teams = rules.teams
-    plays = rules.plays
-    sizes = rules.deal_sizes
-    share = rules.share
+    n, ns, teams, plays = rules.players, rules.sides, rules.teams, rules.plays
+    sizes, share = rules.deal_sizes, rules.share
     points_mode = rules.mode == MODE_POINTS
     every_deal = rules.announce == ANNOUNCE_EVERY_DEAL
     kinds = seats.kinds
-    deck = work.deck
-    hold = work.hold
-    hn = work.hn
-    ann = work.ann
-    capn = work.capn
-    pts = work.pts
-    flat = work.flat
-    held = work.held
+    deck, hold, hn, ann, capn, pts = work.deck, work.hold, work.hn, work.ann, work.capn, work.pts
+    flat, held = work.flat, work.held
     s0, s1, s2, s3 = load(state)
     for _ in range(hands):
         s0, s1, s2, s3, d = _chance(s0, s1, s2, s3, dealer, n, deck)
@@ -343,16 +333,10 @@ def _two_player_loop(state, hands, dealer, random0, random1, rules, work, stats)
     """The loop of :func:`_two_player_hands`; ``random0`` and ``random1`` tell whether seat 0
     and seat 1 play ``random`` (else ``greedy``)."""
     events = stats[8]
-    plays = rules.plays
-    sizes = rules.deal_sizes
-    share = rules.share
+    plays, sizes, share = rules.plays, rules.deal_sizes, rules.share
     points_mode = rules.mode == MODE_POINTS
     every_deal = rules.announce == ANNOUNCE_EVERY_DEAL
-    deck = work.deck
-    ann = work.ann
-    capn = work.capn
-    pts = work.pts
-    flat = work.flat
+    deck, ann, capn, pts, flat = work.deck, work.ann, work.capn, work.pts, work.flat
     s0, s1, s2, s3 = load(state)
     for _ in range(hands):
         s0, s1, s2, s3, d = _chance(s0, s1, s2, s3, dealer, 2, deck)

@@ -274,14 +274,8 @@ def play_value(v, p, board, last, rules, caps, at):
     ``facts`` the :class:`~simcards.ronda.kernel_state.PlayFacts` its credits read."""
     teams = rules.teams
     s = side_of(p, teams)
-    table = board.table
-    table_n = board.table_n
-    pile_n = board.pile_n
-    pile_v = board.pile_v
-    pile_vc = board.pile_vc
-    hitter = board.hitter
-    laid = board.laid
-    lc = board.lc
+    table, table_n, pile_n, pile_v = board.table, board.table_n, board.pile_n, board.pile_v
+    pile_vc, hitter, laid, lc = board.pile_vc, board.hitter, board.laid, board.lc
     hs = side_of(hitter, teams) if hitter >= 0 else -1
     action, taken, hit, chain_closed, missa = act(v, board)
     if pile_n > 0 and pile_v != v:  # X5a: another value closes the pile first
@@ -323,9 +317,7 @@ def credit(play, rules, pts, at, stride, by_source):
     every source into one total a side). Only in points mode (C1)."""
     if rules.mode != MODE_POINTS:
         return
-    hit = play.hit
-    s = play.side
-    v = play.value
+    hit, s, v = play.hit, play.side, play.value
     if hit > 0:
         if rules.chain == CHAIN_FLAT:
             pts[at + s * stride + SRC_DERBA * by_source] += 1  # X6
@@ -373,9 +365,7 @@ def greedy_value(sp, rules, caps, at, held):
     pile_n = board.pile_n
     hitter = board.hitter
     hs = side_of(hitter, teams) if hitter >= 0 else -1
-    last = sp.last
-    big_u = sp.unseen
-    h = sp.next_h
+    last, big_u, h = sp.last, sp.unseen, sp.next_h
     safe = COMB[big_u, h]  # keep of a risk of 0
     ann = sp.next_ann
     pubv = sp.public
@@ -526,14 +516,8 @@ def act_nibbles(v, p, b, teams):
     last hitter before the play (-1: no pile), which gets the ``closed`` cards of a pile X5a
     closes; the mover's side gains ``gained`` cards; ``hit`` the play's place in a chain (0:
     none), ``taken`` the cards taken from the table."""
-    table = b.table
-    table_n = b.table_n
-    pile_n = b.pile_n
-    pile_v = b.pile_v
-    pile_vc = b.pile_vc
-    hitter = b.hitter
-    laid = b.laid
-    lc = b.lc
+    table, table_n, pile_n, pile_v, pile_vc = b.table, b.table_n, b.pile_n, b.pile_v, b.pile_vc
+    hitter, laid, lc = b.hitter, b.laid, b.lc
     hs = side_of(hitter, teams) if hitter >= 0 else -1
     closed = 0
     if pile_n > 0 and pile_v != v:  # X5a

@@ -139,7 +139,8 @@ def test_the_table_printout_keeps_whole_headings_in_a_narrow_terminal(capsys,
 
 def test_the_help_gives_policy_defaults_and_ranges_and_breaks_no_sentence() -> None:
     """``threshold`` alone is threshold:70 and ``rummy`` alone rummy:3, and --help says so with
-    the ranges (K 0 to 14, X from --open-min to 1000, --open-min 1 .. 140); every command's
+    the ranges (K 0..14, X --open-min..1000, --open-min 1 .. 140), written from the kinds'
+    declaration; every command's
     line in ``romi --help`` is its docstring's first paragraph, one line, so that no sentence
     is broken where the source text was."""
     from simcards.core.cli import command
@@ -148,11 +149,11 @@ def test_the_help_gives_policy_defaults_and_ranges_and_breaks_no_sentence() -> N
     assert KINDS.parse("threshold").values == (70,) and KINDS.parse("rummy").values == (3,)
     romi = command().commands["romi"]  # type: ignore[attr-defined]
     helps = {p.name: p.help for p in romi.commands["games"].params}
-    assert "K 0 to 14, plain rummy is rummy:3" in helps["policies"]
-    assert "X from --open-min to 1000, plain threshold is threshold:70" in helps["policies"]
+    assert "rummy:K (Q3: " in helps["policies"] and "K 0..14, default 3" in helps["policies"]
+    assert "X --open-min..1000, default 70" in helps["policies"]
     assert "1 .. 140" in helps["open_min"] and "1 .. 100" in helps["rounds"]
     compare = {p.name: p.help for p in romi.commands["compare"].params}
-    assert "plain threshold is threshold:70" in compare["policy_a"]
+    assert "X --open-min..1000, default 70" in compare["policy_a"]
     for name, cmd in romi.commands.items():
         first = cmd.help.strip().split("\n\n")[0]
         assert "\n" not in first, (name, first)

@@ -47,6 +47,11 @@ def page_footer(study: str, seed: int, quick: bool) -> str:
     )
 
 
+def write_page(path: Path, lines: list[str], study: str, seed: int, quick: bool) -> None:
+    """A study's page: its lines, then :func:`page_footer`."""
+    path.write_text("\n".join(lines) + page_footer(study, seed, quick))
+
+
 def fmt_p(p: float, lo: float, hi: float, digits: int = 4) -> str:
     """A rate with its 95% interval, as printed in every table."""
     return f"{p:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"

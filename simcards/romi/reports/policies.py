@@ -22,7 +22,7 @@ import pandas as pd
 
 from simcards.core import ladder as lad
 from simcards.core.policyspec import PolicySpec
-from simcards.core.reports.common import out_dir, page_footer, quick_banner, save_figure
+from simcards.core.reports.common import out_dir, quick_banner, save_figure, write_page
 from simcards.core.runner import Batch, run_batches
 from simcards.core.store import batch_set_store
 from simcards.romi import api
@@ -744,5 +744,5 @@ def _page(path: Path, df: pd.DataFrame, mixed: pd.DataFrame, pairs: pd.DataFrame
               *[f"simcards romi compare {r.a} {r.b} --players {r.players} --deals "
                 f"{int(r.deal_sets)} --seed {seed} --json"
                 for _, r in pairs[pairs.players == SWEEP_PLAYERS].head(1).iterrows()], "```"]
-    path.write_text("\n".join(lines) + page_footer(STUDY, seed, quick))
+    write_page(path, lines, STUDY, seed, quick)
 

@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from simcards.core.reports.common import out_dir, page_footer, quick_banner, save_figure
+from simcards.core.reports.common import out_dir, quick_banner, save_figure, write_page
 from simcards.core.runner import Batch, run_batches
 from simcards.core.stats import mean_ci, wilson
 from simcards.core.store import batch_set_store
@@ -312,8 +312,8 @@ def build(root: Path, *, seed: int, workers: int | None, progress: bool = True,
         tabs[name].to_csv(out / f"questions_{name}.csv", index=False)
     fig = _figure(tabs, out / "questions.png")
     page = out / "questions.md"
-    page.write_text("\n".join(page_lines(tabs, fig, seed=seed, quick=quick,
-                                         n_rounds=n_rounds)) + page_footer(STUDY, seed, quick))
+    write_page(page, page_lines(tabs, fig, seed=seed, quick=quick, n_rounds=n_rounds), STUDY,
+               seed, quick)
     return page
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from simcards.core.reports.common import out_dir, page_footer, quick_banner, save_figure
+from simcards.core.reports.common import out_dir, quick_banner, save_figure, write_page
 from simcards.core.runner import Batch, run_batches
 from simcards.core.stats import wilson
 from simcards.core.store import batch_set_store
@@ -181,4 +181,4 @@ def _page(path: Path, df: pd.DataFrame, figs: dict[str, str], *, seed: int, quic
         lines.append(f"simcards romi rounds --players {n} --policies {POLICY} --rounds "
                      f"{n_rounds} --seed {seed} --json")
     lines += ["```"]
-    path.write_text("\n".join(lines) + page_footer(STUDY, seed, quick))
+    write_page(path, lines, STUDY, seed, quick)

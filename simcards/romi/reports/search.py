@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from simcards.core.reports.common import out_dir, page_footer, quick_banner, write_search_study
+from simcards.core.reports.common import out_dir, quick_banner, write_page, write_search_study
 from simcards.core.runner import run_batches
 from simcards.core.store import batch_set_store
 from simcards.romi.reports.policies import Job, _ci_text, _frame, compare_batch
@@ -218,4 +218,4 @@ def _page(path: Path, df: pd.DataFrame, *, seed: int, quick: bool) -> None:
               "every run is in `search_compare.csv`. One of them again:", "", "```",
               f"simcards romi compare {SEARCHES[-1]} {BASE} --players {n} --deals {deals} "
               f"--seed {seed}", "```", ""]
-    path.write_text("\n".join(lines) + page_footer(STUDY, seed, quick))
+    write_page(path, lines, STUDY, seed, quick)

@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from simcards.core.plans import Plan, StageRequest, run_searches
-from simcards.core.reports.common import fmt_p, out_dir, page_footer, quick_banner, save_figure
+from simcards.core.reports.common import fmt_p, out_dir, quick_banner, save_figure, write_page
 from simcards.core.runner import Batch
 from simcards.core.stats import Z95, wilson
 from simcards.core.store import describe_batch
@@ -472,5 +472,4 @@ def _page(path: Path, curve: pd.DataFrame, heat: np.ndarray, values: list[int],
               f"--lives {LIVES} --seed {seed} --start S` with S the start of its row in "
               "`best_threshold_equilibrium.csv` (pairs joined by commas)."]
     lines[2:2] = quick_banner(quick)
-    lines.append(page_footer("ronco-best", seed, quick))
-    path.write_text("\n".join(lines))
+    write_page(path, [*lines, ""], "ronco-best", seed, quick)  # a blank line before the footer

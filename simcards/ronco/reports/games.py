@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from simcards.core.reports.common import fmt_p, out_dir, page_footer, quick_banner, save_figure
+from simcards.core.reports.common import fmt_p, out_dir, quick_banner, save_figure, write_page
 from simcards.core.runner import Batch, run_batches
 from simcards.core.stats import wilson
 from simcards.core.store import batch_set_store
@@ -273,5 +273,4 @@ def _page(path: Path, res, figs: dict[str, str], *, seed: int, games: int,
         f"```\nsimcards ronco games --players 6 --lives 7 --first-dealer 0 --games {games} "
         f"--seed {seed}\n```",
     ]
-    lines.append(page_footer("ronco-games", seed, quick))
-    path.write_text("\n".join(lines))
+    write_page(path, [*lines, ""], "ronco-games", seed, quick)  # a blank line before the footer

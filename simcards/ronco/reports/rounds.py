@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from simcards.core.reports.common import fmt_p, out_dir, page_footer, quick_banner, save_figure
+from simcards.core.reports.common import fmt_p, out_dir, quick_banner, save_figure, write_page
 from simcards.core.runner import Batch, run_batches
 from simcards.core.stats import wilson
 from simcards.core.store import batch_set_store
@@ -178,5 +178,4 @@ def _page(df: pd.DataFrame, path: Path, fig_name: str, *, seed: int, rounds: int
         f"```\nsimcards ronco rounds --players 5 --threshold 5 --dealer-threshold 5 "
         f"--rounds {rounds} --seed {seed}\n```",
     ]
-    lines.append(page_footer("ronco-rounds", seed, quick))
-    path.write_text("\n".join(lines))
+    write_page(path, [*lines, ""], "ronco-rounds", seed, quick)  # a blank line before the footer

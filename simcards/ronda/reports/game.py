@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from simcards.core.reports.common import out_dir, page_footer, quick_banner, save_figure
+from simcards.core.reports.common import out_dir, quick_banner, save_figure, write_page
 from simcards.core.runner import Batch, run_batches
 from simcards.core.store import batch_set_store
 from simcards.ronda import compare_batch, hands_batch, matches_batch, summaries
@@ -466,5 +466,5 @@ def _page(path: Path, sources: pd.DataFrame, lengths: pd.DataFrame, options: pd.
               f"--matches {n_matches} --seed {seed} --json",
               f"simcards ronda compare {CHALLENGER} {GREEDY} --players 2 --derba-chain tiers "
               f"--deals {n_sets} --seed {seed} --json", "```"]
-    path.write_text("\n".join(lines) + page_footer(STUDY, seed, quick))
+    write_page(path, lines, STUDY, seed, quick)
 

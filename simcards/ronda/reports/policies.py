@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from simcards.core import ladder as lad
-from simcards.core.reports.common import out_dir, page_footer, quick_banner, save_figure
+from simcards.core.reports.common import out_dir, quick_banner, save_figure, write_page
 from simcards.core.runner import Batch, run_batches
 from simcards.core.store import batch_set_store
 from simcards.ronda import compare_batch, summaries
@@ -532,4 +532,4 @@ def _page(path: Path, df: pd.DataFrame, fig: str, *, seed: int, quick: bool,
     for table, a, b in examples:
         lines.append(command(_run(df[df.table == table], a, b), seed))
     lines += ["```", "", *replies_lines]
-    path.write_text("\n".join(lines) + page_footer(STUDY, seed, quick))
+    write_page(path, lines, STUDY, seed, quick)

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from simcards.core.reports.common import out_dir, page_footer, quick_banner, write_search_study
+from simcards.core.reports.common import out_dir, quick_banner, write_page, write_search_study
 from simcards.core.runner import run_batches
 from simcards.core.store import batch_set_store
 from simcards.ronda.reports.policies import (
@@ -254,4 +254,4 @@ def _page(path: Path, df: pd.DataFrame, *, seed: int, quick: bool) -> None:
               "`announce_conflict=text`), matches to 21 checked at the end of each hand; every "
               "run is in `search_compare.csv`. One of them again:", "", "```",
               command(example, seed), "```", ""]
-    path.write_text("\n".join(lines) + page_footer(STUDY, seed, quick))
+    write_page(path, lines, STUDY, seed, quick)
