@@ -54,7 +54,7 @@ def timed(clock, fn) -> float:
 def round_rates(cfg: KernelConfig, limit, rounds: int, t: int, td: int, repeats: int,
                 clock) -> tuple[float, float | None]:
     """Best rounds/s of the project kernel and of the yardstick, runs interleaved."""
-    args = cfg.args()
+    args = (*cfg.args(), None)  # no user functions (S5)
     simulate_rounds(chunk_state(0, 0), 1000, *args)  # compile / load from cache
     if limit is not None:
         limit.play_rounds(cfg.n, 1000, t, td, 0)  # compile

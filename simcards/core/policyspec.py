@@ -43,6 +43,11 @@ import numpy as np
 
 from simcards.core.cli_options import flag_name
 from simcards.core.errors import UsageError
+from simcards.core.userpolicy import UserPolicy, is_user_spec
+from simcards.core.userpolicy import load as load_user
+
+USER_KIND = "user"
+"""The kind of a user's own function, ``PATH.py:FUNCTION``, in the games that declare it."""
 
 Number = int | float
 Bound = Number | str
@@ -145,6 +150,8 @@ class PolicyKind:
             raise ValueError(f"policy kind {self.name}: no legal player, but no reason given")
 
     def syntax(self) -> str:
+        if self.name == USER_KIND:
+            return "PATH.py:FUNCTION"
         return ":".join([self.name, *(p.name for p in self.params)])
 
     def cost_of(self, values: Sequence[Number], players: int) -> float:
@@ -169,13 +176,17 @@ class SeatColumn:
 
 @dataclass(frozen=True)
 class PolicySpec:
-    """A parsed policy: a kind and one value per parameter, in the kind's order."""
+    """A parsed policy: a kind and one value per parameter, in the kind's order; for the
+    ``user`` kind, the user's function (:mod:`simcards.core.userpolicy`)."""
 
     kind: str
     values: tuple[Number, ...] = ()
+    user: UserPolicy | None = None
 
     def text(self) -> str:
         """The text that parses back to exactly this spec."""
+        if self.user is not None:
+            return self.user.text()
         return ":".join([self.kind, *(format_value(v) for v in self.values)])
 
     def __str__(self) -> str:
@@ -307,8 +318,15 @@ class PolicyKinds:
     def parse(self, text: str, bounds: Mapping[str, Number] | None = None,
               defaults: Mapping[str, Number] | None = None) -> PolicySpec:
         """Read ``kind[:v1[:v2...]]``: missing trailing values come from ``defaults`` (by
-        parameter name), else from the kind's own defaults; every value is range-checked."""
+        parameter name), else from the kind's own defaults; every value is range-checked. A
+        game that declares the ``user`` kind also reads ``PATH.py:FUNCTION``
+        (:func:`simcards.core.userpolicy.load`)."""
+        if USER_KIND in self.kinds and is_user_spec(text):
+            return PolicySpec(USER_KIND, (), load_user(text, ""))
         parts = text.strip().split(":")
+        if parts[0].strip().lower() == USER_KIND and USER_KIND in self.kinds:
+            raise UsageError(f"policy {text.strip()!r}: name your function as PATH.py:FUNCTION "
+                             "(a .py file, a colon, the function's name)")
         kind = self.kind(parts[0].strip().lower())
         given = parts[1:]
         if len(given) > len(kind.params):

@@ -139,12 +139,23 @@ from simcards.core.cli_options import (
     parse_range,
 )
 from simcards.core.errors import UsageError
-from simcards.core.policyspec import flag_message
+from simcards.core.policyspec import USER_KIND, flag_message
 from simcards.core.results import Result
 from simcards.core.runner import check_workers
 from simcards.core.switches import HAND, RuleSet
-from simcards.ronco.policies import DEFAULT_P, DEFAULT_T, DEFAULT_TD, KINDS, THRESHOLD_KINDS, Policy
+from simcards.core.userpolicy import is_user_spec
+from simcards.core.userpolicy import load as load_user
+from simcards.ronco.policies import (
+    BAYES_TABLE,
+    DEFAULT_P,
+    DEFAULT_T,
+    DEFAULT_TD,
+    KINDS,
+    THRESHOLD_KINDS,
+    Policy,
+)
 from simcards.ronco.rules import RoncoRules, check_players
+from simcards.ronco.users import PYTHON, engine_for, notice
 
 ROUNDS = Count("--rounds", "1M", 10**12, "Rounds to simulate")
 """How many rounds one ``rounds`` run simulates."""
@@ -234,6 +245,12 @@ def round_policies(players: int, policy: str = "threshold", threshold: int | Non
     """One policy per position from the ``rounds``/``exact`` flags (None: not given);
     ``policies`` gives each position's own, the dealer's last."""
     check_players(players)
+    if is_user_spec(policy):  # S5: a function of the user's for every position
+        _refuse_with(f"--policy {policy.strip()}",
+                     _given(threshold=threshold, dealer_threshold=dealer_threshold,
+                            thresholds=thresholds, keep_prob=keep_prob, policies=policies),
+                     "the function decides every position")
+        return [Policy(USER_KIND, user=load_user(policy, "--policy"))] * players
     if policies is not None:
         if policy != "threshold":
             raise UsageError("--policy cannot be used with --policies: --policies gives every "
@@ -267,14 +284,32 @@ def round_policies(players: int, policy: str = "threshold", threshold: int | Non
     return policies
 
 
-def _header(command: str, rules: RoncoRules, policies: Sequence[Policy]) -> dict[str, Any]:
-    return {
+def _header(command: str, rules: RoncoRules, policies: Sequence[Policy],
+            engine: str | None = None) -> dict[str, Any]:
+    """The answer's first keys (and the run's manifest). With a user's function (S5) also the
+    engine that played and each function's digest (its file's text and name): editing the file
+    makes a new run."""
+    out: dict[str, Any] = {
         "game": "ronco",
         "command": command,
         "players": len(policies),
         "rules": rules.summary(),
         "policies": [p.spec() for p in policies],
     }
+    users = {p.user.text(): p.user.digest for p in policies if p.user is not None}
+    if users or engine == PYTHON:
+        out["engine"] = engine
+    if users:
+        out["user_policies"] = users
+    return out
+
+
+def _no_users(policies: Sequence[Policy], command: str) -> None:
+    """Refuse a user's function (S5) where only built-in policies are evaluated."""
+    for p in policies:
+        if p.user is not None:
+            raise UsageError(f"{command} plays built-in policies only for now; {p.user} is a "
+                             "function of yours (rounds plays it)")
 
 
 _POLICY_ARGS = {"players": INT, "policy": TEXT, "policies": POLICIES_TEXT.or_none(),
@@ -283,7 +318,7 @@ _POLICY_ARGS = {"players": INT, "policy": TEXT, "policies": POLICIES_TEXT.or_non
 _ROUND_ARGS = {**_POLICY_ARGS, **ROUND_SWITCHES.args, "thresholds": INTEGERS.or_none()}
 
 
-@checked(_ROUND_ARGS, rounds=COUNT)
+@checked(_ROUND_ARGS, rounds=COUNT, engine=TEXT.or_none())
 @ROUND_SWITCHES.keywords
 @run_keywords()
 def rounds(*, players: int = 4, policy: str = "threshold",
@@ -291,12 +326,19 @@ def rounds(*, players: int = 4, policy: str = "threshold",
            threshold: int | None = None,
            dealer_threshold: int | None = None, thresholds: str | Sequence[int] | None = None,
            keep_prob: float | None = None, rules: RoncoRules,
-           rounds: int | str = ROUNDS.default, run: dict[str, Any]) -> Result:
+           rounds: int | str = ROUNDS.default, engine: str | None = None,
+           run: dict[str, Any]) -> Result:
     """Monte Carlo loss rate of every position in one round (``simcards ronco rounds``).
 
     ``threshold`` and ``dealer_threshold`` default to 5, ``keep_prob`` to 0.5 (random policy
     only); ``thresholds`` gives one threshold per position, the dealer's last. ``rounds`` is at
     most 1e12. ``progress`` shows the command's progress bar and messages on stderr.
+
+    A policy may be a function of yours, ``PATH.py:FUNCTION`` (S5, in ``policy`` for every
+    position or as ``policies`` entries). ``engine`` chooses where the rounds are played:
+    ``compiled`` (the round kernel; every function must compile with numba) or ``python``
+    (the environments' table engine); by default the kernel, unless a function does not
+    compile (a line on stderr says so). Both engines play the same deals.
     """
     from simcards.core.montecarlo import monte_carlo
     from simcards.ronco import rounds_batch as ronco_rounds
@@ -304,6 +346,11 @@ def rounds(*, players: int = 4, policy: str = "threshold",
     policies_list = round_policies(players, policy, threshold, dealer_threshold, thresholds,
                                    keep_prob, rules, policies)
     total = ROUNDS.parse(rounds)
+    engine, why = engine_for([p.user for p in policies_list], engine)
+    if engine == PYTHON and any(BAYES_TABLE in p.declared.needs for p in policies_list):
+        raise UsageError("the Python engine plays threshold, informed, random and your own "
+                         "functions; bayes needs its table (use --engine compiled)")
+    notice("this run", why)
 
     def stored(out: dict[str, Any], res: Any) -> pd.DataFrame:
         return pd.DataFrame({"position": range(players), "policy": out["policies"],
@@ -311,10 +358,10 @@ def rounds(*, players: int = 4, policy: str = "threshold",
                              "ci_low": out["ci_low"], "ci_high": out["ci_high"]})
 
     return monte_carlo(
-        _header("rounds", rules, policies_list),
+        _header("rounds", rules, policies_list, engine),
         {"rounds": total, "chunk_size": ronco_rounds.ROUNDS_CHUNK},
-        lambda **where: ronco_rounds.simulate(rules, policies_list, total, seed=run["seed"],
-                                              **where),
+        lambda **where: ronco_rounds.simulate(rules, policies_list, total, engine=engine,
+                                              seed=run["seed"], **where),
         answer=lambda res: res.to_dict(), frame=rounds_frame, stored_frame=stored,
         summary=("p_lose", "p_all_tie", "rounds"), **run)
 
@@ -334,6 +381,7 @@ def exact(*, players: int = 4, policy: str = "threshold",
 
     policies_list = round_policies(players, policy, threshold, dealer_threshold, thresholds,
                                    keep_prob, rules, policies)
+    _no_users(policies_list, "exact")
     check_seed(seed)
     check_workers(workers)
     res = ronco_rounds.exact(rules, policies_list, progress=progress)
@@ -352,7 +400,9 @@ def _entries(spec: str) -> list[tuple[str, int]]:
     """``--policies`` entries as (kind, number of parameters written)."""
     out = []
     for item in spec.split(","):
-        if item.strip():
+        if is_user_spec(item):
+            out.append((USER_KIND, 0))
+        elif item.strip():
             kind, *values = item.strip().split(":")
             out.append((kind.strip().lower(), len(values)))
     return out
@@ -424,6 +474,7 @@ def games(*, players: int = 4, lives: int = 7, policies: str | Sequence[str] | N
 
     table = game_policies(players, policies, policy, threshold, dealer_threshold, keep_prob,
                           rules)
+    _no_users(table, "games")
     ronco_games.check_lives(lives)
     ronco_games.check_first_dealer(first_dealer, players)
     header = {**_header("games", rules, table), "lives": lives, "first_dealer": first_dealer}

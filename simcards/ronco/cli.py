@@ -24,13 +24,15 @@ from simcards.core.cli_options import (
 )
 from simcards.core.commands import GameApi
 from simcards.core.console import table_console
+from simcards.core.policyspec import USER_KIND
 from simcards.ronco import api
 from simcards.ronco.policies import KINDS
 
 app = typer.Typer(help="Ronco and its Poroli variant.", no_args_is_help=True)
 _API = GameApi("simcards.ronco.api")
 
-_KIND_DOCS = " | ".join(f"{k.name} ({k.doc})" for k in KINDS.kinds.values())
+_KIND_DOCS = " | ".join(f"{k.syntax() if k.name == USER_KIND else k.name} ({k.doc})"
+                        for k in KINDS.kinds.values())
 PlayersOpt = option("--players", "Players at the table (2-20).", int)
 PolicyOpt = option("--policy", _KIND_DOCS + ".", str)
 ThresholdOpt = option("--threshold", "Non-dealers keep at or above T (default 5; not with "
@@ -47,6 +49,10 @@ RoundsOpt = Annotated[str, typer.Option("--rounds", help=api.ROUNDS.help())]
 GamesOpt = Annotated[str | None, typer.Option(
     "--games", help=api.GAMES.help() + " Not with --exact.")]
 LivesOpt = Annotated[int, typer.Option("--lives", help="Lives (or chips) per player.")]
+EngineOpt = option("--engine", "Where the rounds are played: compiled (the round kernel) or "
+                   "python (the environments' table engine, slower). Default: compiled, unless "
+                   "a function of yours (PATH.py:FUNCTION) does not compile; both play the same "
+                   "deals.")
 PoliciesOpt = option(
     "--policies", "One policy per player, e.g. threshold:5:4,informed:5:5,random:0.5 (instead "
     "of --policy; --threshold, --dealer-threshold and --keep-prob fill the values an entry "
@@ -106,9 +112,10 @@ def _print_rounds(out: dict, exact: bool) -> None:
 @run_options()
 @inject_options("seats", ROUND_POLICY_OPTIONS)
 def rounds(seats: dict[str, Any], *, switches: dict[str, Any],
-           n_rounds: RoundsOpt = api.ROUNDS.default, run: dict[str, Any]) -> None:
+           n_rounds: RoundsOpt = api.ROUNDS.default, engine: EngineOpt = None,
+           run: dict[str, Any]) -> None:
     """Monte Carlo loss rate of every position in one round."""
-    _API.call("rounds", **seats, **switches, rounds=n_rounds, run=run,
+    _API.call("rounds", **seats, **switches, rounds=n_rounds, engine=engine, run=run,
               show=lambda out: _print_rounds(out, exact=False))
 
 

@@ -25,6 +25,7 @@ THRESHOLD = 0
 INFORMED = 1
 RANDOM = 2
 BAYES = 3
+USER = 4
 
 # S4: the span of the public history's base-3 code in a bayes lookup key (up to 20 players).
 BAYES_HIST_SPAN = 3**19

@@ -240,7 +240,7 @@ def _general_game(words, seats, rules, game, d, draw_uniforms, buf):
                 s0, s1, s2, s3, x = step(s0, s1, s2, s3)
                 u[pos] = to_uniform(x)
         rounds += 1
-        flags = play_round(hold, deck[k], k, by_pos, u, rules, lost)
+        flags = play_round(hold, deck[k], k, by_pos, u, rules, lost, None)
         if flags & ALL_TIE:  # G6: no lives lost
             if rules.absolute_tie == VOID_TIE:
                 return s0, s1, s2, s3, VOID, -1, rounds

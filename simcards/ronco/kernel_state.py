@@ -22,7 +22,8 @@ import numpy as np
 if TYPE_CHECKING:
     from simcards.ronco.policies import Policy
 
-__all__ = ["Classes", "Decision", "GameSpec", "GameWork", "KernelRules", "RaceWork", "Seats"]
+__all__ = ["Classes", "Decision", "GameSpec", "GameWork", "KernelRules", "RaceWork", "Seats",
+           "UserSeats"]
 
 
 class KernelRules(NamedTuple):
@@ -82,6 +83,22 @@ class Decision(NamedTuple):
     swapped: bool
     given: int
     hist: int
+
+
+class UserSeats(NamedTuple):
+    """The seats that play a user's function (S5), for the round kernels: the functions, which
+    seat plays which, and the observation they read, kept up to date decision by decision
+    (:func:`simcards.ronco.observation_kernel.user_keeps`). Built in the process that runs the
+    kernel (the functions are compiled there), never pickled."""
+
+    fns: tuple  # MAX_USER_POLICIES cfuncs f(obs, legal) -> action (a spare slot: a stub)
+    slot: np.ndarray  # int64 by position: the seat's function in fns, -1 for a built-in
+    obs: np.ndarray  # float32: the ronco_v0 observation of the seat deciding
+    legal: np.ndarray  # int8 [1, 1]: keep and pass are always legal
+    cls: np.ndarray  # int64 by strength: its strength class (C2, C4), the observation's unit
+    n_classes: int
+    mark: np.ndarray  # int64 [next position, card entry, dealt entry, position entry]
+    err: np.ndarray  # int64 [position + 1, action] of the first action that is not legal
 
 
 class GameSpec(NamedTuple):

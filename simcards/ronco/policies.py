@@ -16,8 +16,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from simcards.core.policyspec import Param, PolicyKind, PolicyKinds, PolicySpec, SeatColumn
-from simcards.ronco.codes import BAYES, INFORMED, RANDOM, THRESHOLD
+from simcards.core.policyspec import (
+    USER_KIND,
+    Param,
+    PolicyKind,
+    PolicyKinds,
+    PolicySpec,
+    SeatColumn,
+)
+from simcards.core.userpolicy import UserPolicy
+from simcards.ronco.codes import BAYES, INFORMED, RANDOM, THRESHOLD, USER
 
 DEFAULT_T = 5
 DEFAULT_TD = 5
@@ -29,6 +37,9 @@ THRESHOLD_RULE = "threshold rule"
 grids."""
 UNIFORMS = "uniforms"
 """A need: the kind draws one uniform number per decision (S3)."""
+USER_FUNCTION = "user function"
+"""A need: the seat calls the user's function (S5) with its observation; the compiled rounds
+engine calls it as a first-class function, the Python engine (``--engine python``) as Python."""
 BAYES_TABLE = "bayes table"
 """A need: the kind plays the exact solver's table of best replies to the other players'
 declared policies (S4, :mod:`simcards.ronco.bayes_exact`); a fixed seat, which declares no
@@ -51,6 +62,8 @@ KINDS = PolicyKinds("ronco", [
                "S3: keep with probability p", needs=frozenset({UNIFORMS})),
     PolicyKind("bayes", BAYES, (), "S4: the exact best reply to the other players' policies",
                needs=frozenset({BAYES_TABLE})),
+    PolicyKind(USER_KIND, USER, (), "S5: your own function f(obs, legal) -> 0 keep, 1 pass "
+               "(the dealer: cut), of the ronco_v0 observation", needs=frozenset({USER_FUNCTION})),
 ], COLUMNS)
 """Ronco's policy kinds (S1-S4): what ``--policies`` accepts, with ranges and defaults."""
 KIND_CODE = {name: KINDS.code(name) for name in KINDS.names}
@@ -76,6 +89,8 @@ class Policy:
     T: int = DEFAULT_T
     Td: int = DEFAULT_TD
     p: float = DEFAULT_P
+    user: UserPolicy | None = None
+    """S5: the user's function (the ``user`` kind only)."""
 
     @property
     def code(self) -> int:
@@ -96,14 +111,14 @@ class Policy:
 
     def as_spec(self) -> PolicySpec:
         return PolicySpec(self.kind, tuple(p.type(self.fields()[p.name])
-                                           for p in self.declared.params))
+                                           for p in self.declared.params), self.user)
 
     @classmethod
     def from_spec(cls, spec: PolicySpec, default: Policy | None = None) -> Policy:
         base = default or cls()
         given = {p.name: p.type(v)
                  for p, v in zip(KINDS.kind(spec.kind).params, spec.values, strict=True)}
-        return cls(spec.kind, **{**base.fields(), **given})
+        return cls(spec.kind, **{**base.fields(), **given}, user=spec.user)
 
     def spec(self) -> str:
         """The text form that :func:`parse_policy` reads back to exactly this policy."""

@@ -27,7 +27,9 @@ from simcards.ronco.codes import RANDOM as _RANDOM
 from simcards.ronco.codes import THRESHOLD as _THRESHOLD
 from simcards.ronco.codes import TIES_ALL as _TIES_ALL
 from simcards.ronco.codes import TIES_FIRST as _TIES_FIRST
+from simcards.ronco.codes import USER as _USER
 from simcards.ronco.kernel_state import Decision
+from simcards.ronco.observation_kernel import keeps, observe, user_keeps
 
 _M32 = uint64(0xFFFFFFFF)
 
@@ -90,10 +92,15 @@ def bayes_keeps(n, pos, hist, c, d, bkeys, bvals):
 
 
 @njit(cache=True, inline="always")
-def _keeps(seats, i, u, n, dec, rules):
-    """One decision of position ``i``: True to keep (a dealer: not to cut). S1, S2, S3 and
-    S4."""
+def _keeps(seats, i, u, n, dec, rules, users):
+    """One decision of position ``i``: True to keep (a dealer: not to cut). S1, S2, S3, S4 and
+    S5 (``users``, a :class:`~simcards.ronco.kernel_state.UserSeats`; None where no seat plays
+    a user function: the branch is then compiled out)."""
     kind = seats.kind[i]
+    if kind == _USER:
+        if users is None:
+            return True
+        return user_keeps(users, i, n, dec)
     if kind == _RANDOM:
         return u < seats.p[i]
     if kind == _BAYES:
@@ -103,13 +110,14 @@ def _keeps(seats, i, u, n, dec, rules):
 
 
 @njit(cache=True, inline="always")
-def act(hold, n, seats, u, rules):
+def act(hold, n, seats, u, rules, users):
     """Play positions 0 .. n-2 in place on ``hold`` (strengths by position); return True when
     the dealer cuts.
 
     ``seats`` is indexed by position; ``u`` holds one uniform per position for random
-    policies. R2-R5: a pass swaps with the next position unless that player holds the top
-    rank (refusal); the passer's card is final either way.
+    policies; ``users`` the user functions' seats (S5), or None. R2-R5: a pass swaps with the
+    next position unless that player holds the top rank (refusal); the passer's card is final
+    either way.
     """
     top = rules.top
     swapped = False
@@ -117,7 +125,7 @@ def act(hold, n, seats, u, rules):
     hist = 0
     for i in range(n - 1):
         c = hold[i]
-        if _keeps(seats, i, u[i], n, Decision(c, i, False, swapped, d, hist), rules):
+        if _keeps(seats, i, u[i], n, Decision(c, i, False, swapped, d, hist), rules, users):
             swapped = False
             hist = hist * 3
         elif hold[i + 1] == top:  # R4: refused
@@ -130,7 +138,8 @@ def act(hold, n, seats, u, rules):
             d = hold[i]
             hist = hist * 3 + 1
     i = n - 1
-    return not _keeps(seats, i, u[i], n, Decision(hold[i], i, True, swapped, d, hist), rules)
+    return not _keeps(seats, i, u[i], n, Decision(hold[i], i, True, swapped, d, hist), rules,
+                      users)
 
 
 @njit(cache=True, inline="always")
@@ -179,9 +188,9 @@ def resolve(hold, n, cut, cut_strength, rules, lost):
 
 
 @njit(cache=True, inline="always")
-def play_round(hold, cut_strength, n, seats, u, rules, lost):
+def play_round(hold, cut_strength, n, seats, u, rules, lost, users):
     """A whole round on given strengths; returns resolve()'s flags."""
-    cut = act(hold, n, seats, u, rules)
+    cut = act(hold, n, seats, u, rules, users)
     return resolve(hold, n, cut, cut_strength, rules, lost)
 
 
@@ -235,17 +244,24 @@ def deal(state, perm, k):
 
 
 @njit(cache=True)
-def _threshold_rounds(state, rounds, n, seats, deck, rules, out):
-    """:func:`simulate_rounds` when every position plays the threshold policy (S1).
+def _threshold_rounds(state, rounds, n, seats, deck, rules, out, users):
+    """:func:`simulate_rounds` when every position plays the threshold policy (S1) or a user's
+    function (S5, ``users``; None when no position does).
 
     The same rules as :func:`act` and :func:`resolve`, fused into one pass that never copies
     the deal: the card travelling down the table (``carry``) is the one a passer hands on, and
     each position's final card is fixed as soon as the next position has been dealt. Tallies
     are kept in local scalars and the generator in local words. Consumes the stream exactly as
     the general loop does, so both play the same deals. ``out`` is ``(lost_count,
-    double_count, tallies)``, added to.
+    double_count, tallies)``, added to. A user position is given what :func:`act` gives it:
+    whether the previous position swapped with it, the card it was dealt, and the public
+    history (``swapped``, ``d``, ``hist``).
     """
     lost_count, double_count, tallies = out
+    kind = seats.kind
+    if users is not None:  # read once: a field read in the loop costs a reference count
+        fns, slot, obs, legal, cls, c, mark, err = users
+        f0, f1, f2, f3 = fns  # called by name: see observation_kernel.user_keeps
     t = seats.T
     td = seats.Td
     top, ties, cut_king = rules.top, rules.ties, rules.cut_king
@@ -261,17 +277,38 @@ def _threshold_rounds(state, rounds, n, seats, deck, rules, out):
         carry = deck[0]
         low = top + 1
         high = -1
+        swapped = False
+        d = -1
+        hist = 0
         for i in range(n - 1):
             nxt = deck[i + 1]
-            if carry < t[i] and nxt != top:  # R3: a pass; i takes i+1's card for good
+            passes = carry < t[i]
+            if users is not None and kind[i] == _USER:
+                observe(obs, cls, c, mark, i, n, carry, False, swapped, d, hist)
+                k = slot[i]
+                a = (f0(obs, legal) if k == 0 else f1(obs, legal) if k == 1
+                     else f2(obs, legal) if k == 2 else f3(obs, legal))
+                passes = not keeps(a, err, i)
+            if passes and nxt != top:  # R3: a pass; i takes i+1's card for good
                 f = nxt
+                if users is not None:  # what the next position is told (S5)
+                    swapped, d, hist = True, nxt, hist * 3 + 1
             else:  # a keep, or a refusal (R4): i keeps, i+1 holds his own card
                 f = carry
                 carry = nxt
+                if users is not None:
+                    swapped, hist = False, hist * 3 + (2 if passes else 0)
             final[i] = f
             low = min(low, f)
             high = max(high, f)
-        if carry < tdd:  # the dealer cuts (R6)
+        dealer_cuts = carry < tdd
+        if users is not None and kind[dealer] == _USER:
+            observe(obs, cls, c, mark, dealer, n, carry, True, swapped, d, hist)
+            k = slot[dealer]
+            a = (f0(obs, legal) if k == 0 else f1(obs, legal) if k == 1
+                 else f2(obs, legal) if k == 2 else f3(obs, legal))
+            dealer_cuts = not keeps(a, err, dealer)
+        if dealer_cuts:  # the dealer cuts (R6)
             cuts += 1
             cut_card = deck[n]
             if cut_card != top or cut_king == _NONE:
@@ -306,7 +343,7 @@ def _threshold_rounds(state, rounds, n, seats, deck, rules, out):
 
 
 @njit(cache=True)
-def _general_rounds(state, rounds, n, seats, deck, rules, out):
+def _general_rounds(state, rounds, n, seats, deck, rules, out, users):
     """:func:`simulate_rounds` for any mix of policies, through :func:`play_round`; ``out`` as
     in :func:`_threshold_rounds`."""
     lost_count, double_count, tallies = out
@@ -331,7 +368,7 @@ def _general_rounds(state, rounds, n, seats, deck, rules, out):
                 if kind[i] == _RANDOM:
                     s0, s1, s2, s3, x = step(s0, s1, s2, s3)
                     u[i] = to_uniform(x)
-        flags = play_round(hold, deck[n], n, seats, u, rules, lost)
+        flags = play_round(hold, deck[n], n, seats, u, rules, lost, users)
         for i in range(n):  # branch-free tallies: this loop runs for every round
             lost_count[i] += lost[i] > 0
             double_count[i] += lost[i] == 2
@@ -345,7 +382,7 @@ def _general_rounds(state, rounds, n, seats, deck, rules, out):
 
 
 @njit(cache=True)
-def simulate_rounds(state, rounds, n, seats, rules):
+def simulate_rounds(state, rounds, n, seats, rules, users):
     """Monte Carlo: ``rounds`` deals from the stream ``state``, ``seats`` by position.
 
     Returns ``(lost_count, double_count, tallies)``: rounds lost and double losses by position,
@@ -356,20 +393,21 @@ def simulate_rounds(state, rounds, n, seats, rules):
     output), then, for each random-policy position in position order, one uniform from the
     next 64-bit output (:func:`simcards.core.rng_kernel.uniform`). The deck carried from round
     to round is ``rules.strengths`` permuted by the previous deals (see :func:`deal_words`);
-    :func:`record_deals` records exactly these deals.
+    :func:`record_deals` records exactly these deals. ``users`` seats the user functions
+    (S5; a user function draws nothing from the stream).
     """
     # Shuffling the strengths themselves (rather than card indices) saves a lookup per card
     # and deals exactly what shuffling card indices would, draw for draw.
     deck = rules.strengths.copy()
     out = (np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(3, np.int64))
-    all_threshold = True
+    fused = True
     for i in range(n):
-        if seats.kind[i] != _THRESHOLD:
-            all_threshold = False
-    if all_threshold:
-        _threshold_rounds(state, rounds, n, seats, deck, rules, out)
+        if seats.kind[i] != _THRESHOLD and seats.kind[i] != _USER:
+            fused = False
+    if fused:
+        _threshold_rounds(state, rounds, n, seats, deck, rules, out, users)
     else:
-        _general_rounds(state, rounds, n, seats, deck, rules, out)
+        _general_rounds(state, rounds, n, seats, deck, rules, out, users)
     return out
 
 
@@ -408,7 +446,7 @@ def replay_rounds(cards, us, n, seats, rules):
     for r in range(rounds):
         for i in range(n):
             hold[i] = strengths[cards[r, i]]
-        flags[r] = play_round(hold, strengths[cards[r, n]], n, seats, us[r], rules, lost)
+        flags[r] = play_round(hold, strengths[cards[r, n]], n, seats, us[r], rules, lost, None)
         for i in range(n):
             lost_all[r, i] = lost[i]
             finals[r, i] = hold[i]
@@ -480,7 +518,7 @@ def enumerate_piece(n, cls, seats, rules, prefix, dist):
             continue
         for i in range(n):
             hold[i] = base[i]
-        cut = act(hold, n, seats, u, rules)
+        cut = act(hold, n, seats, u, rules, None)
         if not cut:
             flags = resolve(hold, n, False, 0, rules, lost)
             dist[outcome_code(n, lost, flags)] += wt[n]

@@ -14,12 +14,14 @@ import numpy as np
 
 from simcards.core.runner import run_batch
 from simcards.core.stats import wilson
+from simcards.core.userpolicy import UserPolicy
 from simcards.ronco.bayes_exact import policy_table
 from simcards.ronco.kernel_state import KernelRules, Seats
 from simcards.ronco.policies import Policy
 from simcards.ronco.round_kernel import simulate_rounds
 from simcards.ronco.rounds_exact import ExactRound, exact_round
 from simcards.ronco.rules import RoncoRules, check_players
+from simcards.ronco.users import COMPILED, PYTHON, check_errors, python_rounds, user_seats
 
 ROUNDS_CHUNK = 1 << 21
 """Rounds per chunk: about 0.2 s of work, small enough for smooth progress and resume."""
@@ -27,15 +29,28 @@ ROUNDS_CHUNK = 1 << 21
 
 @dataclass(frozen=True)
 class KernelConfig:
-    """Everything the round kernel needs, as its named tuples and ints (pickled to workers)."""
+    """Everything the round kernel needs, as its named tuples and ints (pickled to workers).
+
+    A seat that plays a user's function (S5) is in ``users`` (the function's text travels to
+    the workers, which compile it themselves), and ``engine`` says where the rounds are played:
+    the compiled kernel, or the Python table engine (:mod:`simcards.ronco.users`)."""
 
     n: int
     policies: Seats
     rules: KernelRules
+    users: tuple[UserPolicy | None, ...] = ()
+    engine: str = COMPILED
+    table: tuple[RoncoRules, tuple[Policy, ...]] | None = None
+    """For the Python engine: the rules and the positions' policies."""
 
     @classmethod
-    def build(cls, rules: RoncoRules, policies: Sequence[Policy]) -> KernelConfig:
-        return cls(len(policies), policy_table(rules, policies), rules.kernel)
+    def build(cls, rules: RoncoRules, policies: Sequence[Policy],
+              engine: str = COMPILED) -> KernelConfig:
+        users = tuple(p.user for p in policies)
+        if not any(users) and engine == COMPILED:
+            return cls(len(policies), policy_table(rules, policies), rules.kernel)
+        return cls(len(policies), policy_table(rules, policies), rules.kernel, users, engine,
+                   (rules, tuple(policies)) if engine == PYTHON else None)
 
     def args(self) -> tuple:
         """The round kernels' arguments after their own leading ones."""
@@ -59,7 +74,15 @@ STREAM = "ronco.rounds"
 
 def rounds_chunk(state: np.ndarray, size: int, cfg: KernelConfig) -> RoundStats:
     """One chunk of Monte Carlo rounds (runs in a worker)."""
-    return RoundStats(*simulate_rounds(state, size, *cfg.args()))
+    if cfg.engine == PYTHON:
+        assert cfg.table is not None
+        return RoundStats(*python_rounds(state, size, cfg.n, cfg.policies.kind, *cfg.table))
+    if not any(cfg.users):
+        return RoundStats(*simulate_rounds(state, size, *cfg.args(), None))
+    seats = user_seats(cfg.users, cfg.rules, cfg.n)
+    out = RoundStats(*simulate_rounds(state, size, *cfg.args(), seats))
+    check_errors(seats, cfg.users)
+    return out
 
 
 @dataclass(frozen=True)
@@ -102,6 +125,7 @@ def simulate(
     policies: Sequence[Policy],
     rounds: int,
     *,
+    engine: str = COMPILED,
     seed: int = 0,
     workers: int | None = None,
     progress: bool = False,
@@ -111,7 +135,7 @@ def simulate(
     check_players(len(policies))
     for pol in policies:
         pol.validate(rules.top)
-    cfg = KernelConfig.build(rules, policies)
+    cfg = KernelConfig.build(rules, policies, engine)
     lost, double, tallies = RoundStats(**run_batch(
         rounds_chunk, cfg, seed=seed, total=rounds, chunk_size=ROUNDS_CHUNK, stream=STREAM,
         workers=workers, progress=progress, label="Ronco rounds", **batch,

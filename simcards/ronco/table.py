@@ -865,6 +865,9 @@ def seat_policy(setup: RoncoSetup, spec: str) -> Callable[[TableState, random.Ra
     except UsageError as exc:
         raise UsageError(flag_message("policy", str(exc))) from None
     KINDS.check_legal(policy.as_spec(), "policy")
+    if policy.user is not None:
+        raise UsageError(f"policy {policy.user}: a fixed seat of the environments plays the "
+                         "built-in policies (S1-S3); a function of yours plays in rounds")
     if BAYES_TABLE in policy.declared.needs:
         raise UsageError("policy 'bayes' cannot play a fixed seat: it is the best reply to the "
                          "other players' declared policies (S4); use threshold, informed or "

@@ -44,7 +44,7 @@ KIND = {
     "policy": "text", "deck": "text", "cut_king": "text", "ties": "text",
     "absolute_tie": "text", "field": "text", "family": "text", "payoff": "text",
     "start": "text", "derba_chain": "text", "announce": "text", "announce_conflict": "text",
-    "mode": "text", "target_check": "text", "scheduler": "text",
+    "mode": "text", "target_check": "text", "scheduler": "text", "engine": "text",
     "a": "policy", "b": "policy", "policies": "policies",
     "thresholds": "integers", "hand": "cards", "table": "melds", "file": "path",
     "store": "path",

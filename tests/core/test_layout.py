@@ -144,7 +144,7 @@ def constant_builders(module: ast.Module) -> set[str]:
 def thick_python(module: ast.Module) -> list[str]:
     """What a kernel module holds beyond compiled code, constants and thin Python (rule 3)."""
     compiled = compiled_defs(module)
-    callable_kernels = compiled | kernel_imports(module)
+    callable_kernels = compiled | kernel_imports(module) | numba_names(module)[0]
     builders = constant_builders(module)
     out = []
     for node in module.body:
@@ -208,10 +208,11 @@ def test_compiled_code_lives_only_in_kernel_modules(path: Path) -> None:
                          ids=name)
 def test_kernel_modules_hold_at_most_thin_python(path: Path) -> None:
     """Rule 3: beside its compiled code and constants, a kernel module holds only thin
-    wrappers (a call into compiled code with a little conversion around it) and functions that
-    build a constant at import. Python logic (loops, classes, validation, statistics' names,
-    drivers choosing between kernels) belongs to a module named for it, a ``*_batch.py`` or
-    the game's Python API, where it is read, tested and edited as Python."""
+    wrappers (a call into compiled code, or to a numba compiler, with a little conversion
+    around it) and functions that build a constant at import. Python logic (loops, classes,
+    validation, statistics' names, drivers choosing between kernels) belongs to a module named
+    for it, a ``*_batch.py`` or the game's Python API, where it is read, tested and edited as
+    Python."""
     assert thick_python(tree(path)) == [], f"{name(path)}: move to a Python module"
 
 

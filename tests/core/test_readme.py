@@ -11,6 +11,7 @@ import io
 import itertools
 import re
 import shlex
+import shutil
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,8 @@ import pytest
 import simcards.ronco
 import simcards.ronda
 
-README = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+ROOT = Path(__file__).resolve().parents[2]
+README = (ROOT / "README.md").read_text()
 
 
 def _api_doc(game: str) -> str:
@@ -373,6 +375,7 @@ def test_every_readme_command_runs_as_written_at_a_tiny_size(command: str, tmp_p
 
     monkeypatch.chdir(tmp_path)
     (tmp_path / "hands.txt").write_text("Ah 2h 3h 7c 7d 7s X\n# a comment\n6h 7h 8h 9h\n")
+    shutil.copytree(ROOT / "scripts" / "strategies", tmp_path / "scripts" / "strategies")
     monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
     argv = tiny(command)
     code = main(argv)

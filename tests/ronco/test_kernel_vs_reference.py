@@ -70,7 +70,7 @@ def test_monte_carlo_loop_plays_exactly_the_recorded_deals(cfg: Config) -> None:
     kc = KernelConfig.build(cfg.rules, cfg.policies)
     n = kc.n
     lost_mc, double_mc, tallies = simulate_rounds(chunk_state(7, 0, stream=99), DEALS,
-                                                  *kc.args())
+                                                  *kc.args(), None)
     cards, us = record_deals(chunk_state(7, 0, stream=99), DEALS, n, kc.policies.kind,
                              kc.rules.n_cards)
     lost, flags, _ = replay_rounds(cards, us, *kc.args())

@@ -1,0 +1,195 @@
+"""The ``ronco_v0`` observation in compiled code: its layout, readers for a player's own
+policy (S5), and the writer the round kernels keep up to date for the seat deciding.
+
+The layout is :data:`simcards.ronco.table.ROUND_OBSERVATION_FIELDS` (``help(
+simcards.envs.ronco_v0.env)``): ``C`` strength classes (the deck's distinct strengths,
+weakest first, C2; class 0 is the Poroli card under ``poroli``, C4) and ``n`` positions. The
+readers find both in the vector itself (its last entry is ``n / 20``), so one function serves
+every table size and deck. Every reader is compiled, and works the same called from plain
+Python (a numpy float32 vector) and from inside a compiled policy::
+
+    from simcards.ronco.observation_kernel import card, refused_before, top_class
+
+    def keep_six(obs, legal):
+        if card(obs) >= 5 and not refused_before(obs):
+            return 0  # keep
+        return 1  # pass (the dealer: cut)
+
+Under ``spanish40`` the classes 0..9 are the values 1-7, 10, 11, 12 (:data:`CLASS_VALUES`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+KEPT = 0
+"""An action slot: kept (R2, R6)."""
+PASSED = 1
+"""An action slot: passed and the swap took place (R3); the dealer: cut (R6)."""
+REFUSED = 2
+"""An action slot: passed and refused by the next position, who holds the top rank (R4)."""
+TO_ACT = 3
+"""An action slot: has not acted yet."""
+KEEP = 0
+"""The action code to keep (the dealer: not to cut)."""
+PASS = 1
+"""The action code to pass (the dealer: to cut)."""
+MAX_PLAYERS = 20
+"""T1: the ``players`` entry is the table size over this."""
+CLASS_VALUES = {"spanish40": (1, 2, 3, 4, 5, 6, 7, 10, 11, 12),
+                "spanish48": tuple(range(1, 13)), "french52": tuple(range(1, 14))}
+"""The card value of each strength class, weakest first, without ``poroli`` (with it, class 0
+is the Poroli card and class k + 1 is the value listed k-th)."""
+
+
+# ---------------------------------------------------------------- the layout
+
+
+@njit(cache=True, inline="always")
+def players(obs):
+    """The positions at the table, ``n`` (the last entry is ``n / 20``)."""
+    return np.int64(obs[obs.shape[0] - 1] * MAX_PLAYERS + 0.5)
+
+
+@njit(cache=True, inline="always")
+def classes(obs):
+    """The deck's strength classes, ``C``."""
+    n = players(obs)
+    return (obs.shape[0] - 7 * n - 3) // (n + 4)
+
+
+@njit(cache=True, inline="always")
+def _one_hot(obs, at, width):
+    for k in range(width):
+        if obs[at + k] > 0.5:
+            return k
+    return -1
+
+
+# ---------------------------------------------------------------- readers
+
+
+@njit(cache=True, inline="always")
+def card(obs):
+    """The strength class of the card the seat holds (-1 before it is dealt)."""
+    return _one_hot(obs, 0, classes(obs))
+
+
+@njit(cache=True, inline="always")
+def top_class(obs):
+    """The top rank's class, ``C - 1`` (C3: it refuses a swap, R4)."""
+    return classes(obs) - 1
+
+
+@njit(cache=True, inline="always")
+def position(obs):
+    """The seat's position: 0 acts first, ``players(obs) - 1`` deals (T2)."""
+    return _one_hot(obs, classes(obs), players(obs))
+
+
+@njit(cache=True, inline="always")
+def is_dealer(obs):
+    """Whether the seat deals (its ``pass`` is a cut, R6)."""
+    c = classes(obs)
+    return obs[c + players(obs)] > 0.5
+
+
+@njit(cache=True, inline="always")
+def action(obs, pos):
+    """Position ``pos``'s public action: :data:`KEPT`, :data:`PASSED`, :data:`REFUSED` or
+    :data:`TO_ACT` (R11)."""
+    n = players(obs)
+    return _one_hot(obs, classes(obs) + n + 1 + 4 * pos, 4)
+
+
+@njit(cache=True, inline="always")
+def refused_before(obs):
+    """Whether an earlier position's pass was refused: the next position holds the top rank
+    (R4), which everybody saw."""
+    for pos in range(position(obs)):  # noqa: SIM110 (a loop: compiled code has no any())
+        if action(obs, pos) == REFUSED:
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def dealt(obs):
+    """When the previous position swapped with the seat, the class of the card the seat was
+    dealt (now that position's for good, R3, R5); -1 otherwise."""
+    c = classes(obs)
+    return _one_hot(obs, c + 5 * players(obs) + 1, c)
+
+
+@njit(cache=True, inline="always")
+def cut(obs):
+    """The cut card's class once the dealer has cut (R6); -1 before."""
+    c = classes(obs)
+    return _one_hot(obs, 3 * c + 5 * players(obs) + 1, c)
+
+
+# ---------------------------------------------------------------- the writer (round kernels)
+
+
+@njit(cache=True, inline="always")
+def user_keeps(users, i, n, dec):
+    """S5: position ``i``'s decision by its user function, given
+    :class:`~simcards.ronco.kernel_state.Decision` ``dec``: True to keep. A hot loop reads the
+    fields of ``users`` once and calls :func:`observe`, the function and :func:`keeps` itself:
+    a function (or a tuple of them) handed on to another compiled function, or taken from a
+    tuple by an index known only at run time, is called through a slow path."""
+    fns, slot, obs, legal, cls, c, mark, err = users
+    observe(obs, cls, c, mark, i, n, dec.card, dec.dealer, dec.swapped, dec.given, dec.hist)
+    return keeps(fns[slot[i]](obs, legal), err, i)
+
+
+@njit(cache=True, inline="always")
+def observe(obs, cls, c, mark, i, n, card, dealer, swapped, given, hist):
+    """S5: bring the observation ``obs`` up to date for position ``i`` about to decide, holding
+    a card of strength ``card`` (``dealer``: whether it deals; ``swapped``: whether the previous
+    position swapped with it, and ``given`` the strength it was dealt; ``hist``: the earlier
+    positions' public actions, base 3, the latest last). ``cls`` maps strengths to classes,
+    ``c`` is the number of classes and ``mark`` what the last call wrote.
+
+    Kept up to date rather than rebuilt: when ``i`` follows the position that decided last,
+    only the entries that changed are written (that position's action, the card, position,
+    dealer and dealt entries); the first decision of a round, or one out of order, rewrites the
+    action slots from ``hist``."""
+    pos_at = c
+    act_at = c + n + 1
+    if i == 0 or i != mark[0]:
+        for k in range(4 * n):
+            obs[act_at + k] = 0.0
+        h = hist
+        for j in range(i - 1, -1, -1):
+            obs[act_at + 4 * j + h % 3] = 1.0
+            h //= 3
+        for j in range(i, n):
+            obs[act_at + 4 * j + TO_ACT] = 1.0
+    else:
+        obs[act_at + 4 * (i - 1) + TO_ACT] = 0.0
+        obs[act_at + 4 * (i - 1) + hist % 3] = 1.0
+    for k in range(1, 4):
+        if mark[k] >= 0:
+            obs[mark[k]] = 0.0
+    mark[1] = cls[card]
+    mark[3] = pos_at + i
+    obs[mark[1]] = 1.0
+    obs[mark[3]] = 1.0
+    obs[c + n] = 1.0 if dealer else 0.0
+    mark[2] = act_at + 4 * n + cls[given] if swapped else -1
+    if mark[2] >= 0:
+        obs[mark[2]] = 1.0
+    mark[0] = i + 1
+
+
+@njit(cache=True, inline="always")
+def keeps(action, err, i):
+    """S5: whether position ``i``'s user function keeps; an action that is not legal is
+    recorded in ``err`` (the first one) and the seat keeps: the chunk is then refused whole."""
+    if action != KEEP and action != PASS:
+        if err[0] == 0:
+            err[0] = i + 1
+            err[1] = action
+        return True
+    return action == KEEP

@@ -1,0 +1,167 @@
+"""Users' own functions at a Ronco table (S5): seated in the compiled round kernel, or played
+on the Python table engine when numba cannot compile one of them.
+
+The compiled engine calls each function as a first-class function of one signature
+(:data:`simcards.core.user_kernel.SIGNATURE`), so
+:func:`simcards.ronco.round_kernel.simulate_rounds` is compiled and cached once for every user
+policy. The Python engine (:func:`python_rounds`) plays the very
+deals the kernel would (:func:`simcards.ronco.round_kernel.record_deals`) on
+:class:`simcards.ronco.table.RoundState`, the engine of the ``ronco_v0`` environment, asking
+each user seat with the environment's observation: a function that both engines can run gives
+the same numbers on both.
+"""
+
+from __future__ import annotations
+
+import sys
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from simcards.core.errors import UsageError
+from simcards.core.userpolicy import MAX_USER_POLICIES, UserPolicy
+from simcards.ronco.kernel_state import KernelRules, UserSeats
+
+# A user's function is a first-class function in the kernels; numba calls the feature
+# experimental, and a user need not hear of it.
+warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
+
+COMPILED = "compiled"
+"""The engine of a run whose functions numba compiles: the round kernel."""
+PYTHON = "python"
+"""The engine of a run with a function numba cannot compile (or ``--engine python``)."""
+ENGINES = (COMPILED, PYTHON)
+
+
+def distinct(users: Sequence[UserPolicy | None]) -> list[UserPolicy]:
+    """The different user functions among the seats, in seat order (at most
+    :data:`MAX_USER_POLICIES`)."""
+    out: list[UserPolicy] = []
+    for u in users:
+        if u is not None and u not in out:
+            out.append(u)
+    if len(out) > MAX_USER_POLICIES:
+        raise UsageError(f"--policies: at most {MAX_USER_POLICIES} different functions of "
+                         f"yours at one table, got {len(out)}")
+    return out
+
+
+def engine_for(users: Sequence[UserPolicy | None], engine: str | None) -> tuple[str, str]:
+    """The engine a run plays on, and why when it is the Python engine although not asked
+    for: every function compiled (:data:`COMPILED`), or one numba cannot compile
+    (:data:`PYTHON`, with numba's reason)."""
+    if engine not in (None, *ENGINES):
+        raise UsageError(f"--engine must be one of {'|'.join(ENGINES)}, got {engine!r}")
+    if engine == PYTHON:
+        return PYTHON, ""
+    if engine is None and not any(users):
+        return COMPILED, ""
+    for u in distinct(users):
+        fn, why = u.compiled()
+        if fn is None:
+            if engine == COMPILED:
+                raise UsageError(f"--engine compiled: numba cannot compile {u.text()}: {why}")
+            return PYTHON, f"numba cannot compile {u.text()} ({why})"
+    return COMPILED, ""
+
+
+def notice(text: str, why: str) -> None:
+    """The one line that says a run plays on the Python engine and why."""
+    if why:
+        print(f"simcards: {text} plays on the Python engine (the environments' table, slower): "
+              f"{why}", file=sys.stderr, flush=True)
+
+
+def user_seats(users: Sequence[UserPolicy | None], rules: KernelRules, n: int) -> UserSeats:
+    """The kernel's :class:`~simcards.ronco.kernel_state.UserSeats` for the seats ``users``
+    (by position, None for a built-in), compiled in this process."""
+    from simcards.core.user_kernel import spare
+
+    fns = []
+    for u in distinct(users):
+        fn, why = u.compiled()
+        if fn is None:
+            raise UsageError(f"numba cannot compile {u.text()}: {why}")
+        fns.append(fn)
+    order = distinct(users)
+    slot = np.array([-1 if u is None else order.index(u) for u in users], np.int64)
+    fns += [spare] * (MAX_USER_POLICIES - len(fns))
+    counts = np.asarray(rules.counts)
+    cls = (np.cumsum(counts > 0) - 1).astype(np.int64)  # a strength's rank among those dealt
+    c = int(np.count_nonzero(counts))
+    obs = np.zeros(c * (n + 4) + 7 * n + 3, np.float32)
+    obs[-1] = n / 20
+    return UserSeats(tuple(fns), slot, obs, np.ones(2, np.int8), cls, c,
+                     np.array([0, -1, -1, -1], np.int64), np.zeros(2, np.int64))
+
+
+def check_errors(seats: UserSeats, users: Sequence[UserPolicy | None]) -> None:
+    """Refuse a chunk in which a user function returned an action that is not legal."""
+    if seats.err[0]:
+        pos = int(seats.err[0]) - 1
+        raise UsageError(f"{users[pos]} returned {int(seats.err[1])} at position {pos}: not a "
+                         "legal action (0 keep, 1 pass)")
+
+
+def python_rounds(state: np.ndarray, size: int, n: int, kind: np.ndarray,
+                  rules: Any, policies: Sequence[Any]) -> tuple[np.ndarray, ...]:
+    """``size`` rounds on the Python table engine, on the deals the kernel would play from
+    ``state`` (advanced as the kernel advances it): ``(lost, double, tallies)`` as
+    :func:`simcards.ronco.round_kernel.simulate_rounds` returns them. ``rules`` is the
+    :class:`~simcards.ronco.rules.RoncoRules`, ``policies`` the positions'
+    :class:`~simcards.ronco.policies.Policy`."""
+    from simcards.ronco import reference as ref
+    from simcards.ronco.round_kernel import record_deals
+    from simcards.ronco.table import KEEP, PASS, PASSED, CardTable, RoundState
+
+    table = CardTable.build(rules)
+    cards, us = record_deals(state, size, n, kind, table.n_cards)
+    legal = np.ones(2, np.int8)
+    deciders = []
+    for pol in policies:
+        if pol.user is not None:
+            deciders.append(("user", pol.user.function(), pol.user))
+        else:
+            deciders.append(("ref", ref.RefPolicy(pol.kind, pol.T, pol.Td, pol.p), None))
+    lost = np.zeros(n, np.int64)
+    double = np.zeros(n, np.int64)
+    tallies = np.zeros(3, np.int64)
+    for r in range(size):
+        st = RoundState(table, n)
+        for j in range(n):
+            st.apply_chance(int(cards[r, j]))
+        while not st.done:
+            i = st.current_player()
+            if i < 0:  # the dealer cut: the card under the dealt ones (R6)
+                st.apply_chance(int(cards[r, n]))
+                continue
+            how, fn, user = deciders[i]
+            if how == "user":
+                move = _ask(fn, user, st.observation(i), legal, i)
+            else:
+                keeps = ref._decide_keep(fn, st.decision_view(), float(us[r, i]),
+                                         deck=rules.deck, ties=rules.ties,
+                                         cut_king=rules.cut_king, poroli=rules.poroli)
+                move = KEEP if keeps else PASS
+            st.play(move)
+        for i in range(n):
+            lost[i] += st.losers[i]
+            double[i] += st.double[i]
+        tallies[0] += st.absolute_tie
+        tallies[1] += st.acts[-1] == PASSED
+        tallies[2] += st.cut_king_fired
+    return lost, double, tallies
+
+
+def _ask(fn: Any, user: UserPolicy, obs: np.ndarray, legal: np.ndarray, pos: int) -> int:
+    """One decision of a user function on the Python engine, checked."""
+    try:
+        move = fn(obs, legal)
+    except Exception as exc:  # the user's code failed: one line naming it
+        raise UsageError(f"{user} raised {type(exc).__name__} at position {pos}: {exc}") from None
+    if isinstance(move, bool) or not isinstance(move, int | np.integer) or move not in (0, 1):
+        raise UsageError(f"{user} returned {move!r} at position {pos}: not a legal action "
+                         "(0 keep, 1 pass)")
+    return int(move)
