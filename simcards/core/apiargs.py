@@ -142,9 +142,26 @@ def _items(value: object) -> list[object]:
 
 
 def _policy(value: object) -> str | PolicySpec:
+    if callable(value) and not isinstance(value, PolicySpec):
+        return _function_text(value)
     if not isinstance(value, str | PolicySpec):
         raise _Wrong
     return value
+
+
+def _function_text(fn: Callable[..., object]) -> str:
+    """A function given as a policy (a user's own, S5 of Ronco), as the command line names it:
+    ``PATH.py:FUNCTION`` (:func:`simcards.core.userpolicy.from_function`)."""
+    from simcards.core.userpolicy import from_function
+
+    return from_function(fn).text()
+
+
+def _policy_text(value: object) -> str:
+    """A policy the function reads as text: a str, or a function of the user's."""
+    if callable(value):
+        return _function_text(value)
+    return _text(value)
 
 
 def _policies(value: object) -> str | list[str | PolicySpec]:
@@ -213,6 +230,8 @@ BOOL = Arg("bool", "True or False", _bool)
 SWITCH = Arg("switch", "on or off (or True or False)", _switch)
 TEXT = Arg("text", "text (a str)", _text)
 POLICY = Arg("policy", "a policy such as \"greedy\" (a str or a PolicySpec)", _policy)
+POLICY_TEXT = Arg("policy", "a policy such as \"threshold\" (a str, or a function of yours)",
+                  _policy_text)
 POLICIES = Arg("policies", "the --policies text or a list of policies (str or PolicySpec)",
                _policies)
 POLICIES_TEXT = Arg("policies", "the --policies text or a list of policies, one an entry",

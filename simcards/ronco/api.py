@@ -123,6 +123,7 @@ from simcards.core.apiargs import (
     INTEGERS,
     NUMBER,
     POLICIES_TEXT,
+    POLICY_TEXT,
     RUN,
     SIZES,
     TEXT,
@@ -312,7 +313,7 @@ def _no_users(policies: Sequence[Policy], command: str) -> None:
                              "function of yours (rounds plays it)")
 
 
-_POLICY_ARGS = {"players": INT, "policy": TEXT, "policies": POLICIES_TEXT.or_none(),
+_POLICY_ARGS = {"players": INT, "policy": POLICY_TEXT, "policies": POLICIES_TEXT.or_none(),
                 "threshold": INT.or_none(), "dealer_threshold": INT.or_none(),
                 "keep_prob": NUMBER.or_none()}
 _ROUND_ARGS = {**_POLICY_ARGS, **ROUND_SWITCHES.args, "thresholds": INTEGERS.or_none()}

@@ -6,6 +6,7 @@ The command's Python function is :func:`simcards.ronco.api.rounds`
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -80,7 +81,9 @@ def rounds_chunk(state: np.ndarray, size: int, cfg: KernelConfig) -> RoundStats:
     if not any(cfg.users):
         return RoundStats(*simulate_rounds(state, size, *cfg.args(), None))
     seats = user_seats(cfg.users, cfg.rules, cfg.n)
-    out = RoundStats(*simulate_rounds(state, size, *cfg.args(), seats))
+    with warnings.catch_warnings():  # numba calls first-class functions experimental
+        warnings.filterwarnings("ignore", message="First-class function type")
+        out = RoundStats(*simulate_rounds(state, size, *cfg.args(), seats))
     check_errors(seats, cfg.users)
     return out
 

@@ -255,3 +255,25 @@ def test_S5_a_seat_sees_only_its_observation() -> None:
     python_rounds(chunk_state(1, 0), 5, 3, np.full(3, 4, np.int64), rules, pols)
     assert seen and all(isinstance(o, np.ndarray) and o.dtype == np.float32
                         and list(m) == [1, 1] for o, m in seen)
+
+
+def test_S5_the_python_api_takes_the_function_itself(tmp_path) -> None:
+    """``simcards.ronco.rounds(policy=fn)`` and ``policies=[fn, ...]`` as the command line's
+    ``PATH.py:FUNCTION``: the same answer; a function not defined in a file is refused."""
+    import importlib.util
+
+    import simcards.ronco
+    from simcards.core.errors import UsageError
+
+    path = _write(tmp_path, "mine.py", T74)
+    spec = importlib.util.spec_from_file_location("mine_for_api", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    by_text = simcards.ronco.rounds(policy=f"{path}:t74", rounds="20k", store="none").to_dict()
+    by_fn = simcards.ronco.rounds(policy=module.t74, rounds="20k", store="none").to_dict()
+    assert _numbers(by_fn) == _numbers(by_text) and by_fn["policies"] == by_text["policies"]
+    mixed = simcards.ronco.rounds(policies=[module.t74, "threshold", "threshold", "threshold"],
+                                  rounds="20k", store="none").to_dict()
+    assert mixed["policies"][0] == f"{path}:t74"
+    with pytest.raises(UsageError, match=r"must be defined at the top level of a \.py file"):
+        simcards.ronco.rounds(policy=lambda obs, legal: 0, rounds="1k", store="none")
