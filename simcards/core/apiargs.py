@@ -27,7 +27,7 @@ import reprlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
-from simcards.core.cli_options import DEFAULT_SEED, flag_name, inject_options
+from simcards.core.cli_options import RUN_OPTIONS, flag_name, inject_options
 from simcards.core.errors import UsageError
 from simcards.core.policyspec import PolicySpec
 from simcards.core.progress import Progress
@@ -257,11 +257,12 @@ def _keyword(name: str, default: Any, annotation: str) -> inspect.Parameter:
                              annotation=annotation)
 
 
-RUN_KEYWORDS = (_keyword("seed", DEFAULT_SEED, "int"),
-                _keyword("workers", None, "int | None"),
-                _keyword("scheduler", None, "str | None"),
-                _keyword("store", None, "str | None"))
-"""The keywords of :data:`RUN` but ``progress``, as every Monte Carlo function takes them."""
+RUN_KEYWORDS = tuple(_keyword(name, RUN_OPTIONS[name].default, annotation)
+                     for name, annotation in (("seed", "int"), ("workers", "int | None"),
+                                              ("scheduler", "str | None"),
+                                              ("store", "str | None")))
+"""The keywords of :data:`RUN` but ``progress``, as every Monte Carlo function takes them,
+with the command line's defaults."""
 
 
 def run_keywords(bar: bool = False) -> Callable[[F], F]:

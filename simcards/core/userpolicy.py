@@ -156,8 +156,7 @@ def _function(policy: UserPolicy, flag: str) -> Callable[..., Any]:
     except SyntaxError as exc:
         raise UsageError(f"{where}, line {exc.lineno}: syntax error: {exc.msg}") from None
     defined = [n.name for n in tree.body
-               if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.Assign)
-               and hasattr(n, "name")]
+               if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
     module = types.ModuleType(f"simcards_user_{policy.digest}")
     module.__file__ = str(Path(policy.path).resolve())
     try:

@@ -351,7 +351,7 @@ def rounds(*, players: int = 4, policy: str = "threshold",
     if engine == PYTHON and any(BAYES_TABLE in p.declared.needs for p in policies_list):
         raise UsageError("the Python engine plays threshold, informed, random and your own "
                          "functions; bayes needs its table (use --engine compiled)")
-    notice("this run", why)
+    notice(why)
 
     def stored(out: dict[str, Any], res: Any) -> pd.DataFrame:
         return pd.DataFrame({"position": range(players), "policy": out["policies"],

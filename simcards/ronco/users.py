@@ -67,10 +67,11 @@ def engine_for(users: Sequence[UserPolicy | None], engine: str | None) -> tuple[
     return COMPILED, ""
 
 
-def notice(text: str, why: str) -> None:
-    """The one line that says a run plays on the Python engine and why."""
+def notice(why: str) -> None:
+    """The one line that says a run plays on the Python engine and why (nothing without a
+    reason: the engine was asked for, or every function compiles)."""
     if why:
-        print(f"simcards: {text} plays on the Python engine (the environments' table, slower): "
+        print(f"simcards: this run plays on the Python engine (the environments' table, slower): "
               f"{why}", file=sys.stderr, flush=True)
 
 
@@ -79,13 +80,13 @@ def user_seats(users: Sequence[UserPolicy | None], rules: KernelRules, n: int) -
     (by position, None for a built-in), compiled in this process."""
     from simcards.core.user_kernel import spare
 
+    order = distinct(users)
     fns = []
-    for u in distinct(users):
+    for u in order:
         fn, why = u.compiled()
         if fn is None:
             raise UsageError(f"numba cannot compile {u.text()}: {why}")
         fns.append(fn)
-    order = distinct(users)
     slot = np.array([-1 if u is None else order.index(u) for u in users], np.int64)
     fns += [spare] * (MAX_USER_POLICIES - len(fns))
     counts = np.asarray(rules.counts)
