@@ -109,6 +109,14 @@ def option(flag: str, help: str, kind: Any = str | None, **kwargs: Any) -> Any:
     return Annotated[kind, typer.Option(flag, help=help, **kwargs)]
 
 
+def engine_option(played: str, kernel: str) -> Any:
+    """``--engine``: where a run with users' own functions is played (:mod:`simcards.core.engines`),
+    worded for the ``played`` things (``rounds``, ``hands``) and the game's ``kernel``."""
+    return option("--engine", f"Where the {played} are played: compiled ({kernel}) or python "
+                  "(the environments' table engine, slower). Default: compiled, unless a function "
+                  "of yours (PATH.py:FUNCTION) does not compile; both play the same deals.")
+
+
 SeedOpt = option("--seed", "Random seed, 0 .. 2**63-1: the same seed gives bit-identical "
                  "results for any --workers.", int, callback=_seed_callback)
 WorkersOpt = option("--workers", "Worker processes (default: all cores).", int | None)

@@ -139,6 +139,7 @@ from simcards.core.cli_options import (
     parse_int_list,
     parse_range,
 )
+from simcards.core.engines import PYTHON, engine_for, notice
 from simcards.core.errors import UsageError
 from simcards.core.policyspec import USER_KIND, flag_message
 from simcards.core.results import Result
@@ -156,7 +157,6 @@ from simcards.ronco.policies import (
     Policy,
 )
 from simcards.ronco.rules import RoncoRules, check_players
-from simcards.ronco.users import PYTHON, engine_for, notice
 
 ROUNDS = Count("--rounds", "1M", 10**12, "Rounds to simulate")
 """How many rounds one ``rounds`` run simulates."""

@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.table import Table
 
 from simcards.core.cli_options import (
+    engine_option,
     finite_float,
     inject_options,
     option,
@@ -49,10 +50,7 @@ RoundsOpt = Annotated[str, typer.Option("--rounds", help=api.ROUNDS.help())]
 GamesOpt = Annotated[str | None, typer.Option(
     "--games", help=api.GAMES.help() + " Not with --exact.")]
 LivesOpt = Annotated[int, typer.Option("--lives", help="Lives (or chips) per player.")]
-EngineOpt = option("--engine", "Where the rounds are played: compiled (the round kernel) or "
-                   "python (the environments' table engine, slower). Default: compiled, unless "
-                   "a function of yours (PATH.py:FUNCTION) does not compile; both play the same "
-                   "deals.")
+EngineOpt = engine_option("rounds", "the round kernel")
 PoliciesOpt = option(
     "--policies", "One policy per player, e.g. threshold:5:4,informed:5:5,random:0.5 (instead "
     "of --policy; --threshold, --dealer-threshold and --keep-prob fill the values an entry "

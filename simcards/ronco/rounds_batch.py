@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from simcards.core.engines import COMPILED, PYTHON
 from simcards.core.runner import run_batch
 from simcards.core.stats import wilson
 from simcards.core.userpolicy import UserPolicy
@@ -22,7 +23,7 @@ from simcards.ronco.policies import Policy
 from simcards.ronco.round_kernel import simulate_rounds
 from simcards.ronco.rounds_exact import ExactRound, exact_round
 from simcards.ronco.rules import RoncoRules, check_players
-from simcards.ronco.users import COMPILED, PYTHON, check_errors, python_rounds, user_seats
+from simcards.ronco.users import check_errors, python_rounds, user_seats
 
 ROUNDS_CHUNK = 1 << 21
 """Rounds per chunk: about 0.2 s of work, small enough for smooth progress and resume."""

@@ -13,82 +13,22 @@ the same numbers on both.
 
 from __future__ import annotations
 
-import sys
-import warnings
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from simcards.core.errors import UsageError
-from simcards.core.userpolicy import MAX_USER_POLICIES, UserPolicy
+from simcards.core.engines import ask, compiled_functions, illegal
+from simcards.core.userpolicy import UserPolicy
 from simcards.ronco.kernel_state import KernelRules, UserSeats
 
-# A user's function is a first-class function in the kernels; numba calls the feature
-# experimental, and a user need not hear of it.
-warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
-
-COMPILED = "compiled"
-"""The engine of a run whose functions numba compiles: the round kernel."""
-PYTHON = "python"
-"""The engine of a run with a function numba cannot compile (or ``--engine python``)."""
-ENGINES = (COMPILED, PYTHON)
-
-
-def distinct(users: Sequence[UserPolicy | None]) -> list[UserPolicy]:
-    """The different user functions among the seats, in seat order (at most
-    :data:`MAX_USER_POLICIES`)."""
-    out: list[UserPolicy] = []
-    for u in users:
-        if u is not None and u not in out:
-            out.append(u)
-    if len(out) > MAX_USER_POLICIES:
-        raise UsageError(f"--policies: at most {MAX_USER_POLICIES} different functions of "
-                         f"yours at one table, got {len(out)}")
-    return out
-
-
-def engine_for(users: Sequence[UserPolicy | None], engine: str | None) -> tuple[str, str]:
-    """The engine a run plays on, and why when it is the Python engine although not asked
-    for: every function compiled (:data:`COMPILED`), or one numba cannot compile
-    (:data:`PYTHON`, with numba's reason)."""
-    if engine not in (None, *ENGINES):
-        raise UsageError(f"--engine must be one of {'|'.join(ENGINES)}, got {engine!r}")
-    if engine == PYTHON:
-        return PYTHON, ""
-    if engine is None and not any(users):
-        return COMPILED, ""
-    for u in distinct(users):
-        fn, why = u.compiled()
-        if fn is None:
-            if engine == COMPILED:
-                raise UsageError(f"--engine compiled: numba cannot compile {u.text()}: {why}")
-            return PYTHON, f"numba cannot compile {u.text()} ({why})"
-    return COMPILED, ""
-
-
-def notice(why: str) -> None:
-    """The one line that says a run plays on the Python engine and why (nothing without a
-    reason: the engine was asked for, or every function compiles)."""
-    if why:
-        print(f"simcards: this run plays on the Python engine (the environments' table, slower): "
-              f"{why}", file=sys.stderr, flush=True)
-
+ACTIONS = "0 keep, 1 pass"
+"""The legal actions of a Ronco seat, as an illegal action's error names them."""
 
 def user_seats(users: Sequence[UserPolicy | None], rules: KernelRules, n: int) -> UserSeats:
     """The kernel's :class:`~simcards.ronco.kernel_state.UserSeats` for the seats ``users``
     (by position, None for a built-in), compiled in this process."""
-    from simcards.core.user_kernel import spare
-
-    order = distinct(users)
-    fns = []
-    for u in order:
-        fn, why = u.compiled()
-        if fn is None:
-            raise UsageError(f"numba cannot compile {u.text()}: {why}")
-        fns.append(fn)
-    slot = np.array([-1 if u is None else order.index(u) for u in users], np.int64)
-    fns += [spare] * (MAX_USER_POLICIES - len(fns))
+    fns, slot = compiled_functions(users)
     counts = np.asarray(rules.counts)
     cls = (np.cumsum(counts > 0) - 1).astype(np.int64)  # a strength's rank among those dealt
     c = int(np.count_nonzero(counts))
@@ -102,8 +42,7 @@ def check_errors(seats: UserSeats, users: Sequence[UserPolicy | None]) -> None:
     """Refuse a chunk in which a user function returned an action that is not legal."""
     if seats.err[0]:
         pos = int(seats.err[0]) - 1
-        raise UsageError(f"{users[pos]} returned {int(seats.err[1])} at position {pos}: not a "
-                         "legal action (0 keep, 1 pass)")
+        raise illegal(users[pos], int(seats.err[1]), f"position {pos}", ACTIONS)
 
 
 def python_rounds(state: np.ndarray, size: int, n: int, kind: np.ndarray,
@@ -140,7 +79,7 @@ def python_rounds(state: np.ndarray, size: int, n: int, kind: np.ndarray,
                 continue
             how, fn, user = deciders[i]
             if how == "user":
-                move = _ask(fn, user, st.observation(i), legal, i)
+                move = ask(fn, user, st.observation(i), legal, f"position {i}", ACTIONS)
             else:
                 keeps = ref._decide_keep(fn, st.decision_view(), float(us[r, i]),
                                          deck=rules.deck, ties=rules.ties,
@@ -155,14 +94,3 @@ def python_rounds(state: np.ndarray, size: int, n: int, kind: np.ndarray,
         tallies[2] += st.cut_king_fired
     return lost, double, tallies
 
-
-def _ask(fn: Any, user: UserPolicy, obs: np.ndarray, legal: np.ndarray, pos: int) -> int:
-    """One decision of a user function on the Python engine, checked."""
-    try:
-        move = fn(obs, legal)
-    except Exception as exc:  # the user's code failed: one line naming it
-        raise UsageError(f"{user} raised {type(exc).__name__} at position {pos}: {exc}") from None
-    if isinstance(move, bool) or not isinstance(move, int | np.integer) or move not in (0, 1):
-        raise UsageError(f"{user} returned {move!r} at position {pos}: not a legal action "
-                         "(0 keep, 1 pass)")
-    return int(move)
