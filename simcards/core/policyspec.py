@@ -38,6 +38,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -144,6 +145,11 @@ class PolicyKind:
     traits: frozenset[str] = frozenset()
     """What else the game's code asks of it, in the game's own words (Ronco's ``"threshold
     rule"``: a fixed rule on T and Td that the exact solvers evaluate)."""
+    reads: Callable[[str], Any] | None = None
+    """For a kind played from a file (Ronco's ``chart:FILE.csv``): the function that reads
+    the path written after the colon into what the seat plays, checked (one line when it
+    cannot). The spec keeps it as :attr:`PolicySpec.source`; it has a ``path`` (what the
+    spec's text shows) and a ``digest`` (what run keys hold)."""
 
     def __post_init__(self) -> None:
         if not self.legal and not self.illegal:
@@ -152,6 +158,8 @@ class PolicyKind:
     def syntax(self) -> str:
         if self.name == USER_KIND:
             return "PATH.py:FUNCTION"
+        if self.reads is not None:
+            return f"{self.name}:FILE"
         return ":".join([self.name, *(p.name for p in self.params)])
 
     def cost_of(self, values: Sequence[Number], players: int) -> float:
@@ -182,11 +190,15 @@ class PolicySpec:
     kind: str
     values: tuple[Number, ...] = ()
     user: UserPolicy | None = None
+    source: Any = None
+    """What a kind played from a file read from it (:attr:`PolicyKind.reads`)."""
 
     def text(self) -> str:
         """The text that parses back to exactly this spec."""
         if self.user is not None:
             return self.user.text()
+        if self.source is not None:
+            return f"{self.kind}:{self.source.path}"
         return ":".join([self.kind, *(format_value(v) for v in self.values)])
 
     def __str__(self) -> str:
@@ -328,6 +340,12 @@ class PolicyKinds:
             raise UsageError(f"policy {text.strip()!r}: name your function as PATH.py:FUNCTION "
                              "(a .py file, a colon, the function's name)")
         kind = self.kind(parts[0].strip().lower())
+        if kind.reads is not None:
+            path = text.strip().split(":", 1)[1].strip() if len(parts) > 1 else ""
+            if not path:
+                raise UsageError(f"policy {text.strip()!r}: {kind.name} needs a file: "
+                                 f"{kind.syntax()}")
+            return PolicySpec(kind.name, (), None, kind.reads(path))
         given = parts[1:]
         if len(given) > len(kind.params):
             raise UsageError(f"policy {text.strip()!r}: {kind.name} takes at most "

@@ -62,6 +62,14 @@ size and other players' policies (:mod:`simcards.ronco.bayes_exact`; up to 10 pl
 take a few GB while the table is built): at most one player may play it, and the others must
 play threshold or informed policies (in games, all the same one).
 
+``chart`` (a keep chart, rule S6, written to ``out`` with its picture): ``game``, ``command``,
+``players``, ``rules``, ``policies``, ``policy`` (the policy charted), ``field`` (the others'
+policy), ``chart`` (the CSV's path), ``picture`` (the PNG's), ``situations`` (the chart's rows),
+``positions``; each position: ``position``, ``role``, ``p_keep`` (how often the policy keeps
+there, the dealer: does not cut, when the others play the field; exact), ``situations``. A
+``rounds`` answer whose policies include ``chart:FILE.csv`` also has ``charts`` (each chart's
+path and the digest of its text: an edited chart is a new run).
+
 ``best_threshold``: ``game``, ``command``, ``rules``, ``players`` (the table sizes),
 ``lives``, ``policy``, ``field``, ``seed``, ``first_stage``, ``max_games``, ``z_drop``,
 ``max_iterations``, ``gain_games``, ``min_games``, ``rows``. Each row: ``players``, ``field``
@@ -114,6 +122,7 @@ import copy
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from simcards.core.apiargs import (
@@ -149,12 +158,14 @@ from simcards.core.userpolicy import is_user_spec
 from simcards.core.userpolicy import load as load_user
 from simcards.ronco.policies import (
     BAYES_TABLE,
+    CHART_TABLE,
     DEFAULT_P,
     DEFAULT_T,
     DEFAULT_TD,
     KINDS,
     THRESHOLD_KINDS,
     Policy,
+    bounds,
 )
 from simcards.ronco.rules import RoncoRules, check_players
 
@@ -302,15 +313,22 @@ def _header(command: str, rules: RoncoRules, policies: Sequence[Policy],
         out["engine"] = engine
     if users:
         out["user_policies"] = users
+    charts = {p.chart.path: p.chart.digest for p in policies if p.chart is not None}
+    if charts:
+        out["charts"] = charts
     return out
 
 
 def _no_users(policies: Sequence[Policy], command: str) -> None:
-    """Refuse a user's function (S5) where only built-in policies are evaluated."""
+    """Refuse a user's function (S5) or a chart (S6) where only built-in policies are
+    evaluated."""
     for p in policies:
         if p.user is not None:
             raise UsageError(f"{command} plays built-in policies only for now; {p.user} is a "
                              "function of yours (rounds plays it)")
+        if p.chart is not None:
+            raise UsageError(f"{command} plays built-in policies only for now; {p.spec()} is a "
+                             "keep chart (rounds plays it)")
 
 
 _POLICY_ARGS = {"players": INT, "policy": POLICY_TEXT, "policies": POLICIES_TEXT.or_none(),
@@ -348,9 +366,10 @@ def rounds(*, players: int = 4, policy: str = "threshold",
                                    keep_prob, rules, policies)
     total = ROUNDS.parse(rounds)
     engine, why = engine_for([p.user for p in policies_list], engine)
-    if engine == PYTHON and any(BAYES_TABLE in p.declared.needs for p in policies_list):
+    tables = [p.spec() for p in policies_list if p.declared.needs & {BAYES_TABLE, CHART_TABLE}]
+    if engine == PYTHON and tables:
         raise UsageError("the Python engine plays threshold, informed, random and your own "
-                         "functions; bayes needs its table (use --engine compiled)")
+                         f"functions; {tables[0]} is a decision table (use --engine compiled)")
     notice(why)
 
     def stored(out: dict[str, Any], res: Any) -> pd.DataFrame:
@@ -395,6 +414,73 @@ def exact(*, players: int = 4, policy: str = "threshold",
         "p_cut_king": res.p_cut_king,
     }
     return Result(out, res, rounds_frame)
+
+
+def chart_frame(d: dict[str, Any]) -> pd.DataFrame:
+    """``chart``, one row per position: how often the policy keeps there (cuts, for the
+    dealer: ``p_act``) when the others play the field."""
+    return pd.DataFrame(copy.deepcopy(d["positions"]))
+
+
+@checked({"players": INT, "policy": POLICY_TEXT, "field": TEXT, "out": TEXT,
+          "progress": BOOL},
+         ROUND_SWITCHES.args)
+@ROUND_SWITCHES.keywords
+def chart(*, players: int = 4, policy: str = "bayes", field: str = "threshold:5:5",
+          out: str, rules: RoncoRules, progress: bool = False) -> Result:
+    """A policy's keep chart (S6, ``simcards ronco chart``): ``out`` (CSV), one row per
+    situation of a table of ``players`` and one column per card, and its picture beside it
+    (the same name, ``.png``).
+
+    ``policy`` is any deterministic policy, a function of yours included (``PATH.py:FUNCTION``
+    or the function itself) or a chart; ``bayes`` replies to ``field`` at the other
+    positions. The picture shows each position's most frequent situations when the others
+    play ``field`` (a threshold or informed policy), and the answer how often the policy keeps
+    at each position then. ``chart:FILE.csv`` plays the chart back, decision for decision.
+    """
+    from pathlib import Path
+
+    from simcards.core.reports.common import save_figure
+    from simcards.ronco import charts
+
+    check_players(players)
+    if players > charts.MAX_CHART_PLAYERS:
+        raise UsageError(f"--players: a chart is written for at most "
+                         f"{charts.MAX_CHART_PLAYERS} players (a position sees 3**position "
+                         f"histories), got {players}")
+    top = rules.top
+    try:
+        hero = Policy.from_spec(KINDS.parse(policy, bounds(top)))
+    except UsageError as exc:
+        raise UsageError(flag_message("--policy", str(exc))) from None
+    try:
+        others = Policy.from_spec(KINDS.parse(field, bounds(top)))
+    except UsageError as exc:
+        raise UsageError(flag_message("--field", str(exc))) from None
+    if others.kind not in THRESHOLD_KINDS:
+        raise UsageError(f"--field must be a threshold or informed policy (the situations' "
+                         f"frequencies are computed exactly against it), got {others.spec()}")
+    target = Path(out)
+    if target.suffix.lower() != ".csv":
+        raise UsageError(f"--out must name a .csv file, got {out!r}")
+    if not target.parent.is_dir():
+        raise UsageError(f"--out: no such directory {str(target.parent)!r}")
+    sit, keep = charts.decisions_of(rules, players, hero, others)
+    freq = charts.frequencies(rules, players, others, sit)
+    target.write_text(charts.to_csv(sit, keep, rules), encoding="utf-8")
+    picture = target.with_suffix(".png")
+    title = f"Ronco keep chart: {hero.spec()}, {players} players, others {others.spec()}"
+    save_figure(charts.draw(sit, keep, freq, rules, title), picture)
+    positions = []
+    for pos in range(players):
+        at = sit.pos == pos
+        kept = float(np.sum(freq[at] * keep[at]))
+        positions.append({"position": pos, "role": _role(pos, players),
+                          "p_keep": round(kept, 12), "situations": int(np.count_nonzero(at))})
+    answer = {**_header("chart", rules, [hero] * players), "policy": hero.spec(),
+              "field": others.spec(), "chart": str(target), "picture": str(picture),
+              "situations": sit.size, "positions": positions}
+    return Result(answer, (sit, keep), chart_frame)
 
 
 def _entries(spec: str) -> list[tuple[str, int]]:

@@ -29,7 +29,7 @@ import numpy as np
 from simcards.core.errors import UsageError
 from simcards.core.fingerprint import kernel_fingerprint, numba_cache_dir
 from simcards.ronco.bayes_kernel import build_table
-from simcards.ronco.codes import BAYES_HIST_SPAN
+from simcards.ronco.codes import BAYES, CHART
 from simcards.ronco.kernel_state import Seats
 from simcards.ronco.policies import BAYES_TABLE, THRESHOLD_KINDS, Policy
 from simcards.ronco.rules import RoncoRules
@@ -81,8 +81,9 @@ class BayesTable:
 
     def kernel_arrays(self) -> tuple[np.ndarray, np.ndarray]:
         """``(bkeys, bvals)``: sorted lookup keys and decisions (1 keep, 0 pass)."""
-        keys = ((((self.k * 21 + self.pos) * BAYES_HIST_SPAN + self.hist) * 16 + self.card) * 16
-                + self.dealt + 1).astype(np.int64)
+        from simcards.ronco.charts import lookup_keys
+
+        keys = lookup_keys(self.k, self.pos, self.hist, self.card, self.dealt)
         order = np.argsort(keys, kind="stable")
         return keys[order], self.keep[order].astype(np.int8)
 
@@ -253,13 +254,23 @@ def game_field(policies: Sequence[Policy]) -> Policy | None:
 def policy_table(rules: RoncoRules, policies: Sequence[Policy], *,
                  game: bool = False) -> Seats:
     """The kernels' arrays for ``policies`` (by position in a round, by player in a game),
-    with the ``bayes`` decision table when one of them plays it."""
-    if not _table_seats(policies):
+    with the decision table when one of them plays ``bayes`` or a keep chart (S6, a round's
+    positions only: :func:`simcards.ronco.charts.seat_table`). The kernel looks both up one
+    way, so a chart seat is handed to it as a table seat."""
+    charts = any(p.chart is not None for p in policies)
+    if not _table_seats(policies) and not charts:
         return Seats.from_policies(policies)
     if game:
+        if charts:
+            raise UsageError("games do not play keep charts yet; rounds does")
         field = game_field(policies)
         assert field is not None
-        table = game_table(rules, len(policies), field)
+        table = game_table(rules, len(policies), field).kernel_arrays()
     else:
-        table = round_table(rules, policies)
-    return Seats.from_policies(policies, table.kernel_arrays())
+        table = round_table(rules, policies).kernel_arrays() if _table_seats(policies) else None
+        if charts:
+            from simcards.ronco.charts import seat_table
+
+            table = seat_table(rules, policies, table)
+    seats = Seats.from_policies(policies, table)
+    return seats._replace(kind=np.where(seats.kind == CHART, BAYES, seats.kind))

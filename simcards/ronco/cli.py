@@ -132,6 +132,43 @@ def exact(seats: dict[str, Any], *, switches: dict[str, Any], run: dict[str, Any
 
 
 @app.command()
+@api.ROUND_SWITCHES.options
+@run_options("as_json")
+def chart(
+    players: PlayersOpt = 4,
+    policy: Annotated[str, typer.Option(
+        "--policy", help="The policy charted: bayes (default), threshold:T:Td, informed:T:Td, "
+        "PATH.py:FUNCTION (yours) or chart:FILE.csv; not random.")] = "bayes",
+    field_spec: Annotated[str, typer.Option(
+        "--field", help="The other positions' policy, threshold:T:Td or informed:T:Td: bayes "
+        "replies to it, and the picture shows the situations it leads to most often.")
+    ] = "threshold:5:5",
+    out: Annotated[str, typer.Option(
+        "--out", help="The chart's CSV file; its picture is written beside it (.png).")
+    ] = "chart.csv",
+    *, switches: dict[str, Any], run: dict[str, Any],
+) -> None:
+    """Write a policy's keep chart: what it does in every situation, as a CSV to edit and play
+    back (--policy chart:FILE.csv) and a picture to take to the table (rule S6)."""
+    _API.call("chart", players=players, policy=policy, field=field_spec, out=out,
+              **switches, run=run, show=_print_chart)
+
+
+def _print_chart(out: dict) -> None:
+    table = Table(title=f"Ronco keep chart of {out['policy']}, {out['players']} players, others "
+                        f"{out['field']}")
+    for col in ("position", "role", "situations", "keeps (dealer: no cut)"):
+        table.add_column(col)
+    for row in out["positions"]:
+        table.add_row(str(row["position"]), row["role"], str(row["situations"]),
+                      f"{row['p_keep']:.4f}")
+    console = _console()
+    console.print(table)
+    console.print(f"wrote {out['chart']} ({out['situations']:,} situations) and "
+                  f"{out['picture']}")
+
+
+@app.command()
 @api.GAME_SWITCHES.options
 @run_options()
 def games(

@@ -20,12 +20,13 @@ TIES_FIRST = 1
 ABSOLUTE_TIE_VOID = 0
 ABSOLUTE_TIE_REPLAY = 1
 
-# S1-S4: policy kinds.
+# S1-S6: policy kinds.
 THRESHOLD = 0
 INFORMED = 1
 RANDOM = 2
 BAYES = 3
 USER = 4
+CHART = 5
 
 # S4: the span of the public history's base-3 code in a bayes lookup key (up to 20 players).
 BAYES_HIST_SPAN = 3**19

@@ -1,4 +1,4 @@
-"""Ronco policies as data (rules S1-S4).
+"""Ronco policies as data (rules S1-S6).
 
 A policy is a kind plus a few numbers. Kernels receive a policy table (one row per position or
 player) of plain arrays and dispatch on the integer kind, which keeps them free of Python objects
@@ -9,12 +9,14 @@ What the code asks of a kind is declared with it: ``threshold`` and ``informed``
 :data:`THRESHOLD_RULE` kinds, fixed rules on (T, Td) that the exact solvers evaluate (``bayes``
 replies to them, ``best-threshold`` and ``equilibrium`` search their grids); ``random`` needs
 :data:`UNIFORMS`, one uniform number per decision (S3); ``bayes`` needs the :data:`BAYES_TABLE`,
-the exact solver's decisions against the other players' declared policies (S4).
+the exact solver's decisions against the other players' declared policies (S4); ``user``
+calls a player's own function (S5) and ``chart`` plays a keep chart read from a file (S6).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from simcards.core.policyspec import (
     USER_KIND,
@@ -25,7 +27,7 @@ from simcards.core.policyspec import (
     SeatColumn,
 )
 from simcards.core.userpolicy import UserPolicy
-from simcards.ronco.codes import BAYES, INFORMED, RANDOM, THRESHOLD, USER
+from simcards.ronco.codes import BAYES, CHART, INFORMED, RANDOM, THRESHOLD, USER
 
 DEFAULT_T = 5
 DEFAULT_TD = 5
@@ -44,6 +46,9 @@ BAYES_TABLE = "bayes table"
 """A need: the kind plays the exact solver's table of best replies to the other players'
 declared policies (S4, :mod:`simcards.ronco.bayes_exact`); a fixed seat, which declares no
 other players, cannot play it."""
+CHART_TABLE = "chart table"
+"""A need: the kind plays a keep chart, a decision table read from a file (S6,
+:mod:`simcards.ronco.charts`), looked up by the round kernel as ``bayes``'s is."""
 COLUMNS = (SeatColumn("T", int, ("T",)), SeatColumn("Td", int, ("Td",)),
            SeatColumn("p", float, ("p",)))
 """The kernels' seat arrays (:class:`~simcards.ronco.kernel_state.Seats` after the kind codes
@@ -64,11 +69,19 @@ KINDS = PolicyKinds("ronco", [
                needs=frozenset({BAYES_TABLE})),
     PolicyKind(USER_KIND, USER, (), "S5: your own function f(obs, legal) -> 0 keep, 1 pass "
                "(the dealer: cut), of the ronco_v0 observation", needs=frozenset({USER_FUNCTION})),
+    PolicyKind("chart", CHART, (), "S6: a keep chart, a CSV file (simcards ronco chart writes "
+               "one)", needs=frozenset({CHART_TABLE}), reads=lambda path: _read_chart(path)),
 ], COLUMNS)
-"""Ronco's policy kinds (S1-S4): what ``--policies`` accepts, with ranges and defaults."""
+"""Ronco's policy kinds (S1-S6): what ``--policies`` accepts, with ranges and defaults."""
 KIND_CODE = {name: KINDS.code(name) for name in KINDS.names}
 THRESHOLD_KINDS = KINDS.having(THRESHOLD_RULE)
 """The :data:`THRESHOLD_RULE` kinds, in declaration order (``threshold``, ``informed``)."""
+
+
+def _read_chart(path: str) -> Any:
+    from simcards.ronco.charts import read
+
+    return read(path)
 
 
 def bounds(top: int) -> dict[str, int]:
@@ -91,6 +104,8 @@ class Policy:
     p: float = DEFAULT_P
     user: UserPolicy | None = None
     """S5: the user's function (the ``user`` kind only)."""
+    chart: Any = None
+    """S6: the keep chart played (a :class:`~simcards.ronco.charts.Chart`; ``chart`` only)."""
 
     @property
     def code(self) -> int:
@@ -111,14 +126,15 @@ class Policy:
 
     def as_spec(self) -> PolicySpec:
         return PolicySpec(self.kind, tuple(p.type(self.fields()[p.name])
-                                           for p in self.declared.params), self.user)
+                                           for p in self.declared.params), self.user,
+                          self.chart)
 
     @classmethod
     def from_spec(cls, spec: PolicySpec, default: Policy | None = None) -> Policy:
         base = default or cls()
         given = {p.name: p.type(v)
                  for p, v in zip(KINDS.kind(spec.kind).params, spec.values, strict=True)}
-        return cls(spec.kind, **{**base.fields(), **given}, user=spec.user)
+        return cls(spec.kind, **{**base.fields(), **given}, user=spec.user, chart=spec.source)
 
     def spec(self) -> str:
         """The text form that :func:`parse_policy` reads back to exactly this policy."""

@@ -113,7 +113,7 @@ def test_every_kind_has_a_kernel_code_and_every_kernel_code_a_kind() -> None:
     assert ROMI.needing(TABLE_ENGINE) == ("random",)
     assert [RONCO.code(n) for n in RONCO.names] == [
         ronco_codes.THRESHOLD, ronco_codes.INFORMED, ronco_codes.RANDOM, ronco_codes.BAYES,
-        ronco_codes.USER]
+        ronco_codes.USER, ronco_codes.CHART]
 
 
 # ---------------------------------------------------------------- Ronda
@@ -261,9 +261,10 @@ def test_ronco_kernel_and_reference_play_every_kind_its_own_way() -> None:
     from simcards.ronco.rules import RoncoRules
 
     # S5, a user's function, is held to the Python table engine (itself held to the reference)
-    # on the same deals in tests/ronco/test_user_policies.py
-    assert KINDS.names == (*RONCO_SPECS, "user")
-    assert KINDS.names[:-1] == ref.POLICY_KINDS
+    # on the same deals in tests/ronco/test_user_policies.py; S6, a keep chart, to the policy
+    # it was written from in tests/ronco/test_charts.py
+    assert KINDS.names == (*RONCO_SPECS, "user", "chart")
+    assert KINDS.names[:-2] == ref.POLICY_KINDS
     rules = RoncoRules.make()
     deck = rules.deck_obj
     deals = 300

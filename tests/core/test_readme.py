@@ -37,8 +37,10 @@ def _keys(d: dict) -> set[str]:
     return set(d) - {"cluster"}
 
 
-def test_the_api_docstring_explains_every_json_key_of_every_ronco_command() -> None:
+def test_the_api_docstring_explains_every_json_key_of_every_ronco_command(tmp_path) -> None:
+    chart = simcards.ronco.chart(players=3, policy="threshold", out=str(tmp_path / "c.csv"))
     outputs = [
+        chart.to_dict(), *chart.data["positions"],
         simcards.ronco.rounds(rounds=1000, workers=1, store="none").to_dict(),
         simcards.ronco.exact(players=3).to_dict(),
         simcards.ronco.games(players=3, lives=2, games=1000, workers=1, store="none").to_dict(),

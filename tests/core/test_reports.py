@@ -14,7 +14,7 @@ def test_report_quick_writes_every_page_with_its_command(tmp_path, capsys) -> No
     ronco = tmp_path / "ronco"
     for name in ("rounds_by_threshold.png", "game_length.png", "elimination_order_6p.png",
                  "seat_effects.png", "poroli_vs_ronco.png", "win_rate_by_threshold.png",
-                 "win_rate_heatmap_7p.png"):
+                 "win_rate_heatmap_7p.png", "bayes_chart_4p.png", "bayes_chart_6p.png"):
         assert (ronco / name).stat().st_size > 10_000, name
     for page in ("rounds.md", "games.md", "best_threshold.md", "bayes.md"):
         text = (ronco / page).read_text()

@@ -174,10 +174,33 @@ def write(out: Path, rules: RoncoRules, field: Policy, rows: list[dict[str, Any]
     sits.to_csv(out / "bayes_situations.csv", index=False)
     race = {n: (r["win_rate"], r["ci_low"], r["ci_high"], r["games"]) for n, r in by_n.items()
             if "win_rate" in r}
+    charts = _charts(out, rules, field)
     page = out / "bayes.md"
     page.write_text(_page(frame, sits, field, seed=seed, quick=quick, command=command,
-                          race=race))
+                          race=race, charts=charts))
     return page
+
+
+CHART_PLAYERS = (4, 6)
+"""The table sizes whose ``bayes`` keep chart (S6) the page shows as a picture."""
+
+
+def _charts(out: Path, rules: RoncoRules, field: Policy) -> list[str]:
+    """``bayes_chart_<n>p.csv`` and ``.png`` for :data:`CHART_PLAYERS` (what ``simcards ronco
+    chart --players n`` writes), and the page's lines that show them."""
+    from simcards.core.reports.common import save_figure
+    from simcards.ronco import charts
+
+    lines = []
+    for n in CHART_PLAYERS:
+        sit, keep = charts.decisions_of(rules, n, Policy("bayes"), field)
+        freq = charts.frequencies(rules, n, field, sit)
+        name = f"bayes_chart_{n}p"
+        (out / f"{name}.csv").write_text(charts.to_csv(sit, keep, rules), encoding="utf-8")
+        title = f"bayes at {n} players, the others {field.spec()}"
+        png = save_figure(charts.draw(sit, keep, freq, rules, title), out / f"{name}.png")
+        lines += [f"![{title}]({png})", ""]
+    return lines
 
 
 def _race_cell(race: tuple[float, float, float, int] | None) -> str:
@@ -202,6 +225,7 @@ def _situation_table(sits: pd.DataFrame) -> list[str]:
 
 
 def _page(frame: pd.DataFrame, sits: pd.DataFrame, field: Policy, *, seed: int, quick: bool,
+          charts: list[str],
           command: str, race: dict[int, tuple[float, float, float, int]]) -> str:
     """The page. ``race`` holds, by table size, the best pair's win rate in the best-threshold
     race (rate, interval, games): a different sample from the games it shares with ``bayes``
@@ -282,6 +306,17 @@ def _page(frame: pd.DataFrame, sits: pd.DataFrame, field: Policy, *, seed: int, 
         + ", ".join(f"{r.players} players {r.round_gain_informed_share:.0%}"
                     for r in frame.itertuples()) + ".",
         "",
+        "## The chart to take to the table",
+        "",
+        "What `bayes` does in the situations a player meets most often, at 4 and at 6 players "
+        f"against the {field.spec()} field: each row is what the player has seen before acting "
+        "(his position, the earlier players' keeps, swaps and refusals, and the card he was "
+        "dealt when the player before him swapped with him), with how often he meets it. The "
+        "whole charts, every situation, are `bayes_chart_4p.csv` and `bayes_chart_6p.csv`: "
+        "`--policy chart:FILE.csv` plays one back exactly as `bayes` plays (rule S6), and "
+        "`simcards ronco chart` writes the chart of any policy, yours included.",
+        "",
+        *charts,
         "## The decision tables",
         "",
         "| players | information states (tables 2..n) | share of decisions unlike the best "
