@@ -5,8 +5,9 @@ named on the command line as ``PATH.py:FUNCTION`` wherever a policy is read.
 float32 vector, documented field by field in ``help(simcards.envs.<game>_v0.env)``), ``legal``
 its action mask (int8, 1 for a legal action) and the result an action code of that
 environment. Everything a seat may know is in ``obs``; a policy keeps no memory between
-decisions (one that needs memory is out of scope), and it cannot read hidden cards: no engine
-state is passed to it.
+decisions (one that needs memory is out of scope) and answers an observation the same way every
+time (a game's kernels may ask it once per situation and keep the answer), and it cannot read
+hidden cards: no engine state is passed to it.
 
 Two ways to run it, one answer:
 

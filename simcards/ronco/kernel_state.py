@@ -88,7 +88,10 @@ class Decision(NamedTuple):
 class UserSeats(NamedTuple):
     """The seats that play a user's function (S5), for the round kernels: the functions, which
     seat plays which, and the observation they read, kept up to date decision by decision
-    (:func:`simcards.ronco.observation_kernel.user_keeps`). Built in the process that runs the
+    (:func:`simcards.ronco.observation_kernel.user_keeps`); or, at a table of up to
+    :data:`~simcards.ronco.observation_kernel.MAX_TABLED` positions, each user position's
+    action in every situation it can meet, asked of its function once
+    (:func:`~simcards.ronco.observation_kernel.tabulate`). Built in the process that runs the
     kernel (the functions are compiled there), never pickled."""
 
     fns: tuple  # MAX_USER_POLICIES cfuncs f(obs, legal) -> action (a spare slot: a stub)
@@ -99,6 +102,8 @@ class UserSeats(NamedTuple):
     n_classes: int
     mark: np.ndarray  # int64 [next position, card entry, dealt entry, position entry]
     err: np.ndarray  # int64 [position + 1, action] of the first action that is not legal
+    table: np.ndarray  # int64: the functions' actions by situation (empty: ask each time)
+    off: np.ndarray  # int64 by position: where its situations start in ``table``
 
 
 class GameSpec(NamedTuple):

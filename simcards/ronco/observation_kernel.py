@@ -37,6 +37,10 @@ PASS = 1
 """The action code to pass (the dealer: to cut)."""
 MAX_PLAYERS = 20
 """T1: the ``players`` entry is the table size over this."""
+MAX_TABLED = 8
+"""The largest table at which a user's function is asked once per situation rather than once
+per decision (:func:`tabulate`): position ``i`` meets ``3**i`` histories, so 8 players make
+some 900,000 situations."""
 CLASS_VALUES = {"spanish40": (1, 2, 3, 4, 5, 6, 7, 10, 11, 12),
                 "spanish48": tuple(range(1, 13)), "french52": tuple(range(1, 14))}
 """The card value of each strength class, weakest first, without ``poroli`` (with it, class 0
@@ -132,15 +136,71 @@ def cut(obs):
 
 
 @njit(cache=True, inline="always")
-def user_keeps(users, i, n, dec):
+def user_keeps(users, i, n, dec, top):
     """S5: position ``i``'s decision by its user function, given
-    :class:`~simcards.ronco.kernel_state.Decision` ``dec``: True to keep. A hot loop reads the
+    :class:`~simcards.ronco.kernel_state.Decision` ``dec`` (``top``: the top rank's strength):
+    True to keep; read from the seats' table when they have one (:func:`tabulate`). A hot
+    loop reads the
     fields of ``users`` once and calls :func:`observe`, the function and :func:`keeps` itself:
     a function (or a tuple of them) handed on to another compiled function, or taken from a
     tuple by an index known only at run time, is called through a slow path."""
-    fns, slot, obs, legal, cls, c, mark, err = users
+    fns, slot, obs, legal, cls, c, mark, err, table, off = users
+    if table.shape[0] > 0:
+        a = table[situation(off, i, dec.hist, dec.given if dec.swapped else -1, dec.card,
+                            top)]
+        return keeps(a, err, i)
     observe(obs, cls, c, mark, i, n, dec.card, dec.dealer, dec.swapped, dec.given, dec.hist)
     return keeps(fns[slot[i]](obs, legal), err, i)
+
+
+@njit(cache=True, inline="always")
+def situation(off, i, hist, dealt, card, top):
+    """Where position ``i``'s action is in a user seat's table (:func:`tabulate`): by its
+    history (base 3), the strength it was dealt (-1: no swap) and the strength it holds;
+    ``top`` is the top rank's strength."""
+    return off[i] + (hist * (top + 2) + dealt + 1) * (top + 1) + card
+
+
+def table_offsets(slot: np.ndarray, top: int) -> tuple[np.ndarray, int]:
+    """Where each position's situations start in a user seats' table, and its size: a user
+    position ``i`` has ``3**i`` histories, each with every dealt strength (or none) and held
+    strength; a built-in position has none."""
+    off = np.zeros(len(slot), np.int64)
+    size = 0
+    for i, k in enumerate(slot):
+        off[i] = size
+        if k >= 0:
+            size += 3**i * (top + 2) * (top + 1)
+    return off, size
+
+
+@njit(cache=True)
+def tabulate(users, n, counts, top):
+    """Fill ``users.table``: each user position's action in every situation it can meet,
+    asked of its function with the observation :func:`observe` writes for it. A round's
+    observation at a decision is a function of the position, the history, the dealt and the
+    held strengths alone (nothing else is known before the position acts, R11), and a policy
+    keeps no memory (S5), so the table decides exactly as the function would, decision by
+    decision; an action that is not legal is kept, and refused where it is met."""
+    fns, slot, obs, legal, cls, c, mark, _err, table, off = users
+    f0, f1, f2, f3 = fns  # called by name: see user_keeps
+    for i in range(n):
+        k = slot[i]
+        if k < 0:
+            continue
+        for hist in range(3**i):
+            swap_seen = i > 0 and hist % 3 == 1
+            for d in range(-1, top + 1):
+                if (d >= 0) != swap_seen or (d >= 0 and counts[d] == 0):
+                    continue
+                for s in range(top + 1):
+                    if counts[s] == 0:
+                        continue
+                    mark[0] = -1  # each situation written whole
+                    observe(obs, cls, c, mark, i, n, s, i == n - 1, d >= 0, d, hist)
+                    a = (f0(obs, legal) if k == 0 else f1(obs, legal) if k == 1
+                         else f2(obs, legal) if k == 2 else f3(obs, legal))
+                    table[situation(off, i, hist, d, s, top)] = a
 
 
 @njit(cache=True, inline="always")

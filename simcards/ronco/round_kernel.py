@@ -29,7 +29,7 @@ from simcards.ronco.codes import TIES_ALL as _TIES_ALL
 from simcards.ronco.codes import TIES_FIRST as _TIES_FIRST
 from simcards.ronco.codes import USER as _USER
 from simcards.ronco.kernel_state import Decision
-from simcards.ronco.observation_kernel import keeps, observe, user_keeps
+from simcards.ronco.observation_kernel import KEEP, PASS, keeps, observe, situation, user_keeps
 
 _M32 = uint64(0xFFFFFFFF)
 
@@ -100,7 +100,7 @@ def _keeps(seats, i, u, n, dec, rules, users):
     if kind == _USER:
         if users is None:
             return True
-        return user_keeps(users, i, n, dec)
+        return user_keeps(users, i, n, dec, rules.top)
     if kind == _RANDOM:
         return u < seats.p[i]
     if kind == _BAYES:
@@ -244,9 +244,12 @@ def deal(state, perm, k):
 
 
 @njit(cache=True)
-def _threshold_rounds(state, rounds, n, seats, deck, rules, out, users):
+def _threshold_rounds(state, rounds, n, seats, deck, rules, out, users, tabled):
     """:func:`simulate_rounds` when every position plays the threshold policy (S1) or a user's
-    function (S5, ``users``; None when no position does).
+    function (S5): asked decision by decision (``users``; None when no position does), or read
+    from the user seats' table (``tabled``: ``(table, off, err)`` of
+    :class:`~simcards.ronco.kernel_state.UserSeats`, else None). Three compilations, so that
+    the loop of a table, like the built-in loop, calls no function it cannot see into.
 
     The same rules as :func:`act` and :func:`resolve`, fused into one pass that never copies
     the deal: the card travelling down the table (``carry``) is the one a passer hands on, and
@@ -255,13 +258,18 @@ def _threshold_rounds(state, rounds, n, seats, deck, rules, out, users):
     the general loop does, so both play the same deals. ``out`` is ``(lost_count,
     double_count, tallies)``, added to. A user position is given what :func:`act` gives it:
     whether the previous position swapped with it, the card it was dealt, and the public
-    history (``swapped``, ``d``, ``hist``).
+    history (``dd``, ``hist``).
     """
     lost_count, double_count, tallies = out
     kind = seats.kind
     if users is not None:  # read once: a field read in the loop costs a reference count
-        fns, slot, obs, legal, cls, c, mark, err = users
+        fns, slot, obs, legal, cls, c, mark, err, _, _ = users
         f0, f1, f2, f3 = fns  # called by name: see observation_kernel.user_keeps
+    if tabled is not None:
+        utable, uoff, err = tabled
+    track = users is not None or tabled is not None  # what a user position is told
+    bad = 0  # the first action of the table that is not legal (position + 1), and the action:
+    bad_action = 0  # in locals, for a store to ``err`` in the loop would slow every round
     t = seats.T
     td = seats.Td
     top, ties, cut_king = rules.top, rules.ties, rules.cut_king
@@ -277,33 +285,44 @@ def _threshold_rounds(state, rounds, n, seats, deck, rules, out, users):
         carry = deck[0]
         low = top + 1
         high = -1
-        swapped = False
-        d = -1
-        hist = 0
+        dd = -1  # what a user position is told (S5): the strength it was dealt, or -1 ...
+        hist = 0  # ... and the earlier positions' actions
         for i in range(n - 1):
             nxt = deck[i + 1]
             passes = carry < t[i]
+            if tabled is not None and kind[i] == _USER:
+                a = utable[situation(uoff, i, hist, dd, carry, top)]
+                passes = a == PASS
+                if a != KEEP and not passes and bad == 0:  # not legal: kept, and refused
+                    bad, bad_action = i + 1, a
             if users is not None and kind[i] == _USER:
-                observe(obs, cls, c, mark, i, n, carry, False, swapped, d, hist)
+                observe(obs, cls, c, mark, i, n, carry, False, dd >= 0, dd, hist)
                 k = slot[i]
                 a = (f0(obs, legal) if k == 0 else f1(obs, legal) if k == 1
                      else f2(obs, legal) if k == 2 else f3(obs, legal))
                 passes = not keeps(a, err, i)
-            if passes and nxt != top:  # R3: a pass; i takes i+1's card for good
+            if track:  # without branches: the pass is the user's, hard to predict
+                swap = passes and nxt != top  # R3, else a keep or a refusal (R4)
+                f = nxt if swap else carry
+                carry = carry if swap else nxt
+                hist = hist * 3 + (2 if passes else 0) - (1 if swap else 0)
+                dd = nxt if swap else -1
+            elif passes and nxt != top:  # R3: a pass; i takes i+1's card for good
                 f = nxt
-                if users is not None:  # what the next position is told (S5)
-                    swapped, d, hist = True, nxt, hist * 3 + 1
             else:  # a keep, or a refusal (R4): i keeps, i+1 holds his own card
                 f = carry
                 carry = nxt
-                if users is not None:
-                    swapped, hist = False, hist * 3 + (2 if passes else 0)
             final[i] = f
             low = min(low, f)
             high = max(high, f)
         dealer_cuts = carry < tdd
+        if tabled is not None and kind[dealer] == _USER:
+            a = utable[situation(uoff, dealer, hist, dd, carry, top)]
+            dealer_cuts = a == PASS
+            if a != KEEP and not dealer_cuts and bad == 0:
+                bad, bad_action = dealer + 1, a
         if users is not None and kind[dealer] == _USER:
-            observe(obs, cls, c, mark, dealer, n, carry, True, swapped, d, hist)
+            observe(obs, cls, c, mark, dealer, n, carry, True, dd >= 0, dd, hist)
             k = slot[dealer]
             a = (f0(obs, legal) if k == 0 else f1(obs, legal) if k == 1
                  else f2(obs, legal) if k == 2 else f3(obs, legal))
@@ -340,6 +359,9 @@ def _threshold_rounds(state, rounds, n, seats, deck, rules, out, users):
     tallies[0] += all_tie
     tallies[1] += cuts
     tallies[2] += fired
+    if tabled is not None and bad and err[0] == 0:
+        err[0] = bad
+        err[1] = bad_action
 
 
 @njit(cache=True)
@@ -405,7 +427,13 @@ def simulate_rounds(state, rounds, n, seats, rules, users):
         if seats.kind[i] != _THRESHOLD and seats.kind[i] != _USER:
             fused = False
     if fused:
-        _threshold_rounds(state, rounds, n, seats, deck, rules, out, users)
+        if users is None:
+            _threshold_rounds(state, rounds, n, seats, deck, rules, out, None, None)
+        elif users.table.shape[0] > 0:
+            _threshold_rounds(state, rounds, n, seats, deck, rules, out, None,
+                              (users.table, users.off, users.err))
+        else:
+            _threshold_rounds(state, rounds, n, seats, deck, rules, out, users, None)
     else:
         _general_rounds(state, rounds, n, seats, deck, rules, out, users)
     return out

@@ -27,15 +27,33 @@ ACTIONS = "0 keep, 1 pass"
 
 def user_seats(users: Sequence[UserPolicy | None], rules: KernelRules, n: int) -> UserSeats:
     """The kernel's :class:`~simcards.ronco.kernel_state.UserSeats` for the seats ``users``
-    (by position, None for a built-in), compiled in this process."""
+    (by position, None for a built-in), compiled in this process; at a table of up to
+    :data:`~simcards.ronco.observation_kernel.MAX_TABLED` positions with each user position's
+    action in every situation (:func:`~simcards.ronco.observation_kernel.tabulate`, once per
+    process and table)."""
+    from simcards.ronco.observation_kernel import MAX_TABLED, table_offsets, tabulate
+
     fns, slot = compiled_functions(users)
     counts = np.asarray(rules.counts)
     cls = (np.cumsum(counts > 0) - 1).astype(np.int64)  # a strength's rank among those dealt
     c = int(np.count_nonzero(counts))
     obs = np.zeros(c * (n + 4) + 7 * n + 3, np.float32)
     obs[-1] = n / 20
-    return UserSeats(tuple(fns), slot, obs, np.ones(2, np.int8), cls, c,
-                     np.array([0, -1, -1, -1], np.int64), np.zeros(2, np.int64))
+    off, size = table_offsets(slot, rules.top)
+    key = (tuple(None if u is None else u.digest for u in users), counts.tobytes(), n)
+    table = _TABLES.get(key) if n <= MAX_TABLED else np.zeros(0, np.int64)
+    seats = UserSeats(tuple(fns), slot, obs, np.ones(2, np.int8), cls, c,
+                      np.array([0, -1, -1, -1], np.int64), np.zeros(2, np.int64),
+                      np.zeros(size, np.int64) if table is None else table, off)
+    if table is None:
+        tabulate(seats, n, counts, rules.top)
+        _TABLES[key] = seats.table
+    return seats
+
+
+_TABLES: dict[tuple, np.ndarray] = {}
+"""This process's user seats' tables, by the functions at each position, the deck and the
+table size."""
 
 
 def check_errors(seats: UserSeats, users: Sequence[UserPolicy | None]) -> None:

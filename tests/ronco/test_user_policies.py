@@ -17,6 +17,9 @@ import pytest
 
 from simcards.core.cli import main
 
+# numba calls the first-class functions a user's function is passed as experimental
+pytestmark = pytest.mark.filterwarnings("ignore:First-class function type")
+
 T74 = '''
 from simcards.ronco.observation_kernel import card, is_dealer
 
@@ -85,13 +88,18 @@ def test_S5_a_function_deciding_like_threshold_7_4_gives_the_builtin_answer(tmp_
 
 @pytest.mark.parametrize("table", [
     "{f},{f},{f},{f}",
+    "{f},threshold:3:7,{f},{f},{f}",
     "random:0.3,{f},informed:6:4,{f}",
     "{f},threshold:4:6,random:0.7",
+    "{f},{f},threshold,{f},{f},{f},{f},{f},{f}",
+    "{f},random:0.6,{f},{f},{f},{f},{f},{f},{f}",
 ])
 def test_S5_the_compiled_and_python_engines_agree_on_every_observation(tmp_path, capsys, table):
-    """The kernel's observation, kept up to date decision by decision, is the table engine's
-    (the checksum policy would decide differently otherwise), with random seats drawing the
-    same uniforms; every number of the two answers is the same."""
+    """The kernel's decisions are the table engine's (the checksum policy would decide
+    differently otherwise), with random seats drawing the same uniforms; every number of the
+    two answers is the same. Up to 8 players the kernel reads each function's action in a
+    table of every situation, asked once with the observation written for it; at 9 it asks
+    the function at every decision, the observation kept up to date decision by decision."""
     f = _write(tmp_path, "parity.py", PARITY) + ":parity"
     spec = table.format(f=f)
     players = str(spec.count(",") + 1)
@@ -187,6 +195,29 @@ def test_S5_an_action_that_is_not_legal_stops_the_run_in_one_line(tmp_path, caps
     assert code == 2
     assert err.strip() == (f"simcards: error: {f} returned 2 at position 0: not a legal "
                            "action (0 keep, 1 pass)")
+
+
+IMPOSSIBLE = '''
+from simcards.ronco.observation_kernel import REFUSED, action, card, position, top_class
+
+
+def odd(obs, legal):
+    """Not legal only where no seat can be: after a refusal, holding less than the top rank."""
+    p = position(obs)
+    if p > 0 and action(obs, p - 1) == REFUSED and card(obs) != top_class(obs):
+        return 7
+    return 0 if card(obs) >= 4 else 1
+'''
+
+
+def test_S5_an_action_is_refused_where_it_is_met_not_where_it_is_asked(tmp_path, capsys):
+    """The table of every situation asks the function in situations no deal reaches: what it
+    answers there is never played, so never refused."""
+    f = _write(tmp_path, "odd.py", IMPOSSIBLE) + ":odd"
+    code, out, err = _run(capsys, "--policy", f, "--rounds", "200k", "--seed", "3")
+    assert code == 0, err
+    code, built, _ = _run(capsys, "--policy", "threshold", "--rounds", "200k", "--seed", "3")
+    assert _numbers(out) == _numbers(built)
 
 
 def test_S5_a_function_and_flags_it_would_ignore_are_refused(tmp_path, capsys):
