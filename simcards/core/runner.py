@@ -170,10 +170,15 @@ class Chunk:
 
 
 def run_chunk(chunk: Chunk) -> Stats:
-    """Run one chunk from its own stream (module-level, so it pickles by reference)."""
+    """Run one chunk from its own stream (module-level, so it pickles by reference). A chunk
+    function marked ``wants_origin = True`` is also told where its stream comes from,
+    ``origin=(seed, index, stream)``: an engine whose chunks are finer than another's, playing
+    the same deals, finds them so (Ronco's Python engine, :mod:`simcards.ronco.rounds_batch`)."""
     state = chunk_state(chunk.seed, chunk.index, chunk.stream)
+    extra = ({"origin": (chunk.seed, chunk.index, chunk.stream)}
+             if getattr(chunk.fn, "wants_origin", False) else {})
     try:
-        return named_stats(chunk.fn(state, chunk.size, chunk.config))
+        return named_stats(chunk.fn(state, chunk.size, chunk.config, **extra))
     except SystemError as exc:  # a Ctrl-C inside a numba call: say it is one
         if caused_by_interrupt(exc):
             raise KeyboardInterrupt from None

@@ -379,7 +379,7 @@ def rounds(*, players: int = 4, policy: str = "threshold",
 
     return monte_carlo(
         _header("rounds", rules, policies_list, engine),
-        {"rounds": total, "chunk_size": ronco_rounds.ROUNDS_CHUNK},
+        {"rounds": total, "chunk_size": ronco_rounds.chunk_plan(engine)[1]},
         lambda **where: ronco_rounds.simulate(rules, policies_list, total, engine=engine,
                                               seed=run["seed"], **where),
         answer=lambda res: res.to_dict(), frame=rounds_frame, stored_frame=stored,

@@ -440,8 +440,10 @@ def simulate_rounds(state, rounds, n, seats, rules, users):
 
 
 @njit(cache=True)
-def record_deals(state, rounds, n, kind, n_cards):
-    """The deals :func:`simulate_rounds` would play from ``state``, as card indices.
+def record_deals(state, rounds, n, kind, n_cards, skip=0):
+    """The deals :func:`simulate_rounds` would play from ``state``, as card indices, after the
+    first ``skip`` (drawn and not kept: the deck a round is dealt from is the one the rounds
+    before it left, so a later stretch of a chunk is found only by drawing what comes before).
 
     Returns ``cards`` (rounds x (n+1): positions, then the cut card) and ``u`` (rounds x n), so
     that an independent engine can replay exactly the same deals. The stream is read as
@@ -451,13 +453,16 @@ def record_deals(state, rounds, n, kind, n_cards):
     perm = np.arange(n_cards)
     cards = np.empty((rounds, n + 1), np.int64)
     us = np.zeros((rounds, n), np.float64)
-    for r in range(rounds):
+    for r in range(-skip, rounds):
         deal(state, perm, n + 1)
-        for j in range(n + 1):
-            cards[r, j] = perm[j]
+        if r >= 0:
+            for j in range(n + 1):
+                cards[r, j] = perm[j]
         for i in range(n):
             if kind[i] == _RANDOM:
-                us[r, i] = uniform(state)
+                u = uniform(state)
+                if r >= 0:
+                    us[r, i] = u
     return cards, us
 
 

@@ -7,7 +7,7 @@ The command's Python function is :func:`simcards.ronco.api.rounds`
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -27,6 +27,9 @@ from simcards.ronco.users import check_errors, python_rounds, user_seats
 
 ROUNDS_CHUNK = 1 << 21
 """Rounds per chunk: about 0.2 s of work, small enough for smooth progress and resume."""
+PYTHON_CHUNK = ROUNDS_CHUNK >> 6
+"""Rounds per chunk on the Python engine (a few seconds of work there): each plays a
+64th of a compiled chunk's deals (:func:`python_chunk`)."""
 
 
 @dataclass(frozen=True)
@@ -75,10 +78,7 @@ STREAM = "ronco.rounds"
 
 
 def rounds_chunk(state: np.ndarray, size: int, cfg: KernelConfig) -> RoundStats:
-    """One chunk of Monte Carlo rounds (runs in a worker)."""
-    if cfg.engine == PYTHON:
-        assert cfg.table is not None
-        return RoundStats(*python_rounds(state, size, cfg.n, cfg.policies.kind, *cfg.table))
+    """One chunk of Monte Carlo rounds on the compiled engine (runs in a worker)."""
     if not any(cfg.users):
         return RoundStats(*simulate_rounds(state, size, *cfg.args(), None))
     seats = user_seats(cfg.users, cfg.rules, cfg.n)
@@ -87,6 +87,30 @@ def rounds_chunk(state: np.ndarray, size: int, cfg: KernelConfig) -> RoundStats:
         out = RoundStats(*simulate_rounds(state, size, *cfg.args(), seats))
     check_errors(seats, cfg.users)
     return out
+
+
+def python_chunk(state: np.ndarray, size: int, cfg: KernelConfig,
+                 origin: tuple[int, int, int]) -> RoundStats:
+    """One chunk of rounds on the Python engine: :data:`PYTHON_CHUNK` rounds, the deals of
+    their place in the compiled chunk that holds them (``origin`` is this chunk's seed, index
+    and stream; the compiled chunk's deals before them are drawn and not played), so both
+    engines play the same deals whatever the chunk sizes, and a slow engine still shows its
+    progress and keeps its finished chunks every few seconds."""
+    from simcards.core.rng import chunk_state
+
+    assert cfg.table is not None
+    seed, index, stream = origin
+    compiled, offset = divmod(index * PYTHON_CHUNK, ROUNDS_CHUNK)
+    return RoundStats(*python_rounds(chunk_state(seed, compiled, stream), size, cfg.n,
+                                     cfg.policies.kind, *cfg.table, skip=offset))
+
+
+python_chunk.wants_origin = True  # type: ignore[attr-defined]
+
+
+def chunk_plan(engine: str) -> tuple[Callable[..., RoundStats], int]:
+    """The chunk function and chunk size of an engine."""
+    return (python_chunk, PYTHON_CHUNK) if engine == PYTHON else (rounds_chunk, ROUNDS_CHUNK)
 
 
 @dataclass(frozen=True)
@@ -140,8 +164,9 @@ def simulate(
     for pol in policies:
         pol.validate(rules.top)
     cfg = KernelConfig.build(rules, policies, engine)
+    fn, chunk_size = chunk_plan(engine)
     lost, double, tallies = RoundStats(**run_batch(
-        rounds_chunk, cfg, seed=seed, total=rounds, chunk_size=ROUNDS_CHUNK, stream=STREAM,
+        fn, cfg, seed=seed, total=rounds, chunk_size=chunk_size, stream=STREAM,
         workers=workers, progress=progress, label="Ronco rounds", **batch,
     ))
     return RoundsResult(rounds, lost, double, int(tallies[0]), int(tallies[1]),

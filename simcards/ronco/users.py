@@ -64,18 +64,20 @@ def check_errors(seats: UserSeats, users: Sequence[UserPolicy | None]) -> None:
 
 
 def python_rounds(state: np.ndarray, size: int, n: int, kind: np.ndarray,
-                  rules: Any, policies: Sequence[Any]) -> tuple[np.ndarray, ...]:
+                  rules: Any, policies: Sequence[Any], skip: int = 0
+                  ) -> tuple[np.ndarray, ...]:
     """``size`` rounds on the Python table engine, on the deals the kernel would play from
     ``state`` (advanced as the kernel advances it): ``(lost, double, tallies)`` as
     :func:`simcards.ronco.round_kernel.simulate_rounds` returns them. ``rules`` is the
     :class:`~simcards.ronco.rules.RoncoRules`, ``policies`` the positions'
-    :class:`~simcards.ronco.policies.Policy`."""
+    :class:`~simcards.ronco.policies.Policy`; the first ``skip`` deals from ``state`` are
+    drawn and not played."""
     from simcards.ronco import reference as ref
     from simcards.ronco.round_kernel import record_deals
     from simcards.ronco.table import KEEP, PASS, PASSED, CardTable, RoundState
 
     table = CardTable.build(rules)
-    cards, us = record_deals(state, size, n, kind, table.n_cards)
+    cards, us = record_deals(state, size, n, kind, table.n_cards, skip)
     legal = np.ones(2, np.int8)
     deciders = []
     for pol in policies:

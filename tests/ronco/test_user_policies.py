@@ -308,3 +308,23 @@ def test_S5_the_python_api_takes_the_function_itself(tmp_path) -> None:
     assert mixed["policies"][0] == f"{path}:t74"
     with pytest.raises(UsageError, match=r"must be defined at the top level of a \.py file"):
         simcards.ronco.rounds(policy=lambda obs, legal: 0, rounds="1k", store="none")
+
+
+def test_S5_the_python_engine_plays_the_compiled_chunks_deals_in_finer_chunks(
+        tmp_path, capsys, monkeypatch):
+    """The Python engine's chunks are a 64th of the compiled engine's (its progress moves and
+    its finished chunks are kept every few seconds); each plays the deals of its place in the
+    compiled chunk that holds them, so the answers agree across many chunks of both sizes."""
+    from simcards.ronco import rounds_batch
+
+    monkeypatch.setattr(rounds_batch, "ROUNDS_CHUNK", 4096)
+    monkeypatch.setattr(rounds_batch, "PYTHON_CHUNK", 4096 // 64)
+    f = _write(tmp_path, "parity.py", PARITY) + ":parity"
+    got = []
+    for engine in ("compiled", "python"):
+        code, out, err = _run(capsys, "--policies", f"{f},random:0.4,{f}", "--players", "3",
+                              "--rounds", "13000", "--seed", "2", "--engine", engine,
+                              "--workers", "1")
+        assert code == 0, err
+        got.append(_numbers(out))
+    assert got[0] == got[1]
