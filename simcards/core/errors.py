@@ -9,6 +9,19 @@ class UsageError(ValueError):
     """Bad input from the user: unknown name, value out of range, missing file."""
 
 
+def read_text(path: str, where: str) -> str:
+    """The text of a file the user named (a policy's, a chart's); a missing or unreadable
+    file refused in one line that starts with ``where`` (the flag and the path)."""
+    from pathlib import Path
+
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UsageError(f"{where}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"{where}: cannot read it ({exc})") from None
+
+
 def caused_by_interrupt(exc: BaseException) -> bool:
     """Whether ``exc`` is, or was raised because of, a Ctrl-C.
 

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from simcards.core.errors import UsageError
+from simcards.core.errors import UsageError, read_text
 
 USER_SPEC = re.compile(r"(?P<path>.+\.py):(?P<name>[A-Za-z_][A-Za-z0-9_]*)\Z")
 """A user policy as written: a file path ending in ``.py``, a colon, a function name."""
@@ -94,13 +94,7 @@ def load(text: str, flag: str = "--policies") -> UserPolicy:
     if m is None:
         raise UsageError(f"{_prefix(flag)}{text!r} is not PATH.py:FUNCTION")
     path, name = m.group("path"), m.group("name")
-    try:
-        source = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise UsageError(f"{_prefix(flag)}{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"{_prefix(flag)}{path}: cannot read it ({exc})") from None
-    policy = UserPolicy(path, name, source)
+    policy = UserPolicy(path, name, read_text(path, f"{_prefix(flag)}{path}"))
     _loaded(policy, flag)
     return policy
 

@@ -34,12 +34,11 @@ import io
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from simcards.core.errors import UsageError
+from simcards.core.errors import UsageError, read_text
 from simcards.ronco.codes import BAYES, BAYES_HIST_SPAN
 from simcards.ronco.policies import Policy
 from simcards.ronco.rules import RoncoRules
@@ -241,13 +240,7 @@ def _history(text: str, pos: int, where: str) -> int:
 def read(path: str) -> Chart:
     """The chart at ``path`` (``chart:FILE.csv``), read and checked for shape; its rows are
     matched to a table when one plays it."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise UsageError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"{path}: cannot read it ({exc})") from None
-    chart = Chart(path, text)
+    chart = Chart(path, read_text(path, path))
     chart.rows  # noqa: B018 (checked now: before any deal)
     return chart
 
