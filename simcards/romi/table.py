@@ -54,6 +54,7 @@ from simcards.core.cli_options import check_seat
 from simcards.core.errors import UsageError
 from simcards.core.switches import HAND, MATCH
 from simcards.core.table import CHANCE, TERMINAL, Param, Path, TableGame, TableState
+from simcards.core.userpolicy import is_user_spec
 from simcards.romi import cards as C
 from simcards.romi import codes
 from simcards.romi import reference as ref
@@ -1096,14 +1097,20 @@ class KernelPolicy:
 
 
 def _seat_policy(setup: RomiSetup, spec: str) -> Callable[[TableState, random.Random], Any]:
-    """``random`` (uniform over the legal moves) or an engine policy, ``greedy``,
-    ``rummy:K``, ``threshold:X`` or ``expert`` (Q2-Q5, :class:`KernelPolicy`)."""
+    """``random`` (uniform over the legal moves), an engine policy, ``greedy``,
+    ``rummy:K``, ``threshold:X`` or ``expert`` (Q2-Q5, :class:`KernelPolicy`), or a user's
+    function ``PATH.py:FUNCTION`` (Q9, :class:`~simcards.romi.users.UserSeat`)."""
     text = spec.strip().lower()
     if text == "random":
         return _random_choice
     from simcards.romi.policies import KINDS, check_table_seat
 
-    parsed = KINDS.parse(text, {"open_min": setup.rules.open_min})
+    parsed = KINDS.parse(spec.strip() if is_user_spec(spec) else text,
+                         {"open_min": setup.rules.open_min})
+    if parsed.user is not None:
+        from simcards.romi.users import UserSeat
+
+        return UserSeat(parsed.user)
     check_table_seat(parsed)  # Q7, Q8: the searching seats play in batches only
     param = int(parsed.values[0]) if parsed.values else 0
     return KernelPolicy(setup.rules, KINDS.code(parsed.kind), param)

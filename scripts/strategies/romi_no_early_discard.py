@@ -1,0 +1,24 @@
+"""A Römi strategy of one's own (rule Q9): play as ``expert`` (Q5), but never take the top
+discard before opening; draw from the stock instead.
+
+Play it in any seat with ``--policies``, or against ``expert`` with ``compare``::
+
+    simcards romi compare scripts/strategies/romi_no_early_discard.py:no_early_discard \\
+        expert --players 2 --rounds 1 --deals 300
+
+It runs on the table engine, the ``romi_v0`` environment's engine, asked for each action
+code with the seat's observation and action mask; :mod:`simcards.romi.observation` reads the
+observation and names the codes, :mod:`simcards.romi.policy_functions` gives the built-in
+policies' codes.
+"""
+
+from simcards.romi.observation import DRAW_DISCARD, DRAW_STOCK, i_opened
+from simcards.romi.policy_functions import expert
+
+
+def no_early_discard(obs, legal):
+    """Expert's code, with the stock in place of the top discard until this seat opens."""
+    move = expert(obs, legal)
+    if move == DRAW_DISCARD and not i_opened(obs):
+        return DRAW_STOCK
+    return move
