@@ -29,8 +29,17 @@ The keys of each answer
 ``.to_dict()`` is the command's ``--json`` object; its keys, in order. Intervals are 95%:
 Wilson's for rates (a shared win counting as its share of a win), normal for means and paired
 differences; each is ``[low, high]``, or a ``mean`` with its ``ci``. Every Monte Carlo answer
-run on a dask cluster also has ``cluster``; one played on the table engine (a ``random`` seat,
-:mod:`simcards.romi.table_batch`) has ``engine`` (``"table"``).
+run on a dask cluster also has ``cluster``; one played on the table engine (a ``random`` seat
+or a user's function, :mod:`simcards.romi.table_batch`) has ``engine`` (``"table"``), and one
+with a user's function (Q9) ``user_policies``: each function's ``PATH.py:FUNCTION`` and the
+digest of its file's text and name (part of the run's key: an edited file is a new run).
+
+A policy may be a function of your own (Q9): ``PATH.py:FUNCTION`` in the text, or the function
+itself in a list (``policies=["expert", my_rule]``, ``compare(my_rule, "expert")``), defined
+at the top level of a ``.py`` file, which the workers load. It is called as ``f(obs, legal)``
+with the seat's ``romi_v0`` observation and action mask and returns an action code
+(:mod:`simcards.romi.observation` reads both; :mod:`simcards.romi.policy_functions` gives the
+built-ins' codes); it keeps no memory between decisions.
 
 ``melds``: ``game`` (``"romi"``), ``command``, ``rules`` (``ace_low_value``), and ``hands``,
 one object per hand in order with ``hand`` (the hand as read), ``best_value`` (V1: the

@@ -9,15 +9,24 @@ built-in plays, so that a player's own rule can start from one::
         move = expert(obs, legal)
         return DRAW_STOCK if move == DRAW_DISCARD and not i_opened(obs) else move
 
-Each call plans from the observation alone, with the compiled engine's planner
-(:func:`simcards.romi.policies_kernel.choose_draw` and ``plan_turn``, Q2-Q5), and returns the
-plan's next code: the draw, or the first move of the rest of the turn (for an opening, the
-next code of its path after the shapes already named). The seat of the table engine
-(:class:`~simcards.romi.table.KernelPolicy`) plans each turn once after the draw and follows
-that plan; a function keeps nothing between calls and plans the rest of the turn afresh at
-every code. The answers agree wherever the plan of the rest of the turn is the rest of the
-turn's plan, and wherever the observation holds what the seat reads; two things it does not
-hold (see the report of :func:`missing`):
+Each answer is planned from the observation alone, with the compiled engine's planner
+(:func:`simcards.romi.policies_kernel.choose_draw` and ``plan_turn``, Q2-Q5): the draw, or
+the next move of the turn's plan (for an opening, the next code of its path after the shapes
+already named). The table engine's seat (:class:`~simcards.romi.table.KernelPolicy`) plans a
+turn once, at its first decision after the draw, and then plays that plan move by move;
+planning afresh after each move would sometimes choose otherwise (after a swap, say, the
+freed joker laid in a new meld rather than added where the plan put it). So these functions
+do the same: the plan made at the turn's first decision after the draw is kept, keyed by
+what the observation shows of the turn (its number, the stock, the discard pile, the cut
+card, the other hands' sizes and opened flags), and answers the turn's later decisions while
+the hand and the table are those the plan leads to; a turn that left the plan (a rule of
+your own played another move) is planned afresh from where it stands. That is the only thing
+kept between calls: the answer is the seat's whatever the function was asked before, since
+every turn's first decision after the draw is asked. A code the mask ``legal`` does not allow
+is never returned (the turn planned afresh, else the lowest legal code).
+
+Where the observation holds what the seat reads, the code is the seat's: a test plays the
+seats and the functions side by side. Two things it does not hold (:func:`missing`):
 
 * The rules' ``open_min`` and ``ace_low_value`` (O1, M6): keyword arguments, defaulting to
   the rules' defaults (51 and 1), as :func:`functools.partial` or a wrapper can set them.
@@ -136,6 +145,20 @@ def _next(ids: np.ndarray, k: int) -> int:
     if k == ob.JOKER:
         return 104 + c % 4
     return k + 52 * (c % 2)
+
+
+def _legal(obs: np.ndarray, legal: np.ndarray | None, kind: int, param: int, open_min: int,
+           ace_low: int) -> int:
+    """:func:`_decide`'s code when ``legal`` (the mask, or None) allows it. Otherwise (the table
+    is not the one the plan of the turn was made for) the rest of the turn planned afresh,
+    and when even that code is not allowed, the lowest legal code: the table engine's seat
+    plays a random legal move there."""
+    code = _decide(obs, kind, param, open_min, ace_low)
+    if legal is None or legal[code]:
+        return code
+    _PLANS.pop(_turn_sign(obs, kind, param, open_min, ace_low), None)
+    code = _decide(obs, kind, param, open_min, ace_low)
+    return code if legal[code] else int(np.flatnonzero(legal)[0])
 
 
 def _decide(obs: np.ndarray, kind: int, param: int, open_min: int, ace_low: int) -> int:
@@ -295,24 +318,24 @@ def greedy(obs: np.ndarray, legal: np.ndarray, *, open_min: int = OPEN_MIN,
            ace_low: int = ACE_LOW) -> int:
     """Q2 ``greedy``'s code at ``obs``: opens at once, lays and adds all it can, keeps the
     lowest penalty."""
-    return _decide(obs, codes.POLICY_GREEDY, 0, open_min, ace_low)
+    return _legal(obs, legal, codes.POLICY_GREEDY, 0, open_min, ace_low)
 
 
 def rummy(obs: np.ndarray, legal: np.ndarray, K: int = RUMMY_K, *, open_min: int = OPEN_MIN,
           ace_low: int = ACE_LOW) -> int:
     """Q3 ``rummy:K``'s code at ``obs``: opens only to go out in the same turn until an
     opponent holds K cards or fewer."""
-    return _decide(obs, codes.POLICY_RUMMY, K, open_min, ace_low)
+    return _legal(obs, legal, codes.POLICY_RUMMY, K, open_min, ace_low)
 
 
 def threshold(obs: np.ndarray, legal: np.ndarray, X: int = THRESHOLD_X, *,
               open_min: int = OPEN_MIN, ace_low: int = ACE_LOW) -> int:
     """Q4 ``threshold:X``'s code at ``obs``: greedy, but opens only with X points or more."""
-    return _decide(obs, codes.POLICY_THRESHOLD, X, open_min, ace_low)
+    return _legal(obs, legal, codes.POLICY_THRESHOLD, X, open_min, ace_low)
 
 
 def expert(obs: np.ndarray, legal: np.ndarray, *, open_min: int = OPEN_MIN,
            ace_low: int = ACE_LOW) -> int:
     """Q5 ``expert``'s code at ``obs``: greedy's draws and melds, the discard weighed over the
     unseen cards, never feeding the next player."""
-    return _decide(obs, codes.POLICY_EXPERT, 0, open_min, ace_low)
+    return _legal(obs, legal, codes.POLICY_EXPERT, 0, open_min, ace_low)

@@ -59,14 +59,18 @@ def _numbers(out: dict) -> dict:
             if k not in ("policies", "a", "b", "user_policies", "timing", "run", "store")}
 
 
-@pytest.mark.parametrize(("fn", "builtin", "seed"), [("g", "greedy", 3), ("e", "expert", 2)])
+@pytest.mark.parametrize(("fn", "builtin", "run"), [
+    ("g", "greedy", ["rounds", "--rounds", "16", "--seed", "3"]),
+    ("e", "expert", ["rounds", "--rounds", "16", "--seed", "2"]),
+    ("g", "greedy", ["games", "--games", "3", "--rounds", "2", "--seed", "1"]),
+], ids=["rounds-greedy", "rounds-expert", "games-greedy"])
 def test_Q9_a_function_returning_the_builtins_code_gives_the_builtins_answer(
-        tmp_path, capsys, fn, builtin, seed):
+        tmp_path, capsys, fn, builtin, run):
     """``random,user.py:g`` (g returns ``greedy(obs, legal)``) and ``random,greedy`` at the same
     seed: every number of the answer is the same; the JSON says the table engine played it and
     carries the function's digest; one line on stderr says so before the run."""
     f = _write(tmp_path, "mine.py", BUILTINS) + f":{fn}"
-    base = ["rounds", "--players", "2", "--rounds", "16", "--seed", str(seed)]
+    base = [*run, "--players", "2"]
     code, mine, err = _run(capsys, *base, "--policies", f"random,{f}")
     assert code == 0, err
     code, built, _ = _run(capsys, *base, "--policies", f"random,{builtin}")
