@@ -290,3 +290,24 @@ def test_Q9_the_python_api_takes_the_function_itself(tmp_path) -> None:
                                  store="none").to_dict()
     assert _numbers(by_fn) == _numbers(by_text)
     assert by_fn["policies"] == by_text["policies"] == ["greedy", f"{path}:no_early"]
+
+
+def test_Q9_the_chunks_finished_before_a_failing_decision_are_kept(tmp_path, monkeypatch) -> None:
+    """A function that raises late in a run (past turn 40 of a round) stops it with its one
+    line, and the chunks played before are in the store."""
+    import simcards.romi
+    from simcards.core.errors import UsageError
+
+    monkeypatch.setattr(TB, "ROUNDS_PER_SECOND", dict.fromkeys(range(2, 6), 1))
+    path = _write(tmp_path, "late.py", "from simcards.romi.observation import turn\n"
+                                       "from simcards.romi.policy_functions import greedy\n\n\n"
+                                       "def late(obs, legal):\n"
+                                       "    if turn(obs) > 40:\n"
+                                       "        raise RuntimeError('too long')\n"
+                                       "    return greedy(obs, legal)\n")
+    store = tmp_path / "runs"
+    with pytest.raises(UsageError, match=f"^{path}:late raised RuntimeError at seat 1: too long$"):
+        simcards.romi.rounds(players=2, policies=f"random,{path}:late", rounds=40, seed=1,
+                             store=str(store), workers=1)
+    [run] = list(store.glob("romi-rounds-*"))
+    assert len(list((run / "chunks").glob("*.parquet"))) == 5
