@@ -4,7 +4,13 @@ discard before opening; draw from the stock instead.
 Play it in any seat with ``--policies``, or against ``expert`` with ``compare``::
 
     simcards romi compare scripts/strategies/romi_no_early_discard.py:no_early_discard \\
-        expert --players 2 --rounds 1 --deals 300
+        expert --players 2 --rounds 1 --deals 2000 --seed 1
+
+gives (4,000 rounds, about two minutes on one core): A minus B, paired over deal sets, score
+per round +6.21 [+5.23, +7.19] and game win rate -0.107 [-0.132, -0.081]. Scores are points
+against a player, so refusing the top discard before opening concedes some six points a round
+more than ``expert`` at two players: the discard ``expert`` takes at its first draw (T3) or to
+meld it (T4) is worth having.
 
 It runs on the table engine, the ``romi_v0`` environment's engine, asked for each action
 code with the seat's observation and action mask; :mod:`simcards.romi.observation` reads the

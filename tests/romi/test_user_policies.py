@@ -221,6 +221,8 @@ def test_Q9_the_readers_read_the_environments_observation() -> None:
     from simcards.romi import cards as C
     from simcards.romi import observation as ob
     from simcards.romi import reference as ref
+    from simcards.romi import table_codes as T
+    from simcards.romi.actions import NO_JOKER, Discard
     from simcards.romi.rules import RomiRules
     from simcards.romi.table import RomiSetup, RomiTable
 
@@ -262,6 +264,17 @@ def test_Q9_the_readers_read_the_environments_observation() -> None:
                     assert {k for k in range(53) if ob.meld_kinds(obs, m)[k]} == {
                         C.kind(c) for c in meld.cards}
                     assert ob.meld_owner(obs, m) == (r.owners[m] - p) % n
+                    stands = meld.stands_for if meld.stands_for != NO_JOKER else -1
+                    assert ob.meld_joker_as(obs, m) == stands
+                assert bool(ob.may_open(obs)) == (r.turns_played[p] >= 1)
+                assert bool(ob.is_melding(obs)) == (r.phase != ref.DRAW)
+                assert [bool(ob.has_drawn(obs, q)) for q in range(n)] == [
+                    bool(r.has_drawn[(p + q) % n]) for q in range(n)]
+                for q in range(1, n):
+                    held = np.zeros(53, np.int64)
+                    for c in st.known[(p + q) % n]:
+                        held[C.kind(c)] += 1
+                    assert list(ob.known(obs, q)) == list(held)
                 must = r.must_place if r.must_place in r.hands[p] else None
                 assert ob.must_place(obs) == (-1 if must is None else C.kind(must))
                 pile = np.zeros(53, np.int64)
@@ -271,6 +284,13 @@ def test_Q9_the_readers_read_the_environments_observation() -> None:
                 seen += 1
                 st.play(rng.choice(list(st.moves().values())))
     assert seen > 500
+    for k in range(53):
+        assert ob.discard(k) == T.discard_code(Discard(k if k < 52 else C.JOKER0))
+        assert ob.discarded_kind(ob.discard(k)) == k
+        assert k == 52 or ob.kind(ob.rank_of(k), ob.suit_of(k)) == k
+    assert T.action_text(ob.add(3, ob.JOKER_HIGH)) == "add X at the high end of meld 3"
+    assert T.action_text(ob.swap(2)) == "swap the joker of meld 2"
+    assert ob.action_text(ob.meld(0)) == "meld As 2s 3s"
 
 
 def test_Q9_the_python_api_takes_the_function_itself(tmp_path) -> None:
