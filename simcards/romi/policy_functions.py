@@ -262,7 +262,7 @@ def _turn_sign(obs: np.ndarray, *key: int) -> bytes:
     head = np.array([*key, ob.turn(obs), ob.stock(obs), ob.cut(obs), ob.cut_taken(obs), n],
                     np.int64)
     return (head.tobytes() + obs[ob._pile_at(n):ob._pile_at(n) + 2 * ob.N_KINDS].tobytes()
-            + obs[sizes:sizes + 2 * n].tobytes())
+            + obs[sizes + 1:sizes + n].tobytes() + obs[sizes + n + 1:sizes + 2 * n].tobytes())
 
 
 def _step(obs: np.ndarray, plan: _Plan | None) -> tuple[_Plan, int] | None:
