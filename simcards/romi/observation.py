@@ -10,16 +10,18 @@ Other seats are *relative*: 0 is the seat deciding, 1 the player on its left who
 and so on. Every reader is compiled with numba's ``njit`` and works the same called from plain
 Python (a numpy float32 vector)::
 
-    from simcards.romi.observation import (DRAW_STOCK, discard, hand, is_drawing, i_opened)
+    import numpy as np
 
-    def stock_then_highest(obs, legal):
+    from simcards.romi.observation import DRAW_STOCK, discard, hand, is_drawing
+
+    def stock_then_highest(obs, legal):  # never opens
         if is_drawing(obs):
             return DRAW_STOCK
         cards = hand(obs)
-        for k in range(52, -1, -1):      # the highest kind the mask lets go
+        for k in range(52, -1, -1):  # the highest kind the mask lets go
             if cards[k] > 0 and legal[discard(k)]:
                 return discard(k)
-        ...
+        return int(np.flatnonzero(legal)[0])  # no discard allowed yet (T4, T5, J3)
 
 A move is one code or, for an opening (O1), a path: the shape codes of its melds in increasing
 order, then :data:`OPEN_DONE`, each asked for in turn (the observation's ``opening`` field
