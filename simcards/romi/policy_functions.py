@@ -19,8 +19,9 @@ freed joker laid in a new meld rather than added where the plan put it). So thes
 do the same: the plan made at the turn's first decision after the draw is kept, keyed by
 what the observation shows of the turn (its number, the stock, the discard pile, the cut
 card, the other hands' sizes and opened flags), and answers the turn's later decisions while
-the hand and the table are those the plan leads to; a turn that left the plan (a rule of
-your own played another move) is planned afresh from where it stands. That is the only thing
+the hand and the table (its melds' number, the cards on it) are those the plan leads to; a
+turn that left the plan (a rule of your own played another move) is planned afresh from where
+it stands. That is the only thing
 kept between calls: the answer is the seat's whatever the function was asked before, since
 every turn's first decision after the draw is asked. A code the mask ``legal`` does not allow
 is never returned (the turn planned afresh, else the lowest legal code).
@@ -207,7 +208,7 @@ def _decide(obs: np.ndarray, kind: int, param: int, open_min: int, ace_low: int)
     where = _step(obs, _PLANS.get(sign))
     if where is None:
         nmv = policies.plan_turn(hand, n, must, view, sv, ps)[0]
-        plan = _Plan(decode_moves(ps.mv[:nmv]), counts, nm)
+        plan = _Plan(decode_moves(ps.mv[:nmv]), counts, nm, _on_table(obs, nm))
         if len(_PLANS) > 64:
             _PLANS.clear()
         _PLANS[sign] = plan
@@ -220,29 +221,43 @@ class _Plan:
     """The plan of a turn's melding and discard, and the hand (kind counts) and the number of
     table melds before each of its moves."""
 
-    def __init__(self, moves: list[Any], counts: np.ndarray, nm: int) -> None:
+    def __init__(self, moves: list[Any], counts: np.ndarray, nm: int, table: np.ndarray
+                 ) -> None:
         self.moves = moves
-        self.before: list[tuple[bytes, int]] = []
+        self.before: list[tuple[bytes, int, bytes]] = []
         hand = counts.copy()
+        table = table.copy()
         for move in moves:
-            self.before.append((hand.tobytes(), nm))
+            self.before.append((hand.tobytes(), nm, table.tobytes()))
             if isinstance(move, Open):
                 for m in move.melds:
-                    _take(hand, m.cards)
+                    _move(hand, table, m.cards)
                 nm += len(move.melds)
             elif isinstance(move, Lay):
-                _take(hand, move.meld.cards)
+                _move(hand, table, move.meld.cards)
                 nm += 1
             elif isinstance(move, Add):
-                _take(hand, (move.card,))
+                _move(hand, table, (move.card,))
             elif isinstance(move, Swap):
-                _take(hand, (move.card,))
+                _move(hand, table, (move.card,))
                 hand[ob.JOKER] += 1
+                table[ob.JOKER] -= 1
 
 
-def _take(hand: np.ndarray, cards: Any) -> None:
+def _move(hand: np.ndarray, table: np.ndarray, cards: Any) -> None:
+    """``cards`` from the hand to the table (kind counts)."""
     for c in cards:
-        hand[ob.JOKER if c >= 104 else c % 52] -= 1
+        k = ob.JOKER if c >= 104 else c % 52
+        hand[k] -= 1
+        table[k] += 1
+
+
+def _on_table(obs: np.ndarray, nm: int) -> np.ndarray:
+    """Copies of each kind on the table (53 counts)."""
+    out = np.zeros(ob.N_KINDS, np.int64)
+    for m in range(nm):
+        out += ob.meld_kinds(obs, m)
+    return out
 
 
 _PLANS: dict[bytes, _Plan] = {}
@@ -270,7 +285,8 @@ def _step(obs: np.ndarray, plan: _Plan | None) -> tuple[_Plan, int] | None:
     at no step of the plan."""
     if plan is None:
         return None
-    here = (ob.hand(obs).tobytes(), int(ob.table_melds(obs)))
+    nm = int(ob.table_melds(obs))
+    here = (ob.hand(obs).tobytes(), nm, _on_table(obs, nm).tobytes())
     for j, before in enumerate(plan.before):
         if before == here:
             return plan, j

@@ -331,3 +331,37 @@ def test_Q9_the_chunks_finished_before_a_failing_decision_are_kept(tmp_path, mon
                              store=str(store), workers=1)
     [run] = list(store.glob("romi-rounds-*"))
     assert len(list((run / "chunks").glob("*.parquet"))) == 5
+
+
+def test_Q9_a_seat_never_follows_the_plan_of_another_rotations_table(monkeypatch) -> None:
+    """compare replays each deck once per rotation; a near copy of expert against expert makes
+    the same turn, hand and deck recur on another table. The table engine's seats key their
+    plans by the table at the draw too: this chunk (which once played a plan made for another
+    rotation's table, adding to a meld that was not there) gives the statistics of seats that
+    forget every plan at each new round."""
+    from simcards.core.rng import chunk_state
+    from simcards.core.runner import stream_id
+    from simcards.romi import api
+    from simcards.romi import compare_batch as RC
+    from simcards.romi.rules import RomiRules
+    from simcards.romi.table import KernelPolicy
+
+    root = Path(__file__).resolve().parents[2]
+    rules = RomiRules.make(players=4, rounds=1)
+    a = api.compare_policy(f"{root}/scripts/strategies/romi_no_early_discard.py:no_early_discard",
+                           "policy A", rules)
+    fn, cfg, _ = TB.compare_batch(rules, a, api.compare_policy("expert", "policy B", rules), None)
+    state = chunk_state(1, 1, stream_id(RC.STREAM))
+    kept = fn(state, 15, cfg)
+    played = KernelPolicy.__call__
+
+    def forgetful(self, st, rng):
+        if getattr(self, "_round", None) is not st.round:
+            self.plans.clear()
+            self._round = st.round
+        return played(self, st, rng)
+
+    monkeypatch.setattr(KernelPolicy, "__call__", forgetful)
+    fresh = fn(state, 15, cfg)
+    assert int(kept["rounds"][0]) == 60
+    assert {k: v.tolist() for k, v in kept.items()} == {k: v.tolist() for k, v in fresh.items()}
