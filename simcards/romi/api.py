@@ -29,8 +29,17 @@ The keys of each answer
 ``.to_dict()`` is the command's ``--json`` object; its keys, in order. Intervals are 95%:
 Wilson's for rates (a shared win counting as its share of a win), normal for means and paired
 differences; each is ``[low, high]``, or a ``mean`` with its ``ci``. Every Monte Carlo answer
-run on a dask cluster also has ``cluster``; one played on the table engine (a ``random`` seat,
-:mod:`simcards.romi.table_batch`) has ``engine`` (``"table"``).
+run on a dask cluster also has ``cluster``; one played on the table engine (a ``random`` seat
+or a user's function, :mod:`simcards.romi.table_batch`) has ``engine`` (``"table"``), and one
+with a user's function (Q9) ``user_policies``: each function's ``PATH.py:FUNCTION`` and the
+digest of its file's text and name (part of the run's key: an edited file is a new run).
+
+A policy may be a function of your own (Q9): ``PATH.py:FUNCTION`` in the text, or the function
+itself in a list (``policies=["expert", my_rule]``, ``compare(my_rule, "expert")``), defined
+at the top level of a ``.py`` file, which the workers load. It is called as ``f(obs, legal)``
+with the seat's ``romi_v0`` observation and action mask and returns an action code
+(:mod:`simcards.romi.observation` reads both; :mod:`simcards.romi.policy_functions` gives the
+built-ins' codes); it keeps no memory between decisions.
 
 ``melds``: ``game`` (``"romi"``), ``command``, ``rules`` (``ace_low_value``), and ``hands``,
 one object per hand in order with ``hand`` (the hand as read), ``best_value`` (V1: the
@@ -189,6 +198,17 @@ def players_frame(d: dict[str, Any]) -> pd.DataFrame:
     return frame
 
 
+def _users(specs: Sequence[PolicySpec]) -> dict[str, Any]:
+    """Q9: the ``user_policies`` key of a run with users' functions (each one's
+    ``PATH.py:FUNCTION`` and the digest of its file's text and name), part of the run's
+    manifest so that an edited file is a new run, never the old chunks resumed; nothing
+    without one."""
+    from simcards.romi.users import user_digests
+
+    users = user_digests(specs)
+    return {"user_policies": users} if users else {}
+
+
 def _run(command: str, rules: RomiRules, policies, count: int | str, dealer,
          run: dict[str, Any]) -> Result:
     from simcards.core.montecarlo import monte_carlo
@@ -202,9 +222,11 @@ def _run(command: str, rules: RomiRules, policies, count: int | str, dealer,
     if command == "rounds":
         header["dealer"] = dealer
     stream = R.STREAM_ROUNDS if command == "rounds" else R.STREAM_GAMES
-    on_table = TB.on_table(specs)  # Q6: random plays move by move, on the table engine
+    # Q6, Q9: random and users' functions play move by move, on the table engine
+    on_table = TB.on_table(specs)
     if on_table:
         header["engine"] = TB.ENGINE
+        header.update(_users(specs))
         fn, cfg, chunk = TB.batch(command, rules, specs, dealer)
     else:
         fn = R.rounds_chunk if command == "rounds" else R.games_chunk
@@ -225,7 +247,7 @@ def _run(command: str, rules: RomiRules, policies, count: int | str, dealer,
 
     return monte_carlo(
         header, {command: total, "chunk_size": chunk},
-        TB.with_notice(simulate, rules.players) if on_table else simulate,
+        TB.with_notice(simulate, rules.players, TB.who(specs)) if on_table else simulate,
         answer=answer, frame=players_frame, stored_frame=lambda out, _: _frame(out),
         summary=("score_mean", command), **run)
 
@@ -293,10 +315,11 @@ def compare(a: str | PolicySpec, b: str | PolicySpec, *, rules: RomiRules,
         "game": "romi", "command": "compare", "players": rules.players,
         "rules": rules.summary(),
         "a": spec_a.text(), "b": spec_b.text(), "dealer": dealer}
-    # Q6: random plays on the table engine
+    # Q6, Q9: random and users' functions play on the table engine
     on_table = TB.on_table([spec_a, spec_b], "policies A and B")
     if on_table:
         header["engine"] = TB.ENGINE
+        header.update(_users([spec_a, spec_b]))
         fn, cfg, size = TB.compare_batch(rules, spec_a, spec_b, dealer)
     else:
         fn, cfg = RC.compare_chunk, config_for(rules, spec_a, spec_b, dealer)
@@ -308,7 +331,8 @@ def compare(a: str | PolicySpec, b: str | PolicySpec, *, rules: RomiRules,
 
     return monte_carlo(
         header, {"deals": total, "chunk_size": size},
-        TB.with_notice(simulate, rules.players) if on_table else simulate,
+        TB.with_notice(simulate, rules.players, TB.who([spec_a, spec_b])) if on_table
+        else simulate,
         answer=lambda stats: {"deal_sets": total,
                               **RC.summarise(stats, rules.players, rules.rounds)},
         frame=compare_frame, summary=("score_diff", "win_rate_diff", "deal_sets"), **run)
@@ -543,10 +567,10 @@ def ladder(*, policies: str | Sequence[str | PolicySpec] | None = None,
 
 @contextmanager
 def _said_once(specs: Sequence[PolicySpec], sizes: Sequence[int]) -> Iterator[None]:
-    """Q6: a ladder with random play says once that its pairings play on the table engine,
-    rather than every pairing saying it."""
+    """Q6, Q9: a ladder with random play or a user's function says once that its pairings
+    play on the table engine, rather than every pairing saying it."""
     if TB.on_table(specs):
-        TB.announce(sizes[0])
+        TB.announce(sizes[0], TB.who(specs))
     with TB.quiet():
         yield
 

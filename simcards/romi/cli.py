@@ -101,7 +101,8 @@ def _plain_table(title: str, cols: list[str], rows: list[list[str]], right: set[
 _API = GameApi("simcards.romi.api")
 _KINDS = (KINDS.kinds_help(docs=True) + ". search:16 plays about 3 rounds a second. The "
           "compiled engine decides whole turns and has no random player, so a run with a "
-          "random seat plays every seat on the table engine of the environments, about "
+          "random seat or a function of yours plays every seat on the table engine of the "
+          "environments, about "
           f"{TB.ROUNDS_PER_SECOND[2]} rounds a second at 2 players, and seats no search or "
           "seeing with it")
 _SET_DEALER = "The first dealer's seat in every deal set (default: drawn for every set, rule D3)."

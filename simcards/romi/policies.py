@@ -4,8 +4,9 @@
 opponent holds K cards or fewer, Q3), ``threshold:X`` (open only with X points or more, Q4),
 ``expert`` (greedy's draws and melds with a discard weighed over the unseen cards, Q5),
 ``search:N`` (expert's turn and its alternatives weighed by N determinized play-outs each, Q7),
-``seeing:N`` (Q8: the same search on the true state) or ``random`` (Q6: uniform over the legal
-moves, one move at a time).
+``seeing:N`` (Q8: the same search on the true state), ``random`` (Q6: uniform over the legal
+moves, one move at a time) or ``PATH.py:FUNCTION`` (Q9: a player's own function of the
+``romi_v0`` observation).
 The engine (:mod:`simcards.romi.round_kernel`) takes a seat's policy as two integers, its kind code
 and its one parameter (:data:`COLUMNS`). ``threshold``'s X may not be below the rules'
 ``open_min`` (O1): that bound is named here and supplied by :func:`policy_arrays` from the rules.
@@ -13,10 +14,10 @@ and its one parameter (:data:`COLUMNS`). ``threshold``'s X may not be below the 
 What a kind needs is declared with it (:attr:`~simcards.core.policyspec.PolicyKind.needs`):
 ``search`` and ``seeing`` need the :data:`SEARCH_KERNEL` (a table with such a seat plays its
 rounds there, in small chunks, and only in the batch commands: the table environments refuse
-them); ``random`` needs the :data:`TABLE_ENGINE`: it has no kernel code, since the compiled
-engine decides a whole turn at once and has no move-by-move player, so a batch run with a
-``random`` seat plays every seat on the table engine (:mod:`simcards.romi.table_batch`), the
-engine of the table environments.
+them); ``random`` and ``user`` (Q9) need the :data:`TABLE_ENGINE`: they have no kernel code, since
+the compiled engine decides a whole turn at once and has no move-by-move player, so a batch run
+with such a seat plays every seat on the table engine (:mod:`simcards.romi.table_batch`), the
+engine of the table environments; a ``user`` seat also needs the :data:`USER_FUNCTION`.
 
 ``seeing`` is no legal player (declared ``legal=False``): it sees the other hands and the order
 of the stock (I2), which breaks I3. It is a bound, for ``rounds``, ``games``, ``compare`` and
@@ -29,7 +30,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from simcards.core.errors import UsageError
-from simcards.core.policyspec import Param, PolicyKind, PolicyKinds, PolicySpec, SeatColumn
+from simcards.core.policyspec import (
+    USER_KIND,
+    Param,
+    PolicyKind,
+    PolicyKinds,
+    PolicySpec,
+    SeatColumn,
+)
 from simcards.romi.codes import (
     POLICY_EXPERT,
     POLICY_GREEDY,
@@ -59,8 +67,13 @@ TABLE_ENGINE = "table engine"
 """A need: the compiled engine has no player for the kind (Q6); a batch run with one of them
 plays on the table engine (:mod:`simcards.romi.table_batch`), where a seat picks one move at a
 time."""
+USER_FUNCTION = "user function"
+"""A need: the seat asks the user's function (Q9) with its ``romi_v0`` observation and action
+mask, one action code at a time (:mod:`simcards.romi.users`)."""
 RANDOM_CODE = -1
 """``random``'s kind code: none the kernels know (:func:`policy_arrays` refuses it)."""
+USER_CODE = -2
+"""``user``'s kind code (Q9): none the kernels know either."""
 COLUMNS = (SeatColumn("params", int, ("K", "X", "N")),)
 """The engine's seat arrays (:class:`~simcards.romi.kernel_state.Seats` after the kind codes):
 the one parameter (Q3's K, Q4's X, Q7's and Q8's N)."""
@@ -90,6 +103,10 @@ KINDS = PolicyKinds("romi", [
     PolicyKind("random", RANDOM_CODE, (),
                "Q6: uniform over the legal moves, one move at a time; played on the table "
                "engine", needs=frozenset({TABLE_ENGINE})),
+    PolicyKind(USER_KIND, USER_CODE, (),
+               "Q9: your own function f(obs, legal) -> action code of the romi_v0 "
+               "environment; played on the table engine",
+               needs=frozenset({TABLE_ENGINE, USER_FUNCTION})),
 ], COLUMNS)
 """Römi's policy kinds: what ``--policies`` accepts, with ranges and defaults."""
 
@@ -111,7 +128,7 @@ def policy_arrays(specs: Sequence[PolicySpec | str], rules: RomiRules) -> Seats:
             spec = KINDS.check(spec, {"open_min": rules.open_min})
         if TABLE_ENGINE in KINDS.kind(spec.kind).needs:
             raise UsageError(f"policies: {spec.text()} plays on the table engine, not the "
-                             "compiled one (rule Q6)")
+                             f"compiled one (rule {'Q9' if spec.user else 'Q6'})")
         checked.append(spec)
     return Seats(*KINDS.seat_arrays(checked))
 

@@ -54,6 +54,7 @@ from simcards.core.cli_options import check_seat
 from simcards.core.errors import UsageError
 from simcards.core.switches import HAND, MATCH
 from simcards.core.table import CHANCE, TERMINAL, Param, Path, TableGame, TableState
+from simcards.core.userpolicy import is_user_spec
 from simcards.romi import cards as C
 from simcards.romi import codes
 from simcards.romi import reference as ref
@@ -316,6 +317,10 @@ class RomiTable(TableState):
         of his own, which everybody sees (M5). The engine's policies read the table in this
         order (Q2: "the first meld in table order")."""
         self.turn_hand: tuple[int, ...] = ()
+        self.turn_table: tuple[Meld, ...] = ()
+        """The table melds when the player in turn drew (his plan's key with ``turn_hand``: two
+        states of one deal, a ``compare``'s rotations, can reach the same turn with the same
+        hand and another table)."""
         """Kinds in the hand of the player in turn once he has drawn (his plan's key)."""
         self.round_key = 0
         """A number for each dealt round, the hash of its deck (seat policies key their plans
@@ -622,12 +627,14 @@ class RomiTable(TableState):
             self._note_turn_start()
         elif isinstance(move, DrawStock | DrawDiscard | DrawCut):
             self.turn_hand = tuple(sorted(C.kind(c) for c in r.hands[q]))
+            self.turn_table = tuple(r.table)
 
     def _note_turn_start(self) -> None:
         r = self.round
         assert r is not None
         self.turn_log = []
         self.turn_hand = tuple(sorted(C.kind(c) for c in r.hands[r.player]))
+        self.turn_table = tuple(r.table)
 
     def _end_round(self) -> None:
         """G1-G6: the round's result; in a game the next round's deck is drawn next."""
@@ -986,9 +993,10 @@ class KernelPolicy:
     ``policies_kernel.choose_draw``; once drawn, ``policies_kernel.plan_turn`` plans the whole
     turn's melding and discard, exactly as the engine's ``play_turn`` does, and the planned
     moves are then played one per call. Plans are kept by (round, turn, seat, hand after the
-    draw) and followed while the turn's moves so far are the plan's; a state reached otherwise
-    (a search trying other moves mid-turn) is planned afresh from where it stands, and a
-    planned move that is not legal there is replaced by a uniformly random legal move."""
+    draw, table at the draw) and followed while the turn's moves so far are the plan's; a state
+    reached otherwise (a search trying other moves mid-turn) is planned afresh from where it
+    stands, and a planned move that is not legal there is replaced by a uniformly random legal
+    move."""
 
     def __init__(self, rules: RomiRules, kind: int, param: int) -> None:
         from simcards.romi import policies_kernel, round_kernel
@@ -1077,7 +1085,7 @@ class KernelPolicy:
             move: Action = {codes.MV_DRAW_STOCK: DrawStock(), codes.MV_DRAW_DISCARD: DrawDiscard(),
                             codes.MV_DRAW_CUT: DrawCut()}[int(code)]
         else:
-            key = (state.round_key, r.turn, r.player, state.turn_hand)
+            key = (state.round_key, r.turn, r.player, state.turn_hand, state.turn_table)
             done = [kind_signature(a) for a in state.turn_log]
             plan = self.plans.get(key)
             if (plan is None or len(plan) <= len(done)
@@ -1096,14 +1104,20 @@ class KernelPolicy:
 
 
 def _seat_policy(setup: RomiSetup, spec: str) -> Callable[[TableState, random.Random], Any]:
-    """``random`` (uniform over the legal moves) or an engine policy, ``greedy``,
-    ``rummy:K``, ``threshold:X`` or ``expert`` (Q2-Q5, :class:`KernelPolicy`)."""
+    """``random`` (uniform over the legal moves), an engine policy, ``greedy``,
+    ``rummy:K``, ``threshold:X`` or ``expert`` (Q2-Q5, :class:`KernelPolicy`), or a user's
+    function ``PATH.py:FUNCTION`` (Q9, :class:`~simcards.romi.users.UserSeat`)."""
     text = spec.strip().lower()
     if text == "random":
         return _random_choice
     from simcards.romi.policies import KINDS, check_table_seat
 
-    parsed = KINDS.parse(text, {"open_min": setup.rules.open_min})
+    parsed = KINDS.parse(spec.strip() if is_user_spec(spec) else text,
+                         {"open_min": setup.rules.open_min})
+    if parsed.user is not None:
+        from simcards.romi.users import UserSeat
+
+        return UserSeat(parsed.user)
     check_table_seat(parsed)  # Q7, Q8: the searching seats play in batches only
     param = int(parsed.values[0]) if parsed.values else 0
     return KernelPolicy(setup.rules, KINDS.code(parsed.kind), param)

@@ -1,17 +1,21 @@
-"""Römi's batch commands played on the table engine, for tables with a ``random`` seat (Q6).
+"""Römi's batch commands played on the table engine, for tables with a ``random`` seat (Q6)
+or a user's own function (Q9, :mod:`simcards.romi.users`).
 
 Why this exists. The compiled engine (:mod:`simcards.romi.round_kernel`) decides a whole turn
 at once: the draw, then every meld and the discard as one plan. ``random`` is a move-by-move
 player: at each decision it picks uniformly among the legal moves of that moment (a draw, one
 meld, one addition, the discard), as the table environments (``seat_env``, OpenSpiel) seat it.
 A compiled "random" that drew a random whole turn would be another player under the same name.
-So when any seat of ``rounds``, ``games``, ``compare`` or ``ladder`` is ``random``, the whole
-run is played here, on :class:`~simcards.romi.table.RomiTable`, the engine the environments
-use, with every seat through :func:`~simcards.romi.table._seat_policy`: ``random`` as there,
-``greedy``, ``rummy:K``, ``threshold:X`` and ``expert`` as
+A user's function (Q9) is such a player too: it picks one action code of the environment at a
+time. So when any seat of ``rounds``, ``games``, ``compare`` or ``ladder`` is ``random`` or a
+user's function, the whole run is played here, on :class:`~simcards.romi.table.RomiTable`,
+the engine the environments use, with every seat through
+:func:`~simcards.romi.table._seat_policy`: ``random`` as there, ``greedy``, ``rummy:K``,
+``threshold:X`` and ``expert`` as
 :class:`~simcards.romi.table.KernelPolicy` (the compiled engine's plan of each turn, played one
-move at a time). The table engine has no searching seat, so ``search`` and ``seeing`` (Q7, Q8)
-cannot share a run with ``random`` (:func:`on_table` refuses them).
+move at a time), a user's function as :class:`~simcards.romi.users.UserSeat`. The table engine
+has no searching seat, so ``search`` and ``seeing`` (Q7, Q8) cannot share a run with ``random``
+or a user's function (:func:`on_table` refuses them).
 
 The chunks return the very statistics of the compiled chunks (:mod:`simcards.romi.rounds_batch`,
 :mod:`simcards.romi.compare_batch`), so the summaries, the JSON keys, the tables, the run store,
@@ -50,6 +54,7 @@ import numpy as np
 from simcards.core.errors import UsageError
 from simcards.core.policyspec import PolicySpec
 from simcards.core.table import CHANCE, TERMINAL
+from simcards.core.userpolicy import UserPolicy
 from simcards.romi import compare_batch as RC
 from simcards.romi import rounds_batch as R
 from simcards.romi.codes import STALL_TURNS
@@ -68,15 +73,19 @@ keeps most of its work."""
 
 Seat = Callable[[Any, random.Random], Any]
 """A seat of the table engine: ``(state, rng) -> move``."""
+SeatSpec = str | UserPolicy
+"""A seat's policy in a chunk's configuration: a built-in's text, or a user's function."""
 
 
 @dataclass(frozen=True)
 class TableConfig:
     """What a ``rounds`` or ``games`` chunk needs (pickled to workers): the rules, each seat's
-    policy as text, and the dealer of every round (-1: drawn for each round, D3)."""
+    policy (a built-in as text, a user's function as its
+    :class:`~simcards.core.userpolicy.UserPolicy`, which carries its file's text to the
+    workers), and the dealer of every round (-1: drawn for each round, D3)."""
 
     rules: RomiRules
-    seats: tuple[str, ...]
+    seats: tuple[SeatSpec, ...]
     dealer: int
 
 
@@ -86,8 +95,8 @@ class TableCompareConfig:
     as text, and the first dealer of every set (-1: drawn for each set)."""
 
     rules: RomiRules
-    a: str
-    b: str
+    a: SeatSpec
+    b: SeatSpec
     dealer: int
 
 
@@ -96,16 +105,26 @@ class TableCompareConfig:
 
 def on_table(specs: Sequence[PolicySpec], flag: str = "--policies") -> bool:
     """Whether a run seating ``specs`` plays on the table engine: when one of them needs it
-    (``random``, Q6). A seat that needs the search kernel (Q7, Q8) cannot join it there:
-    refused in one line under ``flag``."""
+    (``random``, Q6; a user's function, Q9). A seat that needs the search kernel (Q7, Q8)
+    cannot join it there: refused in one line under ``flag``."""
     if not any(TABLE_ENGINE in KINDS.kind(s.kind).needs for s in specs):
         return False
     search = [s.text() for s in specs if SEARCH_KERNEL in KINDS.kind(s.kind).needs]
     if search:
-        raise UsageError(f"{flag}: random plays on the table engine, which has no search "
+        what = who(specs)
+        verb = "play" if " and " in what else "plays"
+        raise UsageError(f"{flag}: {what} {verb} on the table engine, which has no search "
                          f"seat: {', '.join(dict.fromkeys(search))} cannot play with it (rules "
-                         "Q6-Q8)")
+                         f"Q6-Q{9 if any(s.user for s in specs) else 8})")
     return True
+
+
+def who(specs: Sequence[PolicySpec]) -> str:
+    """The seats of ``specs`` that need the table engine, as the notice names them:
+    ``random``, the users' functions as written, or both (``random and PATH.py:f``)."""
+    names = [s.text() for s in specs if TABLE_ENGINE in KINDS.kind(s.kind).needs]
+    names = list(dict.fromkeys(names))
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def rounds_per_chunk(players: int, command: str, rounds_per_game: int = 1) -> int:
@@ -122,22 +141,25 @@ def rounds_per_chunk(players: int, command: str, rounds_per_game: int = 1) -> in
 _QUIET: ContextVar[bool] = ContextVar("romi_table_notice_quiet", default=False)
 
 
-def notice(players: int) -> str:
-    """The line a table-engine run writes on stderr before it starts."""
-    return (f"romi: random plays on the table engine (about {ROUNDS_PER_SECOND[players]} "
+def notice(players: int, what: str = "random") -> str:
+    """The line a table-engine run writes on stderr before it starts; ``what`` names the seats
+    that need the table engine (:func:`who`)."""
+    verb = "play" if " and " in what else "plays"
+    return (f"romi: {what} {verb} on the table engine (about {ROUNDS_PER_SECOND[players]} "
             "rounds a second), not the compiled one\n")
 
 
-def announce(players: int) -> None:
+def announce(players: int, what: str = "random") -> None:
     """Write the :func:`notice` on stderr, unless inside :func:`quiet`."""
     if not _QUIET.get():
-        sys.stderr.write(notice(players))
+        sys.stderr.write(notice(players, what))
 
 
-def with_notice(run: Callable[..., Any], players: int) -> Callable[..., Any]:
+def with_notice(run: Callable[..., Any], players: int, what: str = "random"
+                ) -> Callable[..., Any]:
     """``run`` preceded by :func:`announce`: after the run's own checks, before its chunks."""
     def noted(**options: Any) -> Any:
-        announce(players)
+        announce(players, what)
         return run(**options)
 
     return noted
@@ -163,13 +185,21 @@ def _generator(entropy: Iterable[int], *key: int) -> random.Random:
     return random.Random(int.from_bytes(seq.generate_state(4, np.uint64).tobytes(), "little"))
 
 
-def seats_for(rules: RomiRules, specs: Sequence[str]) -> list[Seat]:
-    """One table-engine seat per policy text (``table._seat_policy``: ``random`` or a
-    :class:`~simcards.romi.table.KernelPolicy`)."""
+def seats_for(rules: RomiRules, specs: Sequence[SeatSpec]) -> list[Seat]:
+    """One table-engine seat per policy (``table._seat_policy``: ``random`` or a
+    :class:`~simcards.romi.table.KernelPolicy`; a user's function as a
+    :class:`~simcards.romi.users.UserSeat`)."""
     from simcards.romi.table import RomiSetup, _seat_policy
+    from simcards.romi.users import UserSeat
 
     setup = RomiSetup(rules, None, False)
-    return [_seat_policy(setup, s) for s in specs]
+    return [UserSeat(s) if isinstance(s, UserPolicy) else _seat_policy(setup, s)
+            for s in specs]
+
+
+def seat_spec(spec: PolicySpec) -> SeatSpec:
+    """A seat's policy as a chunk's configuration holds it (:data:`SeatSpec`)."""
+    return spec.user if spec.user is not None else spec.text()
 
 
 def play_round(rules: RomiRules, dealer: int | None, seats: Sequence[Seat],
@@ -289,7 +319,8 @@ def batch(command: str, rules: RomiRules, specs: Sequence[PolicySpec], dealer: i
           ) -> tuple[Callable[..., dict[str, np.ndarray]], TableConfig, int]:
     """``rounds`` or ``games`` on the table engine: the chunk function, its configuration and
     the chunk size."""
-    cfg = TableConfig(rules, tuple(s.text() for s in specs), -1 if dealer is None else dealer)
+    cfg = TableConfig(rules, tuple(seat_spec(s) for s in specs),
+                      -1 if dealer is None else dealer)
     if command == "rounds":
         return rounds_chunk, cfg, rounds_per_chunk(rules.players, "rounds")
     return games_chunk, cfg, rounds_per_chunk(rules.players, "games", rules.rounds)
@@ -299,5 +330,5 @@ def compare_batch(rules: RomiRules, a: PolicySpec, b: PolicySpec, dealer: int | 
                   ) -> tuple[Callable[..., dict[str, np.ndarray]], TableCompareConfig, int]:
     """``compare`` on the table engine: the chunk function, its configuration, the chunk size
     (deal sets)."""
-    cfg = TableCompareConfig(rules, a.text(), b.text(), -1 if dealer is None else dealer)
+    cfg = TableCompareConfig(rules, seat_spec(a), seat_spec(b), -1 if dealer is None else dealer)
     return compare_chunk, cfg, rounds_per_chunk(rules.players, "compare", rules.rounds)

@@ -26,6 +26,7 @@ import dataclasses
 import random
 import re
 from itertools import combinations
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -110,7 +111,7 @@ def test_every_kind_has_a_kernel_code_and_every_kernel_code_a_kind() -> None:
     assert {RONDA.code(n) for n in RONDA.names} == _constants(ronda_codes, "POLICY_")
     compiled = [n for n in ROMI.names if TABLE_ENGINE not in ROMI.kind(n).needs]
     assert {ROMI.code(n) for n in compiled} == _constants(romi_codes, "POLICY_")
-    assert ROMI.needing(TABLE_ENGINE) == ("random",)
+    assert ROMI.needing(TABLE_ENGINE) == ("random", "user")
     assert [RONCO.code(n) for n in RONCO.names] == [
         ronco_codes.THRESHOLD, ronco_codes.INFORMED, ronco_codes.RANDOM, ronco_codes.BAYES,
         ronco_codes.USER, ronco_codes.CHART]
@@ -188,8 +189,11 @@ def test_ronda_reference_plays_every_kind_with_its_own_player(monkeypatch) -> No
 
 # ---------------------------------------------------------------- Römi
 
+ROOT = Path(__file__).resolve().parents[2]
+"""The repository, whose example strategy plays the ``user`` kind (Q9)."""
 ROMI_SPECS = {"greedy": "greedy", "rummy": "rummy:3", "threshold": "threshold:70",
-              "expert": "expert", "search": "search:2", "seeing": "seeing:2", "random": "random"}
+              "expert": "expert", "search": "search:2", "seeing": "seeing:2", "random": "random",
+              "user": f"{ROOT}/scripts/strategies/romi_no_early_discard.py:no_early_discard"}
 
 
 def test_romi_kernel_plays_every_compiled_kind_its_own_way() -> None:
@@ -220,6 +224,7 @@ def test_romi_kernel_plays_every_compiled_kind_its_own_way() -> None:
 def test_romi_table_engine_seats_every_kind_it_plays_and_refuses_the_rest() -> None:
     from simcards.romi.policies import KINDS, SEARCH_KERNEL
     from simcards.romi.table import ROUND, KernelPolicy, _random_choice
+    from simcards.romi.users import UserSeat
 
     _declared(KINDS, ROMI_SPECS)
     setup = ROUND.setup({"players": 3})
@@ -237,6 +242,8 @@ def test_romi_table_engine_seats_every_kind_it_plays_and_refuses_the_rest() -> N
         chooser = ROUND.seat_policy(setup, spec)  # type: ignore[misc]
         if name == "random":
             assert chooser is _random_choice
+        elif name == "user":
+            assert isinstance(chooser, UserSeat) and chooser.user.name == "no_early_discard"
         else:
             assert isinstance(chooser, KernelPolicy) and chooser.kind == kind.code
         state = ROUND.new_state(setup)
