@@ -37,7 +37,8 @@ from simcards.ronda.hand_kernel import (
     S_STOCK,
     S_TABLE_MASK,
 )
-from simcards.ronda.value_rules_kernel import side_of
+from simcards.ronda.kernel_state import Board, KernelRules, Spot
+from simcards.ronda.value_rules_kernel import greedy_value, side_of
 
 N_CARDS = 40
 MAX_SEATS = 4
@@ -371,3 +372,129 @@ def _points(obs, p, rules, st):
         obs[SCORES + r] = x
         obs[POINTS + r] = x
 
+
+# ---------------------------------------------------------------- greedy, from the observation
+
+DEAL_SIZES = np.array([[4, 4, 4, 4, 4, 0], [4, 4, 4, 1, 0, 0], [4, 4, 2, 0, 0, 0]], np.int64)
+"""D4: cards per player at each deal with 2, 3 and 4 players (then a spare 0)."""
+
+
+@njit(cache=True, inline="always")
+def players(obs):
+    """The seats at the table, read from the observation: every seat holds a card or has
+    played one by the time it is asked to play (D4: every deal gives each seat cards)."""
+    n = 1
+    for r in range(1, MAX_SEATS):
+        if obs[SIZES + r] > 0.0:
+            n += 1
+            continue
+        for c in range(N_CARDS):
+            if obs[PLAYED + N_CARDS * r + c] > 0.5:
+                n += 1
+                break
+    return n
+
+
+@njit(cache=True)
+def greedy_under(obs, legal, teams, tiers, classic):
+    """Q3's card (``greedy``) for the seat observing ``obs``, under the rules the observation
+    does not carry: ``teams`` (D2: partnerships, four players), ``tiers`` (X7:
+    ``--derba-chain tiers``) and ``classic`` (C1: nothing scores). The number of players is
+    read from the observation (:func:`players`).
+
+    What the observation lacks: *which* values the next seat announced at this deal (it
+    holds how many Rondas and Tringlas, A2, not of which value). The built-in greedy breaks a
+    tie in V by the Derba risk, which is 1 for a value the next seat's announcements prove he
+    still holds; here that risk is always the hypergeometric one. So this is exactly the
+    built-in ``greedy`` wherever the next seat announced nothing at this deal (always in
+    classic mode), and may differ from it, in a tie of V only, where it did."""
+    n = players(obs)
+    hand = np.int64(0)
+    for c in range(N_CARDS):
+        if obs[HAND + c] > 0.5:
+            hand += np.int64(1) << (4 * (c >> 2))
+    table = np.int64(0)
+    table_n = 0
+    for c in range(N_CARDS):
+        if obs[TABLE + c] > 0.5:
+            table |= np.int64(1) << (c >> 2)
+            table_n += 1
+    counts = np.zeros(10, np.int64)
+    pile_n = 0
+    for c in range(N_CARDS):
+        if obs[PILE + c] > 0.5:
+            counts[c >> 2] += 1
+            pile_n += 1
+    pile_v = -1
+    pile_vc = 0
+    for v in range(10):
+        if counts[v] >= 2:
+            pile_v = v
+            pile_vc = counts[v]
+    if pile_n == 0:
+        pile_v = -1
+    prev = previous_card(obs)
+    board = Board(table, np.int64(table_n), np.int64(pile_n), np.int64(pile_v),
+                  np.int64(pile_vc), np.int64(mark(obs, MARK_HITTER)),
+                  np.int64(prev >> 2) if prev >= 0 else np.int64(-1),
+                  np.int64(mark(obs, MARK_CAPTURER)))
+    # Public cards: every card played, and with three players the face-up card (D4), the one
+    # card on the table, in the pile or captured that nobody played.
+    public = np.int64(0)
+    n_public = 0
+    played = np.zeros(N_CARDS, np.bool_)
+    for r in range(MAX_SEATS):
+        for c in range(N_CARDS):
+            if obs[PLAYED + N_CARDS * r + c] > 0.5:
+                played[c] = True
+                public += np.int64(1) << (4 * (c >> 2))
+                n_public += 1
+    if n == 3:
+        for c in range(N_CARDS):
+            if played[c]:
+                continue
+            seen = obs[TABLE + c] > 0.5 or obs[PILE + c] > 0.5
+            for t in range(MAX_SEATS):
+                seen = seen or obs[CAPTURED + N_CARDS * t + c] > 0.5
+            if seen:
+                public += np.int64(1) << (4 * (c >> 2))
+                n_public += 1
+    mine = cards_held(obs, 0)
+    h = cards_held(obs, 1)
+    d = deal(obs)
+    sizes = DEAL_SIZES[n - 2]
+    if h == 0:
+        h = sizes[d + 1]
+    last = stock_left(obs) == 0 and n_public + mine == N_CARDS and mine == 1
+    spot = Spot(np.int64(0), hand, board, last, np.int64(N_CARDS - n_public - mine), h,
+                np.int64(0), public)
+    sides = 2 if teams else n
+    rules = KernelRules(np.int64(n), np.int64(1 if teams else 0), np.int64(1 if tiers else 0),
+                        np.int64(0), np.int64(0), np.int64(1 if classic else 0),
+                        np.int64(sides), np.int64(N_CARDS // sides), np.int64(0),
+                        np.int64(0), np.int64(1 if n == 3 else 0), np.int64(0), np.int64(0),
+                        np.int64(0), sizes)
+    caps = np.zeros(MAX_SEATS, np.int64)
+    for t in range(sides):
+        for c in range(N_CARDS):
+            if obs[CAPTURED + N_CARDS * t + c] > 0.5:
+                caps[t] += 1
+    held = np.zeros(MAX_SEATS, np.int64)
+    v = greedy_value(spot, rules, caps, 0, held)
+    for c in range(4 * v, 4 * v + 4):
+        if legal[c]:
+            return c
+    return -1
+
+
+@njit(cache=True)
+def greedy(obs, legal):
+    """Q3's card (``greedy``) under the default rules (no teams, flat Derba chains, points
+    mode): :func:`greedy_under` with them. A policy of yours may call it for the cases it
+    leaves to greedy::
+
+        def hold_rey(obs, legal):
+            ...
+            return greedy(obs, legal)
+    """
+    return greedy_under(obs, legal, False, False, False)

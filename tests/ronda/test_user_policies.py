@@ -254,3 +254,105 @@ def test_Q11_the_layout_is_the_environments() -> None:
             ob.DEAL, ob.STOCK, ob.TO_PLAY, ob.WON) == (
         table._PLAYED, table._CAPTURED, table._SIZES, table._ANNOUNCED, table._MARKS,
         table._SCORES, table._POINTS, table._DEAL, table._STOCK, table._TO_PLAY, table._WON)
+
+
+def _random_decisions(options: dict, hands: int, seed: int):
+    """Every decision of ``hands`` random hands on the environments' table (seats mostly
+    greedy, now and then a random card): ``(table, seat, observation vector, mask)``."""
+    import random
+
+    from simcards.ronda import reference as ref
+    from simcards.ronda.rules import RondaRules
+    from simcards.ronda.table import RondaSetup, RondaTable
+
+    rules = RondaRules.make(**options)
+    opts = ref.RondaOptions(**rules.summary())
+    rng = random.Random(seed)
+    for _ in range(hands):
+        t = RondaTable(RondaSetup(opts, rng.randrange(rules.players), False))
+        t.deal(rng)
+        while t.current_player() >= 0:
+            p = t.current_player()
+            legal = np.zeros(40, np.int8)
+            legal[t.hand.hands[p]] = 1
+            want = ref.greedy_policy(t.hand.observation(p))
+            yield t, p, t.observation(p), legal, want
+            t.play(want if rng.random() < 0.8 else rng.choice(sorted(t.hand.hands[p])))
+
+
+GREEDY_TABLES = [{"players": 2}, {"players": 3}, {"players": 4},
+                 {"players": 4, "teams": "on"}, {"players": 2, "derba_chain": "tiers"},
+                 {"players": 3, "mode": "classic"}, {"players": 2, "announce": "every_deal"}]
+
+
+@pytest.mark.parametrize("options", GREEDY_TABLES, ids=lambda o: "-".join(map(str, o.values())))
+def test_Q11_greedy_from_the_observation_is_Q3_wherever_the_next_seat_announced_nothing(
+        options):
+    """``greedy_under`` (``greedy`` under the default rules) plays the reference's Q3 card at
+    every decision where the next seat announced nothing at this deal; where it did, the
+    observation does not say of which value, and the two may differ (in a tie of V only)."""
+    from simcards.ronda.observation_kernel import ANNOUNCED, greedy, greedy_under
+
+    teams = options.get("teams") == "on"
+    tiers = options.get("derba_chain") == "tiers"
+    classic = options.get("mode") == "classic"
+    default = not (teams or tiers or classic)
+    decisions = differ = 0
+    for _, _, obs, legal, want in _random_decisions(options, 6, 3):
+        got = greedy_under(obs, legal, teams, tiers, classic)
+        if default:
+            assert greedy(obs, legal) == got
+        decisions += 1
+        if got != want:
+            assert obs[ANNOUNCED + 2] + obs[ANNOUNCED + 3] > 0
+            differ += 1
+    assert decisions > 200 and differ <= decisions // 50
+
+
+def test_Q11_return_greedy_gives_the_builtin_greedy_answer_in_classic_mode(tmp_path, capsys):
+    """Nothing is announced in classic mode (C1), so greedy through the observation is the
+    built-in greedy at every decision: the same answer, number for number, at the same seed
+    (a user seat draws nothing from the hands' chance, as greedy)."""
+    f = _write(tmp_path, "g.py", "from simcards.ronda.observation_kernel import greedy_under\n\n"
+               "\ndef g(obs, legal):\n    return greedy_under(obs, legal, False, False, True)\n")
+    args = ["--players", "3", "--mode", "classic", "--hands", "20k", "--seed", "5"]
+    code, mine, err = _run(capsys, "--policies", f"{f}:g,greedy,{f}:g", *args)
+    assert code == 0, err
+    code, built, err = _run(capsys, "--policies", "greedy", *args)
+    assert code == 0, err
+    assert _numbers(mine) == _numbers(built)
+
+
+def test_Q11_the_readers_read_the_environments_observation() -> None:
+    """The readers of :mod:`simcards.ronda.observation_kernel`, in plain Python, against what
+    the table engine knows, at every decision of random hands of every size."""
+    from simcards.ronda import observation_kernel as ob
+
+    for options in ({"players": 2}, {"players": 3}, {"players": 4, "teams": "on"}):
+        for t, p, obs, _mask, _ in _random_decisions(options, 3, 5):
+            h = t.hand
+            n = h.n
+            assert list(ob.hand_cards(obs)) == sorted(h.hands[p])
+            assert list(ob.hand_values(obs)) == [ob.VALUES[c // 4] for c in sorted(h.hands[p])]
+            assert ob.lowest_card(obs) == min(h.hands[p])
+            assert ob.highest_card(obs) == max(h.hands[p])
+            assert list(ob.table_cards(obs)) == sorted(h.table.values())
+            for v in range(10):
+                assert ob.on_table(obs, v) == h.table.get(v, -1)
+            assert list(ob.pile_cards(obs)) == sorted(h.pile)
+            assert ob.previous_card(obs) == (-1 if h.last_laid is None else h.last_laid)
+            assert ob.players(obs) == n
+            assert ob.deal(obs) == h.deal_index and ob.stock_left(obs) == len(h.stock)
+            for r in range(n):
+                q = (p + r) % n
+                assert ob.cards_held(obs, r) == len(h.hands[q])
+                assert list(ob.played_cards(obs, r)) == sorted(c for s, c, _ in h.plays
+                                                                if s == q)
+            assert ob.mark(obs, ob.MARK_DEALER) == (h.dealer - p) % n
+            mine = h.side_of(p)
+            for r in range(h.n_sides):
+                side = (mine + r) % h.n_sides
+                assert list(ob.captured_cards(obs, r)) == sorted(h.captured[side])
+                assert ob.hand_points(obs, r) == np.float32(h.hand_points()[side]
+                                                            / t.options.target)
+            assert ob.last_card_of_hand(obs) == (len(h.plays) + 1 == (39 if n == 3 else 40))
