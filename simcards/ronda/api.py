@@ -454,8 +454,12 @@ def _ladder_game() -> Any:
     """Ronda as the ladder plays it (:class:`~simcards.core.ladder.LadderGame`)."""
     from simcards.core.ladder import LadderGame
 
-    return LadderGame("ronda", "Ronda", make_rules,
-                      lambda item, rules: parse_policy(item, "--policies"), compare,
+    def policy(item: str | PolicySpec, rules: RondaRules) -> PolicySpec:
+        spec = parse_policy(item, "--policies")
+        _no_users((spec,), "ladder")
+        return spec
+
+    return LadderGame("ronda", "Ronda", make_rules, policy, compare,
                       _ladder_table, lambda rules: rules.n_sides > 2, DEALS.maximum)
 
 

@@ -14,7 +14,15 @@ vector) and from inside a compiled policy::
         return lowest_card(obs)
 
 A card id ``c`` is value-major: ``c // 4`` is the value index of 1 .. 7, 10 .. 12
-(:data:`VALUES`), ``c % 4`` the suit of oros, copas, espadas, bastos.
+(:data:`VALUES`), ``c % 4`` the suit of oros, copas, espadas, bastos. ``legal`` (int8, 40
+entries) is 1 for each card id of the hand, and the function returns the id of the card to
+play. It keeps no memory between decisions (Q11): each card is chosen from the observation of
+the moment alone, so anything a function wants to remember must be read again from ``obs``
+(the played and captured cards of the whole hand are in it).
+
+:func:`greedy` is the built-in ``greedy`` (Q3) computed from the observation, so that a
+policy can be "greedy, except ..." in a few lines (``scripts/strategies/ronda_hold_rey.py``);
+:func:`greedy_under` says when it is exactly the built-in one.
 """
 
 from __future__ import annotations
@@ -22,6 +30,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simcards.core.bits_kernel import lowest_bit
 from simcards.ronda.codes import MODE_POINTS
 from simcards.ronda.hand_kernel import (
     S_ANNP,
@@ -351,12 +360,9 @@ def _diff(obs, at, old, new):
     """Write the cards whose bit differs between the masks ``old`` and ``new``."""
     d = old ^ new
     while d:
-        c = 0
-        low = d & -d
-        while (low >> c) != 1:
-            c += 1
+        c = lowest_bit(d)
         obs[at + c] = 1.0 if (new >> c) & 1 else 0.0
-        d ^= low
+        d &= d - 1
 
 
 @njit(cache=True, inline="always")

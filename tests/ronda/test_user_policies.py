@@ -219,6 +219,10 @@ def test_Q11_matches_and_compare_refuse_a_function_for_now(tmp_path, capsys):
     f = _write(tmp_path, "low.py", LOWEST) + ":lowest"
     code = main(["ronda", "matches", "--policies", f"{f},greedy", "--matches", "10"])
     assert code == 2 and "matches plays built-in policies only" in capsys.readouterr().err
+    code = main(["ronda", "compare", f, "greedy", "--deals", "10"])
+    assert code == 2 and "compare plays built-in policies only" in capsys.readouterr().err
+    code = main(["ronda", "ladder", "--policies", f"greedy,{f}", "--deals", "10"])
+    assert code == 2 and "ladder plays built-in policies only" in capsys.readouterr().err
 
 
 def test_Q11_a_seat_sees_only_its_observation() -> None:
@@ -356,3 +360,68 @@ def test_Q11_the_readers_read_the_environments_observation() -> None:
                 assert ob.hand_points(obs, r) == np.float32(h.hand_points()[side]
                                                             / t.options.target)
             assert ob.last_card_of_hand(obs) == (len(h.plays) + 1 == (39 if n == 3 else 40))
+
+
+@pytest.mark.parametrize("match", [False, True])
+def test_Q11_ronda_play_seats_a_function_as_an_opponent(tmp_path, match):
+    """``ronda play`` plays a function of one's own at a bot's seat, from the seat's
+    observation: with ``greedy`` through the observation it plays the hand (classic mode:
+    nothing announced, so Q3's card at every decision) exactly as the built-in greedy."""
+    import io
+
+    from rich.console import Console
+
+    from simcards.ronda.rules import RondaRules
+    from simcards.ronda.terminal import run_play
+
+    f = _write(tmp_path, "g.py", "from simcards.ronda.observation_kernel import greedy_under\n\n"
+               "\ndef g(obs, legal):\n    return greedy_under(obs, legal, False, False, True)\n")
+    rules = RondaRules.make(players=3, mode="classic", hands_to_win=2 if match else 1)
+    got = {}
+    for policy in (f"{f}:g", "greedy"):
+        console = Console(file=io.StringIO(), width=120, color_system=None)
+        got[policy] = run_play(rules, ["human", policy, "greedy"], seed=4, match=match,
+                               console=console, ask=lambda prompt: "1")
+    assert got[f"{f}:g"]["plays"] == got["greedy"]["plays"]
+    assert got["greedy"]["finished"]
+
+
+def test_Q11_ronda_play_refuses_a_card_not_held_in_one_line(tmp_path):
+    import io
+
+    from rich.console import Console
+
+    from simcards.core.errors import UsageError
+    from simcards.ronda.rules import RondaRules
+    from simcards.ronda.terminal import run_play
+
+    f = _write(tmp_path, "bad.py", ILLEGAL) + ":bad"
+    console = Console(file=io.StringIO(), width=120, color_system=None)
+    with pytest.raises(UsageError, match=r"returned 40 at seat 1: not a legal action"):
+        run_play(RondaRules.make(), ["human", f], seed=4, dealer=1, console=console,
+                 ask=lambda prompt: "1")
+
+
+def test_Q11_the_python_api_takes_the_function_itself(tmp_path) -> None:
+    """``simcards.ronda.hands(policies=[fn, ...])`` as the command line's
+    ``PATH.py:FUNCTION``: the same answer, with ``engine=``; a function not defined in a file
+    is refused."""
+    import importlib.util
+
+    import simcards.ronda
+    from simcards.core.errors import UsageError
+
+    path = _write(tmp_path, "low.py", LOWEST)
+    spec = importlib.util.spec_from_file_location("low_for_api", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    by_text = simcards.ronda.hands(policies=f"{path}:lowest,greedy", hands=300,
+                                   store="none").to_dict()
+    by_fn = simcards.ronda.hands(policies=[module.lowest, "greedy"], hands=300,
+                                 store="none").to_dict()
+    in_python = simcards.ronda.hands(policies=[module.lowest, "greedy"], hands=300,
+                                     engine="python", store="none").to_dict()
+    assert by_fn == by_text and by_fn["policies"] == [f"{path}:lowest", "greedy"]
+    assert _numbers(in_python) == _numbers(by_fn) and in_python["engine"] == "python"
+    with pytest.raises(UsageError, match=r"must be defined at the top level of a \.py file"):
+        simcards.ronda.hands(policies=[lambda obs, legal: 0, "greedy"], hands=10, store="none")
