@@ -6,6 +6,8 @@ chunk, and no chunk pays for compilation.
 
 from __future__ import annotations
 
+import warnings
+
 
 def warm_ronda_hands() -> None:
     """Compile or load the Ronda hand kernels: two players, default rules, a few hands on card
@@ -22,8 +24,10 @@ def warm_ronda_hands() -> None:
     simulate_hands_on_workspace(chunk_state(0, 0), 2, cfg.dealer, cfg.seats, cfg.rules)
     # The loop that seats players' own functions (Q11), with spare slots: compiled once for
     # every function, so a new one costs only its own compilation.
-    simulate_hands_on_workspace(chunk_state(0, 0), 2, cfg.dealer, cfg.seats, cfg.rules,
-                                user_seats([None, None], cfg.rules))
+    with warnings.catch_warnings():  # numba calls first-class functions experimental
+        warnings.filterwarnings("ignore", message="First-class function type")
+        simulate_hands_on_workspace(chunk_state(0, 0), 2, cfg.dealer, cfg.seats, cfg.rules,
+                                    user_seats([None, None], cfg.rules))
 
 
 def warm_ronda_matches() -> None:
