@@ -425,20 +425,18 @@ def greedy_under(obs, legal, teams, tiers, classic):
         if obs[TABLE + c] > 0.5:
             table |= np.int64(1) << (c >> 2)
             table_n += 1
-    counts = np.zeros(10, np.int64)
     pile_n = 0
-    for c in range(N_CARDS):
-        if obs[PILE + c] > 0.5:
-            counts[c >> 2] += 1
-            pile_n += 1
-    pile_v = -1
+    pile_v = -1  # X3: the pile's top value, the one value it holds two or more cards of
     pile_vc = 0
     for v in range(10):
-        if counts[v] >= 2:
+        k = 0
+        for c in range(4 * v, 4 * v + 4):
+            if obs[PILE + c] > 0.5:
+                k += 1
+        pile_n += k
+        if k >= 2:
             pile_v = v
-            pile_vc = counts[v]
-    if pile_n == 0:
-        pile_v = -1
+            pile_vc = k
     prev = previous_card(obs)
     board = Board(table, np.int64(table_n), np.int64(pile_n), np.int64(pile_v),
                   np.int64(pile_vc), np.int64(mark(obs, MARK_HITTER)),
@@ -448,16 +446,16 @@ def greedy_under(obs, legal, teams, tiers, classic):
     # card on the table, in the pile or captured that nobody played.
     public = np.int64(0)
     n_public = 0
-    played = np.zeros(N_CARDS, np.bool_)
+    played = np.int64(0)
     for r in range(MAX_SEATS):
         for c in range(N_CARDS):
             if obs[PLAYED + N_CARDS * r + c] > 0.5:
-                played[c] = True
+                played |= np.int64(1) << c
                 public += np.int64(1) << (4 * (c >> 2))
                 n_public += 1
     if n == 3:
         for c in range(N_CARDS):
-            if played[c]:
+            if (played >> c) & 1:
                 continue
             seen = obs[TABLE + c] > 0.5 or obs[PILE + c] > 0.5
             for t in range(MAX_SEATS):
@@ -480,13 +478,13 @@ def greedy_under(obs, legal, teams, tiers, classic):
                         np.int64(sides), np.int64(N_CARDS // sides), np.int64(0),
                         np.int64(0), np.int64(1 if n == 3 else 0), np.int64(0), np.int64(0),
                         np.int64(0), sizes)
-    caps = np.zeros(MAX_SEATS, np.int64)
+    # One scratch array: greedy's held cards by side in 0 .. 3, the captured counts from 4.
+    scratch = np.zeros(2 * MAX_SEATS, np.int64)
     for t in range(sides):
         for c in range(N_CARDS):
             if obs[CAPTURED + N_CARDS * t + c] > 0.5:
-                caps[t] += 1
-    held = np.zeros(MAX_SEATS, np.int64)
-    v = greedy_value(spot, rules, caps, 0, held)
+                scratch[MAX_SEATS + t] += 1
+    v = greedy_value(spot, rules, scratch, MAX_SEATS, scratch)
     for c in range(4 * v, 4 * v + 4):
         if legal[c]:
             return c
