@@ -79,9 +79,10 @@ and write it back as the text run keys are built from. Then:
 * for the environments' ``seat_env``, the game's ``table.py`` seats it.
 
 A user's own function (``PATH.py:FUNCTION``, :mod:`simcards.core.userpolicy`) is the ``user``
-kind: a game that declares it (Ronco, rule S5) reads such entries wherever it reads a policy,
-seats the compiled function in its kernel through :mod:`simcards.core.user_kernel`'s one
-signature, and plays it on its table engine when numba cannot compile it.
+kind: a game that declares it (Ronco, rule S5; Ronda, rule Q11) reads such entries wherever it
+reads a policy, seats the compiled function in its kernel through
+:mod:`simcards.core.user_kernel`'s one signature, and plays it on its table engine when numba
+cannot compile it.
 
 Adding a rule switch
 --------------------

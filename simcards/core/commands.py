@@ -21,7 +21,7 @@ from typing import Annotated, Any
 
 import typer
 
-from simcards.core.cli_options import Count, api_run, emit_json, run_options
+from simcards.core.cli_options import Count, api_run, emit_json, engine_option, run_options
 from simcards.core.switches import RuleSet
 
 Show = Callable[[dict[str, Any]], None]
@@ -65,14 +65,26 @@ def _register(app: typer.Typer, name: str, switches: RuleSet, doc: str,
 
 
 def add_run(app: typer.Typer, api: GameApi, name: str, *, switches: RuleSet, count: Count,
-            policies_help: str, dealer_help: str | None, doc: str, show: Show) -> None:
+            policies_help: str, dealer_help: str | None, doc: str, show: Show,
+            engine: tuple[str, str] | None = None) -> None:
     """``simcards <game> <name>``: ``count`` deals of ``name`` (hands, matches, rounds, games)
     with ``--policies`` (one per seat, or one for all), the rule switches, ``--dealer`` (where
     ``dealer_help`` is given: the game fixes a dealer for this command) and the run options;
-    the API's function ``name`` computes."""
+    the API's function ``name`` computes. ``engine`` (what is played, the game's kernel, as
+    :func:`~simcards.core.cli_options.engine_option` words them) adds ``--engine``, for a
+    command that plays users' own functions (with ``dealer_help``)."""
     Policies = Annotated[str | None, typer.Option("--policies", help=policies_help)]
     Counted = _count(count)
-    if dealer_help is None:
+    if engine is not None and dealer_help is not None:
+        Dealer = _dealer(dealer_help)
+        Engine = engine_option(*engine)
+
+        def command(switches: dict[str, Any], policies: Policies = None,  # type: ignore[misc]
+                    n: Counted = count.default, dealer: Dealer = None, engine: Engine = None,
+                    *, run: dict[str, Any]) -> None:
+            api.call(name, **switches, policies=policies, **{count.keyword: n}, dealer=dealer,
+                     engine=engine, run=run, show=show)
+    elif dealer_help is None:
         def command(switches: dict[str, Any], policies: Policies = None,
                     n: Counted = count.default, *, run: dict[str, Any]) -> None:
             api.call(name, **switches, policies=policies, **{count.keyword: n}, run=run,

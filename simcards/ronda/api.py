@@ -102,8 +102,9 @@ from typing import Any
 
 import pandas as pd
 
-from simcards.core.apiargs import COUNT, INT, POLICIES, POLICY, SIZES, checked, run_keywords
+from simcards.core.apiargs import COUNT, INT, POLICIES, POLICY, SIZES, TEXT, checked, run_keywords
 from simcards.core.cli_options import Count, check_seat
+from simcards.core.engines import PYTHON, engine_for, notice
 from simcards.core.errors import UsageError
 from simcards.core.policyspec import PolicySpec, flag_message
 from simcards.core.results import Result
@@ -254,8 +255,11 @@ def sides(rules: RondaRules) -> list[list[int]]:
 
 
 def _header(command: str, rules: RondaRules, specs: Sequence[PolicySpec],
-            level: str | None = None) -> dict[str, Any]:
-    return {
+            level: str | None = None, engine: str | None = None) -> dict[str, Any]:
+    """The answer's first keys (and the run's manifest). With a player's own function (Q11)
+    also the engine that played and each function's digest (its file's text and name):
+    editing the file makes a new run."""
+    out: dict[str, Any] = {
         "game": "ronda",
         "command": command,
         "players": rules.players,
@@ -263,18 +267,56 @@ def _header(command: str, rules: RondaRules, specs: Sequence[PolicySpec],
         "sides": sides(rules),
         "policies": [s.text() for s in specs],
     }
+    return {**out, **_engine_keys(specs, engine)}
+
+
+def _engine_keys(specs: Sequence[PolicySpec], engine: str | None) -> dict[str, Any]:
+    """``engine`` and ``user_policies`` (each function's digest) when a seat plays a player's
+    own function (Q11) or the Python engine was asked for; nothing otherwise."""
+    users = {s.user.text(): s.user.digest for s in specs if s.user is not None}
+    out: dict[str, Any] = {}
+    if users or engine == PYTHON:
+        out["engine"] = engine
+    if users:
+        out["user_policies"] = users
+    return out
+
+
+def _choose_engine(specs: Sequence[PolicySpec], engine: str | None) -> str:
+    """The engine a run with these seats plays on (:func:`simcards.core.engines.engine_for`;
+    its notice printed); the Python engine seats only ``random``, ``greedy`` and players' own
+    functions (:data:`simcards.ronda.users.PYTHON_KINDS`)."""
+    from simcards.ronda.users import PYTHON_KINDS
+
+    engine, why = engine_for([s.user for s in specs], engine)
+    if engine == PYTHON:
+        other = sorted({s.text() for s in specs if s.kind not in PYTHON_KINDS})
+        if other:
+            raise UsageError(f"--engine python plays random, greedy and your own functions "
+                             f"(PATH.py:FUNCTION); {', '.join(other)} searches in the kernel "
+                             "only (use --engine compiled)")
+    notice(why)
+    return engine
+
+
+def _no_users(specs: Sequence[PolicySpec], command: str) -> None:
+    """Refuse a player's own function (Q11) where only built-in policies play for now."""
+    for s in specs:
+        if s.user is not None:
+            raise UsageError(f"{command} plays built-in policies only for now; {s.user} is a "
+                             "function of yours (hands plays it)")
 
 
 # ---------------------------------------------------------------- commands
 
 
 @checked(HAND_SWITCHES.args, policies=POLICIES.or_none(), hands=COUNT,
-         dealer=INT.or_none())
+         dealer=INT.or_none(), engine=TEXT.or_none())
 @HAND_SWITCHES.keywords
 @run_keywords()
 def hands(*, rules: RondaRules, policies: str | Sequence[str] | None = None,
           hands: int | str = HANDS.default,
-          dealer: int | None = None, run: dict[str, Any]) -> Result:
+          dealer: int | None = None, engine: str | None = None, run: dict[str, Any]) -> Result:
     """Monte Carlo single hands (``simcards ronda hands``): points by side and by source,
     cards, hand wins, Rondas and Tringlas dealt.
 
@@ -282,6 +324,13 @@ def hands(*, rules: RondaRules, policies: str | Sequence[str] | None = None,
     seat; default ``greedy``). ``dealer`` fixes the dealer seat (default: drawn for every hand,
     D3). ``hands`` defaults to 100k, at most 1e10. ``progress`` shows the command's progress on
     stderr.
+
+    A policy may be a function of yours (Q11): ``PATH.py:FUNCTION`` in ``policies``, or the
+    function itself in a list. ``engine`` chooses where the hands are played: ``compiled``
+    (the hand kernel; every function must compile with numba) or ``python`` (the
+    environments' table engine; it seats random, greedy and your functions); by default the
+    kernel, unless a function does not compile (a line on stderr says so). Both engines play
+    the same hands and give the same numbers.
     """
     from simcards.core.montecarlo import monte_carlo
     from simcards.ronda import hands_batch as ronda_hands
@@ -289,11 +338,12 @@ def hands(*, rules: RondaRules, policies: str | Sequence[str] | None = None,
     specs = seat_policies(rules.players, policies)
     dealer = check_seat(dealer, rules.players)
     total = HANDS.parse(hands)
-    header = {**_header("hands", rules, specs, HAND), "dealer": dealer}
+    engine = _choose_engine(specs, engine)
+    header = {**_header("hands", rules, specs, HAND, engine), "dealer": dealer}
     return monte_carlo(
         header, {"hands": total, "chunk_size": ronda_hands.chunk_size(specs)},
         lambda **where: ronda_hands.simulate(rules, specs, total, dealer=dealer,
-                                             seed=run["seed"], **where),
+                                             engine=engine, seed=run["seed"], **where),
         answer=lambda res: {"hands": total, **res.to_dict()}, frame=hands_frame,
         summary=("points_mean", "hand_win_rate", "ronda_rate", "hands"), **run)
 
@@ -316,6 +366,7 @@ def matches(*, rules: RondaRules, policies: str | Sequence[str] | None = None,
     from simcards.ronda import matches_batch
 
     specs = seat_policies(rules.players, policies)
+    _no_users(specs, "matches")
     dealer = check_seat(dealer, rules.players)
     total = MATCHES.parse(matches)
     header = {**_header("matches", rules, specs), "dealer": dealer,
@@ -351,6 +402,7 @@ def compare(a: str | PolicySpec, b: str | PolicySpec, *, rules: RondaRules,
 
     spec_a = parse_policy(a, "policy A")
     spec_b = parse_policy(b, "policy B")
+    _no_users((spec_a, spec_b), "compare")
     dealer = check_seat(dealer, rules.players)
     total = DEALS.parse(deals)
     header = {"game": "ronda", "command": "compare", "players": rules.players,
@@ -402,8 +454,12 @@ def _ladder_game() -> Any:
     """Ronda as the ladder plays it (:class:`~simcards.core.ladder.LadderGame`)."""
     from simcards.core.ladder import LadderGame
 
-    return LadderGame("ronda", "Ronda", make_rules,
-                      lambda item, rules: parse_policy(item, "--policies"), compare,
+    def policy(item: str | PolicySpec, rules: RondaRules) -> PolicySpec:
+        spec = parse_policy(item, "--policies")
+        _no_users((spec,), "ladder")
+        return spec
+
+    return LadderGame("ronda", "Ronda", make_rules, policy, compare,
                       _ladder_table, lambda rules: rules.n_sides > 2, DEALS.maximum)
 
 

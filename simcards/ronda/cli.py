@@ -192,7 +192,7 @@ add_run(app, _API, "hands", switches=api.HAND_SWITCHES, count=api.HANDS,
         policies_help=_POLICIES,
         dealer_help="The dealer's seat (default: drawn at random for every hand, rule D3).",
         doc="Single hands: points by side and by source, cards, hand wins, Rondas and "
-        "Tringlas.", show=_print_hands)
+        "Tringlas.", show=_print_hands, engine=("hands", "the hand kernel"))
 add_run(app, _API, "matches", switches=api.MATCH_SWITCHES, count=api.MATCHES,
         policies_help=_POLICIES,
         dealer_help="The first dealer's seat (default: drawn at random for every match, rule "

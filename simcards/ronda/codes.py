@@ -47,6 +47,8 @@ POLICY_ROLLOUT = 3
 POLICY_ISMCTS = 4
 POLICY_SEEING = 5
 POLICY_ISMCTS_MATCH = 6  # Q10: Q8 backing up the match result where the match is at stake
+POLICY_USER = -1  # Q11: a player's own function of the observation; below POLICY_RANDOM so
+# that, as greedy, it draws nothing from a hand's chance (no uniform, no stream of its own)
 
 # ---------------------------------------------------------------- sources of points (S2)
 # Same order as the reference engine's SOURCES. Re-hits are booked under SRC_DERBA (X4);

@@ -14,20 +14,24 @@ number of workers.
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+from simcards.core.engines import COMPILED, PYTHON
 from simcards.core.policyspec import PolicySpec
 from simcards.core.runner import Stats, run_batch
 from simcards.core.stats import json_ci, mean_ci, wilson
+from simcards.core.userpolicy import UserPolicy
 from simcards.ronda import codes
 from simcards.ronda.ismcts_kernel import tree_capacity
 from simcards.ronda.kernel_state import KernelRules, Seats
 from simcards.ronda.play_kernel import new_play_work, workspace_hands
 from simcards.ronda.policies import KINDS, policy_arrays
 from simcards.ronda.rules import RondaRules
+from simcards.ronda.users import check_errors, python_hands, user_seats
 from simcards.ronda.value_kernel import new_value_work, value_hands
 
 HANDS_CHUNK = 1 << 15
@@ -67,9 +71,30 @@ class HandConfig:
     dealer: int
 
     @classmethod
-    def build(cls, rules: RondaRules, specs: Sequence[PolicySpec],
-              dealer: int | None) -> HandConfig:
-        return cls(policy_arrays(specs), rules.kernel, -1 if dealer is None else int(dealer))
+    def build(cls, rules: RondaRules, specs: Sequence[PolicySpec], dealer: int | None,
+              engine: str = COMPILED) -> HandConfig:
+        """The built-in kernels' configuration, or a :class:`UserHandConfig` when a seat
+        plays a player's own function (Q11) or the Python engine is asked for."""
+        seats = policy_arrays(specs)
+        d = -1 if dealer is None else int(dealer)
+        users = tuple(s.user for s in specs)
+        if not any(users) and engine == COMPILED:
+            return cls(seats, rules.kernel, d)
+        return UserHandConfig(seats, rules.kernel, d, users, engine,
+                              (rules, tuple(specs)) if engine == PYTHON else None)
+
+
+@dataclass(frozen=True)
+class UserHandConfig(HandConfig):
+    """A hand run that seats players' own functions (Q11), in ``users`` (the function's text
+    travels to the workers, which compile it themselves), or plays on the Python engine:
+    ``engine`` says where the hands are played, the compiled kernel or the Python table
+    engine (:mod:`simcards.ronda.users`), which also needs the rules and the seats' specs
+    (``table``)."""
+
+    users: tuple[UserPolicy | None, ...] = ()
+    engine: str = COMPILED
+    table: tuple[RondaRules, tuple[PolicySpec, ...]] | None = None
 
 
 STAT_NAMES = (
@@ -94,6 +119,20 @@ STAT_NAMES = (
 """The statistics :func:`simulate_hands` returns, in its tuple order (int64 arrays)."""
 
 
+def new_stats(sides: int) -> dict[str, np.ndarray]:
+    """Zeroed statistics of :data:`STAT_NAMES` for ``sides`` sides, as the kernel returns
+    them (the Python engine adds its hands into these, :mod:`simcards.ronda.users`)."""
+    by_side = ("score", "score_sq", "cards", "cards_sq", "hands_won", "derbas", "rehits",
+               "missas")
+    out = {}
+    for name in STAT_NAMES:
+        if name in ("points", "points_sq"):
+            out[name] = np.zeros((sides, codes.N_SOURCES), np.int64)
+        else:
+            out[name] = np.zeros(sides if name in by_side else 1, np.int64)
+    return out
+
+
 def named_stats(stats: tuple) -> dict[str, np.ndarray]:
     """:func:`simulate_hands`'s tuple as ``{name: array}`` (names of :data:`STAT_NAMES`)."""
     return dict(zip(STAT_NAMES, stats, strict=True))
@@ -105,16 +144,17 @@ def simulate_hands(state, hands, dealer, seats, rules):
     every hand. Returns the statistics of :data:`STAT_NAMES`, in that order. Without a searching
     seat the hands are played on card values (:mod:`simcards.ronda.value_kernel`), with the
     same statistics."""
-    return _simulate(state, hands, dealer, seats, rules, False)
+    return _simulate(state, hands, dealer, seats, rules, False, None)
 
 
-def simulate_hands_on_workspace(state, hands, dealer, seats, rules):
+def simulate_hands_on_workspace(state, hands, dealer, seats, rules, users=None):
     """:func:`simulate_hands` always on the hand's workspace, as searching seats play: what
-    the loop on card values must equal (tests) and the benchmarks' before."""
-    return _simulate(state, hands, dealer, seats, rules, True)
+    the loop on card values must equal (tests) and the benchmarks' before. ``users`` seats
+    players' own functions (Q11, a :class:`~simcards.ronda.kernel_state.UserSeats`)."""
+    return _simulate(state, hands, dealer, seats, rules, True, users)
 
 
-def _simulate(state, hands, dealer, seats, rules, workspace):
+def _simulate(state, hands, dealer, seats, rules, workspace, users):
     """The statistics' arrays, then the loop that fills them: on the workspace
     (:func:`~simcards.ronda.play_kernel.workspace_hands`) when a seat searches (or
     ``workspace``), else on card values (:func:`~simcards.ronda.value_kernel.value_hands`).
@@ -144,7 +184,8 @@ def _simulate(state, hands, dealer, seats, rules, workspace):
     searching = bool((seats.kinds[:rules.players] >= codes.POLICY_LOOKAHEAD).any())
     if searching or workspace:
         workspace_hands(state, hands, dealer, seats, rules,
-                        new_play_work(rules, np.int64(0), tree_capacity(seats, seats)), stats)
+                        new_play_work(rules, np.int64(0), tree_capacity(seats, seats)), stats,
+                        users)
     else:
         value_hands(state, hands, dealer, seats, rules, new_value_work(rules), stats)
     return (n_hands, points, points_sq, score, score_sq, cards, cards_sq, won,
@@ -153,7 +194,21 @@ def _simulate(state, hands, dealer, seats, rules, workspace):
 
 
 def hands_chunk(state: np.ndarray, size: int, cfg: HandConfig) -> dict[str, np.ndarray]:
-    """One chunk of Monte Carlo hands (runs in a worker)."""
+    """One chunk of Monte Carlo hands (runs in a worker): on the Python table engine, or with
+    the seats' own functions compiled into the kernel (Q11), or the built-in kernels."""
+    if not isinstance(cfg, UserHandConfig):
+        return named_stats(simulate_hands(state, size, cfg.dealer, cfg.seats, cfg.rules))
+    if cfg.engine == PYTHON:
+        assert cfg.table is not None
+        return python_hands(state, size, cfg.dealer, *cfg.table)
+    if any(cfg.users):
+        seats = user_seats(cfg.users, cfg.rules)
+        with warnings.catch_warnings():  # numba calls first-class functions experimental
+            warnings.filterwarnings("ignore", message="First-class function type")
+            out = simulate_hands_on_workspace(state, size, cfg.dealer, cfg.seats, cfg.rules,
+                                              seats)
+        check_errors(seats, cfg.users)
+        return named_stats(out)
     return named_stats(simulate_hands(state, size, cfg.dealer, cfg.seats, cfg.rules))
 
 
@@ -210,10 +265,13 @@ class HandsResult:
 
 
 def simulate(rules: RondaRules, specs: Sequence[PolicySpec], hands: int, *,
-             dealer: int | None = None, seed: int = 0, workers: int | None = None,
-             progress: bool = False, **batch: object) -> HandsResult:
-    """Monte Carlo hands; bit-identical for a given seed whatever ``workers`` or executor."""
-    cfg = HandConfig.build(rules, specs, dealer)
+             dealer: int | None = None, engine: str = COMPILED, seed: int = 0,
+             workers: int | None = None, progress: bool = False,
+             **batch: object) -> HandsResult:
+    """Monte Carlo hands; bit-identical for a given seed whatever ``workers`` or executor.
+    ``engine`` plays them in the kernels or on the Python table engine (players' own
+    functions, Q11: :mod:`simcards.ronda.users`); both play the same hands."""
+    cfg = HandConfig.build(rules, specs, dealer, engine)
     stats = run_batch(hands_chunk, cfg, seed=seed, total=hands, chunk_size=chunk_size(specs),
                       stream=STREAM, workers=workers, progress=progress, label="Ronda hands",
                       **batch)

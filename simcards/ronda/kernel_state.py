@@ -29,7 +29,7 @@ import numpy as np
 
 __all__ = ["Board", "HandDraw", "HandWork", "KernelRules", "MatchChance", "MatchRecords",
            "MatchTally", "PlayFacts", "PlayLog", "PlayWork", "SearchWork", "Seats", "Spot",
-           "Tree", "Unseen", "ValueWork"]
+           "Tree", "Unseen", "UserSeats", "ValueWork"]
 
 
 class KernelRules(NamedTuple):
@@ -300,3 +300,18 @@ class MatchRecords(NamedTuple):
     us: np.ndarray
     seeds: np.ndarray
     hand_scores: np.ndarray
+
+
+class UserSeats(NamedTuple):
+    """The seats that play a player's own function (Q11), for the hand kernel: the functions,
+    which seat plays which, and each such seat's observation and action mask, kept up to date
+    play by play (:mod:`simcards.ronda.observation_kernel`). Built in the process that runs
+    the kernel (the functions are compiled there), never pickled."""
+
+    fns: tuple  # MAX_USER_POLICIES cfuncs f(obs, legal) -> card (a spare slot: a stub)
+    slot: np.ndarray  # int64 by seat: the seat's function in fns, -1 for a built-in
+    obs: np.ndarray  # float32 (players, OBSERVATION_SIZE): each user seat's observation
+    legal: np.ndarray  # int8 (players, 40): each user seat's action mask, its hand
+    before: np.ndarray  # int64: the masks a play changes, as they were before it
+    err: np.ndarray  # int64 [seat + 1, card] of the first card played that is not legal
+

@@ -160,7 +160,8 @@ def _play_match(chance, seats, rules, work, max_hands, tally, rec, j):
         for t in range(ns):
             stake[t] = won[t] if classic else scores[t]
         stake[ns] = 1
-        w, last_plays, _, _ = play_hand(d, seats, rules, work, events, scores, tot, check)
+        w, last_plays, _, _ = play_hand(d, seats, rules, work, events, scores, tot, check,
+                                          None)
         hands += 1
         for t in range(ns):
             scores[t] += st[S_SCORE + t]

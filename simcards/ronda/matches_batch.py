@@ -193,7 +193,8 @@ def hand_of_match(deck, dealer, seats, us, seeds, rules, scores, check):
     work = PlayWork(w0.hand, w0.search, w0.streams, HandDraw(deck, us, seeds), w0.log)
     tot = np.zeros(ns, np.int64)
     events = np.zeros((ns, 3), np.int64)
-    w, k, _, _ = play_hand(dealer, seats, rules, work, events, scores, tot, np.bool_(check))
+    w, k, _, _ = play_hand(dealer, seats, rules, work, events, scores, tot, np.bool_(check),
+                          None)
     st = work.hand.st
     totals = np.zeros(ns, np.int64)
     for t in range(ns):

@@ -70,6 +70,7 @@ from simcards.ronda.hand_kernel import (
 )
 from simcards.ronda.ismcts_kernel import ismcts_card, seeing_card, tree_capacity
 from simcards.ronda.kernel_state import HandDraw, PlayLog, PlayWork
+from simcards.ronda.observation_kernel import observe_deal, observe_play, snapshot
 from simcards.ronda.search_kernel import new_search_workspace, search_card
 from simcards.ronda.value_kernel import add_hand
 
@@ -159,7 +160,7 @@ def _check_point(scores, st, tot, ns, target):
 
 
 @njit(cache=True, _nrt=False)
-def play_hand(dealer, seats, rules, work, events, scores, tot, check):
+def play_hand(dealer, seats, rules, work, events, scores, tot, check, users):
     """One whole hand dealt by ``dealer`` from what chance gave it (``work.draw``: the deck
     top first, ``us[k]`` the uniform of play k when its seat is random, Q2: the card of rank
     floor(u * k) in card order, ``seeds[p]`` the seed of seat p's own stream for this hand, I3,
@@ -180,6 +181,12 @@ def play_hand(dealer, seats, rules, work, events, scores, tot, check):
     slower: the match loop counts references, and counted them in its copy of the hand (greedy
     against greedy, one core: about 12,000-13,600 matches a second then, 61,000-67,000 now).
 
+    ``users`` seats players' own functions (Q11, a
+    :class:`~simcards.ronda.kernel_state.UserSeats`): each such seat's observation is kept up
+    to date play by play and its function called for its card; a card it does not hold is
+    recorded in ``users.err`` and the seat's first card played instead (the chunk is then
+    refused whole). None where no seat plays one: the branch is compiled out.
+
     Compiled without reference counting (``hand_kernel`` module docstring): the caller owns
     every array, and the workspace's arrays are taken out of their tuple at every play."""
     ws, plog, draw = work.hand, work.log, work.draw
@@ -187,7 +194,17 @@ def play_hand(dealer, seats, rules, work, events, scores, tot, check):
     st = ws.st
     ns = rules.sides
     target = rules.target
+    n = rules.players
     begin_hand(dealer, seats, rules, work)
+    if users is not None:
+        # Called by name: a function taken from a tuple by an index known only at run time,
+        # or handed on to another compiled function, is called through a slow path.
+        f0, f1, f2, f3 = users.fns
+        uslot, uobs, ulegal, before, err = users.slot, users.obs, users.legal, users.before, \
+            users.err
+        for q in range(n):
+            if uslot[q] >= 0:
+                observe_deal(uobs[q], ulegal[q], q, rules, ws)
     if check:
         w = _check_point(scores, st, tot, ns, target)
         if w >= 0:
@@ -196,8 +213,27 @@ def play_hand(dealer, seats, rules, work, events, scores, tot, check):
     teams = rules.teams
     for k in range(plays):
         p = st[S_TURN]
-        card = choose_card(p, seats, draw.us[k], rules, work)
+        if users is not None and uslot[p] >= 0:
+            j = uslot[p]
+            o = uobs[p]
+            lg = ulegal[p]
+            card = (f0(o, lg) if j == 0 else f1(o, lg) if j == 1 else f2(o, lg) if j == 2
+                    else f3(o, lg))
+            if card < 0 or card >= N_CARDS or lg[card] == 0:
+                if err[0] == 0:
+                    err[0] = p + 1
+                    err[1] = card
+                card = ws.hc[p, 0]
+            snapshot(before, ws, rules)
+        else:
+            card = choose_card(p, seats, draw.us[k], rules, work)
+            if users is not None:
+                snapshot(before, ws, rules)
         action, missa = apply_play(card, rules, ws, plog)
+        if users is not None:
+            for q in range(n):
+                if uslot[q] >= 0:
+                    observe_play(uobs[q], ulegal[q], q, p, card, before, rules, ws)
         s = side_of(p, teams)
         if action == ACT_DERBA:
             events[s, 0] += 1
@@ -211,6 +247,10 @@ def play_hand(dealer, seats, rules, work, events, scores, tot, check):
                 return w, k + 1, -1, 0
         if st[S_HELD] == 0 and k + 1 < plays:
             deal_next(deck, rules, ws, plog)
+            if users is not None:
+                for q in range(n):
+                    if uslot[q] >= 0:
+                        observe_deal(uobs[q], ulegal[q], q, rules, ws)
             if check:
                 w = _check_point(scores, st, tot, ns, target)
                 if w >= 0:
@@ -349,7 +389,7 @@ def _replay(decks, dealers, us, seeds, seats, rules, work):
         logged = PlayWork(ws, sw, work.streams, HandDraw(decks[h], us[h], seeds[h]),
                           PlayLog(plays[h], play_points[h], deal_points[h], log_on))
         _, _, u_side, u_mask = play_hand(dealers[h], seats, rules, logged, events, tot, tot,
-                                         no_check)
+                                         no_check, None)
         st, pts, capm = ws.st, ws.pts, ws.capm
         for t in range(ns):
             captured[h, t] = capm[t]
@@ -368,11 +408,13 @@ def _replay(decks, dealers, us, seeds, seats, rules, work):
 
 
 @njit(cache=True, _nrt=False)
-def workspace_hands(state, hands, dealer, seats, rules, work, stats):
+def workspace_hands(state, hands, dealer, seats, rules, work, stats, users):
     """:func:`simcards.ronda.hands_batch.simulate_hands`'s hands on the workspace, adding up
     into ``stats`` (its arrays in :data:`~simcards.ronda.hands_batch.STAT_NAMES` order, events
-    as one (side, 3) array, then a scratch of totals by side). Compiled without reference
-    counting (``hand_kernel`` module docstring): ``hands_batch`` allocates, this plays."""
+    as one (side, 3) array, then a scratch of totals by side). ``users`` seats players' own
+    functions (Q11, :func:`play_hand`), or None; the loop stops after a hand in which one
+    played a card it did not hold. Compiled without reference counting (``hand_kernel``
+    module docstring): ``hands_batch`` allocates, this plays."""
     events = stats[8]
     holdings, rondas, rondas_sq, tringlas, tringlas_sq, violations = stats[9:15]
     ws = work.hand
@@ -382,7 +424,7 @@ def workspace_hands(state, hands, dealer, seats, rules, work, stats):
     no_check = hands < 0  # False, as a run-time value, as the matches' check
     for _ in range(hands):
         d = _draw_hand(state, dealer, seats, rules, work.draw)
-        play_hand(d, seats, rules, work, events, totals, totals, no_check)
+        play_hand(d, seats, rules, work, events, totals, totals, no_check, users)
         if hand_violations(rules, ws):
             violations[0] += 1
         add_hand(ws.pts, ws.capn, classic, stats)
@@ -391,3 +433,5 @@ def workspace_hands(state, hands, dealer, seats, rules, work, stats):
         rondas_sq[0] += st[S_RONDAS] * st[S_RONDAS]
         tringlas[0] += st[S_TRINGLAS]
         tringlas_sq[0] += st[S_TRINGLAS] * st[S_TRINGLAS]
+        if users is not None and users.err[0] != 0:
+            break

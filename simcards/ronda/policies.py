@@ -24,7 +24,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from simcards.core.policyspec import Param, PolicyKind, PolicyKinds, PolicySpec, SeatColumn
+from simcards.core.policyspec import (
+    USER_KIND,
+    Param,
+    PolicyKind,
+    PolicyKinds,
+    PolicySpec,
+    SeatColumn,
+)
 from simcards.ronda import codes
 from simcards.ronda.kernel_state import Seats
 
@@ -69,6 +76,11 @@ SEEING_COST = 0.55
 without the sampling (``seeing:1000`` measured at about 127 hands per second against greedy,
 where ``ismcts:1000`` made 85)."""
 
+USER_FUNCTION = "user function"
+"""A need: the seat calls the player's own function (Q11) with its observation; the compiled
+hand engine calls it as a first-class function, the Python engine (``--engine python``) as
+Python."""
+
 COLUMNS = (SeatColumn("params", int, ("D", "K", "N")), SeatColumn("explore", float, ("C",)))
 """The kernels' seat arrays (:class:`~simcards.ronda.kernel_state.Seats` after the kind codes):
 the integer parameter (Q4's D, Q5's K, Q8-Q10's N) and the real one (C)."""
@@ -101,6 +113,9 @@ KINDS = PolicyKinds("ronda", [
                "Q9: Q8's search on the true position, seeing every hand and the stock",
                note=SEEING_NOTE, legal=False, illegal=SEEING_ILLEGAL,
                cost=lambda v, n: SEEING_COST * int(v[0])),
+    PolicyKind(USER_KIND, codes.POLICY_USER, (),
+               "Q11: your own function f(obs, legal) -> card id, of the ronda_v0 observation",
+               needs=frozenset({USER_FUNCTION})),
 ], COLUMNS)
 """Ronda's policy kinds: what ``--policies`` accepts, with ranges and defaults, and each kind's
 cost per play (module docstring)."""

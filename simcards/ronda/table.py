@@ -24,6 +24,7 @@ of the side that won it (S4, C3) and 0 to the others.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from io import StringIO
 from typing import Any
@@ -81,6 +82,53 @@ _STOCK = _DEAL + MAX_DEALS
 _TO_PLAY = _STOCK + 1
 _WON = _TO_PLAY + 1
 OBSERVATION_SIZE = _WON + MAX_SEATS
+
+
+def observation_vector(h: ref.HandState, player: int, options: ref.RondaOptions,
+                       to_play: bool, hands_won: Sequence[int] | None = None) -> np.ndarray:
+    """Seat ``player``'s observation (:data:`OBSERVATION_FIELDS`) of the hand ``h``:
+    ``to_play`` whether the seat is to play, ``hands_won`` the sides' hands won in a match
+    (C2; None outside one). The environments' observation, and what ``ronda play`` gives a
+    player's own function (Q11)."""
+    out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+    n = options.players
+    ones = [_HAND + c for c in h.hands[player]]
+    ones += [_TABLE + c for c in h.table.values()]
+    ones += [_PILE + c for c in h.pile]
+    if h.last_laid is not None:
+        ones.append(_PREV + h.last_laid)
+    ones += [_PLAYED + ((seat - player) % n) * N_CARDS + card for seat, card, _ in h.plays]
+    side_of = options.side_of
+    n_sides = options.n_sides
+    mine = side_of(player)
+    for side, cards in enumerate(h.captured):
+        at = _CAPTURED + ((side - mine) % n_sides) * N_CARDS
+        ones += [at + c for c in cards]
+    marks = (h.dealer, h.first_player, h.pile_hitter if h.pile else None, h.last_capturer)
+    for k, seat in enumerate(marks):
+        if seat is not None:
+            ones.append(_MARKS + 4 * k + (seat - player) % n)
+    if 0 <= h.deal_index < MAX_DEALS:
+        ones.append(_DEAL + h.deal_index)
+    out[ones] = 1.0
+    for seat in range(n):
+        out[_SIZES + (seat - player) % n] = len(h.hands[seat]) / 4.0
+    for a in h.announcements:
+        if a.deal == h.deal_index:
+            r = (a.player - player) % n
+            out[_ANNOUNCED + 2 * r + (0 if a.kind == "ronda" else 1)] += 1.0
+    target = float(options.target)
+    points = h.hand_points()
+    for side, score in enumerate(h.scores()):
+        r = (side - mine) % n_sides
+        out[_SCORES + r] = score / target
+        out[_POINTS + r] = points[side] / target
+    out[_STOCK] = len(h.stock) / N_CARDS
+    out[_TO_PLAY] = 1.0 if to_play else 0.0
+    if hands_won is not None:
+        for side, won in enumerate(hands_won):
+            out[_WON + (side - mine) % n_sides] = won / options.hands_to_win
+    return out
 
 
 @dataclass(frozen=True)
@@ -231,48 +279,11 @@ class RondaTable(TableState):
     # -- what a seat sees
 
     def observation(self, player: int, pending: tuple[int, ...] = ()) -> np.ndarray:
-        out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
         if self.game is None:
-            return out
-        h = self.hand
-        n = self.n_players
-        ones = [_HAND + c for c in h.hands[player]]
-        ones += [_TABLE + c for c in h.table.values()]
-        ones += [_PILE + c for c in h.pile]
-        if h.last_laid is not None:
-            ones.append(_PREV + h.last_laid)
-        ones += [_PLAYED + ((seat - player) % n) * N_CARDS + card for seat, card, _ in h.plays]
-        side_of = self.options.side_of
-        n_sides = self.options.n_sides
-        mine = side_of(player)
-        for side, cards in enumerate(h.captured):
-            at = _CAPTURED + ((side - mine) % n_sides) * N_CARDS
-            ones += [at + c for c in cards]
-        marks = (h.dealer, h.first_player, h.pile_hitter if h.pile else None, h.last_capturer)
-        for k, seat in enumerate(marks):
-            if seat is not None:
-                ones.append(_MARKS + 4 * k + (seat - player) % n)
-        if 0 <= h.deal_index < MAX_DEALS:
-            ones.append(_DEAL + h.deal_index)
-        out[ones] = 1.0
-        for seat in range(n):
-            out[_SIZES + (seat - player) % n] = len(h.hands[seat]) / 4.0
-        for a in h.announcements:
-            if a.deal == h.deal_index:
-                r = (a.player - player) % n
-                out[_ANNOUNCED + 2 * r + (0 if a.kind == "ronda" else 1)] += 1.0
-        target = float(self.options.target)
-        points = h.hand_points()
-        for side, score in enumerate(h.scores()):
-            r = (side - mine) % n_sides
-            out[_SCORES + r] = score / target
-            out[_POINTS + r] = points[side] / target
-        out[_STOCK] = len(h.stock) / N_CARDS
-        out[_TO_PLAY] = 1.0 if h.current_player() == player and not self._pending else 0.0
-        if self.setup.match:
-            for side, won in enumerate(self.game.hands_won):
-                out[_WON + (side - mine) % n_sides] = won / self.options.hands_to_win
-        return out
+            return np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+        to_play = self.hand.current_player() == player and not self._pending
+        return observation_vector(self.hand, player, self.options, to_play,
+                                  self.game.hands_won if self.setup.match else None)
 
     def _obs(self, player: int) -> dict:
         obs = self.game.observation(player)
@@ -423,4 +434,4 @@ MATCH = _game("ronda_match_v0", "simcards_ronda_match", "simcards Ronda: a match
 
 
 __all__ = ["HAND", "MATCH", "OBSERVATION_FIELDS", "OBSERVATION_SIZE", "RondaSetup",
-           "RondaTable"]
+           "RondaTable", "observation_vector"]

@@ -23,12 +23,15 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
+import numpy as np
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
 from simcards.core.console import make_console
 from simcards.core.errors import UsageError
+from simcards.core.userpolicy import UserPolicy, is_user_spec
+from simcards.core.userpolicy import load as load_user
 from simcards.ronda import reference as ref
 from simcards.ronda.policies import check_legal
 from simcards.ronda.rules import RondaRules
@@ -390,6 +393,23 @@ def _hand_summary(hand: ref.HandState) -> dict:
     }
 
 
+def _ask_user(user: UserPolicy, hand: ref.HandState, p: int, options: ref.RondaOptions,
+              state: ref.HandState | ref.MatchState) -> int:
+    """Q11: seat ``p``'s card by a function of the player's own, from the environments'
+    observation of the seat (the match's, with scores and hands won, in a match) and its
+    hand as the action mask; a function that raises or names a card the seat does not hold
+    stops the game in one line."""
+    from simcards.core.engines import ask
+    from simcards.ronda.table import observation_vector
+    from simcards.ronda.users import ACTIONS, seat_name
+
+    legal = np.zeros(ref.N_CARDS, np.int8)
+    legal[hand.hands[p]] = 1
+    won = state.hands_won if isinstance(state, ref.MatchState) else None
+    obs = observation_vector(hand, p, options, True, won)
+    return ask(user.function(), user, obs, legal, seat_name(p), ACTIONS)
+
+
 def run_play(rules: RondaRules, policies: Sequence[str], seat: int = 0, seed: int = 0,
              dealer: int | None = None, match: bool = False,
              console: Console | None = None,
@@ -398,8 +418,10 @@ def run_play(rules: RondaRules, policies: Sequence[str], seat: int = 0, seed: in
 
     ``policies`` has one entry per seat (Q6); the person's entry is ignored (it may be
     ``human``), the others are reference policies (``random``, ``greedy``,
-    ``lookahead:D``, ``rollout:K``, ``ismcts:N:C``, ``ismcts-match:N:C``). ``ask(prompt)``
-    returns the person's answer (default: ``console.input``); a card is chosen by its number
+    ``lookahead:D``, ``rollout:K``, ``ismcts:N:C``, ``ismcts-match:N:C``) or functions of
+    one's own (``PATH.py:FUNCTION``, Q11, played in Python from the seat's observation).
+    ``ask(prompt)`` returns the person's answer (default: ``console.input``); a card is
+    chosen by its number
     in the hand (as shown, in card order) or by its name; bad input is refused in one line and
     asked again; ``q`` quits.
 
@@ -418,11 +440,15 @@ def run_play(rules: RondaRules, policies: Sequence[str], seat: int = 0, seed: in
         raise UsageError(f"policies needs one entry per player: got {len(specs)} for {n}")
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
         raise UsageError(f"seat={seat!r} outside 0..{n - 1}")
+    users: dict[int, UserPolicy] = {}
     for p, spec in enumerate(specs):
         if p == seat:
             continue
         if spec == HUMAN:
             raise UsageError(f"seat {p} is a bot: only seat {seat} is played by a person")
+        if is_user_spec(spec):  # Q11: a function of the player's own
+            users[p] = load_user(spec, f"seat {p}")
+            continue
         check_legal(spec, f"seat {p}")  # Q9
         ref.parse_policy(spec)
     specs[seat] = HUMAN
@@ -499,6 +525,8 @@ def run_play(rules: RondaRules, policies: Sequence[str], seat: int = 0, seed: in
                 quit_ = True
                 console.print("You leave the table. " + _standing(state, names))
                 break
+        elif p in users:
+            card = _ask_user(users[p], hand, p, options, state)
         elif console.is_terminal:  # a search (rollout:32) may take a second or two
             with console.status(f"{names.player(p)} is thinking..."):
                 card = ref.choose(specs[p], obs, rngs[p])

@@ -6,19 +6,28 @@ chunk, and no chunk pays for compilation.
 
 from __future__ import annotations
 
+import warnings
+
 
 def warm_ronda_hands() -> None:
     """Compile or load the Ronda hand kernels: two players, default rules, a few hands on card
     values (random and greedy seats) and a few on the workspace (the loop every searching
-    seat plays in)."""
+    seat plays in, and its form with players' own functions)."""
     from simcards.core.rng import chunk_state
     from simcards.ronda.hands_batch import HandConfig, hands_chunk, simulate_hands_on_workspace
     from simcards.ronda.policies import KINDS
     from simcards.ronda.rules import RondaRules
+    from simcards.ronda.users import user_seats
 
     cfg = HandConfig.build(RondaRules.make(), [KINDS.parse("greedy")] * 2, None)
     hands_chunk(chunk_state(0, 0), 8, cfg)
     simulate_hands_on_workspace(chunk_state(0, 0), 2, cfg.dealer, cfg.seats, cfg.rules)
+    # The loop that seats players' own functions (Q11), with spare slots: compiled once for
+    # every function, so a new one costs only its own compilation.
+    with warnings.catch_warnings():  # numba calls first-class functions experimental
+        warnings.filterwarnings("ignore", message="First-class function type")
+        simulate_hands_on_workspace(chunk_state(0, 0), 2, cfg.dealer, cfg.seats, cfg.rules,
+                                    user_seats([None, None], cfg.rules))
 
 
 def warm_ronda_matches() -> None:

@@ -137,7 +137,9 @@ def test_ronda_kernel_plays_every_kind_its_own_way() -> None:
     from simcards.ronda.policies import KINDS, policy_arrays
     from simcards.ronda.rules import RondaRules
 
-    _declared(KINDS, RONDA_SPECS)
+    # Q11, a player's own function, is held to the Python table engine (itself held to the
+    # reference) on the same hands in tests/ronda/test_user_policies.py
+    assert KINDS.names == (*RONDA_SPECS, "user")
     rules = RondaRules.make(players=2)
     out = {}
     for name, spec in RONDA_SPECS.items():
@@ -153,7 +155,7 @@ def test_ronda_reference_plays_every_kind_with_its_own_player(monkeypatch) -> No
     from simcards.ronda.policies import KINDS
     from simcards.ronda.rules import RondaRules
 
-    _declared(KINDS, RONDA_SPECS)
+    assert KINDS.names == (*RONDA_SPECS, "user")  # Q11: tests/ronda/test_user_policies.py
     calls: list[tuple[str, bool]] = []
     depth = [0]
 

@@ -85,11 +85,12 @@ def test_api_refuses_bad_arguments_before_computing(kwargs, message, monkeypatch
 
 
 def test_every_policy_kind_that_parses_is_one_the_kernels_play() -> None:
-    """Q2-Q5, Q8-Q10: the kinds declared are exactly the kernels' seven codes, and a run with
-    each of them computes; so a parsed policy needs no further "not in the kernel" check."""
+    """Q2-Q5, Q8-Q11: the kinds declared are exactly the kernels' eight codes, and a run with
+    each of them computes; so a parsed policy needs no further "not in the kernel" check (Q11,
+    a player's own function: tests/ronda/test_user_policies.py)."""
     assert {k.code for k in KINDS.kinds.values()} == {
         codes.POLICY_RANDOM, codes.POLICY_GREEDY, codes.POLICY_LOOKAHEAD, codes.POLICY_ROLLOUT,
-        codes.POLICY_ISMCTS, codes.POLICY_SEEING, codes.POLICY_ISMCTS_MATCH}
+        codes.POLICY_ISMCTS, codes.POLICY_SEEING, codes.POLICY_ISMCTS_MATCH, codes.POLICY_USER}
     specs = api.seat_policies(4, "random,greedy,lookahead:1,rollout:2")
     assert [s.text() for s in specs] == ["random", "greedy", "lookahead:1", "rollout:2"]
     res = simcards.ronda.hands(players=4, policies=specs, hands=40, workers=1, store="none")
