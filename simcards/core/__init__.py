@@ -79,10 +79,12 @@ and write it back as the text run keys are built from. Then:
 * for the environments' ``seat_env``, the game's ``table.py`` seats it.
 
 A user's own function (``PATH.py:FUNCTION``, :mod:`simcards.core.userpolicy`) is the ``user``
-kind: a game that declares it (Ronco, rule S5; Ronda, rule Q11) reads such entries wherever it
-reads a policy, seats the compiled function in its kernel through
+kind: a game that declares it (Ronco, rule S5; Ronda, rule Q11; Römi, rule Q9) reads such
+entries wherever it reads a policy, seats the compiled function in its kernel through
 :mod:`simcards.core.user_kernel`'s one signature, and plays it on its table engine when numba
-cannot compile it.
+cannot compile it (Römi's always plays there, :mod:`simcards.romi.users`); the engine choice
+and the Python engine's checked call are :mod:`simcards.core.engines`'. A kind played from a
+file (Ronco's keep charts, rule S6) declares :attr:`~simcards.core.policyspec.PolicyKind.reads`.
 
 Adding a rule switch
 --------------------

@@ -115,7 +115,7 @@ KINDS = PolicyKinds("ronda", [
                cost=lambda v, n: SEEING_COST * int(v[0])),
     PolicyKind(USER_KIND, codes.POLICY_USER, (),
                "Q11: your own function f(obs, legal) -> card id, of the ronda_v0 observation",
-               needs=frozenset({USER_FUNCTION})),
+               note="hands and play only, for now", needs=frozenset({USER_FUNCTION})),
 ], COLUMNS)
 """Ronda's policy kinds: what ``--policies`` accepts, with ranges and defaults, and each kind's
 cost per play (module docstring)."""
