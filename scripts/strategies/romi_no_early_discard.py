@@ -15,12 +15,12 @@ about a minute) the gap is wider: +11.19 [+9.18, +13.19] points per round, game 
 seat -0.071 [-0.095, -0.047], and the seat never opens in 0.24 of its rounds (expert: 0.14).
 
 It runs on the table engine, the ``romi_v0`` environment's engine, asked for each action
-code with the seat's observation and action mask; :mod:`simcards.romi.observation` reads the
+code with the seat's observation and action mask; :mod:`simcards.romi.observation_kernel` reads the
 observation and names the codes, :mod:`simcards.romi.policy_functions` gives the built-in
 policies' codes.
 """
 
-from simcards.romi.observation import DRAW_DISCARD, DRAW_STOCK, i_opened
+from simcards.romi.observation_kernel import DRAW_DISCARD, DRAW_STOCK, i_opened
 from simcards.romi.policy_functions import expert
 
 

@@ -145,11 +145,13 @@ class PolicyKind:
     traits: frozenset[str] = frozenset()
     """What else the game's code asks of it, in the game's own words (Ronco's ``"threshold
     rule"``: a fixed rule on T and Td that the exact solvers evaluate)."""
-    reads: Callable[[str], Any] | None = None
-    """For a kind played from a file (Ronco's ``chart:FILE.csv``): the function that reads
-    the path written after the colon into what the seat plays, checked (one line when it
-    cannot). The spec keeps it as :attr:`PolicySpec.source`; it has a ``path`` (what the
-    spec's text shows) and a ``digest`` (what run keys hold)."""
+    reads: str | None = None
+    """For a kind played from a file (Ronco's ``chart:FILE.csv``): the function, named
+    ``"package.module:function"`` and imported when a spec names the kind (so that the modules
+    the kernels import never import it), that reads the path written after the colon into
+    what the seat plays, checked (one line when it cannot). The spec keeps it as
+    :attr:`PolicySpec.source`; it has a ``path`` (what the spec's text shows) and a
+    ``digest`` (what run keys hold)."""
 
     def __post_init__(self) -> None:
         if not self.legal and not self.illegal:
@@ -345,7 +347,9 @@ class PolicyKinds:
             if not path:
                 raise UsageError(f"policy {text.strip()!r}: {kind.name} needs a file: "
                                  f"{kind.syntax()}")
-            return PolicySpec(kind.name, (), None, kind.reads(path))
+            from simcards.core.registry import resolve
+
+            return PolicySpec(kind.name, (), None, resolve(kind.reads)(path))
         given = parts[1:]
         if len(given) > len(kind.params):
             raise UsageError(f"policy {text.strip()!r}: {kind.name} takes at most "

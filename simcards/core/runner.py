@@ -173,7 +173,7 @@ def run_chunk(chunk: Chunk) -> Stats:
     """Run one chunk from its own stream (module-level, so it pickles by reference). A chunk
     function marked ``wants_origin = True`` is also told where its stream comes from,
     ``origin=(seed, index, stream)``: an engine whose chunks are finer than another's, playing
-    the same deals, finds them so (Ronco's Python engine, :mod:`simcards.ronco.rounds_batch`)."""
+    the same deals, finds them so (a Python engine beside a compiled one)."""
     state = chunk_state(chunk.seed, chunk.index, chunk.stream)
     extra = ({"origin": (chunk.seed, chunk.index, chunk.stream)}
              if getattr(chunk.fn, "wants_origin", False) else {})

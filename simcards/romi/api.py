@@ -38,7 +38,7 @@ A policy may be a function of your own (Q9): ``PATH.py:FUNCTION`` in the text, o
 itself in a list (``policies=["expert", my_rule]``, ``compare(my_rule, "expert")``), defined
 at the top level of a ``.py`` file, which the workers load. It is called as ``f(obs, legal)``
 with the seat's ``romi_v0`` observation and action mask and returns an action code
-(:mod:`simcards.romi.observation` reads both; :mod:`simcards.romi.policy_functions` gives the
+(:mod:`simcards.romi.observation_kernel` reads both; :mod:`simcards.romi.policy_functions` gives the
 built-ins' codes); it keeps no memory between decisions.
 
 ``melds``: ``game`` (``"romi"``), ``command``, ``rules`` (``ace_low_value``), and ``hands``,

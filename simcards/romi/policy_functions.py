@@ -2,7 +2,7 @@
 ``rummy(obs, legal)``, ``threshold(obs, legal)`` and ``expert(obs, legal)`` return the code the
 built-in plays, so that a player's own rule can start from one::
 
-    from simcards.romi.observation import DRAW_DISCARD, DRAW_STOCK, i_opened
+    from simcards.romi.observation_kernel import DRAW_DISCARD, DRAW_STOCK, i_opened
     from simcards.romi.policy_functions import expert
 
     def no_early_discard(obs, legal):
@@ -48,7 +48,7 @@ from typing import Any
 import numpy as np
 
 from simcards.romi import codes
-from simcards.romi import observation as ob
+from simcards.romi import observation_kernel as ob
 from simcards.romi import table_codes as T
 from simcards.romi.actions import (
     NO_JOKER,

@@ -427,7 +427,7 @@ def chart_frame(d: dict[str, Any]) -> pd.DataFrame:
          ROUND_SWITCHES.args)
 @ROUND_SWITCHES.keywords
 def chart(*, players: int = 4, policy: str = "bayes", field: str = "threshold:5:5",
-          out: str, rules: RoncoRules, progress: bool = False) -> Result:
+          out: str = "chart.csv", rules: RoncoRules, progress: bool = False) -> Result:
     """A policy's keep chart (S6, ``simcards ronco chart``): ``out`` (CSV), one row per
     situation of a table of ``players`` and one column per card, and its picture beside it
     (the same name, ``.png``).

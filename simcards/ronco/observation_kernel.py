@@ -161,19 +161,6 @@ def situation(off, i, hist, dealt, card, top):
     return off[i] + (hist * (top + 2) + dealt + 1) * (top + 1) + card
 
 
-def table_offsets(slot: np.ndarray, top: int) -> tuple[np.ndarray, int]:
-    """Where each position's situations start in a user seats' table, and its size: a user
-    position ``i`` has ``3**i`` histories, each with every dealt strength (or none) and held
-    strength; a built-in position has none."""
-    off = np.zeros(len(slot), np.int64)
-    size = 0
-    for i, k in enumerate(slot):
-        off[i] = size
-        if k >= 0:
-            size += 3**i * (top + 2) * (top + 1)
-    return off, size
-
-
 @njit(cache=True)
 def tabulate(users, n, counts, top):
     """Fill ``users.table``: each user position's action in every situation it can meet,

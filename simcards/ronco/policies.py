@@ -70,18 +70,12 @@ KINDS = PolicyKinds("ronco", [
     PolicyKind(USER_KIND, USER, (), "S5: your own function f(obs, legal) -> 0 keep, 1 pass "
                "(the dealer: cut), of the ronco_v0 observation", needs=frozenset({USER_FUNCTION})),
     PolicyKind("chart", CHART, (), "S6: a keep chart, a CSV file (simcards ronco chart writes "
-               "one)", needs=frozenset({CHART_TABLE}), reads=lambda path: _read_chart(path)),
+               "one)", needs=frozenset({CHART_TABLE}), reads="simcards.ronco.charts:read"),
 ], COLUMNS)
 """Ronco's policy kinds (S1-S6): what ``--policies`` accepts, with ranges and defaults."""
 KIND_CODE = {name: KINDS.code(name) for name in KINDS.names}
 THRESHOLD_KINDS = KINDS.having(THRESHOLD_RULE)
 """The :data:`THRESHOLD_RULE` kinds, in declaration order (``threshold``, ``informed``)."""
-
-
-def _read_chart(path: str) -> Any:
-    from simcards.ronco.charts import read
-
-    return read(path)
 
 
 def bounds(top: int) -> dict[str, int]:

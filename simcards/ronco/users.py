@@ -31,7 +31,7 @@ def user_seats(users: Sequence[UserPolicy | None], rules: KernelRules, n: int) -
     :data:`~simcards.ronco.observation_kernel.MAX_TABLED` positions with each user position's
     action in every situation (:func:`~simcards.ronco.observation_kernel.tabulate`, once per
     process and table)."""
-    from simcards.ronco.observation_kernel import MAX_TABLED, table_offsets, tabulate
+    from simcards.ronco.observation_kernel import MAX_TABLED, tabulate
 
     fns, slot = compiled_functions(users)
     counts = np.asarray(rules.counts)
@@ -49,6 +49,19 @@ def user_seats(users: Sequence[UserPolicy | None], rules: KernelRules, n: int) -
         tabulate(seats, n, counts, rules.top)
         _TABLES[key] = seats.table
     return seats
+
+
+def table_offsets(slot: np.ndarray, top: int) -> tuple[np.ndarray, int]:
+    """Where each position's situations start in a user seats' table, and its size: a user
+    position ``i`` has ``3**i`` histories, each with every dealt strength (or none) and held
+    strength; a built-in position has none."""
+    off = np.zeros(len(slot), np.int64)
+    size = 0
+    for i, k in enumerate(slot):
+        off[i] = size
+        if k >= 0:
+            size += 3**i * (top + 2) * (top + 1)
+    return off, size
 
 
 _TABLES: dict[tuple, np.ndarray] = {}

@@ -47,7 +47,7 @@ KIND = {
     "mode": "text", "target_check": "text", "scheduler": "text", "engine": "text",
     "a": "policy", "b": "policy", "policies": "policies",
     "thresholds": "integers", "hand": "cards", "table": "melds", "file": "path",
-    "store": "path",
+    "store": "path", "out": "path",
 }
 """The kind of each argument, by name: the same name takes the same types everywhere."""
 

@@ -176,6 +176,13 @@ def _command_rows() -> list[Cli]:
 
 RONCO_ROWS = [
     # Names and values out of range
+    cli("ronco chart --players 3 --policy threshold:6:4 --out c.csv", OK),
+    cli("ronco chart --players 9", part="--players"),
+    cli("ronco chart --policy random:0.5", part="--policy"),
+    cli("ronco chart --policy chart:none.csv", part="--policy"),
+    cli("ronco chart --field bayes", part="--field"),
+    cli("ronco chart --out c.txt", part="--out"),
+    cli("ronco chart --out nodir/c.csv", part="--out"),
     cli("ronco rounds --rounds 1000 --deck tarot", part="--deck"),
     cli("ronco rounds --rounds 1000 --cut-king maybe", part="--cut-king"),
     cli("ronco rounds --rounds 1000 --ties some", part="--ties"),

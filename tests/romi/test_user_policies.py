@@ -32,7 +32,7 @@ def e(obs, legal):
 '''
 
 NO_EARLY = '''
-from simcards.romi.observation import DRAW_DISCARD, DRAW_STOCK, i_opened
+from simcards.romi.observation_kernel import DRAW_DISCARD, DRAW_STOCK, i_opened
 from simcards.romi.policy_functions import expert
 
 
@@ -215,11 +215,11 @@ def test_Q9_an_illegal_code_or_a_raise_stops_the_run_in_one_line(tmp_path, capsy
 
 
 def test_Q9_the_readers_read_the_environments_observation() -> None:
-    """The readers of :mod:`simcards.romi.observation`, in plain Python, against the table
+    """The readers of :mod:`simcards.romi.observation_kernel`, in plain Python, against the table
     state, at every decision of random rounds of 2 to 5 players (and a game's observation)."""
     from simcards.core.table import CHANCE, TERMINAL
     from simcards.romi import cards as C
-    from simcards.romi import observation as ob
+    from simcards.romi import observation_kernel as ob
     from simcards.romi import reference as ref
     from simcards.romi import table_codes as T
     from simcards.romi.actions import NO_JOKER, Discard
@@ -290,7 +290,7 @@ def test_Q9_the_readers_read_the_environments_observation() -> None:
         assert k == 52 or ob.kind(ob.rank_of(k), ob.suit_of(k)) == k
     assert T.action_text(ob.add(3, ob.JOKER_HIGH)) == "add X at the high end of meld 3"
     assert T.action_text(ob.swap(2)) == "swap the joker of meld 2"
-    assert ob.action_text(ob.meld(0)) == "meld As 2s 3s"
+    assert T.action_text(ob.meld(0)) == "meld As 2s 3s"
 
 
 def test_Q9_the_python_api_takes_the_function_itself(tmp_path) -> None:
@@ -319,7 +319,7 @@ def test_Q9_the_chunks_finished_before_a_failing_decision_are_kept(tmp_path, mon
     from simcards.core.errors import UsageError
 
     monkeypatch.setattr(TB, "ROUNDS_PER_SECOND", dict.fromkeys(range(2, 6), 1))
-    path = _write(tmp_path, "late.py", "from simcards.romi.observation import turn\n"
+    path = _write(tmp_path, "late.py", "from simcards.romi.observation_kernel import turn\n"
                                        "from simcards.romi.policy_functions import greedy\n\n\n"
                                        "def late(obs, legal):\n"
                                        "    if turn(obs) > 40:\n"

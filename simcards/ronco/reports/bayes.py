@@ -10,6 +10,7 @@ own rule), and the situations where the optimal rule is not a threshold.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -225,7 +226,7 @@ def _situation_table(sits: pd.DataFrame) -> list[str]:
 
 
 def _page(frame: pd.DataFrame, sits: pd.DataFrame, field: Policy, *, seed: int, quick: bool,
-          charts: list[str],
+          charts: Sequence[str] = (),
           command: str, race: dict[int, tuple[float, float, float, int]]) -> str:
     """The page. ``race`` holds, by table size, the best pair's win rate in the best-threshold
     race (rate, interval, games): a different sample from the games it shares with ``bayes``

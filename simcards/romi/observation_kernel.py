@@ -12,7 +12,7 @@ Python (a numpy float32 vector)::
 
     import numpy as np
 
-    from simcards.romi.observation import DRAW_STOCK, discard, hand, is_drawing
+    from simcards.romi.observation_kernel import DRAW_STOCK, discard, hand, is_drawing
 
     def stock_then_highest(obs, legal):  # never opens
         if is_drawing(obs):
@@ -452,8 +452,3 @@ def discarded_kind(code):
     if DISCARD0 <= code < OPEN_DONE:
         return code - DISCARD0
     return -1
-
-
-def action_text(code: int) -> str:
-    """A code in words (``"discard 7h"``, ``"meld 5h 6h X=7h"``), to read a policy's choices."""
-    return T.action_text(int(code))
