@@ -105,5 +105,10 @@ def ask(fn: Any, user: UserPolicy, obs: np.ndarray, legal: np.ndarray, seat: str
 
 def illegal(user: UserPolicy, move: int, seat: str, actions: str) -> UsageError:
     """The error of a compiled chunk in which ``user`` returned ``move``, not legal, at
-    ``seat``."""
+    ``seat``; or raised an exception there (``move`` is
+    :data:`~simcards.core.user_kernel.RAISED`)."""
+    from simcards.core.user_kernel import RAISED
+
+    if move == RAISED:
+        return UsageError(f"{user} raised an exception at {seat} (--engine python shows it)")
     return UsageError(f"{user} returned {move} at {seat}: not a legal action ({actions})")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
-from numba import cfunc, types
+from numba import cfunc, njit, types
 from numba.core.errors import NumbaExperimentalFeatureWarning
 
 SIGNATURE = types.int64(types.float32[::1], types.int8[::1])
@@ -28,7 +28,22 @@ def spare(obs, legal):
     return 0
 
 
+RAISED = -(2**62)
+"""What a compiled policy returns when the user's function raised an exception: an action no
+game has, so the kernels refuse it as they refuse any action that is not legal, and the
+error says the function raised (:func:`simcards.core.engines.illegal`)."""
+
+
 def compile_policy(fn: Any) -> Any:
-    """``fn`` (a plain Python function) compiled to :data:`SIGNATURE`; numba's error when it
-    cannot be."""
-    return cfunc(SIGNATURE)(fn)
+    """``fn`` (a plain Python function) compiled to :data:`SIGNATURE`, an exception it raises
+    answered as :data:`RAISED` (a compiled function cannot raise into its caller: numba would
+    print the exception and return 0, an action); numba's error when it cannot be compiled."""
+    inner = njit(fn)
+
+    def guarded(obs, legal):  # pragma: no cover (compiled)
+        try:
+            return inner(obs, legal)
+        except Exception:
+            return RAISED
+
+    return cfunc(SIGNATURE)(guarded)

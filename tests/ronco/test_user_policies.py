@@ -328,3 +328,28 @@ def test_S5_the_python_engine_plays_the_compiled_chunks_deals_in_finer_chunks(
         assert code == 0, err
         got.append(_numbers(out))
     assert got[0] == got[1]
+
+
+RAISES = '''
+def sometimes(obs, legal):
+    """Compiles, and raises in some situations."""
+    if obs.sum() > 3.0:
+        raise ValueError("too many")
+    return 0
+'''
+
+
+@pytest.mark.parametrize("players", ["6", "9"])
+def test_S5_a_compiled_function_that_raises_stops_the_run_in_one_line(tmp_path, capsys, players):
+    """A compiled function cannot raise into the kernel (numba would print the exception and
+    answer 0, a keep): the exception is an answer no action has, refused where it is met,
+    whether the function is asked once per situation (6 players) or at every decision (9)."""
+    f = _write(tmp_path, "raises.py", RAISES) + ":sometimes"
+    code, _, err = _run(capsys, "--policy", f, "--players", players, "--rounds", "1000")
+    assert code == 2
+    assert err.strip() == (f"simcards: error: {f} raised an exception at position 0 "
+                           "(--engine python shows it)")
+    code, _, err = _run(capsys, "--policy", f, "--players", players, "--rounds", "1000",
+                        "--engine", "python")
+    assert code == 2
+    assert err.strip() == f"simcards: error: {f} raised ValueError at position 0: too many"
