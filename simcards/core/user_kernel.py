@@ -34,16 +34,18 @@ game has, so the kernels refuse it as they refuse any action that is not legal, 
 error says the function raised (:func:`simcards.core.engines.illegal`)."""
 
 
+@njit
+def _guarded(inner, obs, legal):
+    """``inner(obs, legal)``, an exception it raises answered as :data:`RAISED`."""
+    try:
+        return inner(obs, legal)
+    except Exception:
+        return RAISED
+
+
 def compile_policy(fn: Any) -> Any:
     """``fn`` (a plain Python function) compiled to :data:`SIGNATURE`, an exception it raises
     answered as :data:`RAISED` (a compiled function cannot raise into its caller: numba would
     print the exception and return 0, an action); numba's error when it cannot be compiled."""
     inner = njit(fn)
-
-    def guarded(obs, legal):  # pragma: no cover (compiled)
-        try:
-            return inner(obs, legal)
-        except Exception:
-            return RAISED
-
-    return cfunc(SIGNATURE)(guarded)
+    return cfunc(SIGNATURE)(lambda obs, legal: _guarded(inner, obs, legal))
