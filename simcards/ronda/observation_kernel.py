@@ -157,22 +157,25 @@ def on_table(obs, value_idx):
 
 
 @njit(cache=True, inline="always")
-def previous_card(obs):
-    """The card the previous play laid on the table, or -1 (it captured, or nobody has played:
-    X1, a capture of its value is a Missa or a Derba)."""
+def _first(obs, at):
+    """The lowest card marked in the 40-card field at ``at``, or -1."""
     for c in range(N_CARDS):
-        if obs[PREVIOUS + c] > 0.5:
+        if obs[at + c] > 0.5:
             return c
     return -1
 
 
 @njit(cache=True, inline="always")
+def previous_card(obs):
+    """The card the previous play laid on the table, or -1 (it captured, or nobody has played:
+    X1, a capture of its value is a Missa or a Derba)."""
+    return _first(obs, PREVIOUS)
+
+
+@njit(cache=True, inline="always")
 def lowest_card(obs):
     """The seat's lowest card (card order), -1 with an empty hand."""
-    for c in range(N_CARDS):
-        if obs[HAND + c] > 0.5:
-            return c
-    return -1
+    return _first(obs, HAND)
 
 
 @njit(cache=True, inline="always")
