@@ -35,14 +35,7 @@ from simcards.core.userpolicy import load
 from simcards.ronda.hands_batch import HandConfig, hands_chunk
 from simcards.ronda.rules import RondaRules
 
-LOWEST = '''
-def lowest(obs, legal):
-    """The lowest card of the hand (card order)."""
-    for c in range(40):
-        if legal[c]:
-            return c
-    return -1
-'''
+LOWEST = Path(__file__).parent / "strategies" / "ronda_lowest.py"
 GREEDY = '''
 from simcards.ronda.observation_kernel import greedy
 
@@ -85,7 +78,7 @@ def main() -> None:
     rest = [greedy] * (args.players - 1)
     with tempfile.TemporaryDirectory() as tmp:
         low = Path(tmp, "lowest.py")
-        low.write_text(LOWEST)
+        low.write_text(LOWEST.read_text())
         via = Path(tmp, "via_obs.py")
         via.write_text(GREEDY)
         base = _rate(rules, [greedy, *rest], args.hands, args.repeats)
@@ -98,7 +91,7 @@ def main() -> None:
               f"greedy); greedy through the observation in seat 0 {obs_greedy:,.0f} hands/s "
               f"({obs_greedy / base:.2f})")
         fresh = Path(tmp, "fresh.py")
-        fresh.write_text(LOWEST + f"\n# {time.time_ns()}\n")
+        fresh.write_text(LOWEST.read_text() + f"\n# {time.time_ns()}\n")
         _wall("greedy")  # warm the file system cache alike
         built_in = _wall("greedy")
         new = _wall(f"{fresh}:lowest,greedy")

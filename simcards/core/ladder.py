@@ -500,10 +500,13 @@ def run_ladder(game: LadderGame, *, policies: str | Sequence[str | PolicySpec] |
                            "tables": [game.table(rules, names, [r.data for r in res])
                                       for rules, res in zip(tables, results, strict=True)]}
     result = Result(out, results, ladder_frame)
-    keep_result(store, {**{k: out[k] for k in ("game", "command", "policies", "players",
-                                               "dealer", "seed", "deals")},
-                        "rules": [r.summary() for r in tables]},
-                result, {"order": [t["order"] for t in out["tables"]]})
+    manifest = {**{k: out[k] for k in ("game", "command", "policies", "players", "dealer",
+                                       "seed", "deals")},
+                "rules": [r.summary() for r in tables]}
+    users = {s.text(): s.user.digest for s in specs if s.user is not None}
+    if users:  # a function's text names its file: an edited file is another ladder
+        manifest["user_policies"] = users
+    keep_result(store, manifest, result, {"order": [t["order"] for t in out["tables"]]})
     return result
 
 

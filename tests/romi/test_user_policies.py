@@ -167,6 +167,22 @@ def test_Q9_compare_and_ladder_seat_a_function(tmp_path, capsys) -> None:
     assert err.count("table engine") == 1
 
 
+
+def test_Q9_an_edited_function_is_another_ladder(tmp_path, capsys) -> None:
+    """The ladder's own record is keyed by each function's digest as well as its text: the
+    same command after an edit keeps a second record beside the first."""
+    path = _write(tmp_path, "mine.py", BUILTINS)
+    store = str(tmp_path / "runs")
+    argv = ["romi", "ladder", "--policies", f"random,{path}:e", "--players", "2", "--rounds",
+            "1", "--deals", "2", "--store", store, "--json"]
+    assert main(argv) == 0
+    capsys.readouterr()
+    Path(path).write_text(BUILTINS + "\n# edited\n")
+    assert main(argv) == 0
+    capsys.readouterr()
+    assert len(list(Path(store).glob("romi-ladder-*"))) == 2
+
+
 BAD = [
     ("missing.py:f", "--policies: {tmp}/missing.py: no such file"),
     ("mine.py:nope", "--policies: {tmp}/mine.py has no function 'nope' (it defines g, e)"),

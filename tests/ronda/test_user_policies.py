@@ -36,14 +36,8 @@ def checksum(obs, legal):
     return -1
 '''
 
-LOWEST = '''
-def lowest(obs, legal):
-    """The lowest card of the hand (card order)."""
-    for c in range(40):
-        if legal[c]:
-            return c
-    return -1
-'''
+ROOT = Path(__file__).resolve().parents[2]
+LOWEST = (ROOT / "scripts" / "strategies" / "ronda_lowest.py").read_text()
 
 UNCOMPILED = '''
 class Memo:
