@@ -341,7 +341,7 @@ def hands(*, rules: RondaRules, policies: str | Sequence[str] | None = None,
     engine = _choose_engine(specs, engine)
     header = {**_header("hands", rules, specs, HAND, engine), "dealer": dealer}
     return monte_carlo(
-        header, {"hands": total, "chunk_size": ronda_hands.chunk_size(specs)},
+        header, {"hands": total, "chunk_size": ronda_hands.chunk_plan(specs, engine)[1]},
         lambda **where: ronda_hands.simulate(rules, specs, total, dealer=dealer,
                                              engine=engine, seed=run["seed"], **where),
         answer=lambda res: {"hands": total, **res.to_dict()}, frame=hands_frame,

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -81,7 +81,8 @@ class HandConfig:
         if not any(users) and engine == COMPILED:
             return cls(seats, rules.kernel, d)
         return UserHandConfig(seats, rules.kernel, d, users, engine,
-                              (rules, tuple(specs)) if engine == PYTHON else None)
+                              (rules, tuple(specs)) if engine == PYTHON else None,
+                              chunk_size(specs))
 
 
 @dataclass(frozen=True)
@@ -95,6 +96,9 @@ class UserHandConfig(HandConfig):
     users: tuple[UserPolicy | None, ...] = ()
     engine: str = COMPILED
     table: tuple[RondaRules, tuple[PolicySpec, ...]] | None = None
+    compiled_chunk: int = HANDS_CHUNK
+    """The compiled engine's hands per chunk, which the Python engine's chunks divide
+    (:func:`python_chunk`)."""
 
 
 STAT_NAMES = (
@@ -198,9 +202,6 @@ def hands_chunk(state: np.ndarray, size: int, cfg: HandConfig) -> dict[str, np.n
     the seats' own functions compiled into the kernel (Q11), or the built-in kernels."""
     if not isinstance(cfg, UserHandConfig):
         return named_stats(simulate_hands(state, size, cfg.dealer, cfg.seats, cfg.rules))
-    if cfg.engine == PYTHON:
-        assert cfg.table is not None
-        return python_hands(state, size, cfg.dealer, *cfg.table)
     if any(cfg.users):
         seats = user_seats(cfg.users, cfg.rules)
         with warnings.catch_warnings():  # numba calls first-class functions experimental
@@ -210,6 +211,45 @@ def hands_chunk(state: np.ndarray, size: int, cfg: HandConfig) -> dict[str, np.n
         check_errors(seats, cfg.users)
         return named_stats(out)
     return named_stats(simulate_hands(state, size, cfg.dealer, cfg.seats, cfg.rules))
+
+
+def python_chunk(state: np.ndarray, size: int, cfg: UserHandConfig,
+                 origin: tuple[int, int, int]) -> dict[str, np.ndarray]:
+    """One chunk of hands on the Python table engine: a :data:`PYTHON_SHARE`-th of the
+    compiled engine's chunk, the hands of its place in the compiled chunk that holds it
+    (``origin`` is this chunk's seed, index and stream; the compiled chunk's hands before it
+    are drawn and not played), so both engines play the same hands whatever their chunk
+    sizes, and the slow engine still shows its progress and keeps its finished chunks every
+    second or so."""
+    from simcards.core.rng import chunk_state
+
+    assert cfg.table is not None
+    seed, index, stream = origin
+    whole = cfg.compiled_chunk
+    compiled, offset = divmod(index * python_size(whole), whole)
+    return python_hands(chunk_state(seed, compiled, stream), size, cfg.dealer, *cfg.table,
+                        skip=offset)
+
+
+python_chunk.wants_origin = True  # type: ignore[attr-defined]
+
+PYTHON_SHARE = 64
+"""The Python engine's chunks are this many times smaller than the compiled engine's (it plays
+some 600 greedy hands a second against the kernel's 100,000 or more)."""
+
+
+def python_size(compiled_size: int) -> int:
+    """Hands per chunk on the Python engine, for a compiled chunk of ``compiled_size``: a
+    divisor of it (both are powers of two), so a Python chunk never straddles two compiled
+    ones."""
+    return max(1, compiled_size // PYTHON_SHARE)
+
+
+def chunk_plan(specs: Sequence[PolicySpec], engine: str = COMPILED
+               ) -> tuple[Callable[..., dict[str, np.ndarray]], int]:
+    """The chunk function and the hands per chunk of a run on ``engine``."""
+    size = chunk_size(specs)
+    return (python_chunk, python_size(size)) if engine == PYTHON else (hands_chunk, size)
 
 
 @dataclass(frozen=True)
@@ -272,7 +312,8 @@ def simulate(rules: RondaRules, specs: Sequence[PolicySpec], hands: int, *,
     ``engine`` plays them in the kernels or on the Python table engine (players' own
     functions, Q11: :mod:`simcards.ronda.users`); both play the same hands."""
     cfg = HandConfig.build(rules, specs, dealer, engine)
-    stats = run_batch(hands_chunk, cfg, seed=seed, total=hands, chunk_size=chunk_size(specs),
+    fn, size = chunk_plan(specs, engine)
+    stats = run_batch(fn, cfg, seed=seed, total=hands, chunk_size=size,
                       stream=STREAM, workers=workers, progress=progress, label="Ronda hands",
                       **batch)
     return HandsResult(hands, stats)

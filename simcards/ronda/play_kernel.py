@@ -318,15 +318,20 @@ def _draw_hand(state, dealer, seats, rules, draw):
 
 
 @njit(cache=True)
-def record_hands(state, hands, dealer, seats, rules):
+def record_hands(state, hands, dealer, seats, rules, skip=0):
     """The deals, dealers, uniforms and seat seeds ``simulate_hands`` would use from
-    ``state``: ``(decks (hands x 40), dealers (hands), us (hands x 40), seeds (hands x
+    ``state``, after the first ``skip`` (drawn and not kept: each hand's deck is shuffled from
+    the one before it, so a later stretch of a chunk is found only by drawing what comes
+    before): ``(decks (hands x 40), dealers (hands), us (hands x 40), seeds (hands x
     players))``."""
     deck = np.arange(N_CARDS)
     decks = np.empty((hands, N_CARDS), np.int64)
     dealers = np.empty(hands, np.int64)
     us = np.zeros((hands, N_CARDS), np.float64)
     seeds = np.zeros((hands, rules.players), np.uint64)
+    dropped = HandDraw(deck, np.zeros(N_CARDS, np.float64), np.zeros(rules.players, np.uint64))
+    for _ in range(skip):
+        _draw_hand(state, dealer, seats, rules, dropped)
     for h in range(hands):
         dealers[h] = _draw_hand(state, dealer, seats, rules, HandDraw(deck, us[h], seeds[h]))
         decks[h] = deck

@@ -66,17 +66,17 @@ def seat_name(p: int) -> str:
 
 
 def python_hands(state: np.ndarray, size: int, dealer: int, rules: RondaRules,
-                 specs: Sequence[PolicySpec]) -> dict[str, np.ndarray]:
+                 specs: Sequence[PolicySpec], skip: int = 0) -> dict[str, np.ndarray]:
     """``size`` hands on the Python table engine, on the hands the kernel would play from
-    ``state`` (advanced as the kernel advances it; ``dealer`` a seat or -1 to draw it, D3):
-    the statistics of :data:`simcards.ronda.hands_batch.STAT_NAMES`."""
+    ``state`` after its first ``skip`` (advanced as the kernel advances it; ``dealer`` a seat
+    or -1 to draw it, D3): the statistics of :data:`simcards.ronda.hands_batch.STAT_NAMES`."""
     from simcards.ronda.hands_batch import new_stats
     from simcards.ronda.play_kernel import record_hands
     from simcards.ronda.policies import policy_arrays
     from simcards.ronda.table import RondaSetup, RondaTable
 
     seats = policy_arrays(specs)
-    decks, dealers, us, _ = record_hands(state, size, dealer, seats, rules.kernel)
+    decks, dealers, us, _ = record_hands(state, size, dealer, seats, rules.kernel, skip)
     options = ref.RondaOptions(**rules.summary())
     deciders = [(s.kind, s.user.function() if s.user is not None else None, s.user)
                 for s in specs]

@@ -102,6 +102,26 @@ def test_Q11_the_compiled_and_python_engines_agree_on_every_observation(tmp_path
     assert got["compiled"] == got["python"]
 
 
+
+def test_Q11_the_python_engine_plays_the_compiled_chunks_hands_in_finer_chunks(
+        tmp_path, capsys, monkeypatch):
+    """The Python engine's chunks are a 64th of the compiled engine's (its progress moves and
+    its finished chunks are kept every second or so); each plays the hands of its place in the
+    compiled chunk that holds them, so the answers agree across many chunks of both sizes."""
+    from simcards.ronda import hands_batch
+
+    monkeypatch.setattr(hands_batch, "chunk_size", lambda specs: 128)
+    f = _write(tmp_path, "checksum.py", CHECKSUM) + ":checksum"
+    got = []
+    for engine in ("compiled", "python"):
+        code, out, err = _run(capsys, "--players", "3", "--policies", f"{f},random,greedy",
+                              "--hands", "700", "--seed", "4", "--engine", engine,
+                              "--workers", "1")
+        assert code == 0, err
+        got.append(_numbers(out))
+    assert got[0] == got[1]
+    assert hands_batch.chunk_plan([], "python")[1] == 2  # 700 hands: 6 and 350 chunks
+
 def test_Q11_any_worker_count_gives_the_same_answer(tmp_path, capsys):
     f = _write(tmp_path, "low.py", LOWEST) + ":lowest"
     answers = []
