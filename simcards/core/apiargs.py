@@ -242,6 +242,8 @@ INTEGERS = Arg("integers", "the text of integers (\"5,5,4\") or a list of ints",
 CARDS = Arg("cards", "a hand as text (\"Ah 2h 3h X\") or a list of cards (str)", _joined(" "))
 MELDS = Arg("melds", "melds as text (\"5h X 7h; 7c 7d 7s X\") or a list of melds (str)",
             _joined("; "))
+CARD_GROUPS = Arg("card groups", "groups of cards as text (\"1o 2c; 7e\", \"\" for an empty "
+                  "group) or a list of texts", _joined("; "))
 PATH = Arg("path", "a path (a str or an os.PathLike)", _path)
 STORE = Arg("store", "a folder (a str or an os.PathLike) or \"none\"", _path).or_none()
 PROGRESS = BOOL

@@ -10,6 +10,8 @@ API mirrors the commands (see :mod:`simcards.ronda.api`)::
     simcards.ronda.matches(players=4, teams="on", target=41, matches="100k").to_dict()
     simcards.ronda.compare("lookahead:1", "greedy", deals="20k").to_dict()
     simcards.ronda.ladder(policies="greedy,lookahead:1,random", deals="5k").to_frame()
+    simcards.ronda.advise(hand="1o 7c 12e", table="3o 5c", captured="2o 2c 4e 4o; 6b 6o 10c 11c",
+                          dealer=1).to_frame()
 
 Each command is a function of :mod:`simcards.ronda.api`, an attribute of this package
 imported on first use (:mod:`simcards.core.gameapi`).
@@ -39,7 +41,7 @@ GAME = Game(
     example_long=("hands", "--players", "3", "--hands", "1G"),
 )
 
-COMMANDS = ("hands", "matches", "compare", "ladder")
+COMMANDS = ("hands", "matches", "compare", "ladder", "advise")
 """The commands, each a function of ``simcards.ronda.api`` (``simcards.ronda.hands(...)``)."""
 
 __getattr__, __dir__ = command_functions(__name__, COMMANDS)

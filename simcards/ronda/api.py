@@ -102,7 +102,21 @@ from typing import Any
 
 import pandas as pd
 
-from simcards.core.apiargs import COUNT, INT, POLICIES, POLICY, SIZES, TEXT, checked, run_keywords
+from simcards.core.apiargs import (
+    BOOL,
+    CARD_GROUPS,
+    CARDS,
+    COUNT,
+    INT,
+    NUMBER,
+    PATH,
+    POLICIES,
+    POLICY,
+    SIZES,
+    TEXT,
+    checked,
+    run_keywords,
+)
 from simcards.core.cli_options import Count, check_seat
 from simcards.core.engines import PYTHON, engine_for, notice
 from simcards.core.errors import UsageError
@@ -487,3 +501,123 @@ def _ladder_table(rules: RondaRules, names: list[str],
             **rated, "pairings": pairings, "summary": summary,
             "separation": lad.separation_sentence(rated["unseparated"], len(pairings))}
 
+
+
+# ---------------------------------------------------------------- advise
+
+POSITION_FIELDS = ("seat", "dealer", "hand", "table", "pile", "previous", "last_capturer",
+                   "captured", "face_up")
+"""The fields of a position (``--position FILE`` holds the same, :mod:`simcards.ronda.advice`)."""
+
+
+def _cards(text: str | None, flag: str) -> tuple[int, ...]:
+    from simcards.ronda import reference as ref
+
+    if not text:
+        return ()
+    try:
+        return tuple(ref.parse_cards(text))
+    except UsageError as exc:
+        raise UsageError(f"{flag}: {exc}") from None
+
+
+def _one_card(text: str | None, flag: str) -> int | None:
+    cards = _cards(text, flag)
+    if len(cards) > 1:
+        raise UsageError(f"{flag} is one card, got {len(cards)}")
+    return cards[0] if cards else None
+
+
+def advise_frame(d: dict[str, Any]) -> pd.DataFrame:
+    """``advise``: one row per move, best first."""
+    return pd.DataFrame([{"card": m["card"], "same": " ".join(m["same"]),
+                          "margin": m["margin"], "low": _bound(m.get("margin_ci"), 0),
+                          "high": _bound(m.get("margin_ci"), 1), "value": m["value"],
+                          "visits": m.get("visits")} for m in d["moves"]])
+
+
+@checked(HAND_SWITCHES.args, seat=INT.or_none(), dealer=INT.or_none(), hand=CARDS.or_none(),
+         table=CARDS.or_none(), pile=CARDS.or_none(), previous=TEXT.or_none(),
+         last_capturer=INT.or_none(), captured=CARD_GROUPS.or_none(), face_up=TEXT.or_none(),
+         position=PATH.or_none(), iterations=INT, c=NUMBER, budget=INT.or_none(), seed=INT,
+         progress=BOOL)
+@HAND_SWITCHES.keywords
+def advise(*, rules: RondaRules, seat: int | None = None, dealer: int | None = None,
+           hand: str | Sequence[str] | None = None, table: str | Sequence[str] | None = None,
+           pile: str | Sequence[str] | None = None, previous: str | None = None,
+           last_capturer: int | None = None, captured: str | Sequence[str] | None = None,
+           face_up: str | None = None, position: str | None = None,
+           iterations: int = 1000, c: float = 0.5, budget: int | None = None, seed: int = 0,
+           progress: bool = False) -> Result:
+    """What to play (``simcards ronda advise``): every card of ``seat``'s hand ranked by its
+    expected point margin over the rest of the hand (:mod:`simcards.ronda.advice`): exact
+    when nothing is hidden (two players, last deal), else from ``ismcts:iterations:c`` (Q8)
+    with 95% intervals; with ``budget`` the iterations are doubled, up to ``budget``, until
+    the best two moves' intervals part.
+
+    The position: ``hand``, ``table``, ``pile`` (an open pile in play, bottom first; its last
+    hitter is the previous player), ``previous`` (the card the previous play laid, X1),
+    ``last_capturer`` (U1), ``captured`` (each side's captured cards, ``"1o 2c; 7e"``),
+    ``face_up`` (3 players, D5), ``seat`` (default 0), ``dealer`` (default: the seat on
+    ``seat``'s right, so that ``seat`` plays first in the round); cards as ``ronda play``
+    writes them (``7o``, ``12b``). ``position`` is a JSON or TOML file with these fields
+    instead. ``progress`` is not used (an advice takes seconds).
+
+    Answer keys: ``game``, ``command``, ``players``, ``rules``, ``position`` (as read, with
+    the deal, the stock and the hand sizes it implies), ``method``, ``exact``, ``iterations``,
+    ``separated``, ``choice`` (the card the search plays, or the best exact one), ``moves``
+    (best first: ``card``, ``same`` (the other cards of its value), ``margin``,
+    ``margin_ci``, ``value`` (Q1's V), ``visits``)."""
+    from simcards.core.positionfile import read_position
+    from simcards.ronda import advice as adv
+    from simcards.ronda import reference as ref
+
+    fields = {"seat": seat, "dealer": dealer, "hand": hand, "table": table, "pile": pile,
+              "previous": previous, "last_capturer": last_capturer, "captured": captured,
+              "face_up": face_up}
+    if position is not None:
+        given = [k for k, v in fields.items() if v is not None]
+        if given:
+            raise UsageError(f"--position gives the whole position; --{given[0]} cannot be "
+                             "given with it")
+        fields = {**dict.fromkeys(fields), **read_position(position, POSITION_FIELDS)}
+        fields = {k: ("; " if k == "captured" else " ").join(map(str, v))
+                  if isinstance(v, list) else v for k, v in fields.items()}
+    n = rules.players
+    s = check_seat(0 if fields["seat"] is None else fields["seat"], n, "--seat")
+    d = fields["dealer"]
+    d = (s - 1) % n if d is None else check_seat(d, n, "--dealer")
+    groups = [] if fields["captured"] is None else str(fields["captured"]).split(";")
+    pos = adv.Position(
+        seat=s, dealer=d, hand=_cards(fields["hand"], "--hand"),
+        table=_cards(fields["table"], "--table"), pile=_cards(fields["pile"], "--pile"),
+        previous=_one_card(fields["previous"], "--previous"),
+        last_capturer=fields["last_capturer"],
+        captured=tuple(_cards(g, "--captured") for g in groups),
+        face_up=_one_card(fields["face_up"], "--face-up"))
+    budget = iterations if budget is None else budget
+    if iterations < 1 or budget < iterations:
+        raise UsageError(f"--iterations must be at least 1 and at most --budget ({budget}), "
+                         f"got {iterations}")
+    if not c >= 0:
+        raise UsageError(f"-c must be 0 or more (Q8), got {c}")
+    options = ref.RondaOptions(**rules.summary())
+    state = adv.build_state(pos, options)
+    advice = adv.advise(state, iterations=iterations, c=float(c), budget=budget, seed=seed)
+    name = ref.card_name
+    moves = [{**m, "card": name(m["card"]), "same": [name(x) for x in m["same"]]}
+             for m in advice.moves]
+    shown = {"seat": s, "dealer": d, "hand": " ".join(name(x) for x in pos.hand),
+             "table": " ".join(name(x) for x in pos.table),
+             "pile": " ".join(name(x) for x in pos.pile),
+             "previous": None if pos.previous is None else name(pos.previous),
+             "last_capturer": pos.last_capturer,
+             "captured": [" ".join(name(x) for x in g) for g in state.captured],
+             "face_up": None if pos.face_up is None else name(pos.face_up),
+             "deal": state.deal_index, "stock": len(state.stock),
+             "hand_sizes": [len(h) for h in state.hands]}
+    answer = {"game": "ronda", "command": "advise", "players": n, "rules": rules.summary(),
+              "position": shown, "method": advice.method, "exact": advice.exact,
+              "iterations": advice.iterations, "separated": advice.separated,
+              "choice": name(advice.choice), "moves": moves}
+    return Result(answer, advice, advise_frame)

@@ -15,7 +15,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from simcards.core.cli_options import check_seat
+from simcards.core.cli_options import check_seat, run_options
 from simcards.core.commands import GameApi, add_compare, add_ladder, add_run, show_ladder
 from simcards.core.console import table_console
 from simcards.ronda import api
@@ -266,3 +266,75 @@ def play(
         raise UsageError("ronda play is not available in this build (simcards.ronda.terminal "
                          "is missing)") from None
     run_play(rules, specs, seat=seat, seed=seed, dealer=dealer, match=match)
+
+
+def _cards_opt(flag: str, help: str) -> Any:
+    return Annotated[str | None, typer.Option(flag, help=help)]
+
+
+@app.command()
+@api.HAND_SWITCHES.options
+@run_options("as_json")
+def advise(
+    hand: _cards_opt("--hand", "Your hand, e.g. '1o 7c 12e' (cards as ronda play shows them).")
+    = None,
+    table: _cards_opt("--table", "The cards on the table.") = None,
+    pile: _cards_opt("--pile", "An open pile in play, bottom first (X3); its last hitter is "
+                     "the previous player.") = None,
+    previous: _cards_opt("--previous", "The card the previous play laid on the table, if it "
+                         "laid one (a Derba takes it, X1).") = None,
+    captured: _cards_opt("--captured", "Each side's captured cards, sides apart by ';', e.g. "
+                         "'2o 2c; 6b' (default: none yet).") = None,
+    face_up: _cards_opt("--face-up", "Three players: the card turned face up at the deal "
+                        "(D5).") = None,
+    last_capturer: Annotated[int | None, typer.Option(
+        "--last-capturer", help="The seat that captured last (U1: the table left at the end "
+        "is his).")] = None,
+    seat: Annotated[int | None, typer.Option("--seat", help="Your seat, the one to play "
+                                             "(default 0).")] = None,
+    dealer: Annotated[int | None, typer.Option(
+        "--dealer", help="The dealer's seat (default: the seat on your right, so that you "
+        "play first in the round).")] = None,
+    position: Annotated[str | None, typer.Option(
+        "--position", help="A JSON or TOML file with the position's fields instead (hand, "
+        "table, pile, previous, captured, face_up, last_capturer, seat, dealer).")] = None,
+    iterations: Annotated[int, typer.Option(
+        "--iterations", help="The search's iterations (ismcts:N, Q8) where something is "
+        "hidden.")] = 1000,
+    budget: Annotated[int | None, typer.Option(
+        "--budget", help="Double the iterations, up to this many, until the best two cards' "
+        "intervals part (default: no doubling).")] = None,
+    seed: Annotated[int, typer.Option("--seed", help="The search's random seed.")] = 0,
+    *, switches: dict[str, Any], run: dict[str, Any],
+) -> None:
+    """What to play here: every card of your hand ranked by its expected point margin over
+    the rest of the hand, exact where nothing is hidden (two players, last deal), else from
+    the ismcts search with 95% intervals."""
+    _API.call("advise", hand=hand, table=table, pile=pile, previous=previous,
+              captured=captured, face_up=face_up, last_capturer=last_capturer, seat=seat,
+              dealer=dealer, position=position, iterations=iterations, budget=budget,
+              seed=seed, **switches, run=run, show=_print_advice)
+
+
+def _print_advice(out: dict[str, Any]) -> None:
+    pos = out["position"]
+    console = _console()
+    console.print(f"Ronda, {out['players']} players: seat {pos['seat']} to play, dealer "
+                  f"{pos['dealer']}, deal {pos['deal'] + 1}, {pos['stock']} cards in the "
+                  f"stock; hand {pos['hand']}, table {pos['table'] or '(empty)'}")
+    table = Table(title=f"Ronda advice ({out['method']})")
+    for col in ("card", "same value", "margin (points)", "95% interval", "V (Q1)", "visits"):
+        table.add_column(col)
+    for m in out["moves"]:
+        ci = m.get("margin_ci")
+        table.add_row(m["card"], " ".join(m["same"]),
+                      "n/a" if m["margin"] is None else f"{m['margin']:+.3f}",
+                      "exact" if out["exact"] else
+                      ("n/a" if ci is None else f"[{ci[0]:+.3f}, {ci[1]:+.3f}]"),
+                      "n/a" if m["value"] is None else f"{m['value']:.1f}",
+                      str(m.get("visits", "")))
+    console.print(table)
+    if not out["exact"]:
+        parted = ("the best two cards' intervals part" if out["separated"] else
+                  "the best two cards' intervals overlap: --budget searches longer")
+        console.print(f"The search plays {out['choice']}; {parted}.")

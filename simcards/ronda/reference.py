@@ -1192,7 +1192,8 @@ def _placeholder_state(obs: dict) -> HandState:
     return HandState.from_observation(obs, hidden, unseen)
 
 
-def _score_without_announcements(state: HandState, side: int) -> int:
+def score_without_announcements(state: HandState, side: int) -> int:
+    """Q1's P of ``side``: the hand's points so far, announcements left out."""
     points = state.points[side]
     return points["derba"] + points["missa"] + points["last_card"] + points["cards"]
 
@@ -1204,7 +1205,7 @@ def stretch_value(before: HandState, after: HandState, side: int) -> int:
     last hitter's side.
     """
     dp = [
-        _score_without_announcements(after, t) - _score_without_announcements(before, t)
+        score_without_announcements(after, t) - score_without_announcements(before, t)
         for t in range(before.n_sides)
     ]
     dk = after.cards_held(side) - before.cards_held(side)
@@ -1449,7 +1450,7 @@ def consistent_assignments(obs: dict) -> list[Assignment]:
     return out
 
 
-def _solve_to_end(state: HandState) -> HandState:
+def solve_to_end(state: HandState) -> HandState:
     """Q7: max-n to the end of the hand (U1 and S1 included), every hand known;
     each mover maximises his own side's V from his play to the end, ties by card
     order. Returns the final state of the principal line."""
@@ -1470,7 +1471,7 @@ def last_deal_values(obs: dict) -> dict[int, Fraction]:
         for card in obs["hand"]:
             child = base.clone()
             child.apply(card)
-            totals[card] += stretch_value(base, _solve_to_end(child), side)
+            totals[card] += stretch_value(base, solve_to_end(child), side)
     return {card: Fraction(total, len(assignments)) for card, total in totals.items()}
 
 
@@ -1554,10 +1555,11 @@ class _IsmctsNode:
     n' (availability), W (sum of the values V of ``side``, the side of the player whose play
     leads here) and the children by value."""
 
-    __slots__ = ("avail", "children", "side", "total", "visits")
+    __slots__ = ("avail", "children", "side", "total", "value", "visits")
 
-    def __init__(self, side: int) -> None:
+    def __init__(self, side: int, value: int = -1) -> None:
         self.side = side
+        self.value = value  # the value index whose play leads here (-1: the root)
         self.visits = 0
         self.avail = 0
         self.total = 0
@@ -1578,8 +1580,8 @@ def match_result(obs: dict, base: HandState, final: HandState) -> int | None:
     hand's winner (C2) with one more hand won than ``obs["hands_won"]``."""
     options = obs["options"]
     if options.scoring:
-        totals = [s + _score_without_announcements(final, t)
-                  - _score_without_announcements(base, t) for t, s in enumerate(obs["scores"])]
+        totals = [s + score_without_announcements(final, t)
+                  - score_without_announcements(base, t) for t, s in enumerate(obs["scores"])]
         return target_winner(totals, options.target)
     w = final.hand_winner()
     if w is None or obs["hands_won"][w] + 1 < options.hands_to_win:
@@ -1595,7 +1597,8 @@ def match_weight(options: RondaOptions) -> int:
 
 def ismcts_policy(obs: dict, rng: random.Random, n: int = ISMCTS_ITERATIONS,
                   c: float = ISMCTS_C, drawn: Sequence[Sample] | None = None,
-                  match: bool = False) -> int:
+                  match: bool = False,
+                  record: Callable[[int, HandState, HandState], None] | None = None) -> int:
     """Q8 ``ismcts:N:C``: N iterations of single-observer information-set Monte Carlo tree
     search, written from the rule text; with ``match`` (Q10 ``ismcts-match:N:C``, ``obs`` a
     match's observation) a playout that ends the match adds :func:`match_weight` to its
@@ -1609,7 +1612,10 @@ def ismcts_policy(obs: dict, rng: random.Random, n: int = ISMCTS_ITERATIONS,
     to every node of its path, ``side`` being the node's. The root child with the most visits
     wins; ties by the higher mean, then Derba risk, then card order. ``drawn`` gives the
     samples (one per iteration, N of them) instead of drawing them from ``rng``; unlike Q4 and
-    Q5, Q7 does not apply: the last deal is searched the same way."""
+    Q5, Q7 does not apply: the last deal is searched the same way. ``record(v, base, final)``,
+    when given, is told each iteration's root value ``v`` (the value index played at the
+    decision), its sampled position and where its playout ended (the advisor's statistics);
+    it changes nothing the search does."""
     if n < 1 or not c >= 0:
         raise UsageError("ismcts needs N >= 1 and C >= 0 (Q8)")
     hand = obs["hand"]
@@ -1633,7 +1639,7 @@ def ismcts_policy(obs: dict, rng: random.Random, n: int = ISMCTS_ITERATIONS,
             untried = [v for v in available if v not in node.children]
             if untried:
                 v = untried[0]
-                node.children[v] = _IsmctsNode(state.side_of(mover))
+                node.children[v] = _IsmctsNode(state.side_of(mover), v)
             else:  # UCB1 with availability counts, ties to the lower value
                 v, best = -1, 0.0
                 for w in available:
@@ -1653,6 +1659,8 @@ def ismcts_policy(obs: dict, rng: random.Random, n: int = ISMCTS_ITERATIONS,
                 while not state.is_terminal():
                     state.apply(greedy_policy(state.observation(state.current_player())))
                 break
+        if record is not None:
+            record(path[0].value, base, state)
         values = [stretch_value(base, state, t) for t in range(n_sides)]
         if match:
             w = match_result(obs, base, state)

@@ -48,6 +48,9 @@ KIND = {
     "a": "policy", "b": "policy", "policies": "policies",
     "thresholds": "integers", "hand": "cards", "table": "melds", "file": "path",
     "store": "path", "out": "path",
+    "seat": "int", "last_capturer": "int", "iterations": "int", "budget": "int", "c": "number",
+    "pile": "cards", "previous": "text", "face_up": "text", "captured": "card groups",
+    "position": "path",
 }
 """The kind of each argument, by name: the same name takes the same types everywhere."""
 
@@ -60,10 +63,12 @@ KIND_OF = {
     ("romi", "compare", "rounds"): "int",
     ("romi", "ladder", "rounds"): "int",
     ("ronda", "compare", "progress"): "progress",
+    ("ronda", "advise", "table"): "cards",
     ("romi", "compare", "progress"): "progress",
 }
 """Where an argument's name means something else: table sizes (one or a list), Römi's rounds
-per game (not a count of rounds to simulate), a compare's progress (a ladder's bar too)."""
+per game (not a count of rounds to simulate), a compare's progress (a ladder's bar too), the
+cards on a Ronda table (Römi's table holds melds)."""
 
 OBJECT = object()
 
@@ -80,6 +85,7 @@ WRONG: dict[str, list[Any]] = {
     "integers": [OBJECT, 5, 5.5, [5.5, 5, 5], ["5", "5"], True],
     "cards": [OBJECT, 1, ["Ah", 2], [["Ah"]], True],
     "melds": [OBJECT, 1, [["5h", "X", "7h"]], True],
+    "card groups": [OBJECT, 1, [["1o", "2c"]], True],
     "path": [OBJECT, 1, True, ["hands.txt"], b"hands.txt"],
     "progress": [OBJECT, "yes", 1],
 }

@@ -303,6 +303,13 @@ RONDA_ROWS = [
     cli("ronda play --policies human,greedy --hands-to-win 2", part="--hands-to-win"),
     cli("ronda play --policies human,greedy --seed -1", part="--seed"),
     cli("ronda play --policies human,greedy --hands 5", part="--hands"),
+    cli("ronda advise --hand 1o --table 1o", part="1o"),
+    cli("ronda advise --hand 1o --seat 3", part="--seat"),
+    cli("ronda advise --hand 1x", part="--hand"),
+    cli("ronda advise --hand 1o --previous 2o", part="--previous"),
+    cli("ronda advise --hand 1o --iterations 0", part="--iterations"),
+    cli("ronda advise --position nowhere.json", part="--position"),
+    cli("ronda advise --hand 1o --players 5", part="--players"),
     # Valid: policy names with ":100:" print as written, every count form the README gives
     cli("ronda hands --hands 2 --policies ismcts:100,greedy --workers 1", OK,
         shows=("ismcts:100:0.5",)),

@@ -44,7 +44,7 @@ class RepliesConfig:
 def _snapshot(state, n: int) -> np.ndarray:
     from simcards.ronda import reference as R
 
-    pts = [R._score_without_announcements(state, t) for t in range(n)]
+    pts = [R.score_without_announcements(state, t) for t in range(n)]
     cards = [state.cards_held(t) for t in range(n)]
     return np.array(pts + cards, np.int64)
 
