@@ -569,8 +569,6 @@ def advise(*, rules: RondaRules, seat: int | None = None, dealer: int | None = N
     (best first: ``card``, ``same`` (the other cards of its value), ``margin``,
     ``margin_ci``, ``value`` (Q1's V), ``visits``)."""
     from simcards.core.positionfile import read_position
-    from simcards.ronda import advice as adv
-    from simcards.ronda import reference as ref
 
     fields = {"seat": seat, "dealer": dealer, "hand": hand, "table": table, "pile": pile,
               "previous": previous, "last_capturer": last_capturer, "captured": captured,
@@ -583,6 +581,16 @@ def advise(*, rules: RondaRules, seat: int | None = None, dealer: int | None = N
         fields = {**dict.fromkeys(fields), **read_position(position, POSITION_FIELDS)}
         fields = {k: ("; " if k == "captured" else " ").join(map(str, v))
                   if isinstance(v, list) else v for k, v in fields.items()}
+    return advice_answer(rules, fields, iterations=iterations, c=c, budget=budget, seed=seed)
+
+
+def advice_answer(rules: RondaRules, fields: dict[str, Any], *, iterations: int, c: float,
+                  budget: int | None, seed: int) -> Result:
+    """:func:`advise` on checked rules and the position's fields (:data:`POSITION_FIELDS`,
+    cards as text); ``ronda play``'s hint asks it too."""
+    from simcards.ronda import advice as adv
+    from simcards.ronda import reference as ref
+
     n = rules.players
     s = check_seat(0 if fields["seat"] is None else fields["seat"], n, "--seat")
     d = fields["dealer"]

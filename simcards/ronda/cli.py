@@ -322,18 +322,9 @@ def _print_advice(out: dict[str, Any]) -> None:
     console.print(f"Ronda, {out['players']} players: seat {pos['seat']} to play, dealer "
                   f"{pos['dealer']}, deal {pos['deal'] + 1}, {pos['stock']} cards in the "
                   f"stock; hand {pos['hand']}, table {pos['table'] or '(empty)'}")
-    table = Table(title=f"Ronda advice ({out['method']})")
-    for col in ("card", "same value", "margin (points)", "95% interval", "V (Q1)", "visits"):
-        table.add_column(col)
-    for m in out["moves"]:
-        ci = m.get("margin_ci")
-        table.add_row(m["card"], " ".join(m["same"]),
-                      "n/a" if m["margin"] is None else f"{m['margin']:+.3f}",
-                      "exact" if out["exact"] else
-                      ("n/a" if ci is None else f"[{ci[0]:+.3f}, {ci[1]:+.3f}]"),
-                      "n/a" if m["value"] is None else f"{m['value']:.1f}",
-                      str(m.get("visits", "")))
-    console.print(table)
+    from simcards.ronda.terminal import advice_table
+
+    console.print(advice_table(out))
     if not out["exact"]:
         parted = ("the best two cards' intervals part" if out["separated"] else
                   "the best two cards' intervals overlap: --budget searches longer")

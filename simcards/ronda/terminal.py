@@ -47,6 +47,9 @@ SOURCE_LABELS = {"ronda": "Ronda", "tringla": "Tringla", "derba": "Derba", "miss
                  "last_card": "last card", "cards": "cards"}
 VALUE_WORDS = {name.lower(): str(v) for v, name in VALUE_NAMES.items()}
 QUIT_WORDS = ("q", "quit")
+HINT_WORDS = ("h", "hint", "?")
+HINT_ITERATIONS = 1000
+"""The search's iterations behind ``ronda play``'s hint (``ronda advise``'s default)."""
 
 
 def bot_rng(seed: int, seat: int) -> random.Random:
@@ -339,16 +342,21 @@ def draw_board(console: Console, obs: dict, names: SeatNames, match_line: str = 
     console.print(hand_table)
 
 
-def _ask_card(console: Console, ask: Callable[[str], str], obs: dict) -> int | None:
-    """Ask until the answer names a card of the hand (None: the person quits)."""
+def _ask_card(console: Console, ask: Callable[[str], str], obs: dict,
+              hint: Callable[[], None] | None = None) -> int | None:
+    """Ask until the answer names a card of the hand (None: the person quits); ``h`` shows
+    ``hint``'s advice and asks again."""
     hand = obs["hand"]
     prompt = (f"Your card ({numbers(len(hand))} or a name such as {ref.card_name(hand[0])}; "
-              "q quits): ")
+              f"{'h hints, ' if hint else ''}q quits): ")
     while True:
         try:
             text = ask(prompt)
         except EOFError:
             return None
+        if hint is not None and text.strip().lower() in HINT_WORDS:
+            hint()
+            continue
         try:
             return read_choice(text, hand)
         except UsageError as e:
@@ -520,7 +528,8 @@ def run_play(rules: RondaRules, policies: Sequence[str], seat: int = 0, seed: in
         obs = state.observation(p)
         if p == seat:
             draw_board(console, obs, names, match_line(), this_deal)
-            card = _ask_card(console, ask, obs)
+            card = _ask_card(console, ask, obs,
+                             lambda obs=obs: show_hint(console, rules, obs, seed))
             if card is None:
                 quit_ = True
                 console.print("You leave the table. " + _standing(state, names))
@@ -568,3 +577,47 @@ def run_play(rules: RondaRules, policies: Sequence[str], seat: int = 0, seed: in
                           if options.scoring else
                           f"[bold]{names.side(state.winner)} wins the match[/]")
     return summary
+
+
+def position_fields(obs: dict) -> dict:
+    """The ``ronda advise`` position of an observation (Q12's fields, cards as text): what
+    the seat sees and nothing else (I1)."""
+    def text(cards) -> str:
+        return " ".join(ref.card_name(c) for c in cards)
+
+    def one(card: int | None) -> str | None:
+        return None if card is None else ref.card_name(card)
+
+    return {"seat": obs["seat"], "dealer": obs["dealer"], "hand": text(obs["hand"]),
+            "table": text(obs["table"]), "pile": text(obs["pile"]),
+            "previous": one(obs["previous_laid"]), "last_capturer": obs["last_capturer"],
+            "captured": "; ".join(text(c) for c in obs["captured"]),
+            "face_up": one(obs["face_up"])}
+
+
+def show_hint(console: Console, rules: RondaRules, obs: dict, seed: int) -> None:
+    """``ronda play``'s hint: ``ronda advise`` on the person's position (Q12), its search
+    seeded from the game's seed and the plays so far, so a replay shows the same hint."""
+    from simcards.ronda.api import advice_answer
+
+    with console.status("Thinking about your cards..."):
+        out = advice_answer(rules, position_fields(obs), iterations=HINT_ITERATIONS,
+                            c=ref.ISMCTS_C, budget=None,
+                            seed=(seed + len(obs["plays"])) % 2**63).data
+    console.print(advice_table(out))
+
+
+def advice_table(out: dict) -> Table:
+    """``ronda advise``'s answer as a table, best card first."""
+    table = Table(title=f"Ronda advice ({out['method']})")
+    for col in ("card", "same value", "margin (points)", "95% interval", "V (Q1)", "visits"):
+        table.add_column(col)
+    for m in out["moves"]:
+        ci = m.get("margin_ci")
+        table.add_row(m["card"], " ".join(m["same"]),
+                      "n/a" if m["margin"] is None else f"{m['margin']:+.3f}",
+                      "exact" if out["exact"] else
+                      ("n/a" if ci is None else f"[{ci[0]:+.3f}, {ci[1]:+.3f}]"),
+                      "n/a" if m["value"] is None else f"{m['value']:.1f}",
+                      str(m.get("visits", "")))
+    return table

@@ -402,3 +402,32 @@ def test_q_in_a_match_shows_the_match_score():
     assert w0 + w1 == (got["hands"][0]["winner"] is not None)
     assert (f"Hands won: seat 0 (you) {w0}, seat 1 {w1} (first to 2; hand 2 unfinished)"
             in buf.getvalue())
+
+
+def test_Q12_h_shows_the_advice_for_the_persons_position_and_asks_again():
+    """``h`` prints ``ronda advise``'s ranking of the person's hand (from what the person sees,
+    its search seeded from the game's seed and the plays so far) and asks for the card again;
+    the hand then goes on as without it."""
+    from simcards.ronda.api import advice_answer
+    from simcards.ronda.terminal import HINT_ITERATIONS, position_fields
+
+    rules = RondaRules.make()
+    console, buf = quiet()
+    ask = script(["h", "1", "q"])
+    got = run_play(rules, ["human", "greedy"], seat=0, seed=41, console=console, ask=ask)
+    plain = run_play(rules, ["human", "greedy"], seat=0, seed=41, console=quiet()[0],
+                     ask=script(["1", "q"]))
+    assert got["plays"] == plain["plays"] and len(ask.prompts) == 3
+    text = buf.getvalue()
+    assert f"Ronda advice (ismcts:{HINT_ITERATIONS}:0.5 (Q8)" in text
+    rng = random.Random(41)  # the game's chance (terminal's docstring): dealer, then the deck
+    dealer = ref.draw_first_dealer(rng, 2)
+    state = ref.HandState(options_of(rules), dealer, rng.sample(range(40), 40))
+    if state.current_player() != 0:
+        state.apply(ref.greedy_policy(state.observation(state.current_player())))
+    obs = state.observation(0)
+    out = advice_answer(rules, position_fields(obs), iterations=HINT_ITERATIONS, c=0.5,
+                        budget=None, seed=41 + len(obs["plays"])).data
+    assert f"seed {41 + len(obs['plays'])})" in text
+    for m in out["moves"]:
+        assert f"{m['card']}" in text and f"{m['margin']:+.3f}" in text
