@@ -75,6 +75,7 @@ from simcards.romi.actions import (
 from simcards.romi.codes import STALL_TURNS
 from simcards.romi.kernel_state import View
 from simcards.romi.rules import GAME_SWITCHES, ROUND_SWITCHES, RomiRules
+from simcards.romi.table_legal import legal_actions
 
 N_KINDS = T.N_KINDS
 MAX_MELDS = T.MAX_MELDS
@@ -501,7 +502,7 @@ class RomiTable(TableState):
                 assert r is not None
                 known = self.known[r.player]
                 best: dict[Path, tuple[tuple[int, tuple[int, ...]], Action]] = {}
-                for a in r.legal_actions():
+                for a in legal_actions(r):
                     cards = _cards_of(a)
                     key = (-sum(1 for c in cards if c in known), tuple(sorted(cards)))
                     p = self.path(a)
