@@ -4,7 +4,8 @@ OpenSpiel ``simcards_romi``) and a game of ``rounds`` rounds (``romi_game_v0``,
 
 The states drive the reference engine (:class:`~simcards.romi.reference.RoundState`), the
 engine the numba kernels are checked against move by move, so an agent trained or searching
-here plays exactly the rules the simulations play.
+here plays exactly the rules the simulations play. Their legal moves are the reference's, found
+by :mod:`simcards.romi.table_legal` without most of its searches.
 
 Actions. The numbering is :mod:`simcards.romi.table_codes`: draws, discards by card kind, one
 code per meld *shape* (Lay, and the parts of an opening, which is the path of its shapes in
@@ -492,8 +493,9 @@ class RomiTable(TableState):
         raise ValueError(f"{move!r} is not a Römi move")
 
     def moves(self) -> dict[Path, Action]:
-        """The reference's legal moves keyed by path, one per path (module text: the copy
-        whose place is public first, then the lowest ids), in path order."""
+        """The reference's legal moves (:func:`~simcards.romi.table_legal.legal_actions`)
+        keyed by path, one per path (module text: the copy whose place is public first, then
+        the lowest ids), in path order."""
         if self._moves is None:
             if self.current_player() < 0:
                 self._moves = {}

@@ -1,26 +1,31 @@
 """The legal moves of a Römi position for the table engine (:mod:`simcards.romi.table`): the
-reference's :meth:`~simcards.romi.reference.RoundState.legal_actions`, the same moves in the same
-order, without its searches where a cheaper test already settles the answer.
+reference's :meth:`~simcards.romi.reference.RoundState.legal_actions`, the same moves in the
+same order, found with less work. The reference itself stays the oracle, untouched.
 
-The reference decides T4 (the top discard after a first draw) and T5 (the cut card) by a
-depth-first search over the turn's melding moves, run afresh at every draw, and that search
-opens with a necessary condition, ``hopeless``: the T4 card, and when going out every card but
-one, must each be *placeable* (``_could_ever_place``: a table meld or another card of the hand
-it could meet). Most draws fail that condition, so this module asks it first, once per kind of
-the hand instead of once per card and meld, and calls the reference's search only when it
-passes. The answers are the reference's own whenever the search runs; when it does not, the
-search would have stopped at the same condition and answered no. A player who has not opened
-and may not open yet (O2) has no melding move at all, so he can neither meld the T4 card nor
-go out: no search either.
+Where the reference spends its time. It decides T4 (the top discard after a first draw), T5 (the
+cut card) and every melding move under an obligation (T4, T5, J3) by a depth-first search over
+the turn's melding moves, run afresh at every step, and enumerates the hand's melds and
+openings again for every state of that search. Here:
 
-The melding phase is the reference's (its moves keep every obligation by the same search, but
-the move generation dominates there and is shared with the search itself).
+* The search (:class:`_Search`) is the reference's, on the reference's moves, but with a
+  stronger necessary test than its ``hopeless`` (:func:`_dead`): a card in no meld of the hand
+  that joins no table meld cannot be placed, unless the hand could free a table joker. A search
+  answers whether a finished state can be reached, and every state this test drops cannot
+  reach one, so the answers are the reference's. A player who has not opened and may not open
+  yet (O2) has no melding move: no search at all.
+* A hand's melds (:func:`_hand_melds`) are those of a larger hand of the turn that use only its
+  cards, or else the melds of each rank's and each suit's cards with the jokers, small hands
+  whose answers recur from step to step; openings (:func:`_openings`) are grown on bit masks.
+
+``tests/romi/test_table_trajectories.py`` holds the table engine to the engine that asked the
+reference at every step, on recorded random rounds, step by step.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 
 from simcards.romi import cards as C
 from simcards.romi import reference as ref
@@ -71,20 +76,12 @@ def _pos_kind(s: int, pos: int) -> int:
     return s * 13 + (0 if pos == 14 else pos - 1)
 
 
-def _placeable(k: int, kinds: frozenset[int] | set[int],
-               shapes: Sequence[tuple[int, int, int, int, frozenset[int]]],
-               in_melds: set[int] | None) -> bool:
-    """The reference's ``_could_ever_place`` for a real card of kind ``k`` in a hand holding the
-    real ``kinds``, against table melds of ``shapes``: a table meld it could join, or another
-    kind of the hand within reach (M1, M2, M4).
-
-    ``in_melds``, when given, are the kinds of the hand's own melds (``_hand_melds``), and
-    replace the hand's kinds within reach: without a joker on the table (the caller's case) a
-    card that joins no table meld reaches the table only in a meld of the hand's cards (laid,
-    then perhaps grown by adds or by a swap for one of the hand's jokers, which are melds of the
-    hand's cards too), so a card in none of them cannot be placed. A stronger necessary
-    condition than the reference's: a state it rejects cannot finish the turn either, and the
-    search's answer, whether a finished state can be reached, is the same."""
+def _on_table(k: int, kinds: set[int],
+              shapes: Sequence[tuple[int, int, int, int, frozenset[int]]]) -> bool:
+    """The table half of the reference's ``_could_ever_place`` for a real card of kind ``k`` in
+    a hand holding the real ``kinds``: a table set of its rank lacks its suit, or a table run
+    of its suit has its place free inside (the joker's) or outside with every place between
+    held by the hand but one at most (M1, M2, M4, J1)."""
     r, s = k % 13, k // 13
     pos = _positions(k)
     for kind, what, lo, hi, held in shapes:
@@ -106,8 +103,15 @@ def _placeable(k: int, kinds: frozenset[int] | set[int],
                     missing += 1
             if missing <= 1 and max(hi, p) - min(lo, p) + 1 <= 13:
                 return True
-    if in_melds is not None:
-        return k in in_melds
+    return False
+
+
+def _near(k: int, kinds: set[int]) -> bool:
+    """The hand half of the reference's ``_could_ever_place``: another kind of the hand of the
+    same rank, or of the same suit within two places (a new meld holds each real card's
+    neighbour at most one joker away)."""
+    r, s = k % 13, k // 13
+    pos = _positions(k)
     for k2 in kinds:
         if k2 == k:
             continue
@@ -118,43 +122,83 @@ def _placeable(k: int, kinds: frozenset[int] | set[int],
     return False
 
 
-def _meld_kinds(hand: tuple[int, ...], table: Sequence[Meld]) -> set[int] | None:
-    """The real kinds of the hand's melds, or None when a table meld holds a joker (a swap can
-    free it for a meld of the hand's cards and a joker from the table: see :func:`_placeable`)."""
-    if any(m.stands_for != NO_JOKER for m in table):
-        return None
-    return {c % 52 for m in _hand_melds(hand) for c in m.cards if c < C.JOKER0}
+@lru_cache(maxsize=100_000)
+def _group_kinds(cards: tuple[int, ...]) -> frozenset[int]:
+    """The real kinds in some meld of ``cards`` (the reference's ``_hand_melds``)."""
+    return frozenset(c % 52 for m in ref._hand_melds(cards) for c in m.cards if c < C.JOKER0)
 
 
-def _hopeless_must(card: int, hand: tuple[int, ...], table: Sequence[Meld]) -> bool:
-    """The reference's ``hopeless`` for a T4 search (the card taken cannot be placed), with
-    the stronger test of :func:`_placeable`."""
-    if card >= C.JOKER0:
-        return False
-    kinds = {c % 52 for c in hand if c < C.JOKER0}
-    return not _placeable(card % 52, kinds, [_shape(m) for m in table], _meld_kinds(hand, table))
+def _in_meld(k: int, kinds: set[int], jokers: int) -> bool:
+    """Whether a real card of kind ``k`` is in a meld of a hand of the real ``kinds`` and
+    ``jokers`` jokers: a set of its rank or a run of its suit (M1, M2), with one joker at most
+    (M4), so the rank's and the suit's kinds and one joker decide it."""
+    joker = (C.JOKER0,) if jokers else ()
+    r, s = k % 13, k // 13
+    if k in _group_kinds((*sorted(x for x in kinds if x % 13 == r), *joker)):
+        return True
+    return k in _group_kinds((*sorted(x for x in kinds if x // 13 == s), *joker))
 
 
-def _hopeless_out(hand: tuple[int, ...], table: Sequence[Meld]) -> bool:
-    """The reference's ``hopeless`` for a T5 search (more than one card cannot be placed),
-    with the stronger test of :func:`_placeable`."""
+def _may_free_joker(kinds: set[int], table: Sequence[Meld]) -> bool:
+    """Whether the hand could free a table joker by a swap (J1): a run's joker keeps its card
+    (M5), which the hand must hold; a set's joker stands for a suit the set lacks, and adds
+    only change which, so the hand must hold a card of the set's rank and a suit it lacks. The
+    hand only loses real cards during the turn, so a joker it cannot free now it cannot free
+    later."""
+    for m in table:
+        if m.stands_for == NO_JOKER:
+            continue
+        kind, _, _, _, held = _shape(m)
+        if kind == _RUN:
+            if m.stands_for in kinds:
+                return True
+        elif any(k % 13 == m.stands_for % 13 and k not in held for k in kinds):
+            return True
+    return False
+
+
+def _dead(hand: tuple[int, ...], table: Sequence[Meld], cards: Sequence[int]) -> int:
+    """How many of ``cards`` (real cards of ``hand``) cannot be placed this turn.
+
+    The reference's ``_could_ever_place`` says a card is placeable when it could join a table
+    meld (:func:`_on_table`) or another card of the hand is near it (:func:`_near`). Unless the
+    hand could free a table joker (:func:`_may_free_joker`), the second half is replaced by a
+    stronger one: the card is in a meld of the hand's cards (:func:`_in_meld`). A card that
+    joins no table meld reaches the table only in a meld laid from the hand, perhaps grown by
+    adds or by a swap for one of the hand's own jokers, and that meld is a meld of the hand's
+    cards; only a joker freed from the table could make another. So a state the reference's
+    test rejects is rejected here too, and so is every state from which the turn cannot be
+    finished that this test finds: the search's answer, whether a finished state can be
+    reached, is the same."""
     kinds = {c % 52 for c in hand if c < C.JOKER0}
     shapes = [_shape(m) for m in table]
-    in_melds = _meld_kinds(hand, table)
-    dead = 0
+    strict: bool | None = None
+    jokers = sum(1 for c in hand if c >= C.JOKER0)
     verdict: dict[int, bool] = {}
-    for c in hand:
-        if c >= C.JOKER0:
-            continue
+    dead = 0
+    for c in cards:
         k = c % 52
         ok = verdict.get(k)
         if ok is None:
-            ok = verdict[k] = _placeable(k, kinds, shapes, in_melds)
+            ok = _on_table(k, kinds, shapes)
+            if not ok:
+                if strict is None:
+                    strict = not _may_free_joker(kinds, table)
+                ok = _in_meld(k, kinds, jokers) if strict else _near(k, kinds)
+            verdict[k] = ok
         if not ok:
             dead += 1
-            if dead > 1:
-                return True
-    return False
+    return dead
+
+
+def _hopeless_must(card: int, hand: tuple[int, ...], table: Sequence[Meld]) -> bool:
+    """The reference's ``hopeless`` for a T4 search: the card taken cannot be placed."""
+    return card < C.JOKER0 and _dead(hand, table, (card,)) > 0
+
+
+def _hopeless_out(hand: tuple[int, ...], table: Sequence[Meld]) -> bool:
+    """The reference's ``hopeless`` for a T5 search: more than one card cannot be placed."""
+    return _dead(hand, table, [c for c in hand if c < C.JOKER0]) > 1
 
 
 _PARENTS = 8
@@ -332,7 +376,9 @@ class _Search:
 
 
 def _may_take_discard(r: ref.RoundState) -> bool:
-    """T3, T4: the reference's ``_can_take_discard``."""
+    """T3, T4: the reference's ``_can_take_discard``. The answer is left in the round's cache
+    of answers under the reference's own key, so that the reference's check of the draw, when
+    it is played, does not search again."""
     p = r.player
     if not r.has_drawn[p]:
         return True
@@ -342,13 +388,14 @@ def _may_take_discard(r: ref.RoundState) -> bool:
     if not r.opened[p] and not r._may_open():
         return False
     hand = tuple(sorted([*r.hands[p], top]))
-    return _Search(r.rules, r._may_open(), top, False).can_finish(
+    r._cache["T4"] = _Search(r.rules, r._may_open(), top, False).can_finish(
         hand, tuple(r.table), r.opened[p], frozenset())
+    return bool(r._cache["T4"])
 
 
 def _may_take_cut(r: ref.RoundState) -> bool:
     """T5: the reference's ``_can_take_cut`` (the hand with the cut card holds two cards at
-    least, so going out needs a melding move)."""
+    least, so going out needs a melding move), left in the round's cache as T4's is."""
     if "T5" in r._cache:
         return bool(r._cache["T5"])
     p = r.player
@@ -356,8 +403,9 @@ def _may_take_cut(r: ref.RoundState) -> bool:
         return False
     assert r.cut is not None
     hand = tuple(sorted([*r.hands[p], r.cut]))
-    return _Search(r.rules, r._may_open(), None, True).can_finish(
+    r._cache["T5"] = _Search(r.rules, r._may_open(), None, True).can_finish(
         hand, tuple(r.table), r.opened[p], frozenset())
+    return bool(r._cache["T5"])
 
 
 def _finishable(r: ref.RoundState, searches: dict, hand: tuple[int, ...],
