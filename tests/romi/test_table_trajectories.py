@@ -27,7 +27,7 @@ ROUNDS = 300
 """Recorded rounds: seed ``i`` plays with ``2 + i % 4`` players."""
 STEP_CAP = 400
 """Steps played per round at most (a round of random moves rarely ends sooner: it stops here)."""
-QUICK_STEPS = 40
+QUICK_STEPS = 24
 """Steps replayed per round by ``make test`` (the digest is also kept at this step), on the
 first :data:`QUICK_ROUNDS` rounds; ``--full`` replays every round to :data:`STEP_CAP`."""
 QUICK_ROUNDS = 200
