@@ -4,7 +4,8 @@ OpenSpiel ``simcards_romi``) and a game of ``rounds`` rounds (``romi_game_v0``,
 
 The states drive the reference engine (:class:`~simcards.romi.reference.RoundState`), the
 engine the numba kernels are checked against move by move, so an agent trained or searching
-here plays exactly the rules the simulations play.
+here plays exactly the rules the simulations play. Their legal moves are the reference's, found
+by :mod:`simcards.romi.table_legal` without most of its searches.
 
 Actions. The numbering is :mod:`simcards.romi.table_codes`: draws, discards by card kind, one
 code per meld *shape* (Lay, and the parts of an opening, which is the path of its shapes in
@@ -75,6 +76,7 @@ from simcards.romi.actions import (
 from simcards.romi.codes import STALL_TURNS
 from simcards.romi.kernel_state import View
 from simcards.romi.rules import GAME_SWITCHES, ROUND_SWITCHES, RomiRules
+from simcards.romi.table_legal import legal_actions
 
 N_KINDS = T.N_KINDS
 MAX_MELDS = T.MAX_MELDS
@@ -491,8 +493,9 @@ class RomiTable(TableState):
         raise ValueError(f"{move!r} is not a Römi move")
 
     def moves(self) -> dict[Path, Action]:
-        """The reference's legal moves keyed by path, one per path (module text: the copy
-        whose place is public first, then the lowest ids), in path order."""
+        """The reference's legal moves (:func:`~simcards.romi.table_legal.legal_actions`)
+        keyed by path, one per path (module text: the copy whose place is public first, then
+        the lowest ids), in path order."""
         if self._moves is None:
             if self.current_player() < 0:
                 self._moves = {}
@@ -501,7 +504,7 @@ class RomiTable(TableState):
                 assert r is not None
                 known = self.known[r.player]
                 best: dict[Path, tuple[tuple[int, tuple[int, ...]], Action]] = {}
-                for a in r.legal_actions():
+                for a in legal_actions(r):
                     cards = _cards_of(a)
                     key = (-sum(1 for c in cards if c in known), tuple(sorted(cards)))
                     p = self.path(a)
