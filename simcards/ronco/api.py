@@ -126,11 +126,13 @@ import numpy as np
 import pandas as pd
 
 from simcards.core.apiargs import (
+    ACTIONS,
     BOOL,
     COUNT,
     INT,
     INTEGERS,
     NUMBER,
+    PATH,
     POLICIES_TEXT,
     POLICY_TEXT,
     RUN,
@@ -481,6 +483,175 @@ def chart(*, players: int = 4, policy: str = "bayes", field: str = "threshold:5:
               "field": others.spec(), "chart": str(target), "picture": str(picture),
               "situations": sit.size, "positions": positions}
     return Result(answer, (sit, keep), chart_frame)
+
+
+def advise_frame(d: dict[str, Any]) -> pd.DataFrame:
+    """``advise``, one row per action: ``action``, ``p_lose``, ``lives_lost``, ``difference``
+    (and with lives ``p_win``, ``win_difference``)."""
+    return pd.DataFrame(copy.deepcopy(d["moves"]))
+
+
+POSITION_FIELDS = ("players", "position", "card", "before", "dealt", "field", "lives")
+"""What a position file may hold (``--position-file``), the flags' names without ``--``."""
+
+
+def _position_file(path: str) -> dict[str, Any]:
+    """The fields of a ``.json`` or ``.toml`` position file, refused in one line when it
+    cannot be read or holds a field that is not a position's."""
+    import json
+    import tomllib
+
+    from simcards.core.errors import read_text
+
+    text = read_text(path, f"--position-file {path}")
+    try:
+        if path.lower().endswith(".json"):
+            data = json.loads(text)
+        elif path.lower().endswith(".toml"):
+            data = tomllib.loads(text)
+        else:
+            raise UsageError(f"--position-file must be a .json or .toml file, got {path!r}")
+    except (ValueError, tomllib.TOMLDecodeError) as exc:
+        raise UsageError(f"--position-file {path}: not valid: {str(exc).splitlines()[0]}") \
+            from None
+    if not isinstance(data, dict):
+        raise UsageError(f"--position-file {path}: expected an object of fields "
+                         f"({', '.join(POSITION_FIELDS)})")
+    extra = sorted(set(data) - set(POSITION_FIELDS))
+    if extra:
+        raise UsageError(f"--position-file {path}: unknown field {extra[0]!r} (fields: "
+                         f"{', '.join(POSITION_FIELDS)})")
+    for name, arg in (("players", INT), ("position", INT), ("card", TEXT), ("before", ACTIONS),
+                      ("dealt", TEXT), ("field", TEXT), ("lives", INTEGERS)):
+        if name in data:
+            data[name] = arg(name, data[name])
+    return data
+
+
+@checked({"players": INT.or_none(), "position": INT.or_none(), "card": TEXT.or_none(),
+          "before": ACTIONS.or_none(), "dealt": TEXT.or_none(), "field": TEXT.or_none(),
+          "lives": INTEGERS.or_none(), "position_file": PATH.or_none(), "progress": BOOL},
+         GAME_SWITCHES.args)
+@GAME_SWITCHES.keywords
+def advise(*, players: int | None = None, position: int | None = None, card: str | None = None,
+           before: str | Sequence[str] | None = None, dealt: str | None = None,
+           field: str | None = None, lives: str | Sequence[int] | None = None,
+           position_file: str | None = None, rules: RoncoRules,
+           progress: bool = False) -> Result:
+    """The seat's two actions in one concrete position, valued exactly (``simcards ronco
+    advise``): keep and pass (the dealer: keep and cut), each with its probability of losing
+    the round given the others' policies (S4b, what ``bayes`` weighs) and which is better by
+    how much; with ``lives`` (every position's lives, position 0's first, the dealer's last)
+    also each action's probability of winning the game, from the exact game chain.
+
+    ``position`` is the seat's position in the round (0 acts first, ``players - 1`` deals),
+    ``card`` the card it holds as players write it (``4o``, ``12b``: the suit is read and
+    otherwise ignored, C2), ``before`` the earlier positions' public actions (``keep``,
+    ``swap``, ``refused``, position 0's first), ``dealt`` the card it was dealt when the
+    previous position swapped with it. ``field`` is the others' policy (default
+    ``threshold:5:5``): threshold, informed, ``PATH.py:FUNCTION`` or ``chart:FILE.csv``;
+    ``random`` has no exact answer. ``position_file`` gives the same fields as a ``.json`` or
+    ``.toml`` file. A position no deal leads to, or none the others' policies lead to, is
+    refused in one line naming why. ``absolute_tie`` (G6) matters with ``lives`` only;
+    ``progress`` is accepted as every command's and shows nothing (an advice takes a second).
+    """
+    from simcards.ronco import advise_exact as ax
+    from simcards.ronco.bayes_exact import MAX_BAYES_PLAYERS
+    from simcards.ronco.charts import ACTIONS as ACTION_WORDS
+    from simcards.ronco.seat import read_seat
+
+    if position_file is not None:
+        given = [f"--{n}" for n, v in (("players", players), ("position", position),
+                                       ("card", card), ("before", before), ("dealt", dealt),
+                                       ("field", field), ("lives", lives)) if v is not None]
+        if given:
+            raise UsageError(f"--position-file gives the position; {given[0]} cannot be given "
+                             "with it")
+        data = _position_file(position_file)
+        players, position, card = data.get("players"), data.get("position"), data.get("card")
+        before, dealt = data.get("before"), data.get("dealt")
+        field, lives = data.get("field"), data.get("lives")
+    players = 4 if players is None else players
+    if position is None or card is None:
+        raise UsageError(f"--{'position' if position is None else 'card'} is needed: the "
+                         "seat's position (0 acts first) and the card it holds (e.g. 4o)")
+    check_players(players)
+    seat = read_seat(rules, players, position, card, before, dealt)
+    try:
+        others = Policy.from_spec(KINDS.parse(field or "threshold:5:5", bounds(rules.top)))
+    except UsageError as exc:
+        raise UsageError(flag_message("--field", str(exc))) from None
+    if not others.deterministic:
+        raise UsageError(f"--field {others.spec()}: decides by chance, so no probability here "
+                         "is exact; give threshold, informed, PATH.py:FUNCTION or "
+                         "chart:FILE.csv")
+    if BAYES_TABLE in others.declared.needs:
+        raise UsageError("--field bayes: bayes replies to the seat's own policy, which is what "
+                         "is asked; give the others' threshold, informed, function or chart")
+    lives_list = None
+    if lives is not None:
+        values = (parse_int_list(lives, "--lives") if isinstance(lives, str)
+                  else [int(v) for v in lives])
+        lives_list = ax.check_lives(values, players)
+        if others.kind not in THRESHOLD_KINDS:
+            raise UsageError(f"--lives: the exact game chain plays threshold and informed "
+                             f"policies only, and --field is {others.spec()}")
+    bayes_path = others.kind in THRESHOLD_KINDS and not rules.poroli and lives_list is None
+    limit = MAX_BAYES_PLAYERS if bayes_path else ax.MAX_ENUMERATED_PLAYERS
+    if players > limit:
+        raise UsageError(f"--players: advice is computed exactly for at most {limit} players "
+                         f"{'' if bayes_path else 'with this field, Poroli or --lives '}"
+                         f"(the exact computation grows about five-fold per player), got "
+                         f"{players}")
+    if lives_list is not None:
+        ax.check_chain(players, max(lives_list))
+    field_policies = [others] * players
+    dealer = seat.dealer
+    names = ("keep", "cut" if dealer else "pass")
+    dists = None
+    if bayes_path:
+        loss_keep, loss_pass, weight = ax.table_losses(rules, seat, others)
+        p_lose = (loss_keep, loss_pass)
+        lives_lost = (loss_keep, loss_pass)
+    else:
+        decide, reads = ax.field_decider(rules, field_policies)
+        dists = []
+        weight = 0.0
+        for keep in (True, False):
+            dist, weight = ax.outcomes(rules, seat, keep, decide, reads,
+                                       seat_only=lives_list is None)
+            dists.append(dist)
+        p_lose = tuple(sum(p for (lost, _), p in d.items() if lost[seat.position] > 0)
+                       for d in dists)
+        lives_lost = tuple(ax.seat_loss(d, seat.position) for d in dists)
+    if weight <= 0:
+        raise UsageError(f"{seat.text()}: the others' policy {others.spec()} never leads here "
+                         "(no deal does when they play it), so it has no probabilities; check "
+                         "--before and --dealt, or --field")
+    better = 0 if lives_lost[0] <= lives_lost[1] + 1e-12 else 1  # S4b: a tie keeps
+    moves = []
+    for i, name in enumerate(names):
+        moves.append({"action": name, "p_lose": round(p_lose[i], 12),
+                      "lives_lost": round(lives_lost[i], 12),
+                      "difference": round(lives_lost[i] - lives_lost[better], 12)})
+    answer = {**_header("advise", rules, [Policy("bayes") if i == seat.position else others
+                                          for i in range(players)]),
+              "position": seat.position, "role": _role(seat.position, players),
+              "card": seat.card_text, "before": [ACTION_WORDS[d] for d in seat.before],
+              "dealt": seat.dealt_text, "field": others.spec(), "situation": seat.text(),
+              "p_situation": round(weight, 12), "best": names[better],
+              "by": round(abs(lives_lost[0] - lives_lost[1]), 12), "moves": moves}
+    if lives_list is not None:
+        assert dists is not None
+        wins = [ax.win_probability(rules, others, seat, d, lives_list) for d in dists]
+        best_game = 0 if wins[0] >= wins[1] - 1e-12 else 1
+        for i, move in enumerate(moves):
+            move["p_win"] = round(wins[i], 12)
+            move["win_difference"] = round(wins[i] - wins[best_game], 12)
+        answer.update({"lives": lives_list, "best_game": names[best_game],
+                       "by_game": round(abs(wins[0] - wins[1]), 12),
+                       "game_differs": best_game != better})
+    return Result(answer, None, advise_frame)
 
 
 def _entries(spec: str) -> list[tuple[str, int]]:
