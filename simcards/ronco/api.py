@@ -70,6 +70,19 @@ there, the dealer: does not cut, when the others play the field; exact), ``situa
 ``rounds`` answer whose policies include ``chart:FILE.csv`` also has ``charts`` (each chart's
 path and the digest of its text: an edited chart is a new run).
 
+``advise`` (one concrete position, rule S4): ``game``, ``command``, ``players``, ``rules``,
+``policies`` (the seat's shown as ``bayes``, the others' the field), ``position``, ``role``,
+``card`` and ``dealt`` (as players write them; ``dealt`` null without a swap), ``before`` (the
+earlier positions' public actions), ``field``, ``situation`` (the position in words),
+``p_situation`` (how often a seat at that position meets it, card included, when the others
+play the field), ``best`` (the action losing fewer lives; a tie keeps), ``by`` (by how much),
+``moves``; each move: ``action`` (``keep``, ``pass`` or ``cut``), ``p_lose`` (its exact
+probability of losing the round), ``lives_lost`` (its expected lives lost, what S4 minimises:
+``p_lose`` but for a Poroli double loss), ``difference`` (its ``lives_lost`` less the best's).
+With ``lives`` also ``lives`` (by position), ``best_game`` (the action more likely to win the
+game), ``by_game``, ``game_differs`` (whether it is not ``best``), and per move ``p_win`` and
+``win_difference`` (its ``p_win`` less the best's).
+
 ``best_threshold``: ``game``, ``command``, ``rules``, ``players`` (the table sizes),
 ``lives``, ``policy``, ``field``, ``seed``, ``first_stage``, ``max_games``, ``z_drop``,
 ``max_iterations``, ``gain_games``, ``min_games``, ``rows``. Each row: ``players``, ``field``

@@ -153,6 +153,30 @@ def test_S5_S6_a_chart_of_the_field_advises_as_the_field(tmp_path: Path) -> None
         assert a["best"] == b["best"]
 
 
+T55 = '''
+from simcards.ronco.observation_kernel import card
+
+
+def t55(obs, legal):
+    """threshold:5:5 under spanish40 (the value 5 is class 4)."""
+    return 0 if card(obs) >= 4 else 1
+'''
+
+
+@pytest.mark.filterwarnings("ignore:First-class function type")
+def test_S5_a_function_of_the_field_advises_as_the_field(tmp_path: Path) -> None:
+    """The others on a function of theirs that plays threshold:5:5 (tabulated per situation,
+    S5, and walked over the deals) give the threshold field's values."""
+    path = tmp_path / "t55.py"
+    path.write_text(T55)
+    cell = dict(players=4, position=2, card="4o", before="keep,swap", dealt="7c")
+    a = advise(**cell).to_dict()
+    b = advise(field=f"{path}:t55", **cell).to_dict()
+    assert b["field"].endswith("t55.py:t55")
+    for x, y in zip(a["moves"], b["moves"], strict=True):
+        assert x["p_lose"] == pytest.approx(y["p_lose"], abs=1e-12)
+
+
 def test_R10_under_poroli_the_loss_counts_a_double_loss_twice() -> None:
     out = advise(players=3, position=0, card="1b", poroli=True).to_dict()
     keep, pas = out["moves"]
