@@ -208,6 +208,11 @@ def test_G1_lives_change_the_advice_at_a_pinned_position(capsys) -> None:
     assert keep["p_win"] == pytest.approx(0.525236, abs=1e-6)
     assert cut["p_win"] == pytest.approx(0.512291, abs=1e-6)
     assert out["by_game"] == pytest.approx(keep["p_win"] - cut["p_win"], abs=1e-12)
+    # the round's values from the walk that keeps every position's card (for the lives) are
+    # those of bayes's table
+    rnd = advise(players=3, position=2, card="4c", before="keep,swap", dealt="4o").to_dict()
+    for x, y in zip(rnd["moves"], out["moves"], strict=True):
+        assert x["p_lose"] == pytest.approx(y["p_lose"], abs=1e-12)
     code, out, err = _cli(capsys, "--players", "3", "--position", "2", "--card", "4c",
                           "--before", "keep,swap", "--dealt", "4o", "--lives", "2,2,2")
     assert code == 0, err
