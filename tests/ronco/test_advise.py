@@ -123,6 +123,16 @@ def test_S4_the_suit_is_read_and_ignored(capsys) -> None:
     assert a["moves"] == b["moves"]
 
 
+def test_C1_cards_are_read_in_the_rules_deck() -> None:
+    """French cards by their suit letters (s, h, d, c); 13 is the French top rank (C3), no
+    Spanish card; 8 is a card of spanish48 only."""
+    out = advise(players=3, position=1, card="13h", before="refused", deck="french52")
+    assert (out["card"], out["best"]) == ("13h", "keep")
+    with pytest.raises(UsageError, match="no card '13o'"):
+        advise(players=3, position=0, card="13o")
+    assert advise(players=3, position=0, card="8e", deck="spanish48")["card"] == "8e"
+
+
 def test_S4_a_position_file_reads_as_the_flags(tmp_path: Path, capsys) -> None:
     flags = advise(players=4, position=2, card="4o", before="keep,swap", dealt="7c").to_dict()
     js = tmp_path / "p.json"

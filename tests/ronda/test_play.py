@@ -402,3 +402,12 @@ def test_q_in_a_match_shows_the_match_score():
     assert w0 + w1 == (got["hands"][0]["winner"] is not None)
     assert (f"Hands won: seat 0 (you) {w0}, seat 1 {w1} (first to 2; hand 2 unfinished)"
             in buf.getvalue())
+
+
+def test_D1_the_shared_card_reader_reads_every_card_as_the_reference_names_it() -> None:
+    """The terminal reads cards with the core's reader (the one Ronco's advisor uses): every
+    card's name reads back to it, as the reference engine's own parser has it."""
+    from simcards.ronda.terminal import card_of_text
+
+    for card in range(40):
+        assert card_of_text(ref.card_name(card)) == card == ref.parse_card(ref.card_name(card))
