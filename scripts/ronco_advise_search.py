@@ -43,7 +43,7 @@ def main() -> None:
             for j in np.flatnonzero(sit.possible[r]):
                 card = card_text(rules, int(sit.strengths[j]), dealt_text)
                 try:
-                    out = advise(players=n, position=pos, card=card, before=before or None,
+                    out = advise(players=n, seat=pos, card=card, before=before or None,
                                  dealt=dealt_text, lives=list(lives)).to_dict()
                 except UsageError:
                     continue  # the field never leads there

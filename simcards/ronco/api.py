@@ -71,7 +71,8 @@ there, the dealer: does not cut, when the others play the field; exact), ``situa
 path and the digest of its text: an edited chart is a new run).
 
 ``advise`` (one concrete position, rule S4): ``game``, ``command``, ``players``, ``rules``,
-``policies`` (the seat's shown as ``bayes``, the others' the field), ``position``, ``role``,
+``policies`` (the seat's shown as ``bayes``, the others' the field), ``seat`` (its position in
+the round, 0 acts first), ``role``,
 ``card`` and ``dealt`` (as players write them; ``dealt`` null without a swap), ``before`` (the
 earlier positions' public actions), ``field``, ``situation`` (the position in words),
 ``p_situation`` (how often a seat at that position meets it, card included, when the others
@@ -79,7 +80,7 @@ play the field), ``best`` (the action losing fewer lives; a tie keeps), ``by`` (
 ``moves``; each move: ``action`` (``keep``, ``pass`` or ``cut``), ``p_lose`` (its exact
 probability of losing the round), ``lives_lost`` (its expected lives lost, what S4 minimises:
 ``p_lose`` but for a Poroli double loss), ``difference`` (its ``lives_lost`` less the best's).
-With ``lives`` also ``lives`` (by position), ``best_game`` (the action more likely to win the
+With ``lives`` also ``lives`` (by seat), ``best_game`` (the action more likely to win the
 game), ``by_game``, ``game_differs`` (whether it is not ``best``), and per move ``p_win`` and
 ``win_difference`` (its ``p_win`` less the best's).
 
@@ -504,92 +505,65 @@ def advise_frame(d: dict[str, Any]) -> pd.DataFrame:
     return pd.DataFrame(copy.deepcopy(d["moves"]))
 
 
-POSITION_FIELDS = ("players", "position", "card", "before", "dealt", "field", "lives")
-"""What a position file may hold (``--position-file``), the flags' names without ``--``."""
+POSITION_FIELDS = ("players", "seat", "card", "before", "dealt", "field", "lives")
+"""What a position file may hold (``--position FILE``, read by
+:func:`simcards.core.positionfile.read_position`): the flags' names without ``--``."""
 
 
-def _position_file(path: str) -> dict[str, Any]:
-    """The fields of a ``.json`` or ``.toml`` position file, refused in one line when it
-    cannot be read or holds a field that is not a position's."""
-    import json
-    import tomllib
-
-    from simcards.core.errors import read_text
-
-    text = read_text(path, f"--position-file {path}")
-    try:
-        if path.lower().endswith(".json"):
-            data = json.loads(text)
-        elif path.lower().endswith(".toml"):
-            data = tomllib.loads(text)
-        else:
-            raise UsageError(f"--position-file must be a .json or .toml file, got {path!r}")
-    except (ValueError, tomllib.TOMLDecodeError) as exc:
-        raise UsageError(f"--position-file {path}: not valid: {str(exc).splitlines()[0]}") \
-            from None
-    if not isinstance(data, dict):
-        raise UsageError(f"--position-file {path}: expected an object of fields "
-                         f"({', '.join(POSITION_FIELDS)})")
-    extra = sorted(set(data) - set(POSITION_FIELDS))
-    if extra:
-        raise UsageError(f"--position-file {path}: unknown field {extra[0]!r} (fields: "
-                         f"{', '.join(POSITION_FIELDS)})")
-    for name, arg in (("players", INT), ("position", INT), ("card", TEXT), ("before", ACTIONS),
-                      ("dealt", TEXT), ("field", TEXT), ("lives", INTEGERS)):
-        if name in data:
-            data[name] = arg(name, data[name])
-    return data
-
-
-@checked({"players": INT.or_none(), "position": INT.or_none(), "card": TEXT.or_none(),
+@checked({"players": INT.or_none(), "seat": INT.or_none(), "card": TEXT.or_none(),
           "before": ACTIONS.or_none(), "dealt": TEXT.or_none(), "field": TEXT.or_none(),
-          "lives": INTEGERS.or_none(), "position_file": PATH.or_none(), "progress": BOOL},
+          "lives": INTEGERS.or_none(), "position": PATH.or_none(), "progress": BOOL},
          GAME_SWITCHES.args)
 @GAME_SWITCHES.keywords
-def advise(*, players: int | None = None, position: int | None = None, card: str | None = None,
+def advise(*, players: int | None = None, seat: int | None = None, card: str | None = None,
            before: str | Sequence[str] | None = None, dealt: str | None = None,
            field: str | None = None, lives: str | Sequence[int] | None = None,
-           position_file: str | None = None, rules: RoncoRules,
+           position: str | None = None, rules: RoncoRules,
            progress: bool = False) -> Result:
     """The seat's two actions in one concrete position, valued exactly (``simcards ronco
     advise``): keep and pass (the dealer: keep and cut), each with its probability of losing
     the round given the others' policies (S4b, what ``bayes`` weighs) and which is better by
-    how much; with ``lives`` (every position's lives, position 0's first, the dealer's last)
-    also each action's probability of winning the game, from the exact game chain.
+    how much; with ``lives`` (every seat's lives, seat 0's first, the dealer's last) also each
+    action's probability of winning the game, from the exact game chain.
 
-    ``position`` is the seat's position in the round (0 acts first, ``players - 1`` deals),
-    ``card`` the card it holds as players write it (``4o``, ``12b``: the suit is read and
-    otherwise ignored, C2), ``before`` the earlier positions' public actions (``keep``,
-    ``swap``, ``refused``, position 0's first), ``dealt`` the card it was dealt when the
-    previous position swapped with it. ``field`` is the others' policy (default
-    ``threshold:5:5``): threshold, informed, ``PATH.py:FUNCTION`` or ``chart:FILE.csv``;
-    ``random`` has no exact answer. ``position_file`` gives the same fields as a ``.json`` or
-    ``.toml`` file. A position no deal leads to, or none the others' policies lead to, is
-    refused in one line naming why. ``absolute_tie`` (G6) matters with ``lives`` only;
-    ``progress`` is accepted as every command's and shows nothing (an advice takes a second).
+    Seats are numbered in the round's order (T2): ``seat`` is the seat's position in the
+    round, 0 acts first and ``players - 1`` deals. ``card`` is the card it holds as players
+    write it (``4o``, ``12b``: the suit is read and otherwise ignored, C2), ``before`` the
+    earlier seats' public actions (``keep``, ``swap``, ``refused``, seat 0's first), ``dealt``
+    the card it was dealt when the previous seat swapped with it. ``field`` is the others'
+    policy (default ``threshold:5:5``): threshold, informed, ``PATH.py:FUNCTION`` or
+    ``chart:FILE.csv``; ``random`` has no exact answer. ``position`` is a JSON or TOML file with
+    these fields instead (:data:`POSITION_FIELDS`). A position no deal leads to, or none the
+    others' policies lead to, is refused in one line naming why. ``absolute_tie`` (G6) matters
+    with ``lives`` only; ``progress`` is accepted as every command's and shows nothing (an
+    advice takes a second at most but for the largest tables).
     """
+    from simcards.core.positionfile import read_position
     from simcards.ronco import advise_exact as ax
     from simcards.ronco.bayes_exact import MAX_BAYES_PLAYERS
     from simcards.ronco.charts import ACTIONS as ACTION_WORDS
     from simcards.ronco.seat import read_seat
 
-    if position_file is not None:
-        given = [f"--{n}" for n, v in (("players", players), ("position", position),
-                                       ("card", card), ("before", before), ("dealt", dealt),
+    if position is not None:
+        given = [f"--{n}" for n, v in (("players", players), ("seat", seat), ("card", card),
+                                       ("before", before), ("dealt", dealt),
                                        ("field", field), ("lives", lives)) if v is not None]
         if given:
-            raise UsageError(f"--position-file gives the position; {given[0]} cannot be given "
-                             "with it")
-        data = _position_file(position_file)
-        players, position, card = data.get("players"), data.get("position"), data.get("card")
+            raise UsageError(f"--position gives the position's fields; {given[0]} cannot be "
+                             "given with it")
+        data = read_position(position, POSITION_FIELDS)
+        checks = {"players": INT, "seat": INT, "card": TEXT, "before": ACTIONS, "dealt": TEXT,
+                  "field": TEXT, "lives": INTEGERS}
+        data = {k: checks[k](k, v) for k, v in data.items()}
+        players, seat, card = data.get("players"), data.get("seat"), data.get("card")
         before, dealt = data.get("before"), data.get("dealt")
         field, lives = data.get("field"), data.get("lives")
     players = 4 if players is None else players
-    if position is None or card is None:
-        raise UsageError(f"--{'position' if position is None else 'card'} is needed: the "
-                         "seat's position (0 acts first) and the card it holds (e.g. 4o)")
+    if seat is None or card is None:
+        raise UsageError(f"--{'seat' if seat is None else 'card'} is needed: the seat's "
+                         "position in the round (0 acts first) and the card it holds (e.g. 4o)")
     check_players(players)
-    seat = read_seat(rules, players, position, card, before, dealt)
+    at = read_seat(rules, players, seat, card, before, dealt)
     try:
         others = Policy.from_spec(KINDS.parse(field or "threshold:5:5", bounds(rules.top)))
     except UsageError as exc:
@@ -619,11 +593,11 @@ def advise(*, players: int | None = None, position: int | None = None, card: str
     if lives_list is not None:
         ax.check_chain(players, max(lives_list))
     field_policies = [others] * players
-    dealer = seat.dealer
+    dealer = at.dealer
     names = ("keep", "cut" if dealer else "pass")
     dists = None
     if bayes_path:
-        loss_keep, loss_pass, weight = ax.table_losses(rules, seat, others)
+        loss_keep, loss_pass, weight = ax.table_losses(rules, at, others)
         p_lose = (loss_keep, loss_pass)
         lives_lost = (loss_keep, loss_pass)
     else:
@@ -631,14 +605,14 @@ def advise(*, players: int | None = None, position: int | None = None, card: str
         dists = []
         weight = 0.0
         for keep in (True, False):
-            dist, weight = ax.outcomes(rules, seat, keep, decide, reads,
+            dist, weight = ax.outcomes(rules, at, keep, decide, reads,
                                        seat_only=lives_list is None)
             dists.append(dist)
-        p_lose = tuple(sum(p for (lost, _), p in d.items() if lost[seat.position] > 0)
+        p_lose = tuple(sum(p for (lost, _), p in d.items() if lost[at.position] > 0)
                        for d in dists)
-        lives_lost = tuple(ax.seat_loss(d, seat.position) for d in dists)
+        lives_lost = tuple(ax.seat_loss(d, at.position) for d in dists)
     if weight <= 0:
-        raise UsageError(f"{seat.text()}: the others' policy {others.spec()} never leads here "
+        raise UsageError(f"{at.text()}: the others' policy {others.spec()} never leads here "
                          "(no deal does when they play it), so it has no probabilities; check "
                          "--before and --dealt, or --field")
     better = 0 if lives_lost[0] <= lives_lost[1] + 1e-12 else 1  # S4b: a tie keeps
@@ -647,16 +621,16 @@ def advise(*, players: int | None = None, position: int | None = None, card: str
         moves.append({"action": name, "p_lose": round(p_lose[i], 12),
                       "lives_lost": round(lives_lost[i], 12),
                       "difference": round(lives_lost[i] - lives_lost[better], 12)})
-    answer = {**_header("advise", rules, [Policy("bayes") if i == seat.position else others
+    answer = {**_header("advise", rules, [Policy("bayes") if i == at.position else others
                                           for i in range(players)]),
-              "position": seat.position, "role": _role(seat.position, players),
-              "card": seat.card_text, "before": [ACTION_WORDS[d] for d in seat.before],
-              "dealt": seat.dealt_text, "field": others.spec(), "situation": seat.text(),
+              "seat": at.position, "role": _role(at.position, players),
+              "card": at.card_text, "before": [ACTION_WORDS[d] for d in at.before],
+              "dealt": at.dealt_text, "field": others.spec(), "situation": at.text(),
               "p_situation": round(weight, 12), "best": names[better],
               "by": round(abs(lives_lost[0] - lives_lost[1]), 12), "moves": moves}
     if lives_list is not None:
         assert dists is not None
-        wins = [ax.win_probability(rules, others, seat, d, lives_list) for d in dists]
+        wins = [ax.win_probability(rules, others, at, d, lives_list) for d in dists]
         best_game = 0 if wins[0] >= wins[1] - 1e-12 else 1
         for i, move in enumerate(moves):
             move["p_win"] = round(wins[i], 12)

@@ -176,34 +176,34 @@ def advise(
     players: Annotated[int | None, typer.Option(
         "--players", help="Players at the table (2-10; 2-8 with a function, a chart, "
         "--poroli or --lives; default 4).")] = None,
-    position: Annotated[int | None, typer.Option(
-        "--position", help="The seat's position in the round: 0 acts first, players-1 "
+    seat: Annotated[int | None, typer.Option(
+        "--seat", help="Your seat, numbered in the round's order: 0 acts first, players-1 "
         "deals.")] = None,
     card: Annotated[str | None, typer.Option(
-        "--card", help="The card the seat holds, value and suit letter: 4o, 10e, 12b (suits "
+        "--card", help="The card you hold, value and suit letter: 4o, 10e, 12b (suits "
         "do not rank; the suit names the Poroli card).")] = None,
     before: Annotated[str | None, typer.Option(
-        "--before", help="The earlier positions' public actions, position 0's first: keep, "
-        "swap or refused, e.g. keep,swap.")] = None,
+        "--before", help="The earlier seats' public actions, seat 0's first: keep, swap or "
+        "refused, e.g. keep,swap.")] = None,
     dealt: Annotated[str | None, typer.Option(
-        "--dealt", help="The card the seat was dealt, when the previous position swapped "
-        "with it.")] = None,
+        "--dealt", help="The card you were dealt, when the previous seat swapped with "
+        "you.")] = None,
     field_spec: Annotated[str | None, typer.Option(
         "--field", help="The others' policy: threshold:T:Td (default threshold:5:5), "
         "informed:T:Td, PATH.py:FUNCTION or chart:FILE.csv; not random.")] = None,
     lives: Annotated[str | None, typer.Option(
-        "--lives", help="Every position's lives, position 0's first and the dealer's last, "
-        "e.g. 3,1,2,2: advise for the game (threshold or informed field).")] = None,
-    position_file: Annotated[str | None, typer.Option(
-        "--position-file", help="The same fields (players, position, card, before, dealt, "
-        "field, lives) in a .json or .toml file, instead of the flags.")] = None,
+        "--lives", help="Every seat's lives, seat 0's first and the dealer's last, e.g. "
+        "3,1,2,2: advise for the game (threshold or informed field).")] = None,
+    position: Annotated[str | None, typer.Option(
+        "--position", help="A JSON or TOML file with the position's fields instead (players, "
+        "seat, card, before, dealt, field, lives).")] = None,
     *, switches: dict[str, Any], run: dict[str, Any],
 ) -> None:
     """Advise one concrete position: keep or pass (the dealer: keep or cut), each with its
     exact probability of losing the round given the others' policies (rule S4), and with
     --lives each one's probability of winning the game."""
-    _API.call("advise", players=players, position=position, card=card, before=before,
-              dealt=dealt, field=field_spec, lives=lives, position_file=position_file,
+    _API.call("advise", players=players, seat=seat, card=card, before=before,
+              dealt=dealt, field=field_spec, lives=lives, position=position,
               **switches, run=run, show=_print_advice)
 
 

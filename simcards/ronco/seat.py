@@ -49,7 +49,7 @@ class Seat:
         return self.position == self.players - 1
 
     def text(self) -> str:
-        role = "the dealer" if self.dealer else f"position {self.position}"
+        role = "the dealer" if self.dealer else f"seat {self.position}"
         seen = " ".join(ACTIONS[d] for d in self.before) or "nothing yet"
         dealt = f", dealt {self.dealt_text}" if self.dealt_text else ""
         return f"{role} of {self.players} holding {self.card_text}, seen {seen}{dealt}"
@@ -79,23 +79,23 @@ def read_seat(rules: RoncoRules, players: int, position: int, card: str,
     """The position, checked against the rules (T1, R2-R4, C1-C4)."""
     check_players(players)
     if not 0 <= position < players:
-        raise UsageError(f"--position {position}: a table of {players} has positions 0 to "
-                         f"{players - 1} (the dealer is {players - 1})")
+        raise UsageError(f"--seat {position}: a table of {players} has seats 0 to "
+                         f"{players - 1} in the round's order (the dealer is {players - 1})")
     words = _actions(before)
     for w in words:
         if w not in ACTIONS:
             raise UsageError(f"--before: {w!r} is not {', '.join(ACTIONS)} (a pass is public as "
                              "swap, or refused when the next position holds the top rank, R4)")
     if len(words) != position:
-        raise UsageError(f"--before gives {len(words)} actions; position {position} has seen "
-                         f"{position} (one per earlier position, position 0's first)")
+        raise UsageError(f"--before gives {len(words)} actions; seat {position} has seen "
+                         f"{position} (one per earlier seat, seat 0's first)")
     digits = tuple(ACTIONS.index(w) for w in words)
     held, strength, card_text = _card(rules, card, "--card")
     top = rules.top
     top_cards = int(rules.strength_counts[top])
     last = digits[-1] if digits else None
     if last == REFUSED and strength != top:
-        raise UsageError(f"--card {card_text}: position {position - 1}'s pass was refused, so "
+        raise UsageError(f"--card {card_text}: seat {position - 1}'s pass was refused, so "
                          f"you hold the top rank {top} (R4)")
     refusals = digits.count(REFUSED)
     if refusals > top_cards:
@@ -107,7 +107,7 @@ def read_seat(rules: RoncoRules, players: int, position: int, card: str,
     dealt_strength, dealt_text = -1, None
     if last == SWAP:
         if dealt is None:
-            raise UsageError(f"--dealt is needed: position {position - 1} swapped with you, so "
+            raise UsageError(f"--dealt is needed: seat {position - 1} swapped with you, so "
                              "you know the card you were dealt (R3)")
         given, dealt_strength, dealt_text = _card(rules, dealt, "--dealt")
         if given == held:
@@ -117,8 +117,8 @@ def read_seat(rules: RoncoRules, players: int, position: int, card: str,
             raise UsageError(f"--dealt {dealt_text}: a top-rank card refuses every swap (R4), "
                              "so it cannot have been swapped away")
     elif dealt is not None:
-        why = ("nobody acts before position 0" if position == 0 else
-               f"position {position - 1} {'kept' if last == KEEP else 'was refused'}")
-        raise UsageError(f"--dealt: only a swap by the previous position deals you a card you "
+        why = ("nobody acts before seat 0" if position == 0 else
+               f"seat {position - 1} {'kept' if last == KEEP else 'was refused'}")
+        raise UsageError(f"--dealt: only a swap by the previous seat deals you a card you "
                          f"no longer hold (R3), and {why}")
     return Seat(players, position, strength, digits, dealt_strength, card_text, dealt_text)

@@ -32,7 +32,7 @@ KIND = {
     "players": "int", "lives": "int", "threshold": "int", "dealer_threshold": "int",
     "first_dealer": "int", "dealer": "int", "max_iterations": "int", "target": "int",
     "hands_to_win": "int", "open_min": "int", "ace_low_value": "int", "seed": "int",
-    "workers": "int", "position": "int",
+    "workers": "int",
     "rounds": "count", "games": "count", "hands": "count", "matches": "count",
     "deals": "count", "first_stage": "count", "max_games": "count", "min_games": "count",
     "gain_games": "count",
@@ -45,7 +45,7 @@ KIND = {
     "absolute_tie": "text", "field": "text", "family": "text", "payoff": "text",
     "start": "text", "derba_chain": "text", "announce": "text", "announce_conflict": "text",
     "mode": "text", "target_check": "text", "scheduler": "text", "engine": "text",
-    "card": "text", "dealt": "text", "before": "actions", "position_file": "path",
+    "card": "text", "dealt": "text", "before": "actions",
     "a": "policy", "b": "policy", "policies": "policies",
     "thresholds": "integers", "hand": "cards", "table": "melds", "file": "path",
     "store": "path", "out": "path",
@@ -106,7 +106,7 @@ OTHER = {"ronda": "random", "romi": "expert"}
 BASE = {("ronda", "ladder"): {"policies": "greedy,random"},
         ("romi", "ladder"): {"policies": "greedy,expert"},
         ("ronco", "equilibrium"): {"players": 3},
-        ("ronco", "advise"): {"position": 0, "card": "4o"}}
+        ("ronco", "advise"): {"seat": 0, "card": "4o"}}
 """What a call needs besides the argument tried, so that a value that passes is not refused
 for another reason (a ladder without policies, two-player equilibria without ``exact``)."""
 

@@ -39,7 +39,7 @@ def _keys(d: dict) -> set[str]:
 
 def test_the_api_docstring_explains_every_json_key_of_every_ronco_command(tmp_path) -> None:
     chart = simcards.ronco.chart(players=3, policy="threshold", out=str(tmp_path / "c.csv"))
-    advice = simcards.ronco.advise(players=3, position=2, card="4c", before="keep,swap",
+    advice = simcards.ronco.advise(players=3, seat=2, card="4c", before="keep,swap",
                                    dealt="4o", lives=[1, 1, 2])
     outputs = [
         chart.to_dict(), *chart.data["positions"], advice.to_dict(), *advice.data["moves"],

@@ -53,7 +53,7 @@ def _cells(rules: RoncoRules, n: int):
         before = [ACTIONS[(hist // 3**(pos - 1 - j)) % 3] for j in range(pos)]
         dealt_text = _card(rules, dealt) if dealt >= 0 else None
         for j in np.flatnonzero(sit.possible[r]):
-            yield dict(players=n, position=pos, before=before, dealt=dealt_text,
+            yield dict(players=n, seat=pos, before=before, dealt=dealt_text,
                        card=_card(rules, int(sit.strengths[j]), dealt_text))
 
 
@@ -68,7 +68,8 @@ def _sweep(n: int, every: int = 1) -> int:
     for i, cell in enumerate(_cells(rules, n)):
         if i % every:
             continue
-        seat = read_seat(rules, **cell)
+        seat = read_seat(rules, cell["players"], cell["seat"], cell["card"], cell["before"],
+                         cell["dealt"])
         walked = [ax.outcomes(rules, seat, keep, decide, reads, seat_only=True)
                   for keep in (True, False)]
         if walked[0][1] == 0:
@@ -103,7 +104,7 @@ def test_S4_advice_at_a_sample_of_6_player_sets_is_bayes_and_exact() -> None:
 
 
 def test_S4_the_command_line_prints_the_pinned_position(capsys) -> None:
-    code, out, err = _cli(capsys, "--players", "4", "--position", "2", "--card", "4o",
+    code, out, err = _cli(capsys, "--players", "4", "--seat", "2", "--card", "4o",
                           "--before", "keep,swap", "--dealt", "7c")
     assert code == 0, err
     assert out["best"] == "pass"
@@ -116,8 +117,8 @@ def test_S4_the_command_line_prints_the_pinned_position(capsys) -> None:
 
 def test_S4_the_suit_is_read_and_ignored(capsys) -> None:
     """C2: another 4 and another 7 give the same answer, but for the text of the cards."""
-    a = advise(players=4, position=2, card="4o", before="keep,swap", dealt="7c").to_dict()
-    b = advise(players=4, position=2, card="4e", before=["keep", "swap"],
+    a = advise(players=4, seat=2, card="4o", before="keep,swap", dealt="7c").to_dict()
+    b = advise(players=4, seat=2, card="4e", before=["keep", "swap"],
                dealt="7 bastos").to_dict()
     assert (a["card"], a["dealt"], b["card"], b["dealt"]) == ("4o", "7c", "4e", "7b")
     assert a["moves"] == b["moves"]
@@ -126,23 +127,23 @@ def test_S4_the_suit_is_read_and_ignored(capsys) -> None:
 def test_C1_cards_are_read_in_the_rules_deck() -> None:
     """French cards by their suit letters (s, h, d, c); 13 is the French top rank (C3), no
     Spanish card; 8 is a card of spanish48 only."""
-    out = advise(players=3, position=1, card="13h", before="refused", deck="french52")
+    out = advise(players=3, seat=1, card="13h", before="refused", deck="french52")
     assert (out["card"], out["best"]) == ("13h", "keep")
     with pytest.raises(UsageError, match="no card '13o'"):
-        advise(players=3, position=0, card="13o")
-    assert advise(players=3, position=0, card="8e", deck="spanish48")["card"] == "8e"
+        advise(players=3, seat=0, card="13o")
+    assert advise(players=3, seat=0, card="8e", deck="spanish48")["card"] == "8e"
 
 
 def test_S4_a_position_file_reads_as_the_flags(tmp_path: Path, capsys) -> None:
-    flags = advise(players=4, position=2, card="4o", before="keep,swap", dealt="7c").to_dict()
+    flags = advise(players=4, seat=2, card="4o", before="keep,swap", dealt="7c").to_dict()
     js = tmp_path / "p.json"
-    js.write_text(json.dumps({"players": 4, "position": 2, "card": "4o",
+    js.write_text(json.dumps({"players": 4, "seat": 2, "card": "4o",
                               "before": ["keep", "swap"], "dealt": "7c"}))
     toml = tmp_path / "p.toml"
-    toml.write_text('players = 4\nposition = 2\ncard = "4o"\nbefore = "keep,swap"\n'
+    toml.write_text('players = 4\nseat = 2\ncard = "4o"\nbefore = "keep,swap"\n'
                     'dealt = "7c"\n')
     for path in (js, toml):
-        code, out, err = _cli(capsys, "--position-file", str(path))
+        code, out, err = _cli(capsys, "--position", str(path))
         assert code == 0, err
         assert out == flags
 
@@ -153,9 +154,9 @@ def test_S5_S6_a_chart_of_the_field_advises_as_the_field(tmp_path: Path) -> None
     rules = RoncoRules.make()
     path = tmp_path / "field.csv"
     path.write_text(to_csv(*decisions_of(rules, 4, FIELD, FIELD), rules))
-    for cell in (dict(position=0, card="5o"), dict(position=2, card="4o", before="keep,swap",
+    for cell in (dict(seat=0, card="5o"), dict(seat=2, card="4o", before="keep,swap",
                                                      dealt="7c"),
-                 dict(position=3, card="6c", before="keep,keep,keep")):
+                 dict(seat=3, card="6c", before="keep,keep,keep")):
         a = advise(players=4, **cell).to_dict()
         b = advise(players=4, field=f"chart:{path}", **cell).to_dict()
         for x, y in zip(a["moves"], b["moves"], strict=True):
@@ -179,7 +180,7 @@ def test_S5_a_function_of_the_field_advises_as_the_field(tmp_path: Path) -> None
     S5, and walked over the deals) give the threshold field's values."""
     path = tmp_path / "t55.py"
     path.write_text(T55)
-    cell = dict(players=4, position=2, card="4o", before="keep,swap", dealt="7c")
+    cell = dict(players=4, seat=2, card="4o", before="keep,swap", dealt="7c")
     a = advise(**cell).to_dict()
     b = advise(field=f"{path}:t55", **cell).to_dict()
     assert b["field"].endswith("t55.py:t55")
@@ -188,7 +189,7 @@ def test_S5_a_function_of_the_field_advises_as_the_field(tmp_path: Path) -> None
 
 
 def test_R10_under_poroli_the_loss_counts_a_double_loss_twice() -> None:
-    out = advise(players=3, position=0, card="1b", poroli=True).to_dict()
+    out = advise(players=3, seat=0, card="1b", poroli=True).to_dict()
     keep, pas = out["moves"]
     assert keep["p_lose"] == pytest.approx(1.0)  # the Poroli card is the lowest (C4)
     assert keep["lives_lost"] == pytest.approx(2.0)
@@ -208,7 +209,7 @@ def test_G1_lives_change_the_advice_at_a_pinned_position(capsys) -> None:
     """Found by scripts/ronco_advise_search.py: the dealer of 3 with a 4, position 1 having
     swapped him another 4, position 1 on his last life. Cutting loses the round less often,
     but keeping takes position 1 out with him (ties all lose, R8) and wins the game more."""
-    code, out, err = _cli(capsys, "--players", "3", "--position", "2", "--card", "4c",
+    code, out, err = _cli(capsys, "--players", "3", "--seat", "2", "--card", "4c",
                           "--before", "keep,swap", "--dealt", "4o", "--lives", "1,1,2")
     assert code == 0, err
     keep, cut = out["moves"]
@@ -220,50 +221,52 @@ def test_G1_lives_change_the_advice_at_a_pinned_position(capsys) -> None:
     assert out["by_game"] == pytest.approx(keep["p_win"] - cut["p_win"], abs=1e-12)
     # the round's values from the walk that keeps every position's card (for the lives) are
     # those of bayes's table
-    rnd = advise(players=3, position=2, card="4c", before="keep,swap", dealt="4o").to_dict()
+    rnd = advise(players=3, seat=2, card="4c", before="keep,swap", dealt="4o").to_dict()
     for x, y in zip(rnd["moves"], out["moves"], strict=True):
         assert x["p_lose"] == pytest.approx(y["p_lose"], abs=1e-12)
-    code, out, err = _cli(capsys, "--players", "3", "--position", "2", "--card", "4c",
+    code, out, err = _cli(capsys, "--players", "3", "--seat", "2", "--card", "4c",
                           "--before", "keep,swap", "--dealt", "4o", "--lives", "2,2,2")
     assert code == 0, err
     assert (out["best"], out["best_game"], out["game_differs"]) == ("cut", "cut", False)
 
 
 BAD = [
-    (["--players", "4", "--position", "4", "--card", "4o"], "--position 4"),
-    (["--players", "1", "--position", "0", "--card", "4o"], "--players"),
-    (["--players", "21", "--position", "0", "--card", "4o"], "--players"),
-    (["--players", "11", "--position", "0", "--card", "4o"], "at most 10 players"),
-    (["--position", "1", "--card", "4o", "--before", "keep,keep"], "--before gives 2"),
-    (["--position", "2", "--card", "4o", "--before", "keep"], "--before gives 1"),
-    (["--position", "1", "--card", "4o", "--before", "pass"], "'pass' is not"),
-    (["--position", "0", "--card", "8o"], "no card '8o'"),
-    (["--position", "0", "--card", "13o"], "no card '13o'"),
-    (["--position", "0", "--card", "4x"], "no suit 'x'"),
-    (["--position", "0", "--card", "4"], "cannot read card"),
-    (["--position", "2", "--card", "4o", "--before", "keep,refused"], "top rank 12"),
-    (["--position", "2", "--card", "4o", "--before", "keep,swap"], "--dealt is needed"),
-    (["--position", "2", "--card", "4o", "--before", "keep,keep", "--dealt", "7c"],
-     "position 1 kept"),
-    (["--position", "0", "--card", "4o", "--dealt", "7c"], "nobody acts before position 0"),
-    (["--position", "1", "--card", "4o", "--before", "swap", "--dealt", "4o"],
+    (["--players", "4", "--seat", "4", "--card", "4o"], "--seat 4"),
+    (["--players", "1", "--seat", "0", "--card", "4o"], "--players"),
+    (["--players", "21", "--seat", "0", "--card", "4o"], "--players"),
+    (["--players", "11", "--seat", "0", "--card", "4o"], "at most 10 players"),
+    (["--seat", "1", "--card", "4o", "--before", "keep,keep"], "--before gives 2"),
+    (["--seat", "2", "--card", "4o", "--before", "keep"], "--before gives 1"),
+    (["--seat", "1", "--card", "4o", "--before", "pass"], "'pass' is not"),
+    (["--seat", "0", "--card", "8o"], "no card '8o'"),
+    (["--seat", "0", "--card", "13o"], "no card '13o'"),
+    (["--seat", "0", "--card", "4x"], "no suit 'x'"),
+    (["--seat", "0", "--card", "4"], "cannot read card"),
+    (["--seat", "2", "--card", "4o", "--before", "keep,refused"], "top rank 12"),
+    (["--seat", "2", "--card", "4o", "--before", "keep,swap"], "--dealt is needed"),
+    (["--seat", "2", "--card", "4o", "--before", "keep,keep", "--dealt", "7c"],
+     "seat 1 kept"),
+    (["--seat", "0", "--card", "4o", "--dealt", "7c"], "nobody acts before seat 0"),
+    (["--seat", "1", "--card", "4o", "--before", "swap", "--dealt", "4o"],
      "a card cannot be dealt twice"),
-    (["--position", "1", "--card", "4o", "--before", "swap", "--dealt", "12c"],
+    (["--seat", "1", "--card", "4o", "--before", "swap", "--dealt", "12c"],
      "refuses every swap"),
-    (["--players", "6", "--position", "5", "--card", "12o", "--before",
+    (["--players", "6", "--seat", "5", "--card", "12o", "--before",
       "refused,refused,refused,refused,keep"], "4 such cards, none left"),
-    (["--players", "7", "--position", "6", "--card", "12o", "--before",
+    (["--players", "7", "--seat", "6", "--card", "12o", "--before",
       "refused,refused,refused,refused,refused,refused"], "6 refusals"),
-    (["--position", "1", "--card", "7o", "--before", "swap", "--dealt", "4c"],
+    (["--seat", "1", "--card", "7o", "--before", "swap", "--dealt", "4c"],
      "never leads here"),
-    (["--position", "0", "--card", "4o", "--field", "random:0.5"], "decides by chance"),
-    (["--position", "0", "--card", "4o", "--field", "bayes"], "--field bayes"),
-    (["--position", "0", "--card", "4o", "--lives", "1,2,3"], "--lives gives 3"),
-    (["--position", "0", "--card", "4o", "--lives", "1,0,3,3"], "at least 1 life"),
-    (["--players", "6", "--position", "0", "--card", "4o", "--lives", "5,5,5,5,5,5"],
+    (["--seat", "0", "--card", "4o", "--field", "random:0.5"], "decides by chance"),
+    (["--seat", "0", "--card", "4o", "--field", "bayes"], "--field bayes"),
+    (["--seat", "0", "--card", "4o", "--lives", "1,2,3"], "--lives gives 3"),
+    (["--seat", "0", "--card", "4o", "--lives", "1,0,3,3"], "at least 1 life"),
+    (["--players", "6", "--seat", "0", "--card", "4o", "--lives", "5,5,5,5,5,5"],
      "over its limit"),
-    (["--card", "4o"], "--position is needed"),
-    (["--position-file", "nofile.json"], "--position-file"),
+    (["--seat", "0", "--card", "4o", "--lives", "3,x,2,2"], "--lives"),
+    (["--card", "4o"], "--seat is needed"),
+    (["--position", "p.json", "--seat", "1"], "--seat cannot be given with it"),
+    (["--position", "nofile.json"], "--position"),
 ]
 
 
