@@ -244,6 +244,8 @@ MELDS = Arg("melds", "melds as text (\"5h X 7h; 7c 7d 7s X\") or a list of melds
             _joined("; "))
 CARD_GROUPS = Arg("card groups", "groups of cards as text (\"1o 2c; 7e\", \"\" for an empty "
                   "group) or a list of texts", _joined("; "))
+ACTIONS = Arg("actions", "the text of actions (\"keep,swap\") or a list of actions (str)",
+              _joined(","))
 PATH = Arg("path", "a path (a str or an os.PathLike)", _path)
 STORE = Arg("store", "a folder (a str or an os.PathLike) or \"none\"", _path).or_none()
 PROGRESS = BOOL

@@ -52,6 +52,12 @@ class Deck:
         value, suit = self.card(index)
         return f"{value}-{suit}"
 
+    def text(self, index: int) -> str:
+        """Card ``index`` as players write it: value and suit letter, e.g. ``7o``, ``12b``
+        (:func:`parse_card` reads it back)."""
+        value, suit = self.card(index)
+        return f"{value}{suit[0]}"
+
     def find(self, value: int, suit: str) -> int:
         """Index of the first card with this value and suit name."""
         s = self.suit_names.index(suit)
@@ -94,3 +100,29 @@ def get_deck(name: str) -> Deck:
     except KeyError:
         known = ", ".join(DECKS)
         raise ValueError(f"unknown deck {name!r} (known: {known})") from None
+
+
+def parse_card(deck: Deck, text: str) -> int:
+    """The index in ``deck`` of the card ``text`` written as players write it: value and suit
+    letter (the suit name's first letter; ``7o``, ``10e``, ``12b`` in a Spanish deck), or the
+    value and the suit's name (``7 oros``), in any case. Raises ``ValueError`` with the
+    one-line reason for a text that names no card of the deck."""
+    t = "".join(text.strip().lower().split())
+    digits = len(t) - len(t.lstrip("0123456789"))
+    if digits == 0 or digits == len(t):
+        raise ValueError(f"cannot read card {text.strip()!r}: write its value and suit letter, "
+                         f"e.g. {deck.text(0)}")
+    value, suit = int(t[:digits]), t[digits:]
+    letters = [s[0] for s in deck.suit_names]
+    if suit in deck.suit_names:
+        s = deck.suit_names.index(suit)
+    elif suit in letters:
+        s = letters.index(suit)
+    else:
+        raise ValueError(f"cannot read card {text.strip()!r}: no suit {suit!r} in the "
+                         f"{deck.name} deck (suits {', '.join(letters)})")
+    for i, (v, si) in enumerate(zip(deck.values, deck.suits, strict=True)):
+        if v == value and si == s:
+            return i
+    raise ValueError(f"no card {text.strip()!r} in the {deck.name} deck (values "
+                     f"{' '.join(str(v) for v in sorted(set(deck.values)))})")

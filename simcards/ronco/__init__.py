@@ -39,7 +39,7 @@ GAME = Game(
     example_long=("rounds", "--players", "4", "--rounds", "100G"),
 )
 
-COMMANDS = ("rounds", "exact", "chart", "games", "best_threshold", "equilibrium")
+COMMANDS = ("rounds", "exact", "chart", "advise", "games", "best_threshold", "equilibrium")
 """The commands, each a function of ``simcards.ronco.api`` (``simcards.ronco.rounds(...)``)."""
 
 __getattr__, __dir__ = command_functions(__name__, COMMANDS)

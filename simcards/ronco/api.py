@@ -70,6 +70,20 @@ there, the dealer: does not cut, when the others play the field; exact), ``situa
 ``rounds`` answer whose policies include ``chart:FILE.csv`` also has ``charts`` (each chart's
 path and the digest of its text: an edited chart is a new run).
 
+``advise`` (one concrete position, rule S4): ``game``, ``command``, ``players``, ``rules``,
+``policies`` (the seat's shown as ``bayes``, the others' the field), ``seat`` (its position in
+the round, 0 acts first), ``role``,
+``card`` and ``dealt`` (as players write them; ``dealt`` null without a swap), ``before`` (the
+earlier positions' public actions), ``field``, ``situation`` (the position in words),
+``p_situation`` (how often a seat at that position meets it, card included, when the others
+play the field), ``best`` (the action losing fewer lives; a tie keeps), ``by`` (by how much),
+``moves``; each move: ``action`` (``keep``, ``pass`` or ``cut``), ``p_lose`` (its exact
+probability of losing the round), ``lives_lost`` (its expected lives lost, what S4 minimises:
+``p_lose`` but for a Poroli double loss), ``difference`` (its ``lives_lost`` less the best's).
+With ``lives`` also ``lives`` (by seat), ``best_game`` (the action more likely to win the
+game), ``by_game``, ``game_differs`` (whether it is not ``best``), and per move ``p_win`` and
+``win_difference`` (its ``p_win`` less the best's).
+
 ``best_threshold``: ``game``, ``command``, ``rules``, ``players`` (the table sizes),
 ``lives``, ``policy``, ``field``, ``seed``, ``first_stage``, ``max_games``, ``z_drop``,
 ``max_iterations``, ``gain_games``, ``min_games``, ``rows``. Each row: ``players``, ``field``
@@ -126,11 +140,13 @@ import numpy as np
 import pandas as pd
 
 from simcards.core.apiargs import (
+    ACTIONS,
     BOOL,
     COUNT,
     INT,
     INTEGERS,
     NUMBER,
+    PATH,
     POLICIES_TEXT,
     POLICY_TEXT,
     RUN,
@@ -481,6 +497,148 @@ def chart(*, players: int = 4, policy: str = "bayes", field: str = "threshold:5:
               "field": others.spec(), "chart": str(target), "picture": str(picture),
               "situations": sit.size, "positions": positions}
     return Result(answer, (sit, keep), chart_frame)
+
+
+def advise_frame(d: dict[str, Any]) -> pd.DataFrame:
+    """``advise``, one row per action: ``action``, ``p_lose``, ``lives_lost``, ``difference``
+    (and with lives ``p_win``, ``win_difference``)."""
+    return pd.DataFrame(copy.deepcopy(d["moves"]))
+
+
+POSITION_FIELDS = ("players", "seat", "card", "before", "dealt", "field", "lives")
+"""What a position file may hold (``--position FILE``, read by
+:func:`simcards.core.positionfile.read_position`): the flags' names without ``--``."""
+
+
+@checked({"players": INT.or_none(), "seat": INT.or_none(), "card": TEXT.or_none(),
+          "before": ACTIONS.or_none(), "dealt": TEXT.or_none(), "field": TEXT.or_none(),
+          "lives": INTEGERS.or_none(), "position": PATH.or_none(), "progress": BOOL},
+         GAME_SWITCHES.args)
+@GAME_SWITCHES.keywords
+def advise(*, players: int | None = None, seat: int | None = None, card: str | None = None,
+           before: str | Sequence[str] | None = None, dealt: str | None = None,
+           field: str | None = None, lives: str | Sequence[int] | None = None,
+           position: str | None = None, rules: RoncoRules,
+           progress: bool = False) -> Result:
+    """The seat's two actions in one concrete position, valued exactly (``simcards ronco
+    advise``): keep and pass (the dealer: keep and cut), each with its probability of losing
+    the round given the others' policies (S4b, what ``bayes`` weighs) and which is better by
+    how much; with ``lives`` (every seat's lives, seat 0's first, the dealer's last) also each
+    action's probability of winning the game, from the exact game chain.
+
+    Seats are numbered in the round's order (T2): ``seat`` is the seat's position in the
+    round, 0 acts first and ``players - 1`` deals. ``card`` is the card it holds as players
+    write it (``4o``, ``12b``: the suit is read and otherwise ignored, C2), ``before`` the
+    earlier seats' public actions (``keep``, ``swap``, ``refused``, seat 0's first), ``dealt``
+    the card it was dealt when the previous seat swapped with it. ``field`` is the others'
+    policy (default ``threshold:5:5``): threshold, informed, ``PATH.py:FUNCTION`` or
+    ``chart:FILE.csv``; ``random`` has no exact answer. ``position`` is a JSON or TOML file with
+    these fields instead (:data:`POSITION_FIELDS`). A position no deal leads to, or none the
+    others' policies lead to, is refused in one line naming why. ``absolute_tie`` (G6) matters
+    with ``lives`` only; ``progress`` is accepted as every command's and shows nothing (an
+    advice takes a second at most but for the largest tables).
+    """
+    from simcards.core.positionfile import read_position
+    from simcards.ronco import advise_exact as ax
+    from simcards.ronco.bayes_exact import MAX_BAYES_PLAYERS
+    from simcards.ronco.charts import ACTIONS as ACTION_WORDS
+    from simcards.ronco.seat import read_seat
+
+    if position is not None:
+        given = [f"--{n}" for n, v in (("players", players), ("seat", seat), ("card", card),
+                                       ("before", before), ("dealt", dealt),
+                                       ("field", field), ("lives", lives)) if v is not None]
+        if given:
+            raise UsageError(f"--position gives the position's fields; {given[0]} cannot be "
+                             "given with it")
+        data = read_position(position, POSITION_FIELDS)
+        checks = {"players": INT, "seat": INT, "card": TEXT, "before": ACTIONS, "dealt": TEXT,
+                  "field": TEXT, "lives": INTEGERS}
+        data = {k: checks[k](k, v) for k, v in data.items()}
+        players, seat, card = data.get("players"), data.get("seat"), data.get("card")
+        before, dealt = data.get("before"), data.get("dealt")
+        field, lives = data.get("field"), data.get("lives")
+    players = 4 if players is None else players
+    if seat is None or card is None:
+        raise UsageError(f"--{'seat' if seat is None else 'card'} is needed: the seat's "
+                         "position in the round (0 acts first) and the card it holds (e.g. 4o)")
+    check_players(players)
+    at = read_seat(rules, players, seat, card, before, dealt)
+    try:
+        others = Policy.from_spec(KINDS.parse(field or "threshold:5:5", bounds(rules.top)))
+    except UsageError as exc:
+        raise UsageError(flag_message("--field", str(exc))) from None
+    if not others.deterministic:
+        raise UsageError(f"--field {others.spec()}: decides by chance, so no probability here "
+                         "is exact; give threshold, informed, PATH.py:FUNCTION or "
+                         "chart:FILE.csv")
+    if BAYES_TABLE in others.declared.needs:
+        raise UsageError("--field bayes: bayes replies to the seat's own policy, which is what "
+                         "is asked; give the others' threshold, informed, function or chart")
+    lives_list = None
+    if lives is not None:
+        values = (parse_int_list(lives, "--lives") if isinstance(lives, str)
+                  else [int(v) for v in lives])
+        lives_list = ax.check_lives(values, players)
+        if others.kind not in THRESHOLD_KINDS:
+            raise UsageError(f"--lives: the exact game chain plays threshold and informed "
+                             f"policies only, and --field is {others.spec()}")
+    bayes_path = others.kind in THRESHOLD_KINDS and not rules.poroli and lives_list is None
+    limit = MAX_BAYES_PLAYERS if bayes_path else ax.MAX_ENUMERATED_PLAYERS
+    if players > limit:
+        raise UsageError(f"--players: advice is computed exactly for at most {limit} players "
+                         f"{'' if bayes_path else 'with this field, Poroli or --lives '}"
+                         f"(the exact computation grows about five-fold per player), got "
+                         f"{players}")
+    if lives_list is not None:
+        ax.check_chain(players, max(lives_list))
+    field_policies = [others] * players
+    dealer = at.dealer
+    names = ("keep", "cut" if dealer else "pass")
+    dists = None
+    if bayes_path:
+        loss_keep, loss_pass, weight = ax.table_losses(rules, at, others)
+        p_lose = (loss_keep, loss_pass)
+        lives_lost = (loss_keep, loss_pass)
+    else:
+        decide, reads = ax.field_decider(rules, field_policies)
+        dists = []
+        weight = 0.0
+        for keep in (True, False):
+            dist, weight = ax.outcomes(rules, at, keep, decide, reads,
+                                       seat_only=lives_list is None)
+            dists.append(dist)
+        p_lose = tuple(sum(p for (lost, _), p in d.items() if lost[at.position] > 0)
+                       for d in dists)
+        lives_lost = tuple(ax.seat_loss(d, at.position) for d in dists)
+    if weight <= 0:
+        raise UsageError(f"{at.text()}: the others' policy {others.spec()} never leads here "
+                         "(no deal does when they play it), so it has no probabilities; check "
+                         "--before and --dealt, or --field")
+    better = 0 if lives_lost[0] <= lives_lost[1] + 1e-12 else 1  # S4b: a tie keeps
+    moves = []
+    for i, name in enumerate(names):
+        moves.append({"action": name, "p_lose": round(p_lose[i], 12),
+                      "lives_lost": round(lives_lost[i], 12),
+                      "difference": round(lives_lost[i] - lives_lost[better], 12)})
+    answer = {**_header("advise", rules, [Policy("bayes") if i == at.position else others
+                                          for i in range(players)]),
+              "seat": at.position, "role": _role(at.position, players),
+              "card": at.card_text, "before": [ACTION_WORDS[d] for d in at.before],
+              "dealt": at.dealt_text, "field": others.spec(), "situation": at.text(),
+              "p_situation": round(weight, 12), "best": names[better],
+              "by": round(abs(lives_lost[0] - lives_lost[1]), 12), "moves": moves}
+    if lives_list is not None:
+        assert dists is not None
+        wins = [ax.win_probability(rules, others, at, d, lives_list) for d in dists]
+        best_game = 0 if wins[0] >= wins[1] - 1e-12 else 1
+        for i, move in enumerate(moves):
+            move["p_win"] = round(wins[i], 12)
+            move["win_difference"] = round(wins[i] - wins[best_game], 12)
+        answer.update({"lives": lives_list, "best_game": names[best_game],
+                       "by_game": round(abs(wins[0] - wins[1]), 12),
+                       "game_differs": best_game != better})
+    return Result(answer, None, advise_frame)
 
 
 def _entries(spec: str) -> list[tuple[str, int]]:

@@ -1,4 +1,5 @@
-"""``simcards ronco ...`` commands: rounds, exact, games, best-threshold, equilibrium.
+"""``simcards ronco ...`` commands: rounds, exact, chart, advise, games, best-threshold,
+equilibrium.
 
 Each command reads its flags and calls the function of the same name in
 :mod:`simcards.ronco.api`, which checks them and computes; this module only prints.
@@ -166,6 +167,71 @@ def _print_chart(out: dict) -> None:
     console.print(table)
     console.print(f"wrote {out['chart']} ({out['situations']:,} situations) and "
                   f"{out['picture']}")
+
+
+@app.command()
+@api.GAME_SWITCHES.options
+@run_options("as_json")
+def advise(
+    players: Annotated[int | None, typer.Option(
+        "--players", help="Players at the table (2-10; 2-8 with a function, a chart, "
+        "--poroli or --lives; default 4).")] = None,
+    seat: Annotated[int | None, typer.Option(
+        "--seat", help="Your seat, numbered in the round's order: 0 acts first, players-1 "
+        "deals.")] = None,
+    card: Annotated[str | None, typer.Option(
+        "--card", help="The card you hold, value and suit letter: 4o, 10e, 12b (suits "
+        "do not rank; the suit names the Poroli card).")] = None,
+    before: Annotated[str | None, typer.Option(
+        "--before", help="The earlier seats' public actions, seat 0's first: keep, swap or "
+        "refused, e.g. keep,swap.")] = None,
+    dealt: Annotated[str | None, typer.Option(
+        "--dealt", help="The card you were dealt, when the previous seat swapped with "
+        "you.")] = None,
+    field_spec: Annotated[str | None, typer.Option(
+        "--field", help="The others' policy: threshold:T:Td (default threshold:5:5), "
+        "informed:T:Td, PATH.py:FUNCTION or chart:FILE.csv; not random.")] = None,
+    lives: Annotated[str | None, typer.Option(
+        "--lives", help="Every seat's lives, seat 0's first and the dealer's last, e.g. "
+        "3,1,2,2: advise for the game (threshold or informed field).")] = None,
+    position: Annotated[str | None, typer.Option(
+        "--position", help="A JSON or TOML file with the position's fields instead (players, "
+        "seat, card, before, dealt, field, lives).")] = None,
+    *, switches: dict[str, Any], run: dict[str, Any],
+) -> None:
+    """Advise one concrete position: keep or pass (the dealer: keep or cut), each with its
+    exact probability of losing the round given the others' policies (rule S4), and with
+    --lives each one's probability of winning the game."""
+    _API.call("advise", players=players, seat=seat, card=card, before=before,
+              dealt=dealt, field=field_spec, lives=lives, position=position,
+              **switches, run=run, show=_print_advice)
+
+
+def _print_advice(out: dict) -> None:
+    game = "lives" in out
+    table = Table(title=f"Ronco advice: {out['situation']}; others {out['field']}")
+    cols = ["action", "P(lose round)"] + (["lives lost"] if out["rules"]["poroli"] else [])
+    cols += ["worse by"] + (["P(win game)", "worse by (game)"] if game else [])
+    for col in cols:
+        table.add_column(col)
+    for m in out["moves"]:
+        row = [m["action"], f"{m['p_lose']:.6f}"]
+        row += [f"{m['lives_lost']:.6f}"] if out["rules"]["poroli"] else []
+        row += [f"{m['difference']:.6f}"]
+        row += [f"{m['p_win']:.6f}", f"{abs(m['win_difference']):.6f}"] if game else []
+        table.add_row(*row)
+    console = _console()
+    console.print(table)
+    console.print(f"round: {out['best']} is better by {out['by']:.6f} "
+                  f"(the position occurs with probability {out['p_situation']:.6f})")
+    if game:
+        lives = ",".join(str(v) for v in out["lives"])
+        if out["game_differs"]:
+            console.print(f"game (lives {lives}): {out['best_game']} is better by "
+                          f"{out['by_game']:.6f}, unlike the round's advice")
+        else:
+            console.print(f"game (lives {lives}): {out['best_game']} too, by "
+                          f"{out['by_game']:.6f}")
 
 
 @app.command()

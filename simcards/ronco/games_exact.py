@@ -220,3 +220,33 @@ class _Chain:
             p = np.zeros(0)
         table = sparse.csr_matrix((p, (index[s], index[t])), shape=(codes.size, codes.size))
         return codes, table, tie[codes], end[codes]
+
+
+def win_values(rules: RoncoRules, policies: Sequence[Policy], lives: int,
+               states: Sequence[tuple[Sequence[int], int]]) -> np.ndarray:
+    """P(each player wins the game, G7) from each of ``states`` (lives by player, at most
+    ``lives`` each, and the dealer), the players playing ``policies``: the chain of
+    :func:`exact_game` solved backwards, as the value of every state it reaches (rows by
+    state, columns by player)."""
+    n = len(policies)
+    size = (lives + 1) ** n * n
+    if size > MAX_STATES:
+        raise UsageError(f"exact game solver: {n} players with up to {lives} lives is too large "
+                         f"({size:,} states, limit {MAX_STATES:,})")
+    chain = _Chain(rules, policies, lives)
+    start = np.array([chain.code(lv, d) for lv, d in states], np.int64)
+    codes, table, p_tie, end = chain.explore(start)
+    index = np.full(chain.size, -1, np.int64)
+    index[codes] = np.arange(codes.size)
+    if rules.absolute_tie == "replay":  # G6: a replayed round is folded in
+        keep = 1.0 - p_tie
+        step = sparse.diags(1.0 / keep) @ table
+        wins = end[:, :n] / keep[:, None]
+    else:
+        step = table
+        wins = end[:, :n]
+    step = step.tocsr()
+    value = np.zeros((codes.size, n))
+    for _ in range(n * lives + 1):  # every counted round costs at least one life
+        value = wins + step @ value
+    return value[index[start]]

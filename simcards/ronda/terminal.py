@@ -28,6 +28,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from simcards.core.cards import get_deck, parse_card
 from simcards.core.console import make_console
 from simcards.core.errors import UsageError
 from simcards.core.userpolicy import UserPolicy, is_user_spec
@@ -112,8 +113,8 @@ def read_choice(text: str, hand: Sequence[int]) -> int | None:
         if words[1] in ref.SUITS:
             words[1] = ref.SUIT_LETTERS[ref.SUITS.index(words[1])]
     try:
-        card = ref.parse_card("".join(words))
-    except UsageError:
+        card = card_of_text("".join(words))
+    except ValueError:
         raise UsageError(
             f"cannot read {text.strip()!r}: type the card's number {numbers(k)} or its name "
             "(value + suit letter o, c, e, b: 7o, 10c, 12e)"
@@ -121,6 +122,17 @@ def read_choice(text: str, hand: Sequence[int]) -> int | None:
     if card not in hand:
         raise UsageError(f"{ref.card_name(card)} is not in your hand")
     return card
+
+
+_DECK = get_deck("spanish40")
+
+
+def card_of_text(text: str) -> int:
+    """The card ``text`` names as players write it (``7o``, ``7 oros``), read as every game
+    reads one (:func:`simcards.core.cards.parse_card`), as Ronda's card id (D1); a
+    ``ValueError`` for a text that names no card."""
+    i = parse_card(_DECK, text)
+    return ref.card_id(_DECK.values[i], _DECK.suit_names[_DECK.suits[i]])
 
 
 class SeatNames:

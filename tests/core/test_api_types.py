@@ -45,6 +45,7 @@ KIND = {
     "absolute_tie": "text", "field": "text", "family": "text", "payoff": "text",
     "start": "text", "derba_chain": "text", "announce": "text", "announce_conflict": "text",
     "mode": "text", "target_check": "text", "scheduler": "text", "engine": "text",
+    "card": "text", "dealt": "text", "before": "actions",
     "a": "policy", "b": "policy", "policies": "policies",
     "thresholds": "integers", "hand": "cards", "table": "melds", "file": "path",
     "store": "path", "out": "path",
@@ -57,6 +58,7 @@ KIND = {
 KIND_OF = {
     ("ronco", "best_threshold", "players"): "sizes",
     ("ronco", "equilibrium", "players"): "sizes",
+    ("ronco", "advise", "lives"): "integers",
     ("ronda", "ladder", "players"): "sizes",
     ("romi", "ladder", "players"): "sizes",
     ("romi", "games", "rounds"): "int",
@@ -84,6 +86,7 @@ WRONG: dict[str, list[Any]] = {
     "sizes": [OBJECT, 4.5, 4.0, [3, 4.5], ["3"], True],
     "integers": [OBJECT, 5, 5.5, [5.5, 5, 5], ["5", "5"], True],
     "cards": [OBJECT, 1, ["Ah", 2], [["Ah"]], True],
+    "actions": [OBJECT, 1, ["keep", 2], [["keep"]], True, b"keep"],
     "melds": [OBJECT, 1, [["5h", "X", "7h"]], True],
     "card groups": [OBJECT, 1, [["1o", "2c"]], True],
     "path": [OBJECT, 1, True, ["hands.txt"], b"hands.txt"],
@@ -102,7 +105,8 @@ OTHER = {"ronda": "random", "romi": "expert"}
 
 BASE = {("ronda", "ladder"): {"policies": "greedy,random"},
         ("romi", "ladder"): {"policies": "greedy,expert"},
-        ("ronco", "equilibrium"): {"players": 3}}
+        ("ronco", "equilibrium"): {"players": 3},
+        ("ronco", "advise"): {"seat": 0, "card": "4o"}}
 """What a call needs besides the argument tried, so that a value that passes is not refused
 for another reason (a ladder without policies, two-player equilibria without ``exact``)."""
 

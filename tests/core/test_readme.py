@@ -39,8 +39,10 @@ def _keys(d: dict) -> set[str]:
 
 def test_the_api_docstring_explains_every_json_key_of_every_ronco_command(tmp_path) -> None:
     chart = simcards.ronco.chart(players=3, policy="threshold", out=str(tmp_path / "c.csv"))
+    advice = simcards.ronco.advise(players=3, seat=2, card="4c", before="keep,swap",
+                                   dealt="4o", lives=[1, 1, 2])
     outputs = [
-        chart.to_dict(), *chart.data["positions"],
+        chart.to_dict(), *chart.data["positions"], advice.to_dict(), *advice.data["moves"],
         simcards.ronco.rounds(rounds=1000, workers=1, store="none").to_dict(),
         simcards.ronco.exact(players=3).to_dict(),
         simcards.ronco.games(players=3, lives=2, games=1000, workers=1, store="none").to_dict(),

@@ -431,3 +431,12 @@ def test_Q12_h_shows_the_advice_for_the_persons_position_and_asks_again():
     assert f"seed {41 + len(obs['plays'])})" in text
     for m in out["moves"]:
         assert f"{m['card']}" in text and f"{m['margin']:+.3f}" in text
+
+
+def test_D1_the_shared_card_reader_reads_every_card_as_the_reference_names_it() -> None:
+    """The terminal reads cards with the core's reader (the one Ronco's advisor uses): every
+    card's name reads back to it, as the reference engine's own parser has it."""
+    from simcards.ronda.terminal import card_of_text
+
+    for card in range(40):
+        assert card_of_text(ref.card_name(card)) == card == ref.parse_card(ref.card_name(card))
