@@ -267,6 +267,9 @@ def _no_such_option(exc: Exception) -> str:
         group_path = " ".join(reversed(chain[1:]))  # "ronda" for "ronda hands"
         names = (siblings[0] if len(siblings) == 1
                  else ", ".join(siblings[:-1]) + " and " + siblings[-1])
+        if close:  # a near-certain typo first (--hand on hands), then who takes the flag
+            return (f"{msg} (did you mean {close[0]}? {opt} is an option of {group_path} "
+                    f"{names})").replace("  ", " ")
         verb = "does" if len(siblings) == 1 else "do"
         return f"{msg} ({where} does not take it; {group_path} {names} {verb})".replace("  ", " ")
     if close:

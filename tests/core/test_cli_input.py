@@ -159,7 +159,8 @@ def test_workers_unknown_options_and_policy_errors_read_well(capsys) -> None:
                     "No such option: --target (ronda hands does not take it; ronda matches, "
                     "compare, ladder and play do)")
     _one_line_error(capsys, ["ronda", "hands", "--hand", "3"],
-                    "No such option: --hand (did you mean --hands?)")
+                    "No such option: --hand (did you mean --hands? --hand is an option of "
+                    "ronda advise)")
     _one_line_error(capsys, ["ronda", "compare", "lookahead:0", "greedy"],
                     "policy A: lookahead: D must be between 1 and")
     assert main(["ronda", "hands", "--target", "41"]) == 2
