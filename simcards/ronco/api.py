@@ -148,13 +148,13 @@ from simcards.core.cli_options import (
     parse_int_list,
     parse_range,
 )
-from simcards.core.engines import PYTHON, engine_for, notice
+from simcards.core.engines import COMPILED, PYTHON, distinct, engine_for, notice
 from simcards.core.errors import UsageError
 from simcards.core.policyspec import USER_KIND, flag_message
 from simcards.core.results import Result
 from simcards.core.runner import check_workers
 from simcards.core.switches import HAND, RuleSet
-from simcards.core.userpolicy import is_user_spec
+from simcards.core.userpolicy import UserPolicy, is_user_spec
 from simcards.core.userpolicy import load as load_user
 from simcards.ronco.policies import (
     BAYES_TABLE,
@@ -329,6 +329,18 @@ def _no_users(policies: Sequence[Policy], command: str) -> None:
         if p.chart is not None:
             raise UsageError(f"{command} plays built-in policies only for now; {p.spec()} is a "
                              "keep chart (rounds plays it)")
+
+
+def _compiled_only(users: Sequence[UserPolicy | None], command: str) -> str:
+    """The engine of a command that seats users' functions (S5) in its compiled kernels only:
+    every function must compile with numba (refused in one line otherwise)."""
+    for u in distinct(users):
+        fn, why = u.compiled()
+        if fn is None:
+            raise UsageError(f"{command} plays your functions on the compiled engine only; "
+                             f"numba cannot compile {u.text()}: {why} (rounds --engine python "
+                             "plays it)")
+    return COMPILED
 
 
 _POLICY_ARGS = {"players": INT, "policy": POLICY_TEXT, "policies": POLICIES_TEXT.or_none(),
@@ -561,11 +573,16 @@ def games(*, players: int = 4, lives: int = 7, policies: str | Sequence[str] | N
 
     table = game_policies(players, policies, policy, threshold, dealer_threshold, keep_prob,
                           rules)
-    _no_users(table, "games")
     ronco_games.check_lives(lives)
     ronco_games.check_first_dealer(first_dealer, players)
-    header = {**_header("games", rules, table), "lives": lives, "first_dealer": first_dealer}
+    users = [p.user for p in table]
+    engine = None
+    if any(users):
+        engine = _compiled_only(users, "games")
+    header = {**_header("games", rules, table, engine), "lives": lives,
+              "first_dealer": first_dealer}
     if exact:
+        _no_users(table, "games --exact")
         _refuse_with("--exact", _given(games=games, store=store, scheduler=scheduler),
                      "the exact solver simulates nothing")
         from simcards.ronco.games_exact import exact_game
