@@ -568,6 +568,13 @@ def games(*, players: int = 4, lives: int = 7, policies: str | Sequence[str] | N
     ``policy`` (default ``"threshold"``) with ``threshold``/``dealer_threshold`` (5) or
     ``keep_prob`` (0.5). ``games`` defaults to 100k, at most 1e10. ``exact=True`` solves small
     tables exactly; ``games``, ``store`` and ``scheduler`` then do not apply and are refused.
+
+    A player may play a function of yours, ``PATH.py:FUNCTION`` or the function itself (S5):
+    it reads the seat's ``ronco_game_v0`` observation (``observation_kernel``'s readers read
+    it, the lives included) and is asked at every decision in the compiled kernel (a function
+    numba cannot compile is refused: ``rounds`` plays it on the Python engine); ``--exact``
+    takes built-in policies only. A keep chart (S6) plays, each round, the rows of that round's
+    table size, so it must hold every size from ``players`` down to 2.
     """
     from simcards.ronco import games_batch as ronco_games
 

@@ -1,12 +1,16 @@
-"""The ``ronco_v0`` observation in compiled code: its layout, readers for a player's own
-policy (S5), and the writer the round kernels keep up to date for the seat deciding.
+"""The ``ronco_v0`` and ``ronco_game_v0`` observations in compiled code: their layouts,
+readers for a player's own policy (S5), and the writers the round and game kernels keep up to
+date for the seat deciding.
 
-The layout is :data:`simcards.ronco.table.ROUND_OBSERVATION_FIELDS` (``help(
+The layouts are :data:`simcards.ronco.table.ROUND_OBSERVATION_FIELDS` (``help(
 simcards.envs.ronco_v0.env)``): ``C`` strength classes (the deck's distinct strengths,
-weakest first, C2; class 0 is the Poroli card under ``poroli``, C4) and ``n`` positions. The
-readers find both in the vector itself (its last entry is ``n / 20``), so one function serves
-every table size and deck. Every reader is compiled, and works the same called from plain
-Python (a numpy float32 vector) and from inside a compiled policy::
+weakest first, C2; class 0 is the Poroli card under ``poroli``, C4) and ``n`` positions; and
+:data:`~simcards.ronco.table.GAME_OBSERVATION_FIELDS`: the round's fields laid out for the
+game's ``N`` players, then the lives, who is in and the dealer, seats counted from the seat's.
+The readers find which layout, ``N``, ``n`` and ``C`` in the vector itself (:func:`layout`), so
+one function serves rounds and games of every table size and deck. Every reader is compiled,
+and works the same called from plain Python (a numpy float32 vector) and from inside a
+compiled policy::
 
     from simcards.ronco.observation_kernel import card, refused_before, top_class
 
@@ -16,6 +20,8 @@ Python (a numpy float32 vector) and from inside a compiled policy::
         return 1  # pass (the dealer: cut)
 
 Under ``spanish40`` the classes 0..9 are the values 1-7, 10, 11, 12 (:data:`CLASS_VALUES`).
+In a game, :func:`my_lives`, :func:`lives`, :func:`alive` and :func:`dealer_seat` read the
+game's fields (a round's observation answers them as a game's first round would).
 """
 
 from __future__ import annotations
