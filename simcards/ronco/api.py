@@ -649,6 +649,9 @@ def best_threshold(*, players: int | str | Sequence[int] = "3-10", lives: int = 
     if policy not in THRESHOLD_KINDS:
         raise UsageError(f"unknown policy {policy!r} for best-threshold (threshold|informed)")
     ronco_games.check_lives(lives)
+    if is_user_spec(field) or field.strip().lower().startswith("chart:"):
+        raise UsageError(f"--field takes the field's thresholds T:Td; {field.strip()} as the "
+                         "field is not searched against yet (games plays it: --policies)")
     ft = parse_int_list(field.replace(":", ","), "--field")
     if len(ft) != 2:
         raise UsageError(f"--field must be T:Td, got {field!r}")

@@ -243,7 +243,9 @@ def best_threshold(
     policy: Annotated[str, typer.Option("--policy", help="threshold | informed: the family "
                                         "searched, for the hero and the field.")] = "threshold",
     field_spec: Annotated[str, typer.Option("--field", help="The field's thresholds T:Td for "
-                                            "the best response.")] = "5:5",
+                                            "the best response (of the searched family; a "
+                                            "function of yours or a chart plays in games, "
+                                            "not here yet).")] = "5:5",
     *,
     switches: dict[str, Any],
     first_stage: Annotated[str | None, typer.Option(
