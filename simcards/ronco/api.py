@@ -516,6 +516,11 @@ def game_policies(players: int, policies: str | None = None, policy: str | None 
 
     check_players(players)
     keep_prob = check_finite(keep_prob, "--keep-prob")
+    if policies is None and policy is not None and is_user_spec(policy):  # S5, every player
+        _refuse_with(f"--policy {policy.strip()}",
+                     _given(threshold=threshold, dealer_threshold=dealer_threshold,
+                            keep_prob=keep_prob), "the function decides every player's moves")
+        return [Policy(USER_KIND, user=load_user(policy, "--policy"))] * players
     if policies is None:
         kind = policy or "threshold"
         _policy_flags(kind, threshold, dealer_threshold, keep_prob)

@@ -47,6 +47,8 @@ MAX_TABLED = 8
 """The largest table at which a user's function is asked once per situation rather than once
 per decision (:func:`tabulate`): position ``i`` meets ``3**i`` histories, so 8 players make
 some 900,000 situations."""
+MIN_CLASSES = 10
+"""The fewest strength classes of a deck (``spanish40``)."""
 CLASS_VALUES = {"spanish40": (1, 2, 3, 4, 5, 6, 7, 10, 11, 12),
                 "spanish48": tuple(range(1, 13)), "french52": tuple(range(1, 14))}
 """The card value of each strength class, weakest first, without ``poroli`` (with it, class 0
@@ -133,13 +135,27 @@ def layout(obs):
 
     A round's last entry is ``n / 20``; a game's is the last ``dealer`` entry, 0 or 1. So an
     observation whose last entry is ``n / 20`` for ``2 <= n < 20`` with a round's length is a
-    round's; any other is read as a game's of the first size that fits (:func:`_game_fits`),
-    and when none fits, as a round of 20 (whose entries before the last are 0, 1 or 2, so that
-    none reads as a game's ``players`` entry)."""
+    round's; any other is a game's: of the one size whose length it has (every deck has at
+    least :data:`MIN_CLASSES` classes), when its ``players`` entry reads as one, else of the
+    first size whose every entry fits (:func:`_game_fits`: lengths alone collide), and when
+    none fits, a round of 20 (whose entries before the last are 0, 1 or 2, so that none reads
+    as a game's ``players`` entry). The first way costs a few operations: a reader is called at
+    every decision of a game."""
     size = obs.shape[0]
     n = _whole(obs[size - 1], 2, MAX_PLAYERS - 1)
     if n > 0 and (size - 7 * n - 3) % (n + 4) == 0:
         return n, n, (size - 7 * n - 3) // (n + 4)
+    only = -1
+    fits = 0
+    for big in range(2, MAX_PLAYERS + 1):  # the game sizes the length allows (a deck's C)
+        rest = size - 10 * big - 3
+        if rest > 0 and rest % (big + 4) == 0 and rest // (big + 4) >= MIN_CLASSES:
+            fits += 1
+            only = big
+    if fits == 1:  # one size: its players entry alone tells it from a round of 20
+        k = _whole(obs[size - 3 * only - 1], 2, only)
+        if k > 0:
+            return only, k, (size - 10 * only - 3) // (only + 4)
     for big in range(2, MAX_PLAYERS + 1):
         k = _game_fits(obs, big)
         if k > 0:

@@ -72,6 +72,12 @@ def test_S5_a_function_deciding_like_threshold_7_4_gives_the_builtins_games(
     built = _games(capsys, f"threshold:7:4,{rest}", *flags)
     assert _games(capsys, f"{f},{rest}", *flags) == built
     assert _games(capsys, ",".join([f] * players), *flags) == built
+    if not flags:  # --policy: the function at every seat, as in rounds
+        code = main(["ronco", "games", "--players", str(players), "--policy", f, "--games",
+                     "3000", "--seed", "7", "--workers", "1", "--store", "none", "--json"])
+        out = capsys.readouterr()
+        assert code == 0, out.err
+        assert {k: v for k, v in json.loads(out.out).items() if k not in HEADER} == built
 
 
 def test_S5_a_function_reading_its_lives_plays_by_them(tmp_path, capsys):
