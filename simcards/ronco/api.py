@@ -164,13 +164,13 @@ from simcards.core.cli_options import (
     parse_int_list,
     parse_range,
 )
-from simcards.core.engines import PYTHON, engine_for, notice
+from simcards.core.engines import COMPILED, PYTHON, distinct, engine_for, notice
 from simcards.core.errors import UsageError
 from simcards.core.policyspec import USER_KIND, flag_message
 from simcards.core.results import Result
 from simcards.core.runner import check_workers
 from simcards.core.switches import HAND, RuleSet
-from simcards.core.userpolicy import is_user_spec
+from simcards.core.userpolicy import UserPolicy, is_user_spec
 from simcards.core.userpolicy import load as load_user
 from simcards.ronco.policies import (
     BAYES_TABLE,
@@ -345,6 +345,18 @@ def _no_users(policies: Sequence[Policy], command: str) -> None:
         if p.chart is not None:
             raise UsageError(f"{command} plays built-in policies only for now; {p.spec()} is a "
                              "keep chart (rounds plays it)")
+
+
+def _compiled_only(users: Sequence[UserPolicy | None], command: str) -> str:
+    """The engine of a command that seats users' functions (S5) in its compiled kernels only:
+    every function must compile with numba (refused in one line otherwise)."""
+    for u in distinct(users):
+        fn, why = u.compiled()
+        if fn is None:
+            raise UsageError(f"{command} plays your functions on the compiled engine only; "
+                             f"numba cannot compile {u.text()}: {why} (rounds --engine python "
+                             "plays it)")
+    return COMPILED
 
 
 _POLICY_ARGS = {"players": INT, "policy": POLICY_TEXT, "policies": POLICIES_TEXT.or_none(),
@@ -662,6 +674,11 @@ def game_policies(players: int, policies: str | None = None, policy: str | None 
 
     check_players(players)
     keep_prob = check_finite(keep_prob, "--keep-prob")
+    if policies is None and policy is not None and is_user_spec(policy):  # S5, every player
+        _refuse_with(f"--policy {policy.strip()}",
+                     _given(threshold=threshold, dealer_threshold=dealer_threshold,
+                            keep_prob=keep_prob), "the function decides every player's moves")
+        return [Policy(USER_KIND, user=load_user(policy, "--policy"))] * players
     if policies is None:
         kind = policy or "threshold"
         _policy_flags(kind, threshold, dealer_threshold, keep_prob)
@@ -714,16 +731,28 @@ def games(*, players: int = 4, lives: int = 7, policies: str | Sequence[str] | N
     ``policy`` (default ``"threshold"``) with ``threshold``/``dealer_threshold`` (5) or
     ``keep_prob`` (0.5). ``games`` defaults to 100k, at most 1e10. ``exact=True`` solves small
     tables exactly; ``games``, ``store`` and ``scheduler`` then do not apply and are refused.
+
+    A player may play a function of yours, ``PATH.py:FUNCTION`` or the function itself (S5):
+    it reads the seat's ``ronco_game_v0`` observation (``observation_kernel``'s readers read
+    it, the lives included) and is asked at every decision in the compiled kernel (a function
+    numba cannot compile is refused: ``rounds`` plays it on the Python engine); ``--exact``
+    takes built-in policies only. A keep chart (S6) plays, each round, the rows of that round's
+    table size, so it must hold every size from ``players`` down to 2.
     """
     from simcards.ronco import games_batch as ronco_games
 
     table = game_policies(players, policies, policy, threshold, dealer_threshold, keep_prob,
                           rules)
-    _no_users(table, "games")
     ronco_games.check_lives(lives)
     ronco_games.check_first_dealer(first_dealer, players)
-    header = {**_header("games", rules, table), "lives": lives, "first_dealer": first_dealer}
+    users = [p.user for p in table]
+    engine = None
+    if any(users):
+        engine = _compiled_only(users, "games")
+    header = {**_header("games", rules, table, engine), "lives": lives,
+              "first_dealer": first_dealer}
     if exact:
+        _no_users(table, "games --exact")
         _refuse_with("--exact", _given(games=games, store=store, scheduler=scheduler),
                      "the exact solver simulates nothing")
         from simcards.ronco.games_exact import exact_game
@@ -783,6 +812,9 @@ def best_threshold(*, players: int | str | Sequence[int] = "3-10", lives: int = 
     if policy not in THRESHOLD_KINDS:
         raise UsageError(f"unknown policy {policy!r} for best-threshold (threshold|informed)")
     ronco_games.check_lives(lives)
+    if is_user_spec(field) or field.strip().lower().startswith("chart:"):
+        raise UsageError(f"--field takes the field's thresholds T:Td; {field.strip()} as the "
+                         "field is not searched against yet (games plays it: --policies)")
     ft = parse_int_list(field.replace(":", ","), "--field")
     if len(ft) != 2:
         raise UsageError(f"--field must be T:Td, got {field!r}")

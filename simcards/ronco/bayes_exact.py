@@ -254,15 +254,19 @@ def game_field(policies: Sequence[Policy]) -> Policy | None:
 def policy_table(rules: RoncoRules, policies: Sequence[Policy], *,
                  game: bool = False) -> Seats:
     """The kernels' arrays for ``policies`` (by position in a round, by player in a game),
-    with the decision table when one of them plays ``bayes`` or a keep chart (S6, a round's
-    positions only: :func:`simcards.ronco.charts.seat_table`). The kernel looks both up one
+    with the decision table when one of them plays ``bayes`` or a keep chart (S6: a round's
+    chart positions, :func:`simcards.ronco.charts.seat_table`; a game's every table size,
+    :func:`simcards.ronco.charts.game_seat_table`). The kernel looks both up one
     way, so a chart seat is handed to it as a table seat."""
     charts = any(p.chart is not None for p in policies)
     if not _table_seats(policies) and not charts:
         return Seats.from_policies(policies)
+    if game and charts:
+        from simcards.ronco.charts import game_seat_table
+
+        seats = Seats.from_policies(policies, game_seat_table(rules, policies))
+        return seats._replace(kind=np.where(seats.kind == CHART, BAYES, seats.kind))
     if game:
-        if charts:
-            raise UsageError("games do not play keep charts yet; rounds does")
         field = game_field(policies)
         assert field is not None
         table = game_table(rules, len(policies), field).kernel_arrays()

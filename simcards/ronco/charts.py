@@ -40,7 +40,7 @@ import numpy as np
 
 from simcards.core.errors import UsageError, read_text
 from simcards.ronco.codes import BAYES, BAYES_HIST_SPAN
-from simcards.ronco.policies import Policy
+from simcards.ronco.policies import BAYES_TABLE, Policy
 from simcards.ronco.rules import RoncoRules
 
 ACTIONS = ("keep", "swap", "refused")
@@ -161,6 +161,20 @@ class Chart:
                                  f"{len(header)}")
         return header, [[c.strip() for c in r] for r in table[1:]]
 
+    @cached_property
+    def sizes(self) -> list[int]:
+        """The table sizes the chart has rows for (one, as ``simcards ronco chart`` writes it;
+        a chart for games holds one per table size the game passes through)."""
+        out = set()
+        for line, r in enumerate(self.rows[1], start=2):
+            try:
+                out.add(int(r[0]))
+                int(r[1])
+            except ValueError:
+                raise UsageError(f"{self.path}, line {line}: players and position must be "
+                                 "integers") from None
+        return sorted(out)
+
     def decisions(self, rules: RoncoRules, n: int) -> tuple[Situations, np.ndarray]:
         """The chart's decision in every situation of a table of ``n`` under ``rules``
         (rows by card columns; True keeps), refused in one line when the chart is for another
@@ -176,15 +190,15 @@ class Chart:
         by_value = {lab: s for lab, s in zip(want, sit.strengths, strict=True)}
         keep = np.zeros(sit.possible.shape, np.bool_)
         seen = np.zeros(sit.size, np.bool_)
+        sizes = self.sizes
+        if n not in sizes:
+            raise UsageError(f"{self.path}: the chart is for {' and '.join(map(str, sizes))} "
+                             f"players, the table has {n}")
         for line, r in enumerate(rows, start=2):
             where = f"{self.path}, line {line}"
-            try:
-                players, pos = int(r[0]), int(r[1])
-            except ValueError:
-                raise UsageError(f"{where}: players and position must be integers") from None
+            players, pos = int(r[0]), int(r[1])
             if players != n:
-                raise UsageError(f"{self.path}: the chart is for {players} players, the table "
-                                 f"has {n}")
+                continue  # another table size's row (a chart for games holds several)
             hist = _history(r[2], pos, where)
             dealt = -1
             if r[3]:
@@ -316,6 +330,32 @@ def seat_table(rules: RoncoRules, policies: Sequence[Policy],
             keys.append(k)
             vals.append(v)
     return _sorted((np.concatenate(keys), np.concatenate(vals)))
+
+
+def game_seat_table(rules: RoncoRules, policies: Sequence[Policy]) -> tuple[np.ndarray,
+                                                                            np.ndarray]:
+    """The decision table of a game's chart seats (S6), by player: every position of every
+    table size from the game's players down to 2, since a seat meets them all as players go
+    out (G3). The rows know the round only, not the lives, so a chart seat plays its round
+    chart in each round. The table is keyed by table size and position, not by player, so
+    every chart seat of a game plays one chart, and no ``bayes`` seat sits with them."""
+    found = {p.chart for p in policies if p.chart is not None}
+    if len(found) > 1:
+        raise UsageError("games play one keep chart at a table (every chart seat the same "
+                         "file); rounds plays several")
+    if any(p.chart is None and BAYES_TABLE in p.declared.needs for p in policies):
+        raise UsageError("games cannot seat bayes with a keep chart: both are played from "
+                         "one decision table")
+    (chart,) = found
+    n = len(policies)
+    missing = [k for k in range(2, n + 1) if k not in chart.sizes]
+    if missing:
+        raise UsageError(f"{chart.path}: a chart played in games of {n} players needs rows "
+                         f"for every table size from {n} down to 2 (players go out, G3); it "
+                         f"has none for {', '.join(map(str, missing))}")
+    parts = [chart.kernel_arrays(rules, k, range(k)) for k in range(2, n + 1)]
+    return _sorted((np.concatenate([k for k, _ in parts]),
+                    np.concatenate([v for _, v in parts])))
 
 
 MAX_CHART_PLAYERS = 8

@@ -255,7 +255,14 @@ def games(
         "policies; not with --games, --store or --scheduler).")] = False,
     run: dict[str, Any],
 ) -> None:
-    """Whole games: win rate by player, draws, game length and elimination order."""
+    """Whole games: win rate by player, draws, game length and elimination order.
+
+    A player may play a function of yours, PATH.py:FUNCTION (S5): it sees the seat's
+    ronco_game_v0 observation (the round, then every seat's lives, who is in and the dealer)
+    and is asked at every decision, in the compiled kernel. A keep chart, chart:FILE.csv (S6),
+    plays in each round the rows of that round's table size: it needs rows for every size from
+    --players down to 2.
+    """
     _API.call("games", players=players, lives=lives, policies=policies_spec, policy=policy,
               threshold=threshold, dealer_threshold=dealer_threshold, keep_prob=keep_prob,
               **switches, first_dealer=first_dealer, games=n_games, exact=exact_solve, run=run,
@@ -302,7 +309,9 @@ def best_threshold(
     policy: Annotated[str, typer.Option("--policy", help="threshold | informed: the family "
                                         "searched, for the hero and the field.")] = "threshold",
     field_spec: Annotated[str, typer.Option("--field", help="The field's thresholds T:Td for "
-                                            "the best response.")] = "5:5",
+                                            "the best response (of the searched family; a "
+                                            "function of yours or a chart plays in games, "
+                                            "not here yet).")] = "5:5",
     *,
     switches: dict[str, Any],
     first_stage: Annotated[str | None, typer.Option(

@@ -213,10 +213,29 @@ def _field_game(words, seats, rules, game, d, buf, informed):
     return s0, s1, s2, s3, STALLED, -1, rounds
 
 
+@njit(cache=True, inline="always")
+def _seat_users(users, order, k, lives, n):
+    """S5: seat the players who play a user's function at the round's positions (``order``,
+    ``k`` of them), with everybody's lives and the dealer, so that each sees its
+    ``ronco_game_v0`` observation (:func:`simcards.ronco.observation_kernel.user_keeps`)."""
+    slot, seat, ulives, info, mark = users.slot, users.seat, users.lives, users.game, users.mark
+    for pos in range(k):
+        pl = order[pos]
+        seat[pos] = pl
+        slot[pos] = info[3 + pl]
+    for i in range(n):
+        ulives[i] = lives[i]
+    info[2] = order[k - 1]
+    mark[0] = -1  # a new round: its observation is written whole
+    mark[4] = -1
+
+
 @njit(cache=True, _nrt=False)
-def _general_game(words, seats, rules, game, d, draw_uniforms, buf):
+def _general_game(words, seats, rules, game, d, draw_uniforms, buf, users):
     """:func:`play_game` for any mix of policies, through the round kernel's
-    :func:`play_round`. Returns ``(s0, s1, s2, s3, ending, winner, rounds)``."""
+    :func:`play_round`; ``users`` the players' user functions (S5,
+    :class:`~simcards.ronco.kernel_state.UserSeats`), or None. Returns ``(s0, s1, s2, s3,
+    ending, winner, rounds)``."""
     s0, s1, s2, s3 = words
     n, _, _, max_rounds = game
     kind, t, td, p, _, _ = seats
@@ -240,7 +259,9 @@ def _general_game(words, seats, rules, game, d, draw_uniforms, buf):
                 s0, s1, s2, s3, x = step(s0, s1, s2, s3)
                 u[pos] = to_uniform(x)
         rounds += 1
-        flags = play_round(hold, deck[k], k, by_pos, u, rules, lost, None)
+        if users is not None:
+            _seat_users(users, order, k, lives, n)
+        flags = play_round(hold, deck[k], k, by_pos, u, rules, lost, users)
         if flags & ALL_TIE:  # G6: no lives lost
             if rules.absolute_tie == VOID_TIE:
                 return s0, s1, s2, s3, VOID, -1, rounds
@@ -256,13 +277,13 @@ def _general_game(words, seats, rules, game, d, draw_uniforms, buf):
 
 
 @njit(cache=True, _nrt=False)
-def play_game(state, seats, rules, game, draw_uniforms, buf):
-    """Play one game set up by ``game`` (:class:`~simcards.ronco.kernel_state.GameSpec`),
-    ``seats`` by player. ``buf`` comes from :func:`game_buffers`; its deck holds the strengths
-    of the deck's cards in any order (it is shuffled in place, like card indices would be,
-    draw for draw), and its ``lives`` and ``elim_round`` (by player; 0 = never eliminated)
-    hold the final state afterwards. ``state`` is advanced in place (see the module docstring
-    for the stream layout).
+def play_game(state, seats, rules, game, draw_uniforms, buf, users):
+    """Play one game set up by ``game`` (:class:`~simcards.ronco.kernel_state.GameSpec`), ``seats``
+    by player, ``users`` the players' user functions (S5) or None. ``buf`` comes from
+    :func:`game_buffers`; its deck holds the strengths of the deck's cards in any order (it is
+    shuffled in place, like card indices would be, draw for draw), and its ``lives`` and
+    ``elim_round`` (by player; 0 = never eliminated) hold the final state afterwards. ``state``
+    is advanced in place (see the module docstring for the stream layout).
 
     Returns ``(ending, winner, rounds, first_dealer)``; ``winner`` is -1 without a winner.
     """
@@ -291,7 +312,7 @@ def play_game(state, seats, rules, game, draw_uniforms, buf):
                                                              False)
     else:
         s0, s1, s2, s3, ending, winner, rounds = _general_game(words, seats, rules, game, d0,
-                                                               draw_uniforms, buf)
+                                                               draw_uniforms, buf, users)
     store(state, s0, s1, s2, s3)
     return ending, winner, rounds, d0
 
@@ -313,8 +334,9 @@ def finish_places(n, elim_round, place):
 
 
 @njit(cache=True)
-def simulate_games(state, games, seats, rules, game, hist_len):
+def simulate_games(state, games, seats, rules, game, hist_len, users):
     """Monte Carlo games; returns sufficient statistics (all int64, mergeable by sum).
+    ``users``: the players' user functions (S5), or None.
 
     ``(wins[n], endings[4], rounds_hist[hist_len], places[n, n], rounds_sums[2])``; the last
     bin of ``rounds_hist`` collects
@@ -331,7 +353,8 @@ def simulate_games(state, games, seats, rules, game, hist_len):
     places = np.zeros((n, n), np.int64)
     sums = np.zeros(2, np.int64)
     for _ in range(games):
-        ending, winner, rounds, _d0 = play_game(state, seats, rules, game, draw_uniforms, buf)
+        ending, winner, rounds, _d0 = play_game(state, seats, rules, game, draw_uniforms, buf,
+                                                users)
         endings[ending] += 1
         if winner >= 0:
             wins[winner] += 1
@@ -355,7 +378,8 @@ def detail_games(state, games, seats, rules, game):
     lives_left = np.zeros((games, n), np.int64)
     elim = np.zeros((games, n), np.int64)
     for g in range(games):
-        ending, winner, rounds, d0 = play_game(state, seats, rules, game, draw_uniforms, buf)
+        ending, winner, rounds, d0 = play_game(state, seats, rules, game, draw_uniforms, buf,
+                                               None)
         out[g, 0] = ending
         out[g, 1] = winner
         out[g, 2] = rounds

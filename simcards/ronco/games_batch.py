@@ -6,6 +6,7 @@ The command's Python function is :func:`simcards.ronco.api.games`
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -15,11 +16,13 @@ import numpy as np
 from simcards.core.cli_options import check_range, check_seat
 from simcards.core.runner import Stats, run_batch
 from simcards.core.stats import wilson
+from simcards.core.userpolicy import UserPolicy
 from simcards.ronco.bayes_exact import policy_table
 from simcards.ronco.game_kernel import ALL_OUT, STALLED, VOID, simulate_games
 from simcards.ronco.kernel_state import GameSpec, KernelRules, Seats
 from simcards.ronco.policies import KINDS, Policy
 from simcards.ronco.rules import RoncoRules, check_players
+from simcards.ronco.users import check_errors, user_seats
 
 GAMES_CHUNK = 1 << 15
 """Games per chunk: a fraction of a second for a big table, so progress and resume are smooth."""
@@ -37,6 +40,9 @@ class GameConfig:
     policies: Seats
     rules: KernelRules
     first_dealer: int
+    users: tuple[UserPolicy | None, ...] = ()
+    """S5: each player's function (None: a built-in policy); the text travels to the workers,
+    which compile it themselves. Empty when nobody plays one."""
 
     @property
     def hist_len(self) -> int:
@@ -47,8 +53,9 @@ class GameConfig:
     @classmethod
     def build(cls, rules: RoncoRules, policies: Sequence[Policy], lives: int,
               first_dealer: int | None) -> GameConfig:
+        users = tuple(p.user for p in policies)
         return cls(len(policies), lives, policy_table(rules, policies, game=True), rules.kernel,
-                   -1 if first_dealer is None else first_dealer)
+                   -1 if first_dealer is None else first_dealer, users if any(users) else ())
 
     def args(self, max_rounds: int = MAX_ROUNDS) -> tuple:
         """The game kernels' arguments after ``(state, games)``: the players' policies, the
@@ -77,8 +84,17 @@ STREAM = "ronco.games"
 
 
 def games_chunk(state: np.ndarray, size: int, cfg: GameConfig) -> GameStats:
-    """One chunk of Monte Carlo games (runs in a worker)."""
-    return GameStats(*simulate_games(state, size, *cfg.args(), cfg.hist_len))
+    """One chunk of Monte Carlo games (runs in a worker). A player's own function (S5) is
+    compiled here and asked at every one of his decisions with his ``ronco_game_v0``
+    observation; an action that is not legal refuses the chunk in one line."""
+    if not cfg.users:
+        return GameStats(*simulate_games(state, size, *cfg.args(), cfg.hist_len, None))
+    seats = user_seats(cfg.users, cfg.rules, cfg.n, cfg.lives)
+    with warnings.catch_warnings():  # numba calls first-class functions experimental
+        warnings.filterwarnings("ignore", message="First-class function type")
+        out = GameStats(*simulate_games(state, size, *cfg.args(), cfg.hist_len, seats))
+    check_errors(seats, cfg.users)
+    return out
 
 
 def check_lives(lives: int) -> int:

@@ -91,19 +91,26 @@ class UserSeats(NamedTuple):
     (:func:`simcards.ronco.observation_kernel.user_keeps`); or, at a table of up to
     :data:`~simcards.ronco.observation_kernel.MAX_TABLED` positions, each user position's
     action in every situation it can meet, asked of its function once
-    (:func:`~simcards.ronco.observation_kernel.tabulate`). Built in the process that runs the
-    kernel (the functions are compiled there), never pickled."""
+    (:func:`~simcards.ronco.observation_kernel.tabulate`). In a game (``seat`` not empty) the
+    game kernel refills ``slot``, ``seat``, ``lives`` and the dealer every round, and the
+    function is asked at every decision: its answer may depend on the lives. Built in the
+    process that runs the kernel (the functions are compiled there), never pickled."""
 
     fns: tuple  # MAX_USER_POLICIES cfuncs f(obs, legal) -> action (a spare slot: a stub)
     slot: np.ndarray  # int64 by position: the seat's function in fns, -1 for a built-in
-    obs: np.ndarray  # float32: the ronco_v0 observation of the seat deciding
+    obs: np.ndarray  # float32: the ronco_v0 (a game: ronco_game_v0) observation of the seat
     legal: np.ndarray  # int8 [1, 1]: keep and pass are always legal
     cls: np.ndarray  # int64 by strength: its strength class (C2, C4), the observation's unit
     n_classes: int
-    mark: np.ndarray  # int64 [next position, card entry, dealt entry, position entry]
+    mark: np.ndarray  # int64 [next position, card entry, dealt entry, position entry, player
+    # whose game fields are written]
     err: np.ndarray  # int64 [position + 1, action] of the first action that is not legal
     table: np.ndarray  # int64: the functions' actions by situation (empty: ask each time)
     off: np.ndarray  # int64 by position: where its situations start in ``table``
+    seat: np.ndarray  # int64 by position: the player there (a game; empty in a round)
+    lives: np.ndarray  # int64 by player: lives left (a game; empty in a round)
+    game: np.ndarray  # int64 [positions laid out, starting lives, the player dealing, then
+    # each player's slot in fns (a game; -1 for a built-in)]
 
 
 class GameSpec(NamedTuple):

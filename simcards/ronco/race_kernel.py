@@ -38,7 +38,7 @@ def play_candidates(seed, seats, cand, any_field_random, rules, game, buf, won):
         # choice of policy does not shift the stream under the field.
         draw_uniforms = any_field_random or cand.kind[c] == RANDOM
         ending, winner, _r, _d = play_game(game_state, seats, rules, game, draw_uniforms,
-                                           buf.work)
+                                           buf.work, None)
         won[c] = ending == WON and winner == 0
 
 

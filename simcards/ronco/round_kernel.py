@@ -263,7 +263,7 @@ def _threshold_rounds(state, rounds, n, seats, deck, rules, out, users, tabled):
     lost_count, double_count, tallies = out
     kind = seats.kind
     if users is not None:  # read once: a field read in the loop costs a reference count
-        fns, slot, obs, legal, cls, c, mark, err, _, _ = users
+        fns, slot, obs, legal, cls, c, mark, err, _, _, _, _, _ = users
         f0, f1, f2, f3 = fns  # called by name: see observation_kernel.user_keeps
     if tabled is not None:
         utable, uoff, err = tabled
@@ -296,7 +296,7 @@ def _threshold_rounds(state, rounds, n, seats, deck, rules, out, users, tabled):
                 if a != KEEP and not passes and bad == 0:  # not legal: kept, and refused
                     bad, bad_action = i + 1, a
             if users is not None and kind[i] == _USER:
-                observe(obs, cls, c, mark, i, n, carry, False, dd >= 0, dd, hist)
+                observe(obs, cls, c, mark, i, n, n, carry, False, dd >= 0, dd, hist)
                 k = slot[i]
                 a = (f0(obs, legal) if k == 0 else f1(obs, legal) if k == 1
                      else f2(obs, legal) if k == 2 else f3(obs, legal))
@@ -322,7 +322,7 @@ def _threshold_rounds(state, rounds, n, seats, deck, rules, out, users, tabled):
             if a != KEEP and not dealer_cuts and bad == 0:
                 bad, bad_action = dealer + 1, a
         if users is not None and kind[dealer] == _USER:
-            observe(obs, cls, c, mark, dealer, n, carry, True, dd >= 0, dd, hist)
+            observe(obs, cls, c, mark, dealer, n, n, carry, True, dd >= 0, dd, hist)
             k = slot[dealer]
             a = (f0(obs, legal) if k == 0 else f1(obs, legal) if k == 1
                  else f2(obs, legal) if k == 2 else f3(obs, legal))

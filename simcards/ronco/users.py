@@ -25,26 +25,40 @@ from simcards.ronco.kernel_state import KernelRules, UserSeats
 ACTIONS = "0 keep, 1 pass"
 """The legal actions of a Ronco seat, as an illegal action's error names them."""
 
-def user_seats(users: Sequence[UserPolicy | None], rules: KernelRules, n: int) -> UserSeats:
+def user_seats(users: Sequence[UserPolicy | None], rules: KernelRules, n: int,
+               lives: int = 0) -> UserSeats:
     """The kernel's :class:`~simcards.ronco.kernel_state.UserSeats` for the seats ``users``
     (by position, None for a built-in), compiled in this process; at a table of up to
     :data:`~simcards.ronco.observation_kernel.MAX_TABLED` positions with each user position's
     action in every situation (:func:`~simcards.ronco.observation_kernel.tabulate`, once per
-    process and table)."""
+    process and table).
+
+    ``lives`` > 0: the seats of a game of ``n`` players (``users`` by player) starting with
+    that many lives, who see the ``ronco_game_v0`` observation and are asked at every decision
+    (their answers may depend on the lives); the game kernel seats them round by round."""
     from simcards.ronco.observation_kernel import MAX_TABLED, tabulate
 
     fns, slot = compiled_functions(users)
     counts = np.asarray(rules.counts)
     cls = (np.cumsum(counts > 0) - 1).astype(np.int64)  # a strength's rank among those dealt
     c = int(np.count_nonzero(counts))
+    mark = np.array([0, -1, -1, -1, -1], np.int64)
+    if lives > 0:
+        obs = np.zeros(c * (n + 4) + 10 * n + 3, np.float32)
+        game = np.array([n, lives, -1, *slot], np.int64)
+        return UserSeats(tuple(fns), slot.copy(), obs, np.ones(2, np.int8), cls, c, mark,
+                         np.zeros(2, np.int64), np.zeros(0, np.int64), np.zeros(n, np.int64),
+                         np.zeros(n, np.int64), np.zeros(n, np.int64), game)
     obs = np.zeros(c * (n + 4) + 7 * n + 3, np.float32)
     obs[-1] = n / 20
     off, size = table_offsets(slot, rules.top)
     key = (tuple(None if u is None else u.digest for u in users), counts.tobytes(), n)
     table = _TABLES.get(key) if n <= MAX_TABLED else np.zeros(0, np.int64)
-    seats = UserSeats(tuple(fns), slot, obs, np.ones(2, np.int8), cls, c,
-                      np.array([0, -1, -1, -1], np.int64), np.zeros(2, np.int64),
-                      np.zeros(size, np.int64) if table is None else table, off)
+    seats = UserSeats(tuple(fns), slot, obs, np.ones(2, np.int8), cls, c, mark,
+                      np.zeros(2, np.int64),
+                      np.zeros(size, np.int64) if table is None else table, off,
+                      np.zeros(0, np.int64), np.zeros(0, np.int64),
+                      np.array([n, 0, -1], np.int64))
     if table is None:
         tabulate(seats, n, counts, rules.top)
         _TABLES[key] = seats.table
@@ -70,10 +84,12 @@ table size."""
 
 
 def check_errors(seats: UserSeats, users: Sequence[UserPolicy | None]) -> None:
-    """Refuse a chunk in which a user function returned an action that is not legal."""
+    """Refuse a chunk in which a user function returned an action that is not legal (a game:
+    ``err`` names the player, ``users`` are by player)."""
     if seats.err[0]:
-        pos = int(seats.err[0]) - 1
-        raise illegal(users[pos], int(seats.err[1]), f"position {pos}", ACTIONS)
+        at = int(seats.err[0]) - 1
+        where = f"player {at}" if seats.seat.shape[0] else f"position {at}"
+        raise illegal(users[at], int(seats.err[1]), where, ACTIONS)
 
 
 def python_rounds(state: np.ndarray, size: int, n: int, kind: np.ndarray,

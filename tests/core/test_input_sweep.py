@@ -244,6 +244,8 @@ RONCO_ROWS = [
     cli("ronco best-threshold --players 3 --max-iterations -1", part="--max-iterations"),
     cli("ronco best-threshold --players 3 --field 5", part="--field"),
     cli("ronco best-threshold --players 3 --field 99:99", part="--field"),
+    cli("ronco best-threshold --players 3 --field mine.py:f", part="--field"),
+    cli("ronco best-threshold --players 3 --field chart:c.csv", part="--field"),
     cli("ronco best-threshold --players 3 --policy random", part="--policy"),
     # Equilibria
     cli("ronco equilibrium --players 8 --start 5:5,5:5", part="--start"),

@@ -227,9 +227,9 @@ def test_S5_a_function_and_flags_it_would_ignore_are_refused(tmp_path, capsys):
     code = main(["ronco", "exact", "--policies", f"{f},threshold,threshold,threshold"])
     err = capsys.readouterr().err
     assert code == 2 and "exact plays built-in policies only for now" in err
-    code = main(["ronco", "games", "--policies", f"{f},threshold,threshold,threshold"])
+    code = main(["ronco", "games", "--exact", "--policies", f"{f},threshold,threshold,threshold"])
     err = capsys.readouterr().err
-    assert code == 2 and "games plays built-in policies only for now" in err
+    assert code == 2 and "games --exact plays built-in policies only for now" in err
 
 
 def test_S5_the_readers_read_the_environments_observation() -> None:
