@@ -500,9 +500,12 @@ def run_ladder(game: LadderGame, *, policies: str | Sequence[str | PolicySpec] |
                            "tables": [game.table(rules, names, [r.data for r in res])
                                       for rules, res in zip(tables, results, strict=True)]}
     result = Result(out, results, ladder_frame)
+    users = {s.user.text(): s.user.digest for s in specs if s.user is not None}
     keep_result(store, {**{k: out[k] for k in ("game", "command", "policies", "players",
                                                "dealer", "seed", "deals")},
-                        "rules": [r.summary() for r in tables]},
+                        "rules": [r.summary() for r in tables],
+                        # an edited function is another ladder, as its pairings are other runs
+                        **({"user_policies": users} if users else {})},
                 result, {"order": [t["order"] for t in out["tables"]]})
     return result
 
