@@ -118,7 +118,7 @@ from simcards.core.apiargs import (
     run_keywords,
 )
 from simcards.core.cli_options import Count, check_seat
-from simcards.core.engines import PYTHON, engine_for, notice
+from simcards.core.engines import COMPILED, PYTHON, distinct, engine_for, notice
 from simcards.core.errors import UsageError
 from simcards.core.policyspec import PolicySpec, flag_message
 from simcards.core.results import Result
@@ -313,12 +313,15 @@ def _choose_engine(specs: Sequence[PolicySpec], engine: str | None) -> str:
     return engine
 
 
-def _no_users(specs: Sequence[PolicySpec], command: str) -> None:
-    """Refuse a player's own function (Q11) where only built-in policies play for now."""
-    for s in specs:
-        if s.user is not None:
-            raise UsageError(f"{command} plays built-in policies only for now; {s.user} is a "
-                             "function of yours (hands plays it)")
+def _compiled_only(specs: Sequence[PolicySpec], command: str) -> None:
+    """Whole matches play a player's own function (Q11) in the match kernel only (no Python
+    engine plays a match): refuse, in one line, a function numba cannot compile."""
+    for u in distinct([s.user for s in specs]):
+        fn, why = u.compiled()
+        if fn is None:
+            raise UsageError(f"{command} plays your functions compiled only (whole matches "
+                             f"have no Python engine; hands has one): numba cannot compile "
+                             f"{u.text()}: {why}")
 
 
 # ---------------------------------------------------------------- commands
@@ -375,15 +378,19 @@ def matches(*, rules: RondaRules, policies: str | Sequence[str] | None = None,
     The flags of :func:`hands`, plus ``target`` (usually 11, 21 or 41; any of 1 .. 1000),
     ``target_check`` and, in classic mode, ``hands_to_win``. ``dealer`` fixes the first dealer
     (default: drawn for every match, D3). ``matches`` defaults to 100k, at most 1e9.
+
+    A policy may be a function of yours (Q11), as in :func:`hands`; it sees the
+    ``ronda_match_v0`` observation (the match scores carried, the hands won) and plays in the
+    match kernel only, so numba must compile it (whole matches have no Python engine).
     """
     from simcards.core.montecarlo import monte_carlo
     from simcards.ronda import matches_batch
 
     specs = seat_policies(rules.players, policies)
-    _no_users(specs, "matches")
+    _compiled_only(specs, "matches")
     dealer = check_seat(dealer, rules.players)
     total = MATCHES.parse(matches)
-    header = {**_header("matches", rules, specs), "dealer": dealer,
+    header = {**_header("matches", rules, specs, engine=COMPILED), "dealer": dealer,
               "max_hands": matches_batch.max_hands(rules)}
     return monte_carlo(
         header, {"matches": total,
@@ -409,6 +416,9 @@ def compare(a: str | PolicySpec, b: str | PolicySpec, *, rules: RondaRules,
     1e9; ``dealer`` fixes the first dealer of every set (default: drawn for each set).
     ``progress`` may also be a :class:`~simcards.core.progress.Progress` that the run counts
     into (a ladder's one bar for all its pairings).
+
+    A or B may be a function of yours (Q11, as in :func:`matches`: compiled only); its
+    digest is in the answer and the run's key, so an edited file never resumes an old run.
     """
     from simcards.core.montecarlo import monte_carlo
     from simcards.ronda import compare_batch as ronda_compare
@@ -416,13 +426,14 @@ def compare(a: str | PolicySpec, b: str | PolicySpec, *, rules: RondaRules,
 
     spec_a = parse_policy(a, "policy A")
     spec_b = parse_policy(b, "policy B")
-    _no_users((spec_a, spec_b), "compare")
+    _compiled_only((spec_a, spec_b), "compare")
     dealer = check_seat(dealer, rules.players)
     total = DEALS.parse(deals)
     header = {"game": "ronda", "command": "compare", "players": rules.players,
               "rules": rules.summary(), "sides": sides(rules), "policy_a": spec_a.text(),
               "policy_b": spec_b.text(), "dealer": dealer,
-              "max_hands": matches_batch.max_hands(rules)}
+              "max_hands": matches_batch.max_hands(rules),
+              **_engine_keys((spec_a, spec_b), COMPILED)}
     return monte_carlo(
         header, {"deals": total, "chunk_size": ronda_compare.chunk_for(rules, spec_a, spec_b)},
         lambda **where: ronda_compare.simulate(rules, spec_a, spec_b, total, dealer=dealer,
@@ -456,7 +467,9 @@ def ladder(*, policies: str | Sequence[str | PolicySpec] | None = None,
     paired match win-rate difference is the figure the fit reads. ``deals`` are deal sets per
     pairing (default 50k, at most 1e9). With 3 or 4 players alone every pair also plays B
     against A, each order on half the deal sets (rounded up), so that the ladder does not
-    depend on the order the policies are listed in (:mod:`simcards.core.ladder`).
+    depend on the order the policies are listed in (:mod:`simcards.core.ladder`). A policy
+    may be a function of yours (Q11, as in :func:`compare`: compiled only; each pairing's run
+    key holds its digest).
     """
     from simcards.core.ladder import run_ladder
 
@@ -470,7 +483,7 @@ def _ladder_game() -> Any:
 
     def policy(item: str | PolicySpec, rules: RondaRules) -> PolicySpec:
         spec = parse_policy(item, "--policies")
-        _no_users((spec,), "ladder")
+        _compiled_only((spec,), "ladder")
         return spec
 
     return LadderGame("ronda", "Ronda", make_rules, policy, compare,

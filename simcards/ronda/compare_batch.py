@@ -13,18 +13,21 @@ differences, whose intervals come from the spread of the per-set differences
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
 
 from simcards.core.policyspec import PolicySpec
 from simcards.core.runner import Stats, run_batch
+from simcards.core.userpolicy import UserPolicy
 from simcards.ronda import summaries
 from simcards.ronda.kernel_state import KernelRules, Seats
 from simcards.ronda.match_kernel import simulate_duplicate
 from simcards.ronda.matches_batch import ci_pair, json_number, match_chunk_size, max_hands
 from simcards.ronda.policies import policy_arrays
 from simcards.ronda.rules import RondaRules
+from simcards.ronda.users import check_duplicate_errors, duplicate_seats
 
 STREAM = "ronda.compare"
 """The random stream of the compare command."""
@@ -87,25 +90,40 @@ def seating(rules: RondaRules, a: PolicySpec, b: PolicySpec) -> list[PolicySpec]
 @dataclass(frozen=True)
 class DuplicateConfig:
     """Everything the duplicate kernel needs, as its named tuples and ints (pickled to workers):
-    A's and B's policies as one-seat :class:`~simcards.ronda.kernel_state.Seats`."""
+    A's and B's policies as one-seat :class:`~simcards.ronda.kernel_state.Seats`, and their
+    own functions (Q11: A's and B's, None for a built-in; empty when neither is one)."""
 
     seats_a: Seats
     seats_b: Seats
     rules: KernelRules
     dealer: int
     max_hands: int
+    users: tuple[UserPolicy | None, ...] = ()
 
     @classmethod
     def build(cls, rules: RondaRules, a: PolicySpec, b: PolicySpec,
               dealer: int | None) -> DuplicateConfig:
+        users = (a.user, b.user)
         return cls(policy_arrays([a]), policy_arrays([b]), rules.kernel,
-                   -1 if dealer is None else int(dealer), max_hands(rules))
+                   -1 if dealer is None else int(dealer), max_hands(rules),
+                   users if any(users) else ())
 
 
 def duplicate_chunk(state: np.ndarray, size: int, cfg: DuplicateConfig) -> dict[str, np.ndarray]:
-    """One chunk of deal sets (runs in a worker)."""
-    return named_duplicate_stats(simulate_duplicate(
-        state, size, cfg.dealer, cfg.seats_a, cfg.seats_b, cfg.rules, cfg.max_hands))
+    """One chunk of deal sets (runs in a worker); with players' own functions (Q11) compiled
+    into the match kernel, each play seating A's and B's as it seats their kinds, and refused
+    whole when one played a card it did not hold."""
+    if not cfg.users:
+        return named_duplicate_stats(simulate_duplicate(
+            state, size, cfg.dealer, cfg.seats_a, cfg.seats_b, cfg.rules, cfg.max_hands))
+    a, b = cfg.users
+    seats, user_ab = duplicate_seats(a, b, cfg.rules)
+    with warnings.catch_warnings():  # numba calls first-class functions experimental
+        warnings.filterwarnings("ignore", message="First-class function type")
+        out = simulate_duplicate(state, size, cfg.dealer, cfg.seats_a, cfg.seats_b, cfg.rules,
+                                 cfg.max_hands, seats, user_ab)
+    check_duplicate_errors(seats, a, b, user_ab)
+    return named_duplicate_stats(out)
 
 
 def chunk_for(rules: RondaRules, a: PolicySpec, b: PolicySpec) -> int:

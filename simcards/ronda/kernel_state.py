@@ -303,10 +303,11 @@ class MatchRecords(NamedTuple):
 
 
 class UserSeats(NamedTuple):
-    """The seats that play a player's own function (Q11), for the hand kernel: the functions,
-    which seat plays which, and each such seat's observation and action mask, kept up to date
-    play by play (:mod:`simcards.ronda.observation_kernel`). Built in the process that runs
-    the kernel (the functions are compiled there), never pickled."""
+    """The seats that play a player's own function (Q11), for the hand and match kernels: the
+    functions, which seat plays which, and each such seat's observation and action mask, kept
+    up to date play by play (:mod:`simcards.ronda.observation_kernel`), with the match state
+    the ``ronda_match_v0`` observation shows. Built in the process that runs the kernel (the
+    functions are compiled there), never pickled."""
 
     fns: tuple  # MAX_USER_POLICIES cfuncs f(obs, legal) -> card (a spare slot: a stub)
     slot: np.ndarray  # int64 by seat: the seat's function in fns, -1 for a built-in
@@ -314,4 +315,6 @@ class UserSeats(NamedTuple):
     legal: np.ndarray  # int8 (players, 40): each user seat's action mask, its hand
     before: np.ndarray  # int64: the masks a play changes, as they were before it
     err: np.ndarray  # int64 [seat + 1, card] of the first card played that is not legal
+    match: np.ndarray  # int64 (2, sides): the match's carried scores (S2) and hands won (C2)
+    # by side before the hand, written by the match kernel; zeros in single hands
 

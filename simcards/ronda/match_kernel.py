@@ -113,7 +113,7 @@ def _draw_duplicate_hand(chance, dealer, seats, rules, draw):
 
 
 @njit(cache=True)
-def _play_match(chance, seats, rules, work, max_hands, tally, rec, j):
+def _play_match(chance, seats, rules, work, max_hands, tally, rec, j, users):
     """Play one match from ``chance.first_dealer`` (D3). Hands draw their chance from
     ``chance.state`` by ``play_kernel._draw_hand`` or, when ``chance.duplicate``, from its deck
     and role streams (:func:`_draw_duplicate_hand`), into ``work.draw``.
@@ -121,6 +121,12 @@ def _play_match(chance, seats, rules, work, max_hands, tally, rec, j):
     ``tally`` gets what the match adds up (:class:`~simcards.ronda.kernel_state.MatchTally`).
     When ``rec.on``, hand h's deck, dealer, uniforms, seeds and the scores after it are written
     to row ``[j, h]`` of the records.
+
+    ``users`` seats players' own functions (Q11, a
+    :class:`~simcards.ronda.kernel_state.UserSeats`, or None): before each hand the match's
+    carried scores and hands won are written into ``users.match``, which the hand's observation
+    writers show as ``ronda_match_v0`` does; the match stops after a hand in which a function
+    played a card it did not hold.
     """
     ws = work.hand
     st, capn, pts = ws.st, ws.capn, ws.pts
@@ -160,8 +166,12 @@ def _play_match(chance, seats, rules, work, max_hands, tally, rec, j):
         for t in range(ns):
             stake[t] = won[t] if classic else scores[t]
         stake[ns] = 1
+        if users is not None:
+            for t in range(ns):
+                users.match[0, t] = scores[t]
+                users.match[1, t] = won[t]
         w, last_plays, _, _ = play_hand(d, seats, rules, work, events, scores, tot, check,
-                                          None)
+                                          users)
         hands += 1
         for t in range(ns):
             scores[t] += st[S_SCORE + t]
@@ -172,6 +182,8 @@ def _play_match(chance, seats, rules, work, max_hands, tally, rec, j):
             rec.hand_scores[j, hands - 1] = scores
         if w >= 0:  # S5: a check point inside the hand ended the match
             winner = w
+            break
+        if users is not None and users.err[0] != 0:  # the chunk is refused (Q11)
             break
         finished += 1
         if hand_violations(rules, ws):
@@ -243,10 +255,11 @@ def _new_tally(rules):
 
 
 @njit(cache=True)
-def _run_matches(state, n_matches, dealer, seats, rules, max_hands, rec):
+def _run_matches(state, n_matches, dealer, seats, rules, max_hands, rec, users):
     """The Monte Carlo loop of :func:`simulate_matches`; with ``rec.on`` it also keeps every
     match's first dealer, result row, final scores and per-hand draws (:func:`record_matches`),
-    so that both play exactly the same matches."""
+    so that both play exactly the same matches. ``users``: :func:`_play_match`'s; the loop
+    stops after a match in which a function played a card it did not hold."""
     n = rules.players
     ns = rules.sides
     work = new_play_work(rules, np.int64(0), tree_capacity(seats, seats))
@@ -273,7 +286,10 @@ def _run_matches(state, n_matches, dealer, seats, rules, max_hands, rec):
         # Typed values, not literals: the match and duplicate paths share one compiled
         # _play_match instead of one specialisation each.
         chance = MatchChance(state, dst, rst, np.int64(0), np.bool_(False), first)
-        _play_match(chance, seats, rules, work, max_hands, tally, rec, m if rec.on else 0)
+        _play_match(chance, seats, rules, work, max_hands, tally, rec, m if rec.on else 0,
+                    users)
+        if users is not None and users.err[0] != 0:
+            break
         matches[0] += 1
         w = out[O_WINNER]
         if w >= 0:
@@ -296,20 +312,21 @@ def _run_matches(state, n_matches, dealer, seats, rules, max_hands, rec):
             tally.points, cards, hand_count, tally.hand_wins, violations)
 
 
-def simulate_matches(state, n_matches, dealer, seats, rules, max_hands):
+def simulate_matches(state, n_matches, dealer, seats, rules, max_hands, users=None):
     """Monte Carlo: ``n_matches`` independent matches from the stream ``state`` (layout in the
     module docstring). ``dealer`` is the first dealer of every match, or -1 to draw it (D3);
     ``seats`` the policies (``policies.policy_arrays``, Q6); a match still undecided after
-    ``max_hands`` hands is stopped and counted as unfinished. Returns the statistics of
-    :data:`~simcards.ronda.matches_batch.MATCH_STAT_NAMES`, in that order.
+    ``max_hands`` hands is stopped and counted as unfinished; ``users`` seats players' own
+    functions (Q11, a :class:`~simcards.ronda.kernel_state.UserSeats`, or None). Returns the
+    statistics of :data:`~simcards.ronda.matches_batch.MATCH_STAT_NAMES`, in that order.
 
     Plain Python, not compiled (as ``play_kernel.replay``): a compiled layer over the loop
     would optimise all of the loop's code once more on a cold cache."""
     return _run_matches(state, n_matches, dealer, seats, rules, max_hands,
-                        _match_records(rules, np.int64(-1), max_hands))
+                        _match_records(rules, np.int64(-1), max_hands), users)
 
 
-def record_matches(state, n_matches, dealer, seats, rules, max_hands):
+def record_matches(state, n_matches, dealer, seats, rules, max_hands, users=None):
     """The matches :func:`simulate_matches` plays from ``state``, with what each hand drew.
 
     Returns ``(stats, first_dealers, results, scores, decks, dealers, us, seeds,
@@ -319,10 +336,11 @@ def record_matches(state, n_matches, dealer, seats, rules, max_hands):
     ``scores[m, side]`` the final scores; and for hand h of match m (h below its number of
     hands) ``decks[m, h]`` (top first), ``dealers[m, h]``, ``us[m, h, k]`` (the uniform of play
     k), ``seeds[m, h, p]`` and ``hand_scores[m, h, side]`` (the match scores after the hand, or
-    where an S5 check point stopped it). Plain Python, as :func:`simulate_matches`.
+    where an S5 check point stopped it). ``users`` as in :func:`simulate_matches`. Plain
+    Python, as :func:`simulate_matches`.
     """
     rec = _match_records(rules, np.int64(n_matches), max_hands)
-    stats = _run_matches(state, n_matches, dealer, seats, rules, max_hands, rec)
+    stats = _run_matches(state, n_matches, dealer, seats, rules, max_hands, rec, users)
     return (stats, rec.first, rec.out, rec.scores, rec.decks, rec.dealers, rec.us, rec.seeds,
             rec.hand_scores)
 
@@ -351,9 +369,13 @@ def _a_role(role, two_sides):
 
 
 @njit(cache=True)
-def _run_duplicate(state, n_deals, dealer, seats_a, seats_b, rules, max_hands, rec):
+def _run_duplicate(state, n_deals, dealer, seats_a, seats_b, rules, max_hands, rec, users,
+                   user_ab):
     """The loop of :func:`simulate_duplicate`; with ``rec.on`` it also keeps what every play
-    of every set drew and gave (:func:`record_duplicate`)."""
+    of every set drew and gave (:func:`record_duplicate`). With ``users`` (Q11), each play
+    seats A's function slot ``user_ab[0]`` and B's ``user_ab[1]`` (-1: a built-in) as it
+    seats their kinds; the loop stops after a play in which a function played a card it did
+    not hold."""
     n, ns, teams = rules.players, rules.sides, rules.teams
     two_sides = ns == 2
     n_plays, m = duplicate_plays(rules)
@@ -408,6 +430,8 @@ def _run_duplicate(state, n_deals, dealer, seats_a, seats_b, rules, max_hands, r
                 seats.kinds[p] = seats_a.kinds[0] if a else seats_b.kinds[0]
                 seats.params[p] = seats_a.params[0] if a else seats_b.params[0]
                 seats.explore[p] = seats_a.explore[0] if a else seats_b.explore[0]
+                if users is not None:
+                    users.slot[p] = user_ab[0] if a else user_ab[1]
             seed_state(dst, deck_seed)
             for j in range(n):
                 seed_state(rst[j], role_seeds[j])
@@ -415,7 +439,9 @@ def _run_duplicate(state, n_deals, dealer, seats_a, seats_b, rules, max_hands, r
                 deck[c] = c
             chance = MatchChance(state, dst, rst, np.int64(r), np.bool_(True), first)
             _play_match(chance, seats, rules, work, max_hands, tally, rec,
-                        i * n_plays + r if rec.on else 0)
+                        i * n_plays + r if rec.on else 0, users)
+            if users is not None and users.err[0] != 0:
+                break
             a_side = side_of(r, teams)  # A's first seat is seat r
             w = out[O_WINNER]
             if w < 0:
@@ -434,6 +460,8 @@ def _run_duplicate(state, n_deals, dealer, seats_a, seats_b, rules, max_hands, r
             hh += out[O_HANDS]
             s_hand_count[0] += out[O_FINISHED]
             s_viol[0] += out[O_BAD]
+        if users is not None and users.err[0] != 0:
+            break
         d = m * wa - wb
         big_h = m * hh
         x = m * pa - pb
@@ -463,7 +491,8 @@ def _run_duplicate(state, n_deals, dealer, seats_a, seats_b, rules, max_hands, r
             s_hand_count, s_viol)
 
 
-def simulate_duplicate(state, n_deals, dealer, seats_a, seats_b, rules, max_hands):
+def simulate_duplicate(state, n_deals, dealer, seats_a, seats_b, rules, max_hands, users=None,
+                       user_ab=None):
     """Duplicate comparison of policy A against policy B over ``n_deals`` deal sets.
 
     ``seats_a`` and ``seats_b`` are one-seat policies (``policies.policy_arrays([spec])``).
@@ -471,11 +500,15 @@ def simulate_duplicate(state, n_deals, dealer, seats_a, seats_b, rules, max_hand
     (module docstring): with two sides, once with A on side 0's seats and B on side 1's and
     once swapped; with 3 or 4 players alone, once with A in seat r and B in every other seat,
     for r = 0 .. players-1. Luck of the deal then falls alike on both policies and cancels from
-    the paired differences. Returns the statistics of
-    :data:`~simcards.ronda.compare_batch.DUPLICATE_STAT_NAMES`, in that order. Plain Python, as
-    :func:`simulate_matches`."""
+    the paired differences. ``users`` seats players' own functions (Q11, a
+    :class:`~simcards.ronda.kernel_state.UserSeats` whose slots the plays rewrite) and
+    ``user_ab`` A's and B's slots in its functions (-1 for a built-in); None without one.
+    Returns the statistics of :data:`~simcards.ronda.compare_batch.DUPLICATE_STAT_NAMES`, in
+    that order. Plain Python, as :func:`simulate_matches`."""
+    if user_ab is None:
+        user_ab = np.full(2, -1, np.int64)
     return _run_duplicate(state, n_deals, dealer, seats_a, seats_b, rules, max_hands,
-                          _match_records(rules, np.int64(-1), max_hands))
+                          _match_records(rules, np.int64(-1), max_hands), users, user_ab)
 
 
 def record_duplicate(state, n_deals, dealer, seats_a, seats_b, rules, max_hands):
@@ -489,6 +522,7 @@ def record_duplicate(state, n_deals, dealer, seats_a, seats_b, rules, max_hands)
     """
     n_plays, _ = duplicate_plays(rules)
     rec = _match_records(rules, np.int64(n_deals * n_plays), max_hands)
-    stats = _run_duplicate(state, n_deals, dealer, seats_a, seats_b, rules, max_hands, rec)
+    stats = _run_duplicate(state, n_deals, dealer, seats_a, seats_b, rules, max_hands, rec,
+                           None, np.full(2, -1, np.int64))
     return (stats, rec.first, rec.out, rec.scores, rec.cards, rec.decks, rec.dealers, rec.us,
             rec.seeds, rec.hand_scores)

@@ -9,6 +9,7 @@ as the command's JSON, with the estimates of :mod:`simcards.ronda.summaries`.
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -18,6 +19,7 @@ from simcards.core.errors import UsageError
 from simcards.core.policyspec import PolicySpec
 from simcards.core.runner import Stats, run_batch
 from simcards.core.stats import json_ci
+from simcards.core.userpolicy import UserPolicy
 from simcards.ronda import codes, summaries
 from simcards.ronda.hand_kernel import S_SCORE
 from simcards.ronda.hands_batch import HANDS_CHUNK, SOURCES, HandConfig, chunk_size
@@ -27,6 +29,7 @@ from simcards.ronda.match_kernel import simulate_matches
 from simcards.ronda.play_kernel import new_play_work, play_hand
 from simcards.ronda.rules import RondaRules
 from simcards.ronda.summaries import Estimate
+from simcards.ronda.users import check_errors, user_seats
 
 QUANTILES = (5, 25, 50, 75, 95)
 STREAM = "ronda.matches"
@@ -102,21 +105,36 @@ def match_chunk_size(rules: RondaRules, specs: Sequence[PolicySpec], plays: int 
 
 @dataclass(frozen=True)
 class MatchConfig(HandConfig):
-    """Everything the match kernel needs: the hand kernel's, and the hands a match may last."""
+    """Everything the match kernel needs: the hand kernel's, the hands a match may last, and
+    the seats' own functions (Q11, by seat, None for a built-in; their text travels to the
+    workers, which compile them themselves)."""
 
     max_hands: int
+    users: tuple[UserPolicy | None, ...] = ()
 
     @classmethod
     def build(cls, rules: RondaRules, specs: Sequence[PolicySpec],
               dealer: int | None) -> MatchConfig:
         hand = HandConfig.build(rules, specs, dealer)
-        return cls(hand.seats, hand.rules, hand.dealer, max_hands(rules))
+        users = tuple(s.user for s in specs)
+        return cls(hand.seats, hand.rules, hand.dealer, max_hands(rules),
+                   users if any(users) else ())
 
 
 def matches_chunk(state: np.ndarray, size: int, cfg: MatchConfig) -> dict[str, np.ndarray]:
-    """One chunk of Monte Carlo matches (runs in a worker)."""
-    return named_match_stats(simulate_matches(state, size, cfg.dealer, cfg.seats, cfg.rules,
-                                              cfg.max_hands))
+    """One chunk of Monte Carlo matches (runs in a worker); with players' own functions
+    (Q11) compiled into the match kernel, and refused whole when one played a card it did not
+    hold (:func:`~simcards.ronda.users.check_errors`)."""
+    if not cfg.users:
+        return named_match_stats(simulate_matches(state, size, cfg.dealer, cfg.seats,
+                                                  cfg.rules, cfg.max_hands))
+    seats = user_seats(cfg.users, cfg.rules)
+    with warnings.catch_warnings():  # numba calls first-class functions experimental
+        warnings.filterwarnings("ignore", message="First-class function type")
+        out = simulate_matches(state, size, cfg.dealer, cfg.seats, cfg.rules, cfg.max_hands,
+                               seats)
+    check_errors(seats, cfg.users)
+    return named_match_stats(out)
 
 
 def json_number(x: float) -> float | None:

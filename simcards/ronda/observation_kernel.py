@@ -261,11 +261,12 @@ def last_card_of_hand(obs):
 
 
 @njit(cache=True, inline="always")
-def observe_deal(obs, legal, p, rules, ws):
+def observe_deal(obs, legal, p, rules, ws, match):
     """Q11: seat ``p``'s observation ``obs`` and action mask ``legal`` after a deal (D5) and
     its announcements (A1-A5): the new holding, every holding's size, the announcements, the
     deal and the stock, the sides' points. The first deal of a hand clears the rest (table,
-    pile, history, marks) and writes it whole."""
+    pile, history, marks) and writes it whole, with the hands each side has won in the match
+    (``match[1]``, C2; zeros outside one)."""
     st, hc, hn = ws.st, ws.hc, ws.hn
     n = rules.players
     d = st[S_DEAL]
@@ -279,6 +280,11 @@ def observe_deal(obs, legal, p, rules, ws):
         obs[MARKS + 4 * MARK_DEALER + _rel(st[S_DEALER], p, n)] = 1.0
         obs[MARKS + 4 * MARK_FIRST + _rel(st[S_FIRST], p, n)] = 1.0
         obs[TO_PLAY] = 1.0  # read only when the seat is to play
+        ns = rules.sides
+        mine = side_of(p, rules.teams)
+        for t in range(ns):
+            if match[1, t] > 0:  # hands_to_win is read only when a hand was won (C3)
+                obs[WON + _rel(t, mine, ns)] = match[1, t] / rules.hands_to_win
     else:
         obs[DEAL + d - 1] = 0.0
     obs[DEAL + d] = 1.0
@@ -302,11 +308,11 @@ def observe_deal(obs, legal, p, rules, ws):
         obs[ANNOUNCED + 2 * r] = rondas
         obs[ANNOUNCED + 2 * r + 1] = tringlas
     obs[STOCK] = (N_CARDS - st[S_STOCK]) / N_CARDS
-    _points(obs, p, rules, st)
+    _points(obs, p, rules, st, match)
 
 
 @njit(cache=True, inline="always")
-def observe_play(obs, legal, p, q, card, before, rules, ws):
+def observe_play(obs, legal, p, q, card, before, rules, ws, match):
     """Q11: seat ``p``'s observation after seat ``q`` played ``card``: only what a play changes
     (the card out of ``q``'s hand into its played cards, the table, the pile, the captured
     cards and the previous card as bit differences from ``before``, :func:`snapshot`, the
@@ -337,7 +343,7 @@ def observe_play(obs, legal, p, q, card, before, rules, ws):
     if st[S_LAST_CAPTURER] >= 0:
         obs[MARKS + 4 * MARK_CAPTURER + _rel(st[S_LAST_CAPTURER], p, n)] = 1.0
     if rules.mode == MODE_POINTS:
-        _points(obs, p, rules, st)
+        _points(obs, p, rules, st, match)
 
 
 @njit(cache=True, inline="always")
@@ -369,17 +375,16 @@ def _diff(obs, at, old, new):
 
 
 @njit(cache=True, inline="always")
-def _points(obs, p, rules, st):
-    """Each relative side's score and points of the hand over the target (a hand carries no
-    score, so both are the hand's points)."""
+def _points(obs, p, rules, st, match):
+    """Each relative side's score (the match's carried score ``match[0]`` plus the hand's
+    points, S2: a single hand carries none) and points of the hand over the target."""
     ns = rules.sides
     mine = side_of(p, rules.teams)
     target = float(rules.target)
     for t in range(ns):
         r = _rel(t, mine, ns)
-        x = st[S_SCORE + t] / target
-        obs[SCORES + r] = x
-        obs[POINTS + r] = x
+        obs[SCORES + r] = (match[0, t] + st[S_SCORE + t]) / target
+        obs[POINTS + r] = st[S_SCORE + t] / target
 
 
 # ---------------------------------------------------------------- greedy, from the observation

@@ -202,9 +202,10 @@ def play_hand(dealer, seats, rules, work, events, scores, tot, check, users):
         f0, f1, f2, f3 = users.fns
         uslot, uobs, ulegal, before, err = users.slot, users.obs, users.legal, users.before, \
             users.err
+        umatch = users.match
         for q in range(n):
             if uslot[q] >= 0:
-                observe_deal(uobs[q], ulegal[q], q, rules, ws)
+                observe_deal(uobs[q], ulegal[q], q, rules, ws, umatch)
     if check:
         w = _check_point(scores, st, tot, ns, target)
         if w >= 0:
@@ -233,7 +234,7 @@ def play_hand(dealer, seats, rules, work, events, scores, tot, check, users):
         if users is not None:
             for q in range(n):
                 if uslot[q] >= 0:
-                    observe_play(uobs[q], ulegal[q], q, p, card, before, rules, ws)
+                    observe_play(uobs[q], ulegal[q], q, p, card, before, rules, ws, umatch)
         s = side_of(p, teams)
         if action == ACT_DERBA:
             events[s, 0] += 1
@@ -250,7 +251,7 @@ def play_hand(dealer, seats, rules, work, events, scores, tot, check, users):
             if users is not None:
                 for q in range(n):
                     if uslot[q] >= 0:
-                        observe_deal(uobs[q], ulegal[q], q, rules, ws)
+                        observe_deal(uobs[q], ulegal[q], q, rules, ws, umatch)
             if check:
                 w = _check_point(scores, st, tot, ns, target)
                 if w >= 0:

@@ -114,8 +114,11 @@ KINDS = PolicyKinds("ronda", [
                note=SEEING_NOTE, legal=False, illegal=SEEING_ILLEGAL,
                cost=lambda v, n: SEEING_COST * int(v[0])),
     PolicyKind(USER_KIND, codes.POLICY_USER, (),
-               "Q11: your own function f(obs, legal) -> card id, of the ronda_v0 observation",
-               note="hands and play only, for now", needs=frozenset({USER_FUNCTION})),
+               "Q11: your own function f(obs, legal) -> card id, of the ronda_v0 observation "
+               "(ronda_match_v0's in a match)",
+               note="your function f(obs, legal); matches, compare and ladder need numba to "
+               "compile it",
+               needs=frozenset({USER_FUNCTION})),
 ], COLUMNS)
 """Ronda's policy kinds: what ``--policies`` accepts, with ranges and defaults, and each kind's
 cost per play (module docstring)."""

@@ -1,6 +1,8 @@
-"""Players' own functions at a Ronda table (Q11): seated in the compiled hand kernel
-(:func:`user_seats`), or played on the Python table engine, the engine of the ``ronda_v0``
-environment, on the very hands the compiled kernel plays.
+"""Players' own functions at a Ronda table (Q11): seated in the compiled hand and match kernels
+(:func:`user_seats`; :func:`duplicate_seats` for ``compare``, whose plays move A's and B's
+functions from seat to seat), or played on the Python table engine, the engine of the
+``ronda_v0`` environment, on the very hands the compiled kernel plays (single hands only: whole
+matches are played compiled only).
 
 The compiled engine calls each function as a first-class function of one signature
 (:data:`simcards.core.user_kernel.SIGNATURE`) from
@@ -50,7 +52,25 @@ def user_seats(users: Sequence[UserPolicy | None], rules: KernelRules) -> UserSe
     n = rules.players
     return UserSeats(tuple(fns), slot, np.zeros((n, SIZE), np.float32),
                      np.zeros((n, ref.N_CARDS), np.int8), np.zeros(3 + rules.sides, np.int64),
-                     np.zeros(2, np.int64))
+                     np.zeros(2, np.int64), np.zeros((2, rules.sides), np.int64))
+
+
+def duplicate_seats(a: UserPolicy | None, b: UserPolicy | None,
+                    rules: KernelRules) -> tuple[UserSeats, np.ndarray]:
+    """The duplicate kernel's :class:`~simcards.ronda.kernel_state.UserSeats` for policy A's
+    and B's functions (None for a built-in), with every seat's slot -1 (each play of a deal
+    set writes them as it seats A and B), and ``user_ab``: A's and B's slots."""
+    seats = user_seats([a, b], rules)
+    user_ab = seats.slot.copy()
+    return seats._replace(slot=np.full(rules.players, -1, np.int64)), user_ab
+
+
+def check_duplicate_errors(seats: UserSeats, a: UserPolicy | None, b: UserPolicy | None,
+                           user_ab: np.ndarray) -> None:
+    """:func:`check_errors` for a duplicate chunk: the seat's function is the one its slot
+    held in the play that stopped the chunk."""
+    by_slot = {int(user_ab[0]): a, int(user_ab[1]): b}
+    check_errors(seats, [by_slot.get(int(j)) for j in seats.slot])
 
 
 def check_errors(seats: UserSeats, users: Sequence[UserPolicy | None]) -> None:

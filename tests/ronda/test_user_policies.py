@@ -229,16 +229,6 @@ def test_Q11_a_function_that_raises_stops_the_run_in_one_line(tmp_path, capsys, 
     assert len(err.strip().splitlines()) == 1 and f"{f}:boom" in err
 
 
-def test_Q11_matches_and_compare_refuse_a_function_for_now(tmp_path, capsys):
-    f = _write(tmp_path, "low.py", LOWEST) + ":lowest"
-    code = main(["ronda", "matches", "--policies", f"{f},greedy", "--matches", "10"])
-    assert code == 2 and "matches plays built-in policies only" in capsys.readouterr().err
-    code = main(["ronda", "compare", f, "greedy", "--deals", "10"])
-    assert code == 2 and "compare plays built-in policies only" in capsys.readouterr().err
-    code = main(["ronda", "ladder", "--policies", f"greedy,{f}", "--deals", "10"])
-    assert code == 2 and "ladder plays built-in policies only" in capsys.readouterr().err
-
-
 def test_Q11_a_seat_sees_only_its_observation() -> None:
     """The function is called with the observation vector and its mask, nothing else: no
     engine state is passed, so hidden cards cannot be read; the mask is the seat's hand."""
