@@ -88,3 +88,29 @@ F_CHAIN_CLOSED = 8  # X5b fired
 F_MISSA = 9  # M1 (flagged in classic mode too)
 F_LAST = 10  # the last play of the hand
 N_FIELDS = 11
+
+
+# ---------------------------------------------------------------- the observation (I1)
+
+# The offsets of the ronda_v0 / ronda_match_v0 observation's fields
+# (simcards.ronda.table.OBSERVATION_FIELDS), read by the table engine that writes it for the
+# environments and by the kernels that keep it up to date for a player's own function (Q11).
+OBS_CARDS = 40
+OBS_MAX_SEATS = 4
+OBS_MAX_DEALS = 5
+OBS_HAND = 0
+OBS_TABLE = 40
+OBS_PILE = 80
+OBS_PREVIOUS = 120
+OBS_PLAYED = 160
+OBS_CAPTURED = OBS_PLAYED + OBS_MAX_SEATS * OBS_CARDS
+OBS_SIZES = OBS_CAPTURED + OBS_MAX_SEATS * OBS_CARDS
+OBS_ANNOUNCED = OBS_SIZES + OBS_MAX_SEATS
+OBS_MARKS = OBS_ANNOUNCED + 2 * OBS_MAX_SEATS
+OBS_SCORES = OBS_MARKS + 4 * OBS_MAX_SEATS
+OBS_POINTS = OBS_SCORES + OBS_MAX_SEATS
+OBS_DEAL = OBS_POINTS + OBS_MAX_SEATS
+OBS_STOCK = OBS_DEAL + OBS_MAX_DEALS
+OBS_TO_PLAY = OBS_STOCK + 1
+OBS_WON = OBS_TO_PLAY + 1
+OBS_SIZE = OBS_WON + OBS_MAX_SEATS

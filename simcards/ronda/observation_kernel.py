@@ -31,6 +31,7 @@ import numpy as np
 from numba import njit
 
 from simcards.core.bits_kernel import lowest_bit
+from simcards.ronda import codes
 from simcards.ronda.codes import MODE_POINTS
 from simcards.ronda.hand_kernel import (
     S_ANNP,
@@ -49,29 +50,30 @@ from simcards.ronda.hand_kernel import (
 from simcards.ronda.kernel_state import Board, KernelRules, Spot
 from simcards.ronda.value_rules_kernel import greedy_value, side_of
 
-N_CARDS = 40
-MAX_SEATS = 4
-MAX_DEALS = 5
+N_CARDS = codes.OBS_CARDS
+MAX_SEATS = codes.OBS_MAX_SEATS
+MAX_DEALS = codes.OBS_MAX_DEALS
 VALUES = (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)
 """The card value of each value index (a card id's ``c // 4``)."""
 
-HAND = 0
-"""Offsets of the fields (:data:`simcards.ronda.table.OBSERVATION_FIELDS`)."""
-TABLE = 40
-PILE = 80
-PREVIOUS = 120
-PLAYED = 160
-CAPTURED = PLAYED + MAX_SEATS * N_CARDS
-SIZES = CAPTURED + MAX_SEATS * N_CARDS
-ANNOUNCED = SIZES + MAX_SEATS
-MARKS = ANNOUNCED + 2 * MAX_SEATS
-SCORES = MARKS + 4 * MAX_SEATS
-POINTS = SCORES + MAX_SEATS
-DEAL = POINTS + MAX_SEATS
-STOCK = DEAL + MAX_DEALS
-TO_PLAY = STOCK + 1
-WON = TO_PLAY + 1
-SIZE = WON + MAX_SEATS
+HAND = codes.OBS_HAND
+"""Offsets of the fields (:data:`simcards.ronda.table.OBSERVATION_FIELDS`), declared once in
+:mod:`simcards.ronda.codes` and named here for players' own functions."""
+TABLE = codes.OBS_TABLE
+PILE = codes.OBS_PILE
+PREVIOUS = codes.OBS_PREVIOUS
+PLAYED = codes.OBS_PLAYED
+CAPTURED = codes.OBS_CAPTURED
+SIZES = codes.OBS_SIZES
+ANNOUNCED = codes.OBS_ANNOUNCED
+MARKS = codes.OBS_MARKS
+SCORES = codes.OBS_SCORES
+POINTS = codes.OBS_POINTS
+DEAL = codes.OBS_DEAL
+STOCK = codes.OBS_STOCK
+TO_PLAY = codes.OBS_TO_PLAY
+WON = codes.OBS_WON
+SIZE = codes.OBS_SIZE
 MARK_DEALER, MARK_FIRST, MARK_HITTER, MARK_CAPTURER = 0, 1, 2, 3
 """The rows of ``seat_marks``."""
 

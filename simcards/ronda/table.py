@@ -33,13 +33,14 @@ import numpy as np
 
 from simcards.core.switches import RuleSet
 from simcards.core.table import CHANCE, Param, TableGame, TableState
+from simcards.ronda import codes
 from simcards.ronda import reference as ref
 from simcards.ronda.policies import check_legal
 from simcards.ronda.rules import RondaRules
 
 N_CARDS = ref.N_CARDS
-MAX_SEATS = 4
-MAX_DEALS = 5
+MAX_SEATS = codes.OBS_MAX_SEATS
+MAX_DEALS = codes.OBS_MAX_DEALS
 """D4: at most five deals in a hand (two players deal 4 cards five times)."""
 
 OBSERVATION_FIELDS = """\
@@ -69,19 +70,19 @@ Sides and seats that a table does not have stay 0. Nothing of another hand or of
 order is in it (I1, I2).
 """
 
-_HAND, _TABLE, _PILE, _PREV = 0, 40, 80, 120
-_PLAYED = 160
-_CAPTURED = _PLAYED + MAX_SEATS * N_CARDS
-_SIZES = _CAPTURED + MAX_SEATS * N_CARDS
-_ANNOUNCED = _SIZES + MAX_SEATS
-_MARKS = _ANNOUNCED + 2 * MAX_SEATS
-_SCORES = _MARKS + 4 * MAX_SEATS
-_POINTS = _SCORES + MAX_SEATS
-_DEAL = _POINTS + MAX_SEATS
-_STOCK = _DEAL + MAX_DEALS
-_TO_PLAY = _STOCK + 1
-_WON = _TO_PLAY + 1
-OBSERVATION_SIZE = _WON + MAX_SEATS
+_HAND, _TABLE, _PILE, _PREV = codes.OBS_HAND, codes.OBS_TABLE, codes.OBS_PILE, codes.OBS_PREVIOUS
+_PLAYED = codes.OBS_PLAYED
+_CAPTURED = codes.OBS_CAPTURED
+_SIZES = codes.OBS_SIZES
+_ANNOUNCED = codes.OBS_ANNOUNCED
+_MARKS = codes.OBS_MARKS
+_SCORES = codes.OBS_SCORES
+_POINTS = codes.OBS_POINTS
+_DEAL = codes.OBS_DEAL
+_STOCK = codes.OBS_STOCK
+_TO_PLAY = codes.OBS_TO_PLAY
+_WON = codes.OBS_WON
+OBSERVATION_SIZE = codes.OBS_SIZE
 
 
 def observation_vector(h: ref.HandState, player: int, options: ref.RondaOptions,
