@@ -76,6 +76,10 @@ class Call:
     base: bool = True
 
 
+_ADVISE_HAND = "Ah 2h 3h 4h Ks Kh Kd 7c 8c 9c Tc Jc Qc 5s"
+"""A Römi hand of 14 that goes out with the 5h (``romi advise``)."""
+
+
 @dataclass(frozen=True)
 class Env:
     """An environment made with wrong arguments: a :class:`UsageError` naming ``part``."""
@@ -381,6 +385,27 @@ ROMI_ROWS = [
     Cli(("romi", "melds", "--hand", "Ah 2h 3h 7c 7d 7s X"), OK, shows=("Ah",)),
     Cli(("romi", "melds", "--hand", "10h Jh Qh"), OK),
     Cli(("romi", "melds", "--hand", "ah 2H 3h", "--json"), OK),
+    Cli(("romi", "advise"), part="--hand"),
+    Cli(("romi", "advise", "--hand", "Ah 2h 3h", "--not-opened", "--others", "14",
+         "--others-opened", "no", "--turn", "4"), part="a hand of 3 cards"),
+    Cli(("romi", "advise", "--hand", _ADVISE_HAND, "--not-opened", "--others", "14,14",
+         "--others-opened", "no", "--turn", "4"), part="--others-opened"),
+    Cli(("romi", "advise", "--hand", _ADVISE_HAND, "--not-opened", "--others", "14",
+         "--others-opened", "no", "--turn", "4", "--discard", "Ah", "--cut", "Ah"),
+        part="(D1)"),
+    Cli(("romi", "advise", "--hand", _ADVISE_HAND, "--not-opened", "--others", "14",
+         "--others-opened", "no", "--turn", "4", "--table", "2h 9c"), part="2h 9c"),
+    Cli(("romi", "advise", "--hand", _ADVISE_HAND, "--not-opened", "--others", "14",
+         "--others-opened", "no", "--turn", "4", "--table", "2c 3c 4c"), part="nobody"),
+    Cli(("romi", "advise", "--hand", _ADVISE_HAND, "--opened", "--others", "14",
+         "--others-opened", "no", "--turn", "4"), part="(O2)"),
+    Cli(("romi", "advise", "--hand", _ADVISE_HAND, "--not-opened", "--others", "14",
+         "--others-opened", "no", "--turn", "4", "--open-min", "0"), part="--open-min"),
+    Cli(("romi", "advise", "--position", "no-such-position.json"),
+        part="no-such-position.json"),
+    Cli(("romi", "advise", "--hand", _ADVISE_HAND, "--not-opened", "--others", "14",
+         "--others-opened", "no", "--turn", "4", "--discard", "5s", "--cut", "5h"), OK,
+        shows=("close now",)),
     cli("romi rounds --players 2 --rounds 2 --policies random --workers 1", OK),
     cli("romi compare seeing:100 greedy --players 2 --rounds 1 --deals 1 --workers 1", OK,
         shows=("seeing:100",)),
