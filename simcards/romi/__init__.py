@@ -1,7 +1,7 @@
 """Römi húngaro: the two-deck rummy with jokers (rules in seeds/romi.md): cards, rules, the
 exact meld solver, the numba engine and its policies, the reference engine, the commands
-``simcards romi melds``, ``rounds``, ``games``, ``compare`` and ``ladder``, and the report
-studies.
+``simcards romi melds``, ``advise``, ``rounds``, ``games``, ``compare`` and ``ladder``, and the
+report studies.
 
 Each command is a function of :mod:`simcards.romi.api` and an attribute of this package
 (``simcards.romi.melds(hand="Ah 2h 3h X")``), imported on first use."""
@@ -28,7 +28,7 @@ GAME = Game(
     example_long=("rounds", "--players", "3", "--rounds", "10M"),
 )
 
-COMMANDS = ("melds", "rounds", "games", "compare", "ladder")
+COMMANDS = ("melds", "advise", "rounds", "games", "compare", "ladder")
 """The commands, each a function of ``simcards.romi.api`` (``simcards.romi.rounds(...)``)."""
 
 __getattr__, __dir__ = command_functions(__name__, COMMANDS)

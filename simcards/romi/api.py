@@ -1,5 +1,5 @@
-"""Römi's Python API: the ``simcards romi`` commands (``melds``, ``rounds``, ``games``,
-``compare`` and ``ladder``) as functions.
+"""Römi's Python API: the ``simcards romi`` commands (``melds``, ``advise``, ``rounds``,
+``games``, ``compare`` and ``ladder``) as functions.
 
 ::
 
@@ -55,6 +55,19 @@ laid) or ``lay`` (a new meld: its number ``meld``, after the table's, and its ``
 ``place``); and ``swaps``, every table joker the hand can take (``meld``, ``card``,
 ``joker_as``).
 
+``advise``: ``game``, ``command``, ``rules`` (``open_min``, ``ace_low_value``), ``position``
+(as read: ``hand``, ``table``, ``discard``, ``cut``, ``opened``, ``others``,
+``others_opened``, ``turn``, and what follows from them: ``players``, ``starter``,
+``first_draw``, T3, and ``may_open``, O2), ``arrangement`` (the hand's best lay-down by the
+exact solver: ``melds``, as ``melds`` writes them, V4 before opening and V5 moves after,
+``value``, ``min_penalty``, ``opens``: worth ``open_min`` and allowed by O2, ``None`` once
+opened, and ``can_go_out``), ``draws`` (one per source of the draw, none at the starter's first
+turn: ``source``, ``stock``, ``discard`` or ``cut``, its ``card``, ``legal``, the ``rule``
+that decides it, T2-T5, ``go_out``, the score of going out this turn with it, -10 or -20,
+G2-G3, else ``None``, and for the stock ``go_out_chance``, the share of the unseen cards that
+let the seat go out) and ``close_now`` (the best ``score`` the seat goes out for with a known
+card, and its ``source``; ``None`` when none does).
+
 ``rounds`` and ``games``: ``game``, ``command``, ``players``, ``rules`` (``players``,
 ``open_min``, ``ace_low_value``, ``swap_keeps_romi``, and for games ``rounds``),
 ``policies``, ``seed``, the count (``rounds`` or ``games``), ``score_mean`` (points against
@@ -106,14 +119,17 @@ import numpy as np
 import pandas as pd
 
 from simcards.core.apiargs import (
+    BOOL,
     CARDS,
     COUNT,
     INT,
+    INTEGERS,
     MELDS,
     PATH,
     POLICIES,
     POLICY,
     SIZES,
+    TEXT,
     checked,
     run_keywords,
 )
@@ -127,11 +143,13 @@ from simcards.romi import cards as C
 from simcards.romi import compare_batch as RC
 from simcards.romi import melds_exact as M
 from simcards.romi import melds_kernel
+from simcards.romi import position as AD
 from simcards.romi import rounds_batch as R
 from simcards.romi import table_batch as TB
 from simcards.romi import table_melds_exact as T
 from simcards.romi.policies import KINDS, policy_arrays, searching
 from simcards.romi.rules import (
+    ADVISE_SWITCHES,
     DEALS,
     GAME_SWITCHES,
     GAMES,
@@ -527,6 +545,161 @@ def step_text(step: dict[str, Any]) -> str:
     if step["action"] == "swap":
         return f"swap {step['card']} for X in {step['meld']}, X to {step['joker_to']}"
     return f"lay {step['meld']}: {step['cards']}"
+
+
+# ---------------------------------------------------------------- advise
+
+
+POSITION_KEYS = ("hand", "table", "discard", "cut", "opened", "others", "others_opened",
+                 "turn")
+"""The fields of a position, as flags (``--others-opened``) and as keys of a position file."""
+
+
+def _read_position_file(path: str) -> dict[str, Any]:
+    """A position file (``--position``): JSON or TOML, the keys of :data:`POSITION_KEYS`, read
+    by the core's reader; each value of the types the arguments take (``others_opened`` also
+    a list of booleans)."""
+    from simcards.core.positionfile import read_position
+
+    data = read_position(path, POSITION_KEYS)
+    kinds = {"hand": CARDS, "table": MELDS, "discard": TEXT, "cut": TEXT, "opened": BOOL,
+             "others": INTEGERS, "others_opened": TEXT, "turn": INT}
+    out = {}
+    for key, value in data.items():
+        if key == "others_opened" and isinstance(value, list) \
+                and all(isinstance(v, bool) for v in value):
+            value = ",".join("yes" if v else "no" for v in value)
+        try:
+            out[key] = kinds[key].or_none()(key, value)
+        except UsageError as exc:
+            raise UsageError(f"--position: {path}: {exc}") from None
+    return out
+
+
+def _yes_no(text: str) -> list[bool]:
+    """``--others-opened``: ``yes``/``no`` per other player, comma-separated."""
+    out = []
+    for word in text.split(","):
+        w = word.strip().lower()
+        if w not in ("yes", "no"):
+            raise UsageError(f"--others-opened {text!r}: give yes or no per other player, "
+                             "e.g. no,yes,no")
+        out.append(w == "yes")
+    return out
+
+
+def _sizes_of(others: str | list[int]) -> list[int]:
+    if isinstance(others, list):
+        return others
+    try:
+        return [int(x) for x in others.split(",")]
+    except ValueError:
+        raise UsageError(f"--others {others!r}: give the other players' hand sizes in playing "
+                         "order from the seat's left, e.g. 14,14,13") from None
+
+
+def _position(fields: dict[str, Any], rules: RomiRules) -> AD.Position:
+    """The position of the flags or the file, read with the notation of ``melds`` and
+    checked."""
+    missing = [k for k in ("hand", "opened", "others", "others_opened", "turn")
+               if fields.get(k) is None]
+    if missing:
+        raise UsageError(f"--{missing[0].replace('_', '-')} is missing: a position needs "
+                         "--hand, --opened or --not-opened, --others, --others-opened and "
+                         "--turn (--table, --discard and --cut when there are any)")
+    table = _read_table(fields["table"]) if fields.get("table") is not None else []
+    hand = _read_hands(fields["hand"], None)[0][1]
+    discard = AD.one_card(fields["discard"], "--discard") \
+        if fields.get("discard") is not None else None
+    cut = AD.one_card(fields["cut"], "--cut") if fields.get("cut") is not None else None
+    return AD.make(hand, table, discard, cut, fields["opened"], _sizes_of(fields["others"]),
+                   _yes_no(fields["others_opened"]), fields["turn"], rules)
+
+
+def _arrangement(p: AD.Position, rules: RomiRules) -> dict[str, Any]:
+    """The hand's best lay-down by the exact solver: V1-V4 before opening (own melds only,
+    O3), V5 with the table once opened; and whether it opens (O1, O2)."""
+    if p.opened:
+        a = T.answer_with_table(list(p.hand), list(p.table), rules)
+        return {"melds": [_laydown_json(s) for s in a.laydown], "value": a.best_value,
+                "min_penalty": a.min_penalty, "opens": None, "can_go_out": a.can_go_out}
+    value, penalty, out = melds_kernel.solve_batch(np.array([list(p.hand)], np.int64),
+                                                   rules.ace_low_value)[0]
+    lay = M.melds(list(p.hand), rules) if value > 0 else []
+    return {"melds": [_meld_text(m) for m in lay], "value": int(value),
+            "min_penalty": int(penalty),
+            "opens": bool(value >= rules.open_min and p.may_open), "can_go_out": bool(out)}
+
+
+@checked(ADVISE_SWITCHES.args, hand=CARDS.or_none(), table=MELDS.or_none(),
+         discard=TEXT.or_none(), cut=TEXT.or_none(), opened=BOOL.or_none(),
+         others=INTEGERS.or_none(), others_opened=TEXT.or_none(), turn=INT.or_none(),
+         position=PATH.or_none())
+@ADVISE_SWITCHES.keywords
+def advise(*, hand: str | Sequence[str] | None = None,
+           table: str | Sequence[str] | None = None, discard: str | None = None,
+           cut: str | None = None, opened: bool | None = None,
+           others: str | Sequence[int] | None = None, others_opened: str | None = None,
+           turn: int | None = None, position: Path | str | None = None,
+           rules: RomiRules) -> Result:
+    """What to play from one position (``simcards romi advise``), as the seat to play sees it
+    before its draw: ``hand`` and ``table`` as ``melds`` reads them, the ``discard`` top and
+    the ``cut`` card (one card each, or ``None``), ``opened`` (whether the seat has opened),
+    ``others`` (the other players' hand sizes, from the seat's left: ``"14,14,13"`` or a list)
+    and ``others_opened`` (``"no,yes,no"``), ``turn`` (the round's turn, 1 for the starter's
+    first, a discard only); or ``position``, a ``.json`` or ``.toml`` file with those
+    keys (``others_opened`` there may be a list of booleans).
+
+    An impossible position is a one-line ``UsageError`` naming the contradiction
+    (:func:`simcards.romi.position.check`). The answer: ``position`` (as read, with
+    ``players``, ``starter``, ``first_draw`` and ``may_open``), ``arrangement`` (the hand's
+    best lay-down now: ``melds``, ``value``, ``min_penalty``, ``opens``, ``can_go_out``) and
+    ``draws``, one per source (``stock``, ``discard``, ``cut``): ``card``, ``legal``, the
+    ``rule`` that decides it (T2-T5), ``go_out`` (the score of going out this turn with it,
+    -10 or -20, G2-G3, else ``None``) and, for the stock, ``go_out_chance`` (over the unseen
+    cards); ``close_now``, the best score the seat can go out for with a known card this turn
+    (``None`` if none), and its ``source``. The frame: one row per draw."""
+    fields = {"hand": hand, "table": table, "discard": discard, "cut": cut, "opened": opened,
+              "others": others, "others_opened": others_opened, "turn": turn}
+    if position is not None:
+        given = [k for k, v in fields.items() if v is not None]
+        if given:
+            raise UsageError(f"--position gives the whole position; "
+                             f"--{given[0].replace('_', '-')} cannot be given with it (not both)")
+        if not str(position).strip():
+            raise UsageError("--position is empty: give a .json or .toml file")
+        fields = _read_position_file(str(position))
+    p = _position(fields, rules)
+    draws = AD.draws(p, rules)
+    closes = [d for d in draws if d.legal and d.go_out is not None]
+    best = min(closes, key=lambda d: d.go_out) if closes else None
+
+    def card(c: int | None) -> str | None:
+        return None if c is None else C.card_text(c)
+
+    out = {"game": "romi", "command": "advise",
+           "rules": {"open_min": rules.open_min, "ace_low_value": rules.ace_low_value},
+           "position": {"hand": C.format_hand(p.hand), "table": [m.text() for m in p.table],
+                        "discard": card(p.discard), "cut": card(p.cut), "opened": p.opened,
+                        "others": list(p.others), "others_opened": list(p.others_opened),
+                        "turn": p.turn, "players": p.players, "starter": p.starter,
+                        "first_draw": p.first_draw, "may_open": p.may_open},
+           "arrangement": _arrangement(p, rules),
+           "draws": [{"source": d.source, "card": card(d.card), "legal": d.legal,
+                      "rule": d.rule, "go_out": d.go_out,
+                      **({"go_out_chance": d.go_out_chance} if d.source == "stock" else {})}
+                     for d in draws],
+           "close_now": None if best is None else {"source": best.source,
+                                                   "score": best.go_out}}
+    return Result(out, None, advise_frame)
+
+
+def advise_frame(d: dict[str, Any]) -> pd.DataFrame:
+    """``advise``, one row per source of the draw."""
+    return pd.DataFrame([{"source": r["source"], "card": r["card"], "legal": r["legal"],
+                          "rule": r["rule"], "go_out": r["go_out"],
+                          "go_out_chance": r.get("go_out_chance")} for r in d["draws"]],
+                        columns=["source", "card", "legal", "rule", "go_out", "go_out_chance"])
 
 
 # ---------------------------------------------------------------- ladder

@@ -83,6 +83,79 @@ def melds(hand: HandOpt = None, file: FileOpt = None, *, switches: dict[str, Any
     typer.echo(_plain_table(title, cols, rows, right={"best_value", "min_penalty"}))
 
 
+PosHandOpt = option(
+    "--hand", "The seat's hand before its draw, as for melds --hand, e.g. \"Ah 2h 3h 7c 7d 7s X "
+    "...\" (14 cards before opening, 15 for the starter's first turn).")
+PosTableOpt = option(
+    "--table", "Melds on the table, as for melds --table (';' between melds).")
+DiscardOpt = option("--discard", "The top card of the discard pile, e.g. Qd (none if empty).")
+CutOpt = option("--cut", "The cut card beside the stock, e.g. 7c (rule D3; none if taken).")
+OpenedOpt = option("--opened/--not-opened", "Whether the seat has opened (rule O1).",
+                   bool | None)
+OthersOpt = option(
+    "--others", "The other players' hand sizes, in playing order from the seat's left, e.g. "
+    "14,14,13 (2 to 5 players in all, rule D2).")
+OthersOpenedOpt = option(
+    "--others-opened", "Whether each other player has opened, in the order of --others, e.g. "
+    "no,yes,no.")
+TurnOpt = option(
+    "--turn", "The round's turn being played: 1 for the starter's first (a discard only, "
+    "D4), then one more for every player's turn.", int | None)
+PositionFileOpt = option(
+    "--position", "A .json or .toml file with the position instead of the flags: keys "
+    "hand, table, discard, cut, opened, others, others_opened, turn.")
+
+
+@app.command()
+@R.ADVISE_SWITCHES.options
+def advise(hand: PosHandOpt = None, table: PosTableOpt = None, discard: DiscardOpt = None,
+           cut: CutOpt = None, opened: OpenedOpt = None, others: OthersOpt = None,
+           others_opened: OthersOpenedOpt = None, turn: TurnOpt = None,
+           position: PositionFileOpt = None, *, switches: dict[str, Any],
+           json: JsonOpt = False) -> None:
+    """What to play from one position: the hand's best lay-down, the draw, going out now.
+
+    The exact part of the advice: the best arrangement of the hand by the meld solver (V1-V5)
+    and whether it opens (O1, O2); each source of the draw, whether it is legal (T3-T5) and
+    the score of going out this turn with it (G2, G3); for the stock, the chance of a card
+    that lets the seat go out. An impossible position is refused in one line."""
+    from simcards.romi import api
+
+    out = api.advise(hand=hand, table=table, discard=discard, cut=cut, opened=opened,
+                     others=others, others_opened=others_opened, turn=turn,
+                     position=position, **switches).data
+    if json:
+        emit_json(out)
+        return
+    pos, arr = out["position"], out["arrangement"]
+    lines = [f"Römi advice: turn {pos['turn']}, {pos['players']} players, hand {pos['hand']}"
+             + (" (opened)" if pos["opened"] else " (not opened)")]
+    if pos["table"]:
+        lines.append("table: " + " | ".join(f"{i}: {m}" for i, m in enumerate(pos["table"])))
+    steps = [api.step_text(s) if isinstance(s, dict) else s for s in arr["melds"]]
+    lines.append(f"best lay-down (V1-V5): {' | '.join(steps) or '-'}; value {arr['value']}, "
+                 f"{arr['min_penalty']} left in hand"
+                 + ("" if arr["opens"] is None else
+                    f"; opens at {out['rules']['open_min']} (O1, O2): "
+                    + ("yes" if arr["opens"] else "no")))
+    if not out["draws"]:
+        lines.append("the starter's first turn: a discard only (D4)")
+    for d in out["draws"]:
+        name = d["source"] + (f" {d['card']}" if d["card"] else "")
+        if not d["legal"]:
+            lines.append(f"draw {name}: not legal ({d['rule']})")
+            continue
+        how = (f"goes out with {d['go_out_chance']:.3f} of the unseen cards"
+               if d["source"] == "stock" else
+               f"goes out for {d['go_out']}" if d["go_out"] is not None else "does not go out")
+        lines.append(f"draw {name} ({d['rule']}): {how}")
+    close = out["close_now"]
+    lines.append("close now: " + ("no" if close is None else
+                                  f"take the {close['source']} and go out for {close['score']} "
+                                  "(G2, G3)"))
+    typer.echo("\n".join(lines))
+
+
 def _plain_table(title: str, cols: list[str], rows: list[list[str]], right: set[str]) -> str:
     """A table as plain aligned lines, one per row, headings whole: a file of 20,000 hands
     prints in a blink, where a laid-out terminal table measures and wraps every cell (and cut

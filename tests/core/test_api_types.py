@@ -52,6 +52,8 @@ KIND = {
     "seat": "int", "last_capturer": "int", "iterations": "int", "budget": "int", "c": "number",
     "pile": "cards", "previous": "text", "face_up": "text", "captured": "card groups",
     "position": "path",
+    "discard": "text", "cut": "text", "opened": "bool", "others": "integers",
+    "others_opened": "text", "turn": "int",
 }
 """The kind of each argument, by name: the same name takes the same types everywhere."""
 

@@ -76,6 +76,10 @@ class Call:
     base: bool = True
 
 
+_ADVISE_HAND = "Ah 2h 3h 4h Ks Kh Kd 7c 8c 9c Tc Jc Qc 5s"
+"""A Römi hand of 14 that goes out with the 5h (``romi advise``)."""
+
+
 @dataclass(frozen=True)
 class Env:
     """An environment made with wrong arguments: a :class:`UsageError` naming ``part``."""
@@ -381,6 +385,9 @@ ROMI_ROWS = [
     Cli(("romi", "melds", "--hand", "Ah 2h 3h 7c 7d 7s X"), OK, shows=("Ah",)),
     Cli(("romi", "melds", "--hand", "10h Jh Qh"), OK),
     Cli(("romi", "melds", "--hand", "ah 2H 3h", "--json"), OK),
+    Cli(("romi", "advise", "--hand", _ADVISE_HAND, "--not-opened", "--others", "14",
+         "--others-opened", "no", "--turn", "4", "--discard", "Ah", "--cut", "Ah"),
+        part="(D1)"),
     cli("romi rounds --players 2 --rounds 2 --policies random --workers 1", OK),
     cli("romi compare seeing:100 greedy --players 2 --rounds 1 --deals 1 --workers 1", OK,
         shows=("seeing:100",)),

@@ -86,6 +86,9 @@ def test_the_api_docstring_explains_every_json_key_of_every_romi_command() -> No
 
     out = api.melds(hand="Ah 2h 3h X 9s").to_dict()
     keys = _nested_keys(out) | set(out["hands"][0])
+    keys |= _nested_keys(api.advise(hand="Ah 2h 3h 4h Ks Kh Kd 7c 8c 9c Tc Jc Qc 5s",
+                                    discard="2d", cut="5h", opened=False, others="14",
+                                    others_opened="no", turn=4).to_dict())
     common = {"workers": 1, "store": "none"}
     keys |= _nested_keys(api.rounds(players=2, rounds=4, **common).to_dict())
     keys |= _nested_keys(api.games(players=2, rounds=1, games=2, **common).to_dict())

@@ -1,0 +1,160 @@
+"""``simcards romi advise``: one position's exact answers (the arrangement by the meld solver,
+V1-V5; opening, O1-O2; the draw, T3-T5; going out now and its score, G2-G3) and one line with
+exit status 2 for every impossible position (D1, D2, D4, O2, M5)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from simcards.core.cli import main
+from simcards.romi import api, melds_kernel
+from simcards.romi import cards as C
+from tests.cli_checks import assert_one_line_error
+from tests.romi.test_cli import _laid_value
+from tests.romi.test_melds import by_patterns, uniform_hands
+
+ADVISE = ["romi", "advise", "--json"]
+NOT_OPENED = {"opened": False, "others": "14,14,14", "others_opened": "no,no,no", "turn": 6}
+"""A seat of four that has not opened at its second turn, nobody opened."""
+
+
+def _json(capsys, argv: list[str]) -> dict:
+    assert main(argv) == 0, capsys.readouterr().err
+    return json.loads(capsys.readouterr().out)
+
+
+def _flags(**fields: object) -> list[str]:
+    out = []
+    for key, value in fields.items():
+        if key == "opened":
+            out.append("--opened" if value else "--not-opened")
+        else:
+            out += ["--" + key.replace("_", "-"), str(value)]
+    return out
+
+
+def test_V1_V4_the_arrangement_is_the_solver_s_and_every_lay_down_s() -> None:
+    """500 uniform deals of 14 cards, as a seat that has not opened:
+    value, penalty and going out equal the solver's and the search over every lay-down's
+    (itself checked against every partition in test_melds), and the melds shown are worth the
+    value."""
+    hands = uniform_hands(np.random.default_rng(41), 500, (14, 14))
+    solved = melds_kernel.solve_batch(np.array(hands, np.int64), 1)
+    for h, row in zip(hands, solved, strict=True):
+        arr = api.advise(hand=C.format_hand(h), **NOT_OPENED).data["arrangement"]
+        got = (arr["value"], arr["min_penalty"], arr["can_go_out"])
+        assert got == (int(row[0]), int(row[1]), bool(row[2])) == by_patterns(h), \
+            C.format_hand(h)
+        assert _laid_value(arr["melds"], 1) == arr["value"]
+        assert arr["opens"] == (arr["value"] >= 51)
+
+
+ROMI_HAND = "Ah 2h 3h 4h Ks Kh Kd 7c 8c 9c Tc Jc Qc 5s"
+"""Worth 94 in melds (Ah .. 4h, three Kings, 7c .. Qc); with the 5h it goes out, the 5s
+ discarded."""
+
+
+def test_G3_closing_now_with_the_cut_card_scores_minus_20(capsys) -> None:
+    """T5 and G3: the cut card 5h lets the seat open and go out in one turn, own melds only;
+    the discard 2d would not (after a first draw, T4 only lets it be taken to be melded)."""
+    out = _json(capsys, [*ADVISE, *_flags(hand=ROMI_HAND, discard="2d", cut="5h",
+                                          **NOT_OPENED)])
+    assert out["arrangement"]["value"] == 94 and out["arrangement"]["opens"]
+    assert out["draws"][1:] == [
+        {"source": "discard", "card": "2d", "legal": False, "rule": "T4", "go_out": None},
+        {"source": "cut", "card": "5h", "legal": True, "rule": "T5", "go_out": -20}]
+    assert out["close_now"] == {"source": "cut", "score": -20}
+
+
+def test_G2_closing_now_after_opening_scores_minus_10_and_the_stock_rarely_allows_it(
+        capsys) -> None:
+    """An opened seat, 7h 8h to add below 9h Th Jh, Qs Qd: the discard Qc (T4: it is melded)
+    makes the set and the seat goes out for -10 (G2); the cut 3s does not; from the stock the
+    cards that do are the 4 unseen Queens of hearts and clubs, 2 jokers... counted exactly."""
+    pos = {"hand": "7h 8h Qs Qd 2c", "table": "9h Th Jh; 5s 5d 5c", "discard": "Qc",
+           "cut": "3s", "opened": True, "others": "14,8", "others_opened": "no,yes",
+           "turn": 7}
+    out = _json(capsys, [*ADVISE, *_flags(**pos)])
+    assert out["position"]["first_draw"] is False and out["position"]["may_open"] is True
+    assert out["arrangement"] == {"melds": [{"action": "add", "card": "8h", "meld": 0,
+                                             "place": "low"},
+                                            {"action": "add", "card": "7h", "meld": 0,
+                                             "place": "low"}],
+                                  "value": 15, "min_penalty": 22, "opens": None,
+                                  "can_go_out": False}
+    assert out["draws"][1:] == [
+        {"source": "discard", "card": "Qc", "legal": True, "rule": "T4", "go_out": -10},
+        {"source": "cut", "card": "3s", "legal": False, "rule": "T5", "go_out": None}]
+    assert out["close_now"] == {"source": "discard", "score": -10}
+    # going out from the stock: a Queen of hearts or clubs (Qh twice, Qc once more: 3), a
+    # joker (4), a 2 of another suit for a set of 2s? no: one 2 only. 2c's run: no.
+    unseen = 108 - 5 - 6 - 2
+    assert out["draws"][0]["go_out_chance"] == pytest.approx(7 / unseen)
+
+
+def test_no_close_now_when_no_known_card_goes_out(capsys) -> None:
+    """Waiting is all there is: neither the discard nor the cut lets the seat go out, so the
+    advice opens (94 >= 51) and has no close now."""
+    out = _json(capsys, [*ADVISE, *_flags(hand=ROMI_HAND, discard="9d", cut="2d",
+                                          **NOT_OPENED)])
+    assert out["close_now"] is None
+    assert [d["go_out"] for d in out["draws"]] == [None, None, None]
+
+
+def test_the_position_file_reads_as_the_flags(capsys, tmp_path) -> None:
+    pos = {"hand": ROMI_HAND, "discard": "2d", "cut": "5h", **NOT_OPENED}
+    flags = _json(capsys, [*ADVISE, *_flags(**pos)])
+    (tmp_path / "p.json").write_text(json.dumps({**pos, "others": [14, 14, 14],
+                                                 "others_opened": [False] * 3}))
+    (tmp_path / "p.toml").write_text(
+        "\n".join(f"{k} = {json.dumps(v)}" for k, v in pos.items()))
+    for name in ("p.json", "p.toml"):
+        assert _json(capsys, [*ADVISE, "--position", str(tmp_path / name)]) == flags
+
+
+GOOD = {"hand": ROMI_HAND, "discard": "2d", "cut": "5h", **NOT_OPENED}
+
+
+@pytest.mark.parametrize(("change", "part"), [
+    ({"discard": "Ah", "cut": "Ah"}, "3 times Ah"),  # D1 over hand, discard and cut
+    ({"hand": "X X X X Ks Kh Kd 7c 8c 9c Tc Jc Qc 5s", "table": "7s 7d X",
+      "others": "14,14,8", "others_opened": "no,no,yes"}, "5 jokers"),
+    ({"hand": ROMI_HAND + " 6d"}, "a hand of 15 cards before opening"),  # D4
+    ({"others": "14,14,13"}, "other player 3 holds 13 cards before opening"),
+    ({"others": "14,14,14,14,14", "others_opened": "no,no,no,no,no"}, "6 players"),  # D2
+    ({"others_opened": "no,no"}, "--others-opened has 2 entries"),
+    ({"table": "9h Th Jh"}, "nobody has opened"),  # O1, O3
+    ({"others_opened": "no,no,yes", "others": "14,14,8"}, "the table is empty"),  # M5
+    ({"others_opened": "yes,no,no", "others": "8,14,14", "table": "9h Th Jh"},
+     "other player 1 opened but has played 1 turn(s)"),  # O2
+    ({"table": "9h Th 2c", "others_opened": "yes,no,no"}, "no meld"),  # M1-M4
+    ({"opened": True, "hand": "Ah 2h 3h"}, "nobody opens on his first"),  # O2
+    ({"turn": 1, "hand": ROMI_HAND + " 6d"}, "a discard at turn 1"),  # D4
+    ({"opened": True, "turn": 9, "hand": ROMI_HAND, "table": "9h Th Jh"},
+     "a hand of 14 cards after opening"),  # O1: 15 after the draw less six laid
+    ({"turn": 0}, "--turn 0"),
+    ({"discard": "Zz"}, "--discard"),
+    ({"cut": "5h 6h"}, "--cut"),
+    ({"others": "14,x"}, "--others"),
+    ({"others_opened": "no,maybe,no"}, "--others-opened"),
+    ({"hand": None}, "--hand is missing"),
+])
+def test_an_impossible_position_is_one_line_and_exit_2(capsys, change, part) -> None:
+    pos = {k: v for k, v in {**GOOD, **change}.items() if v is not None}
+    assert_one_line_error(capsys, ["romi", "advise", *_flags(**pos)], part)
+
+
+def test_the_flags_and_a_position_file_are_not_both_given(capsys, tmp_path) -> None:
+    assert_one_line_error(capsys, ["romi", "advise", "--position", str(tmp_path / "p.json"),
+                                   "--turn", "3"], "not both")
+    assert_one_line_error(capsys, ["romi", "advise", "--position",
+                                   str(tmp_path / "none.json")], "no such file")
+    (tmp_path / "bad.toml").write_text("hand = [")
+    assert_one_line_error(capsys, ["romi", "advise", "--position",
+                                   str(tmp_path / "bad.toml")], "is not TOML")
+    (tmp_path / "extra.json").write_text('{"hands": "Ah"}')
+    assert_one_line_error(capsys, ["romi", "advise", "--position",
+                                   str(tmp_path / "extra.json")], "unknown field 'hands'")
