@@ -659,6 +659,9 @@ def advise(*, hand: str | Sequence[str] | None = None,
     -10 or -20, G2-G3, else ``None``) and, for the stock, ``go_out_chance`` (over the unseen
     cards); ``close_now``, the best score the seat can go out for with a known card this turn
     (``None`` if none), and its ``source``. The frame: one row per draw."""
+    if rules.swap_keeps_romi:  # G3's other reading needs the swaps' melds followed: not yet
+        raise UsageError("--swap-keeps-romi: advise scores going out by G3's default reading "
+                         "only for now (a joker swap cancels the -20)")
     fields = {"hand": hand, "table": table, "discard": discard, "cut": cut, "opened": opened,
               "others": others, "others_opened": others_opened, "turn": turn}
     if position is not None:

@@ -388,6 +388,8 @@ ROMI_ROWS = [
     Cli(("romi", "advise", "--hand", _ADVISE_HAND, "--not-opened", "--others", "14",
          "--others-opened", "no", "--turn", "4", "--discard", "Ah", "--cut", "Ah"),
         part="(D1)"),
+    Cli(("romi", "advise", "--hand", _ADVISE_HAND, "--swap-keeps-romi", "true"),
+        part="--swap-keeps-romi"),
     cli("romi rounds --players 2 --rounds 2 --policies random --workers 1", OK),
     cli("romi compare seeing:100 greedy --players 2 --rounds 1 --deals 1 --workers 1", OK,
         shows=("seeing:100",)),

@@ -25,7 +25,7 @@ def _cli_json(capsys, argv: list[str]) -> dict:
 
 
 def test_every_command_is_a_package_function_returning_a_core_result() -> None:
-    assert simcards.romi.COMMANDS == ("melds", "rounds", "games", "compare", "ladder")
+    assert simcards.romi.COMMANDS == ("melds", "advise", "rounds", "games", "compare", "ladder")
     for name in simcards.romi.COMMANDS:
         assert getattr(simcards.romi, name) is getattr(api, name)
     assert isinstance(simcards.romi.melds(hand="Ah 2h 3h"), Result)
