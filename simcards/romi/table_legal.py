@@ -326,27 +326,12 @@ def _melding_moves(hand: tuple[int, ...], table: tuple[Meld, ...], opened: bool,
                 yield Swap(t, c), h2, (*table[:t], new, *table[t + 1:]), True, frozenset((j,))
 
 
-class _Search:
+class _Search(ref._Search):
     """The reference's ``_Search`` (can the turn still be finished with every obligation met?)
     with :func:`_placeable` for its ``hopeless`` test. The melding moves are the reference's
     own (``_melding_moves``); every move puts a real card on the table or takes a card from the
     hand, so the moves of a turn form no cycle and the answer is whether a finished state can
     be reached, whatever order the moves are tried in."""
-
-    def __init__(self, rules: RomiRules, may_open: bool, must_place: int | None,
-                 go_out: bool) -> None:
-        self.rules = rules
-        self.may_open = may_open
-        self.must_place = must_place
-        self.go_out = go_out
-        self.memo: dict[tuple, bool] = {}
-
-    def done(self, hand: tuple[int, ...], freed: frozenset[int]) -> bool:
-        if not hand or freed.intersection(hand):
-            return False
-        if self.must_place is not None and self.must_place in hand:
-            return False
-        return not self.go_out or len(hand) == 1
 
     def hopeless(self, hand: tuple[int, ...], table: Sequence[Meld]) -> bool:
         must = self.must_place

@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 from simcards.core.cli import main
+from tests.ronda.user_functions import CHECKSUM
 
 GREEDY = '''
 from simcards.ronda.observation_kernel import greedy_under
@@ -31,24 +32,6 @@ def g(obs, legal):
 def gt(obs, legal):
     """The same with teams (D2)."""
     return greedy_under(obs, legal, True, False, True)
-'''
-
-CHECKSUM = '''
-def checksum(obs, legal):
-    """The card picked by a checksum of the whole observation."""
-    s = 0.0
-    for i in range(obs.shape[0]):
-        s += float(obs[i]) * (i % 97 + 1)
-    n = 0
-    for c in range(40):
-        n += int(legal[c])
-    k = int(s * 1000.0) % n
-    for c in range(40):
-        if legal[c]:
-            if k == 0:
-                return c
-            k -= 1
-    return -1
 '''
 
 ILLEGAL = '''

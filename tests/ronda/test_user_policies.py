@@ -16,25 +16,7 @@ import numpy as np
 import pytest
 
 from simcards.core.cli import main
-
-CHECKSUM = '''
-def checksum(obs, legal):
-    """The card picked by a checksum of the whole observation: two engines that agree on every
-    card of this function agree on every entry of every observation it was shown."""
-    s = 0.0
-    for i in range(obs.shape[0]):
-        s += float(obs[i]) * (i % 97 + 1)
-    n = 0
-    for c in range(40):
-        n += int(legal[c])
-    k = int(s * 1000.0) % n
-    for c in range(40):
-        if legal[c]:
-            if k == 0:
-                return c
-            k -= 1
-    return -1
-'''
+from tests.ronda.user_functions import CHECKSUM
 
 ROOT = Path(__file__).resolve().parents[2]
 LOWEST = (ROOT / "scripts" / "strategies" / "ronda_lowest.py").read_text()
