@@ -241,15 +241,21 @@ def _hand_melds(hand: tuple[int, ...]) -> tuple[Meld, ...]:
             return tuple(m for m, b in zip(melds, masks, strict=True) if not b & ~mine)
     melds = _melds_by_group(hand)
     bit = {c: 1 << i for i, c in enumerate(hand)}
+    masks = _masks(melds, bit)
+    _parents.insert(0, (cards, bit, masks, melds))
+    del _parents[_PARENTS:]
+    return melds
+
+
+def _masks(melds: Sequence[Meld], bit: dict[int, int]) -> list[int]:
+    """Each meld's cards as a bit mask over the hand (``bit``: a card's bit)."""
     masks = []
     for m in melds:
         b = 0
         for c in m.cards:
             b |= bit[c]
         masks.append(b)
-    _parents.insert(0, (cards, bit, masks, melds))
-    del _parents[_PARENTS:]
-    return melds
+    return masks
 
 
 def _openings(hand: tuple[int, ...], rules: RomiRules,
@@ -260,12 +266,7 @@ def _openings(hand: tuple[int, ...], rules: RomiRules,
     if not melds:
         return []
     bit = {c: 1 << i for i, c in enumerate(hand)}
-    masks = []
-    for m in melds:
-        b = 0
-        for c in m.cards:
-            b |= bit[c]
-        masks.append(b)
+    masks = _masks(melds, bit)
     sizes = [len(m.cards) for m in melds]
     values = [ref.meld_value(m, rules.ace_low_value) for m in melds]
     need = rules.open_min
