@@ -32,17 +32,14 @@ not hold them to what the others announced, which Q8's samples would.
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from simcards.core.errors import UsageError
+from simcards.core.stats import json_ci, mean_ci
 from simcards.ronda import reference as ref
-
-Z95 = 1.959963984540054
-"""The normal quantile of a two-sided 95% interval."""
 
 
 @dataclass(frozen=True)
@@ -80,12 +77,6 @@ class _Tally:
         self.margin_sq += margin * margin
         self.value += value
 
-    def interval(self) -> tuple[float, float, float]:
-        mean = self.margin / self.n
-        var = max(0.0, self.margin_sq / self.n - mean * mean) * self.n / max(1, self.n - 1)
-        half = Z95 * math.sqrt(var / self.n) if self.n > 1 else math.inf
-        return mean, mean - half, mean + half
-
 
 @dataclass(frozen=True)
 class Advice:
@@ -97,7 +88,6 @@ class Advice:
     choice: int
     iterations: int = 0
     separated: bool = True
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 def build_state(pos: Position, options: ref.RondaOptions) -> ref.HandState:
@@ -225,9 +215,9 @@ def search_advice(state: ref.HandState, iterations: int, c: float, budget: int,
         for card, same in moves:
             t = tallies[card // 4]
             row: dict[str, Any] = {"card": card, "same": same, "visits": t.n}
-            if t.n:
-                mean, lo, hi = t.interval()
-                row.update(margin=mean, margin_ci=[lo, hi], value=t.value / t.n)
+            if t.n:  # one iteration gives no interval (null)
+                mean, lo, hi = mean_ci(t.margin, t.margin_sq, t.n)
+                row.update(margin=mean, margin_ci=json_ci(lo, hi), value=t.value / t.n)
             else:
                 row.update(margin=None, margin_ci=None, value=None)
             rows.append(row)
