@@ -19,6 +19,7 @@ import pytest
 
 from simcards.core.cli import main
 from tests.ronda.user_functions import CHECKSUM
+from tests.ronda.user_functions import write as _write
 
 GREEDY = '''
 from simcards.ronda.observation_kernel import greedy_under
@@ -45,12 +46,6 @@ def bad(obs, legal):
             return c
     return -1
 '''
-
-
-def _write(tmp_path: Path, name: str, text: str) -> str:
-    path = tmp_path / name
-    path.write_text(text)
-    return str(path)
 
 
 def _cli(capsys, *args: str) -> tuple[int, dict | None, str]:

@@ -17,6 +17,7 @@ import pytest
 
 from simcards.core.cli import main
 from tests.ronda.user_functions import CHECKSUM
+from tests.ronda.user_functions import write as _write
 
 ROOT = Path(__file__).resolve().parents[2]
 LOWEST = (ROOT / "scripts" / "strategies" / "ronda_lowest.py").read_text()
@@ -33,12 +34,6 @@ def by_class(obs, legal):
             return c + Memo.pick
     return -1
 '''
-
-
-def _write(tmp_path: Path, name: str, text: str) -> str:
-    path = tmp_path / name
-    path.write_text(text)
-    return str(path)
 
 
 def _run(capsys, *args: str) -> tuple[int, dict | None, str]:

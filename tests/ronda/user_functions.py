@@ -1,5 +1,15 @@
 """Players' own functions (Q11) the Ronda tests write to files and play."""
 
+from pathlib import Path
+
+
+def write(tmp_path: Path, name: str, text: str) -> str:
+    """``text`` written to ``tmp_path / name``; the path, as a policy entry starts."""
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
 CHECKSUM = '''
 def checksum(obs, legal):
     """The card picked by a checksum of the whole observation: two engines that agree on every
