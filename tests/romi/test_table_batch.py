@@ -18,6 +18,7 @@ from simcards.romi import rounds_batch as R
 from simcards.romi import table_batch as TB
 from simcards.romi.policies import KINDS, policy_arrays
 from simcards.romi.rules import RomiRules
+from tests import sizes
 
 Z_STRICT = 3.48
 """A two-sided z at the 0.1% level with four comparisons (Bonferroni: 0.025% each)."""
@@ -56,14 +57,14 @@ def _mean_se(total: float, total_sq: float, n: int) -> tuple[float, float]:
 
 def test_the_table_engines_greedy_rounds_agree_with_the_compiled_engines_at_two_players() -> None:
     """Built-in seats on the table engine are the compiled policies played one move at a time
-    (``KernelPolicy``): 600 table rounds and 8,000 compiled rounds of two greedy players, the
-    dealer drawn, give the same mean score and going-out rate for each seat (z-tests at a
-    strict level: the difference over its standard error, from the sums and sums of squares of
-    both runs)."""
+    (``KernelPolicy``): 250 table rounds (2,500 with ``--full``) and 8,000 compiled rounds of
+    two greedy players, the dealer drawn, give the same mean score and going-out rate for each
+    seat (z-tests at a strict level: the difference over its standard error, from the sums and
+    sums of squares of both runs)."""
     rules = RomiRules.make(players=2)
     specs = _specs(rules, "greedy")
     fn, cfg, _ = TB.batch("rounds", rules, specs, None)
-    table = fn(chunk_state(11, 0), 600, cfg)
+    table = fn(chunk_state(11, 0), 2_500 if sizes.FULL else 250, cfg)
     compiled = R.rounds_chunk(chunk_state(11, 1), 8_000,
                               R.RoundConfig(rules.kernel, policy_arrays(specs, rules), 2, 7, -1))
     nt, nc = int(table["rounds"][0]), int(compiled["rounds"][0])

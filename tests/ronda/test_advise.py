@@ -2,7 +2,7 @@
 
 - Where nothing is hidden (two players, the last deal) the advice is exact: each card's V and
   point margin equal a plain minimax written apart from the engine's search
-  (``test_reference_q7``), on 200 positions reached by real play.
+  (``test_reference_q7``), on 60 positions reached by real play (200 with ``--full``).
 - Elsewhere it is ``ismcts`` (Q8): the search's choice is the policy's own, its visits add up
   to its iterations, and ``--budget`` doubles them until the best two cards part.
 - The notation: flags, a JSON file and a TOML file give the same advice; a position that
@@ -20,9 +20,10 @@ from simcards.core.cli import main
 from simcards.ronda import api
 from simcards.ronda import reference as ref
 from simcards.ronda.advice import margin
+from tests import sizes
 from tests.ronda.test_reference_q7 import child, minimax, utility
 
-LAST_DEAL_POSITIONS = 200
+LAST_DEAL_POSITIONS = 200 if sizes.FULL else 60
 
 
 def _reach(rng: random.Random, players: int, last_deal: bool) -> ref.HandState:

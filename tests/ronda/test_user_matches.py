@@ -106,7 +106,7 @@ def test_Q11_a_ladder_with_a_function_ranks_it_as_the_builtin_it_plays(tmp_path,
     """Each pairing of the function is compare with the pairing's seed, and gives the
     built-in's duplicate numbers at that seed; the standings are the built-in ladder's."""
     f = _write(tmp_path, "g.py", GREEDY) + ":g"
-    args = ["--mode", "classic", "--deals", "100", "--seed", "7"]
+    args = ["--mode", "classic", "--deals", "40", "--seed", "7"]
     code, mine, err = _cli(capsys, "ladder", "--policies", f"random,{f},lookahead:1", *args)
     assert code == 0, err
     code, built, err = _cli(capsys, "ladder", "--policies", "random,greedy,lookahead:1", *args)
@@ -115,7 +115,7 @@ def test_Q11_a_ladder_with_a_function_ranks_it_as_the_builtin_it_plays(tmp_path,
     assert [p.replace(f, "greedy") for p in table["order"]] == built["tables"][0]["order"]
     for q in table["pairings"]:
         a, b = (x.replace(f, "greedy") for x in (q["a"], q["b"]))
-        code, again, err = _cli(capsys, "compare", a, b, "--mode", "classic", "--deals", "100",
+        code, again, err = _cli(capsys, "compare", a, b, "--mode", "classic", "--deals", "40",
                                 "--seed", str(q["seed"]))
         assert code == 0, err
         assert {k: q[k] for k in ("win_rate_diff", "points_diff", "plays", "hands_mean")} == {
