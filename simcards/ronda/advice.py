@@ -26,8 +26,14 @@ plays on:
   the budget is spent. Cards of one value are one move (D1: which one is played changes
   nothing); the search's choice is the card ``ismcts`` itself plays.
 
-Announcements of the deal in progress (A1, A2) are not part of the position: the samples do
-not hold them to what the others announced, which Q8's samples would.
+The position may state the announcements of the deal in progress (A1, A2) with the cards
+played since that deal: the search's samples are then Q1's consistent samples, held to them,
+and announcements that no holding can give are refused (:func:`_announcements`). Not stated,
+the samples are uniform (:func:`samples`).
+
+In a match (the scores now given) each card also gets its side's match win probability: its
+iterations' (or its exact line's) ends of the hand, followed by the rest of the match drawn
+with greedy seats (:mod:`simcards.ronda.match_odds`), a mean with a 95% interval.
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ from simcards.ronda.rules import RondaRules
 POOL_HANDS = 4096
 """Greedy hands per dealer in a pool: enough that the pool's own error (a proportion from
 4096 hands) is small beside the interval of a few hundred search iterations."""
-CONTINUATIONS = 32
+CONTINUATIONS = 256
 """The rest of the match is drawn this many times from every end of the hand."""
 MAX_HANDS = 200
 """A continuation still undecided after this many more hands is counted as not won (no match
