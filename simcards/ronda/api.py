@@ -701,6 +701,13 @@ def advice_answer(rules: RondaRules, fields: dict[str, Any], *, iterations: int,
         raise UsageError(f"-c must be 0 or more (Q8), got {c}")
     options = ref.RondaOptions(**rules.summary())
     state = adv.build_state(pos, options)
+    said = _announcement_points(state, options)
+    if scores is not None and said is not None:
+        for side, (score, points) in enumerate(zip(scores, said, strict=True)):
+            if score < points:
+                raise UsageError(f"--scores: side {side}'s {score} is below the {points} "
+                                 "points its announcements of this deal scored (A4, A5; S2: "
+                                 "the scores include them)")
     match = None if scores is None else adv.Match(rules, scores, seed)
     advice = adv.advise(state, iterations=iterations, c=float(c), budget=budget, seed=seed,
                         stated=pos.announcements is not None, match=match)
@@ -716,7 +723,7 @@ def advice_answer(rules: RondaRules, fields: dict[str, Any], *, iterations: int,
              "face_up": None if pos.face_up is None else name(pos.face_up),
              "announcements": None if pos.announcements is None else [
                  f"{a.player}:{a.kind} {ref.VALUES[a.value]}" for a in state.announcements],
-             "announcement_points": _announcement_points(state, options),
+             "announcement_points": said,
              "deal_plays": None if pos.deal_plays is None else " ".join(
                  name(x) for x in pos.deal_plays),
              "scores": None if scores is None else list(scores),

@@ -335,6 +335,14 @@ def _print_advice(out: dict[str, Any]) -> None:
     console.print(f"Ronda, {out['players']} players: seat {pos['seat']} to play, dealer "
                   f"{pos['dealer']}, deal {pos['deal'] + 1}, {pos['stock']} cards in the "
                   f"stock; hand {pos['hand']}, table {pos['table'] or '(empty)'}")
+    if pos["announcements"] is not None:
+        said = ", ".join(pos["announcements"]) or "none"
+        points = pos["announcement_points"]
+        console.print(f"Announcements of this deal: {said}"
+                      + (f" (points by side: {', '.join(map(str, points))})" if points else ""))
+    if pos["scores"] is not None:
+        console.print(f"Scores now: {', '.join(map(str, pos['scores']))} (match to "
+                      f"{out['rules']['target']})")
     from simcards.ronda.terminal import advice_table
 
     console.print(advice_table(out))

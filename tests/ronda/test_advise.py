@@ -164,6 +164,8 @@ BAD = [
      "--deal-plays gives 1 cards, but 2 have been played since deal 1 gave 4 cards each"),
     (["--hand", "1o 7c 12e 5o", "--scores", "20,3,4"],
      "--scores gives 3 scores; this table has 2 sides, each score 0 or more (S2)"),
+    (["--hand", "1o 7c 12e 5o", "--announcements", "1:ronda 5; 1:ronda 7", "--scores", "3,1"],
+     "--scores: side 1's 1 is below the 2 points its announcements of this deal scored"),
     (["--hand", "1o 7c 12e 5o", "--target", "11"],
      "--target 11: only advice in a match reads it (rules S4, S5, C3): add --scores, or leave "
      "it out"),
@@ -190,12 +192,14 @@ MATCH_POSITION = {"seat": 0, "dealer": 1, "hand": "3e 5c 5e 12b", "table": "3c 6
 """Two players in the last deal, the seat 20 to 14 in a match to 21."""
 
 
-def test_Q12_S4_in_a_match_the_card_that_wins_it_is_not_the_best_margin() -> None:
+def test_Q12_S4_in_a_match_the_card_that_wins_it_is_not_the_best_margin(tmp_path) -> None:
     """Needing one point, the seat's best card for the hand's margin (5c, -3 exact) leaves the
     match open, while 3e (-4) takes the points that win it now: probability exactly 1, no
     interval, as the minimax line's totals say (S4); the open ones have intervals that hold
-    their estimate and lie below 1."""
+    their estimate and lie below 1. A JSON file with the scores as a list says the same."""
     out = api.advise(players=2, scores="20,14", **MATCH_POSITION).data
+    (tmp_path / "p.json").write_text(json.dumps({**MATCH_POSITION, "scores": [20, 14]}))
+    assert api.advise(players=2, position=tmp_path / "p.json").data == out
     assert out["exact"] and [m["card"] for m in out["moves"]] == ["5c", "3e", "12b"]
     assert [m["margin"] for m in out["moves"]] == [-3, -4, -6]
     assert out["match_best"] == "3e" and "Q7's minimax" in out["match_method"]
