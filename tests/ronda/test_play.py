@@ -442,7 +442,8 @@ def test_D1_the_shared_card_reader_reads_every_card_as_the_reference_names_it() 
         assert card_of_text(ref.card_name(card)) == card == ref.parse_card(ref.card_name(card))
 
 
-def test_Q12_s_saves_the_position_and_advise_reads_it_back_as_the_hint_ranks_it(tmp_path):
+def test_Q12_s_saves_the_position_and_advise_reads_it_back_as_the_hint_ranks_it(tmp_path,
+                                                                               capsys):
     """In a match to 11, ``s FILE`` writes the person's position (the scores, the deal's
     announcements and plays) as ``ronda advise --position`` reads it, and names the command;
     that command, at the seed it names, ranks the cards as ``h`` then shows them, with the
@@ -450,7 +451,6 @@ def test_Q12_s_saves_the_position_and_advise_reads_it_back_as_the_hint_ranks_it(
     import json
 
     from simcards.core.cli import main
-    from simcards.ronda.api import advise
 
     path = tmp_path / "pos.json"
     console, buf = quiet()
@@ -465,11 +465,10 @@ def test_Q12_s_saves_the_position_and_advise_reads_it_back_as_the_hint_ranks_it(
                      "announcements": "1:ronda 10", "deal_plays": "10c", "scores": "0,1"}
     said = re.search(r"the hint's advice: (simcards ronda advise .*)", text).group(1)
     assert said.startswith(f"simcards ronda advise --position {path} --target 11 --seed ")
-    seed = int(said.rsplit(" ", 1)[1])
-    out = advise(position=str(path), target=11, seed=seed).data
+    assert main(["ronda", "advise", *said.split()[3:], "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
     hint = text[text.index("Ronda advice"):]
     rows = [line.split("│")[1:9] for line in hint.splitlines() if line.startswith("│")]
     assert [r[0].strip() for r in rows] == [m["card"] for m in out["moves"]]
     for r, m in zip(rows, out["moves"], strict=True):
         assert r[2].strip() == f"{m['margin']:+.3f}" and r[6].strip() == f"{m['match']:.3f}"
-    assert main(["ronda", "advise", *said.split()[3:], "--json"]) == 0
