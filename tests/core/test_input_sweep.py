@@ -331,6 +331,9 @@ RONDA_ROWS = [
     cli("ronda advise --hand 1o --scores 1", part="--scores"),
     cli("ronda advise --hand 1o --scores x,3", part="--scores"),
     cli("ronda advise --hand 1o --target 11", part="--target"),
+    cli("ronda advise --hand 1o --target-check immediate", part="--target-check"),
+    cli("ronda advise --hand 1o --mode classic --hands-to-win 2",
+        part="--hands-to-win"),
     cli("ronda advise --hand 1o --mode classic --scores 0,0", part="--scores"),
     # Valid: policy names with ":100:" print as written, every count form the README gives
     cli("ronda hands --hands 2 --policies ismcts:100,greedy --workers 1", OK,
