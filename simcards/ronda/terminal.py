@@ -643,6 +643,10 @@ def show_hint(console: Console, rules: RondaRules, obs: dict, seed: int) -> None
         out = advice_answer(rules, position_fields(obs), iterations=HINT_ITERATIONS,
                             c=ref.ISMCTS_C, budget=None, seed=hint_seed(seed, obs)).data
     console.print(advice_table(out))
+    best = out["moves"][0]["card"]
+    if out.get("match_best") not in (None, best):
+        console.print(f"For the match, {out['match_best']} is best; for the hand's margin, "
+                      f"{best}.")
 
 
 def save_position(console: Console, rules: RondaRules, obs: dict, seed: int,
