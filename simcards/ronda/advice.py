@@ -26,20 +26,30 @@ plays on:
   the budget is spent. Cards of one value are one move (D1: which one is played changes
   nothing); the search's choice is the card ``ismcts`` itself plays.
 
-Announcements of the deal in progress (A1, A2) are not part of the position: the samples do
-not hold them to what the others announced, which Q8's samples would.
+The position may state the announcements of the deal in progress (A1, A2) with the cards
+played since that deal: the search's samples are then Q1's consistent samples, held to them,
+and announcements that no holding can give are refused (:func:`_announcements`). Not stated,
+the samples are uniform (:func:`samples`).
+
+In a match (the scores now given) each card also gets its side's match win probability: its
+iterations' (or its exact line's) ends of the hand, followed by the rest of the match drawn
+with greedy seats (:mod:`simcards.ronda.match_odds`), a mean with a 95% interval.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+import numpy as np
 
 from simcards.core.errors import UsageError
 from simcards.core.stats import json_ci, mean_ci
 from simcards.ronda import reference as ref
+from simcards.ronda.match_odds import CONTINUATIONS, POOL_HANDS, leaders, rest_of_match
+from simcards.ronda.rules import RondaRules
 
 
 @dataclass(frozen=True)
@@ -60,6 +70,15 @@ class Position:
     """The cards each side has captured so far (empty: none yet)."""
     face_up: int | None = None
     """Three players: the card turned face up at the deal (D5)."""
+    announcements: tuple[tuple[int, str, int], ...] | None = None
+    """The announcements of the deal in progress, ``(seat, kind, value index)`` (A1, A2); None:
+    not stated (the samples are then not held to any)."""
+    deal_plays: tuple[int, ...] | None = None
+    """The cards played since the deal in progress was dealt, in play order (its first
+    player's first); None: not stated."""
+    scores: tuple[int, ...] | None = None
+    """In a match: each side's score now (carried from earlier hands plus this hand's points
+    so far, announcements included: the scores the table shows, S2); None: one hand alone."""
 
 
 @dataclass
@@ -88,6 +107,10 @@ class Advice:
     choice: int
     iterations: int = 0
     separated: bool = True
+    match_best: int | None = None
+    """In a match: the card of the highest match win probability."""
+    match_method: str | None = None
+    """How the match win probabilities were made (None: one hand alone, no scores given)."""
 
 
 def build_state(pos: Position, options: ref.RondaOptions) -> ref.HandState:
@@ -138,6 +161,9 @@ def build_state(pos: Position, options: ref.RondaOptions) -> ref.HandState:
                          f"{dealt} cards dealt{' besides the face-up card' if n == 3 else ''}, "
                          f"which no deal gives (D4: {', '.join(map(str, totals))} with {n} "
                          "players)")
+    deal = totals.index(dealt)
+    plays = _deal_plays(pos, options, deal, order, sizes, seen)
+    announcements = _announcements(pos, options, deal, plays, sizes, unseen)
     hands: list[list[int]] = []
     at = 0
     for p in range(n):
@@ -150,10 +176,116 @@ def build_state(pos: Position, options: ref.RondaOptions) -> ref.HandState:
     state = ref.HandState.from_position(
         options, pos.dealer, hands, table=pos.table, stock=unseen[at:], face_up=pos.face_up,
         pile=pos.pile, pile_hitter=hitter, captured=captured, last_laid=pos.previous,
-        last_capturer=pos.last_capturer)
+        last_capturer=pos.last_capturer, announcements=announcements,
+        plays=[(p, c, deal) for p, c in plays])
     if state.current_player() != pos.seat:  # pragma: no cover - the sizes make it so
         raise UsageError(f"it is seat {state.current_player()}'s turn, not seat {pos.seat}'s")
     return state
+
+
+def _deal_plays(pos: Position, options: ref.RondaOptions, deal: int, order: list[int],
+                sizes: dict[int, int], seen: dict[int, str]) -> list[tuple[int, int]]:
+    """``(player, card)`` of each card played since the deal in progress (``--deal-plays``):
+    as many as the hand sizes say were played (D3, D4), each in sight and not in the hand,
+    the j-th played by the j-th player in play order, round after round."""
+    if pos.deal_plays is None:
+        return []
+    size = options.deal_sizes[deal]
+    expected = sum(size - k for k in sizes.values())
+    if len(pos.deal_plays) != expected:
+        raise UsageError(f"--deal-plays gives {len(pos.deal_plays)} cards, but {expected} "
+                         f"have been played since deal {deal + 1} gave {size} cards each "
+                         "(the hand sizes say so, D3, D4)")
+    out = []
+    for j, c in enumerate(pos.deal_plays):
+        if c in pos.deal_plays[:j]:
+            raise UsageError(f"--deal-plays gives {ref.card_name(c)} twice: each card exists "
+                             "once (D1)")
+        if seen.get(c, "--hand") == "--hand" or c == pos.face_up:
+            raise UsageError(f"--deal-plays {ref.card_name(c)} is not on the table, in the "
+                             "pile or among the captured cards, where a card played lies")
+        out.append((order[j % len(order)], c))
+    return out
+
+
+KINDS = ("ronda", "tringla")
+"""A2: the announcements' kinds, as ``--announcements`` writes them."""
+
+
+def _kind_name(kind: str, v: int) -> str:
+    return f"a {kind.capitalize()} of {ref.VALUES[v]}"
+
+
+def _announcements(pos: Position, options: ref.RondaOptions, deal: int,
+                   plays: list[tuple[int, int]], sizes: dict[int, int], unseen: list[int],
+                   ) -> list[ref.Announcement]:
+    """The announcements of the deal in progress (``--announcements``), refused in one line
+    where no holding can give them (A1, A2): the seat's own must be exactly what its holding
+    as dealt (hand plus its cards played since the deal) announces; every other player's,
+    together with what he has played since, must leave him a holding of his size among the
+    unseen cards (a player who announced nothing held no pair), and the others' together must
+    fit the unseen cards of each value."""
+    if pos.announcements is None:
+        return []
+    if not options.scoring:
+        raise UsageError("--announcements: nothing is announced in --mode classic (C1)")
+    if deal > 0 and options.announce != "every_deal":
+        raise UsageError(f"--announcements: deal {deal + 1} announces nothing under --announce "
+                         "first_deal (A1: only the first deal of a hand does)")
+    if pos.deal_plays is None and any(options.deal_sizes[deal] != k for k in sizes.values()):
+        raise UsageError("--announcements needs --deal-plays, the cards played since the "
+                         "deal: an announcer's holding as dealt is his hand plus what he has "
+                         "played since (A2)")
+    n = options.players
+    said: dict[int, list[tuple[str, int]]] = {p: [] for p in range(n)}
+    for p, kind, v in pos.announcements:
+        if not 0 <= p < n:
+            raise UsageError(f"--announcements: seat {p} is not a seat of {n} players "
+                             f"(0 .. {n - 1})")
+        if any(w == v for _, w in said[p]):
+            raise UsageError(f"--announcements gives seat {p} two announcements of "
+                             f"{ref.VALUES[v]}: a value is one Ronda or one Tringla (A2)")
+        said[p].append((kind, v))
+    played = {p: [c for q, c in plays if q == p] for p in range(n)}
+    mine = sorted(ref.holding_announcements([*pos.hand, *played[pos.seat]]))
+    if sorted(said[pos.seat]) != mine:
+        dealt = " ".join(ref.card_name(c) for c in sorted([*pos.hand, *played[pos.seat]]))
+        what = ", ".join(_kind_name(k, v) for k, v in mine) or "nothing"
+        raise UsageError(f"--announcements: seat {pos.seat}'s holding as dealt ({dealt}) "
+                         f"announces {what} (A2), not what is given")
+    counts = [0] * len(ref.VALUES)
+    for c in unseen:
+        counts[c // 4] += 1
+    least = [0] * len(ref.VALUES)
+    for p in range(n):
+        if p == pos.seat:
+            continue
+        kinds = dict((v, k) for k, v in said[p])
+        lo_sum = hi_sum = 0
+        for v in range(len(ref.VALUES)):
+            c = sum(1 for x in played[p] if x // 4 == v)
+            want = {"ronda": (2, 2), "tringla": (3, 4)}.get(kinds.get(v, ""), (0, 1))
+            lo, hi = max(0, want[0] - c), min(counts[v], want[1] - c)
+            if lo > hi:
+                name = ref.VALUES[v]
+                if v not in kinds:
+                    raise UsageError(f"--announcements: seat {p} played {c} {name}s since the "
+                                     f"deal but announced no Ronda or Tringla of {name} (A2)")
+                raise UsageError(f"--announcements: seat {p} cannot have announced "
+                                 f"{_kind_name(kinds[v], v)}: {c} played since the deal and "
+                                 f"{counts[v]} unseen (A2)")
+            least[v] += lo
+            lo_sum, hi_sum = lo_sum + lo, hi_sum + hi
+        if not lo_sum <= sizes[p] <= hi_sum:
+            raise UsageError(f"--announcements: no holding of seat {p}'s {sizes[p]} cards "
+                             "gives what he announced (A2)")
+    for v, need in enumerate(least):
+        if need > counts[v]:
+            raise UsageError(f"--announcements: the others' announcements need {need} "
+                             f"{ref.VALUES[v]}s, and only {counts[v]} are unseen (A2)")
+    first = (pos.dealer + 1) % n
+    return [ref.Announcement(deal, p, kind, v) for p in ((first + j) % n for j in range(n))
+            for kind, v in sorted(said[p], key=lambda a: a[1])]
 
 
 def margin(before: ref.HandState, after: ref.HandState, side: int) -> int:
@@ -177,8 +309,58 @@ def nothing_hidden(state: ref.HandState) -> bool:
     return state.n == 2 and not state.stock
 
 
-def exact_advice(state: ref.HandState) -> Advice:
-    """Every move's margin and V under Q7's minimax of the rest of the hand."""
+@dataclass(frozen=True)
+class Match:
+    """A match in progress (S4): the scores now, by side, and the random seed of the rest of
+    the match's draws (:mod:`simcards.ronda.match_odds`)."""
+
+    rules: RondaRules
+    scores: tuple[int, ...]
+    seed: int
+
+    def totals(self, base: ref.HandState, final: ref.HandState) -> list[int]:
+        """The scores at the end of the hand ``final`` reached from ``base``: every point
+        scored after the decision (later deals' announcements included) on the scores now."""
+        now, end = base.hand_points(), final.hand_points()
+        return [s + e - b for s, e, b in zip(self.scores, end, now, strict=True)]
+
+    def method(self, exact: bool) -> str:
+        draws = CONTINUATIONS_EXACT if exact else CONTINUATIONS
+        rest = (f"the rest of the match greedy at every seat ({draws} draws per end of the "
+                f"hand, each hand from {POOL_HANDS} greedy hands by its dealer; target "
+                f"{self.rules.target} checked at each hand's end)")
+        hand = ("this hand by Q7's minimax" if exact
+                else "this hand by the search's own iterations")
+        return f"{hand}, then {rest}"
+
+
+CONTINUATIONS_EXACT = 4096
+"""Where the hand is exact, its one end is followed by this many draws of the rest of the
+match."""
+
+
+def _match_column(rows: list[dict[str, Any]], values: dict[int, list[float]]) -> None:
+    """Each row's ``match`` (its side's match win probability, the mean of ``values`` of its
+    value) and ``match_ci`` (95%, null for a single value)."""
+    for row in rows:
+        got = values.get(row["card"] // 4, [])
+        if not got:
+            row.update(match=None, match_ci=None)
+            continue
+        total, sq = float(sum(got)), float(sum(x * x for x in got))
+        mean, lo, hi = mean_ci(total, sq, len(got))
+        row.update(match=mean, match_ci=json_ci(max(0.0, lo), min(1.0, hi)))
+
+
+def _match_best(rows: Sequence[dict[str, Any]]) -> int | None:
+    """The card of the highest match win probability (ties: the margin's order)."""
+    scored = [r for r in rows if r.get("match") is not None]
+    return max(scored, key=lambda r: r["match"])["card"] if scored else None
+
+
+def exact_advice(state: ref.HandState, match: Match | None = None) -> Advice:
+    """Every move's margin and V under Q7's minimax of the rest of the hand; in a match, its
+    side's probability of winning the match from the hand's end (:mod:`match_odds`)."""
     p = state.current_player()
     side = state.side_of(p)
     rows = []
@@ -186,17 +368,56 @@ def exact_advice(state: ref.HandState) -> Advice:
         child = state.clone()
         child.apply(card)
         final = ref.solve_to_end(child)
-        rows.append({"card": card, "same": same, "margin": margin(state, final, side),
-                     "value": ref.stretch_value(state, final, side)})
+        row = {"card": card, "same": same, "margin": margin(state, final, side),
+               "value": ref.stretch_value(state, final, side)}
+        if match is not None:
+            totals = match.totals(state, final)
+            ended = leaders(np.asarray([totals]), match.rules.target)[0]
+            if ended >= 0:
+                row.update(match=float(ended == side), match_ci=None)
+            else:
+                won = rest_of_match(match.rules, [totals], state.dealer, side, match.seed,
+                                    k=CONTINUATIONS_EXACT, draws=True)[0]
+                mean, lo, hi = mean_ci(float(won.sum()), float(won.sum()), len(won))
+                row.update(match=mean, match_ci=json_ci(max(0.0, lo), min(1.0, hi)))
+        rows.append(row)
     rows.sort(key=lambda r: (-r["value"], r["card"]))
     return Advice("exact: Q7 minimax of the last deal (two players: nothing hidden)", True,
-                  rows, rows[0]["card"])
+                  rows, rows[0]["card"], match_best=_match_best(rows),
+                  match_method=None if match is None else match.method(True))
+
+
+def samples(obs: dict, rng: random.Random, n: int, stated: bool) -> Iterator[ref.Sample]:
+    """``n`` samples of the unseen cards for Q8's search: held to the deal's announcements
+    (Q1's consistent samples) where the position states them, else uniform (the unseen cards
+    shuffled, the other hands then the stock in seat order: a consistent sample's draw when
+    nothing constrains it)."""
+    if stated:
+        for _ in range(n):
+            try:
+                yield ref.consistent_sample(obs, rng, max_tries=200_000)
+            except RuntimeError:
+                raise UsageError("--announcements: no deal of the unseen cards gives every "
+                                 "announcement at once (A2)") from None
+        return
+    unseen = ref.unseen_cards(obs)
+    sizes = obs["hand_sizes"]
+    for _ in range(n):
+        rest = list(unseen)
+        rng.shuffle(rest)
+        hands = {}
+        for p in range(obs["players"]):
+            if p != obs["seat"]:
+                hands[p], rest = rest[:sizes[p]], rest[sizes[p]:]
+        yield hands, rest
 
 
 def search_advice(state: ref.HandState, iterations: int, c: float, budget: int,
-                  seed: int) -> Advice:
+                  seed: int, *, stated: bool = False, match: Match | None = None) -> Advice:
     """Every move's margin under ``ismcts:iterations:c`` (Q8), doubled until the two best
-    moves' intervals part or ``budget`` iterations would be passed."""
+    moves' intervals part or ``budget`` iterations would be passed; the samples held to the
+    deal's announcements when ``stated``; in a match, each move's match win probability from
+    the ends of the hand its iterations reached (:mod:`match_odds`)."""
     p = state.current_player()
     side = state.side_of(p)
     obs = state.observation(p)
@@ -205,12 +426,17 @@ def search_advice(state: ref.HandState, iterations: int, c: float, budget: int,
     n = iterations
     while True:
         tallies = {card // 4: _Tally() for card, _ in moves}
+        ends: list[tuple[int, list[int]]] = []
 
         def record(v: int, base: ref.HandState, final: ref.HandState,
-                   tallies: dict[int, _Tally] = tallies) -> None:
+                   tallies: dict[int, _Tally] = tallies,
+                   ends: list[tuple[int, list[int]]] = ends) -> None:
             tallies[v].add(margin(base, final, side), ref.stretch_value(base, final, side))
+            if match is not None:
+                ends.append((v, match.totals(base, final)))
 
-        choice = ref.ismcts_policy(obs, rng, n=n, c=c, record=record)
+        choice = ref.ismcts_policy(obs, rng, n=n, c=c, record=record,
+                                   drawn=samples(obs, rng, n, stated))
         rows = []
         for card, same in moves:
             t = tallies[card // 4]
@@ -226,7 +452,15 @@ def search_advice(state: ref.HandState, iterations: int, c: float, budget: int,
         if separated or 2 * n > budget:
             break
         n *= 2
-    return Advice(f"ismcts:{n}:{c:g} (Q8), seed {seed}", False, rows, choice, n, separated)
+    if match is not None:
+        won = rest_of_match(match.rules, [t for _, t in ends], state.dealer, side, match.seed)
+        values: dict[int, list[float]] = {}
+        for (v, _), x in zip(ends, won, strict=True):
+            values.setdefault(v, []).append(float(x))
+        _match_column(rows, values)
+    return Advice(f"ismcts:{n}:{c:g} (Q8), seed {seed}", False, rows, choice, n, separated,
+                  match_best=_match_best(rows),
+                  match_method=None if match is None else match.method(False))
 
 
 def _parted(rows: Sequence[dict[str, Any]]) -> bool:
@@ -240,15 +474,19 @@ def _parted(rows: Sequence[dict[str, Any]]) -> bool:
 
 
 def advise(state: ref.HandState, *, iterations: int, c: float, budget: int,
-           seed: int) -> Advice:
+           seed: int, stated: bool = False, match: Match | None = None) -> Advice:
     """The advice for the player to move in ``state``: exact where nothing is hidden, else
-    the search's (module docstring). A hand of one value has one move."""
+    the search's (module docstring), its samples held to the deal's announcements when
+    ``stated``; in a ``match``, each card's match win probability too. A hand of one value
+    has one move."""
     p = state.current_player()
     moves = _moves(state.hands[p])
     if len(moves) == 1:
         card, same = moves[0]
-        return Advice("one move: every card of the hand has one value (D1)", True,
-                      [{"card": card, "same": same, "margin": None, "value": None}], card)
+        row: dict[str, Any] = {"card": card, "same": same, "margin": None, "value": None}
+        if match is not None:
+            row.update(match=None, match_ci=None)
+        return Advice("one move: every card of the hand has one value (D1)", True, [row], card)
     if nothing_hidden(state):
-        return exact_advice(state)
-    return search_advice(state, iterations, c, budget, seed)
+        return exact_advice(state, match)
+    return search_advice(state, iterations, c, budget, seed, stated=stated, match=match)

@@ -108,6 +108,7 @@ from simcards.core.apiargs import (
     CARDS,
     COUNT,
     INT,
+    INTEGERS,
     NUMBER,
     PATH,
     POLICIES,
@@ -519,7 +520,7 @@ def _ladder_table(rules: RondaRules, names: list[str],
 # ---------------------------------------------------------------- advise
 
 POSITION_FIELDS = ("seat", "dealer", "hand", "table", "pile", "previous", "last_capturer",
-                   "captured", "face_up")
+                   "captured", "face_up", "announcements", "deal_plays", "scores")
 """The fields of a position (``--position FILE`` holds the same, :mod:`simcards.ronda.advice`)."""
 
 
@@ -541,25 +542,80 @@ def _one_card(text: str | None, flag: str) -> int | None:
     return cards[0] if cards else None
 
 
+def _announcement_items(text: str | None) -> tuple[tuple[int, str, int], ...] | None:
+    """``--announcements``: ``SEAT:KIND VALUE`` items apart by ``;`` or ``,`` (``"1:ronda
+    7; 0:tringla 12"``) as ``(seat, kind, value index)``; "" for none made, None: not
+    stated."""
+    from simcards.ronda import advice as adv
+    from simcards.ronda import reference as ref
+
+    if text is None:
+        return None
+    out = []
+    for item in str(text).replace(";", ",").split(","):
+        if not item.strip():
+            continue
+        seat, _, rest = item.partition(":")
+        words = rest.split()
+        if not seat.strip().isdigit() or len(words) != 2 or not words[1].isdigit():
+            raise UsageError(f"--announcements: {item.strip()!r} is not SEAT:KIND VALUE "
+                             "(e.g. '1:ronda 7')")
+        kind, value = words[0].lower(), int(words[1])
+        if kind not in adv.KINDS:
+            raise UsageError(f"--announcements: {kind!r} is no announcement; expected one of "
+                             f"{', '.join(adv.KINDS)} (A2)")
+        if value not in ref.VALUES:
+            raise UsageError(f"--announcements: no card of value {value} in the 40-card deck "
+                             "(D1)")
+        out.append((int(seat), kind, ref.VALUES.index(value)))
+    return tuple(out)
+
+
+def _scores(value: str | Sequence[int] | None, sides: int) -> tuple[int, ...] | None:
+    """``--scores``: one integer per side (``"12,17"``), each 0 or more."""
+    if value is None:
+        return None
+    items = value if not isinstance(value, str) else [x for x in value.split(",")]
+    try:
+        out = tuple(int(str(x).strip()) for x in items)
+    except ValueError:
+        raise UsageError(f"--scores must be integers apart by commas, one a side, got "
+                         f"{value!r}") from None
+    if len(out) != sides or any(x < 0 for x in out):
+        raise UsageError(f"--scores gives {len(out)} scores; this table has {sides} sides, "
+                         "each score 0 or more (S2)")
+    return out
+
+
 def advise_frame(d: dict[str, Any]) -> pd.DataFrame:
-    """``advise``: one row per move, best first."""
-    return pd.DataFrame([{"card": m["card"], "same": " ".join(m["same"]),
-                          "margin": m["margin"], "low": _bound(m.get("margin_ci"), 0),
-                          "high": _bound(m.get("margin_ci"), 1), "value": m["value"],
-                          "visits": m.get("visits")} for m in d["moves"]])
+    """``advise``: one row per move, best first; in a match, its match win probability
+    (``match``, ``match_low``, ``match_high``)."""
+    rows = []
+    for m in d["moves"]:
+        row = {"card": m["card"], "same": " ".join(m["same"]), "margin": m["margin"],
+               "low": _bound(m.get("margin_ci"), 0), "high": _bound(m.get("margin_ci"), 1),
+               "value": m["value"], "visits": m.get("visits")}
+        if "match" in m:
+            row.update(match=m["match"], match_low=_bound(m["match_ci"], 0),
+                       match_high=_bound(m["match_ci"], 1))
+        rows.append(row)
+    return pd.DataFrame(rows)
 
 
-@checked(HAND_SWITCHES.args, seat=INT.or_none(), dealer=INT.or_none(), hand=CARDS.or_none(),
+@checked(MATCH_SWITCHES.args, seat=INT.or_none(), dealer=INT.or_none(), hand=CARDS.or_none(),
          table=CARDS.or_none(), pile=CARDS.or_none(), previous=TEXT.or_none(),
          last_capturer=INT.or_none(), captured=CARD_GROUPS.or_none(), face_up=TEXT.or_none(),
-         position=PATH.or_none(), iterations=INT, c=NUMBER, budget=INT.or_none(), seed=INT,
-         progress=BOOL)
-@HAND_SWITCHES.keywords
+         announcements=CARD_GROUPS.or_none(), deal_plays=CARDS.or_none(),
+         scores=INTEGERS.or_none(), position=PATH.or_none(), iterations=INT, c=NUMBER,
+         budget=INT.or_none(), seed=INT, progress=BOOL)
+@MATCH_SWITCHES.keywords
 def advise(*, rules: RondaRules, seat: int | None = None, dealer: int | None = None,
            hand: str | Sequence[str] | None = None, table: str | Sequence[str] | None = None,
            pile: str | Sequence[str] | None = None, previous: str | None = None,
            last_capturer: int | None = None, captured: str | Sequence[str] | None = None,
-           face_up: str | None = None, position: str | None = None,
+           face_up: str | None = None, announcements: str | Sequence[str] | None = None,
+           deal_plays: str | Sequence[str] | None = None,
+           scores: str | Sequence[int] | None = None, position: str | None = None,
            iterations: int = 1000, c: float = 0.5, budget: int | None = None, seed: int = 0,
            progress: bool = False) -> Result:
     """What to play (``simcards ronda advise``): every card of ``seat``'s hand ranked by its
@@ -573,26 +629,35 @@ def advise(*, rules: RondaRules, seat: int | None = None, dealer: int | None = N
     ``last_capturer`` (U1), ``captured`` (each side's captured cards, ``"1o 2c; 7e"``),
     ``face_up`` (3 players, D5), ``seat`` (default 0), ``dealer`` (default: the seat on
     ``seat``'s right, so that ``seat`` plays first in the round); cards as ``ronda play``
-    writes them (``7o``, ``12b``). ``position`` is a JSON or TOML file with these fields
-    instead. ``progress`` is not used (an advice takes seconds).
+    writes them (``7o``, ``12b``). ``announcements`` are the deal in progress's (A1, A2),
+    ``"SEAT:KIND VALUE"`` items apart by ``;`` (``"1:ronda 7; 0:tringla 12"``, ``""`` for none
+    made; not given: not stated, and the samples are held to none), with ``deal_plays`` the
+    cards played since that deal, in play order. ``scores`` (``"12,17"``, one a side) are the
+    match scores now, everything scored so far included: each card then also gets its side's
+    match win probability (to ``target``, S4; points mode). ``position`` is a JSON or TOML
+    file with these fields instead. ``progress`` is not used (an advice takes seconds).
 
     Answer keys: ``game``, ``command``, ``players``, ``rules``, ``position`` (as read, with
     the deal, the stock and the hand sizes it implies), ``method``, ``exact``, ``iterations``,
     ``separated``, ``choice`` (the card the search plays, or the best exact one), ``moves``
     (best first: ``card``, ``same`` (the other cards of its value), ``margin``,
-    ``margin_ci``, ``value`` (Q1's V), ``visits``)."""
+    ``margin_ci``, ``value`` (Q1's V), ``visits``; in a match ``match`` and ``match_ci``); in
+    a match also ``match_method`` and ``match_best`` (the card of the highest match win
+    probability)."""
     from simcards.core.positionfile import read_position
 
     fields = {"seat": seat, "dealer": dealer, "hand": hand, "table": table, "pile": pile,
               "previous": previous, "last_capturer": last_capturer, "captured": captured,
-              "face_up": face_up}
+              "face_up": face_up, "announcements": announcements, "deal_plays": deal_plays,
+              "scores": scores}
     if position is not None:
         given = [k for k, v in fields.items() if v is not None]
         if given:
-            raise UsageError(f"--position gives the whole position; --{given[0]} cannot be "
-                             "given with it")
+            raise UsageError(f"--position gives the whole position; "
+                             f"--{given[0].replace('_', '-')} cannot be given with it")
         fields = {**dict.fromkeys(fields), **read_position(position, POSITION_FIELDS)}
-        fields = {k: ("; " if k == "captured" else " ").join(map(str, v))
+        joins = {"captured": "; ", "announcements": "; ", "scores": ","}
+        fields = {k: joins.get(k, " ").join(map(str, v))
                   if isinstance(v, list) else v for k, v in fields.items()}
     return advice_answer(rules, fields, iterations=iterations, c=c, budget=budget, seed=seed)
 
@@ -605,6 +670,14 @@ def advice_answer(rules: RondaRules, fields: dict[str, Any], *, iterations: int,
     from simcards.ronda import reference as ref
 
     n = rules.players
+    scores = _scores(fields.get("scores"), rules.n_sides)
+    if scores is None:
+        given = {sw.flag: getattr(rules, sw.name) for sw in RondaRules.switches()}
+        _refuse_ignored(given, MATCH_ONLY, "only advice in a match reads {them} (rules S4, S5, "
+                        "C3): add --scores, or leave {them} out")
+    elif rules.mode == "classic":
+        raise UsageError("--scores: a classic match counts hands won, not points (C3); match "
+                         "advice is for points mode")
     s = check_seat(0 if fields["seat"] is None else fields["seat"], n, "--seat")
     d = fields["dealer"]
     d = (s - 1) % n if d is None else check_seat(d, n, "--dealer")
@@ -615,7 +688,11 @@ def advice_answer(rules: RondaRules, fields: dict[str, Any], *, iterations: int,
         previous=_one_card(fields["previous"], "--previous"),
         last_capturer=fields["last_capturer"],
         captured=tuple(_cards(g, "--captured") for g in groups),
-        face_up=_one_card(fields["face_up"], "--face-up"))
+        face_up=_one_card(fields["face_up"], "--face-up"),
+        announcements=_announcement_items(fields.get("announcements")),
+        deal_plays=(None if fields.get("deal_plays") is None
+                    else _cards(fields["deal_plays"], "--deal-plays")),
+        scores=scores)
     budget = iterations if budget is None else budget
     if iterations < 1 or budget < iterations:
         raise UsageError(f"--iterations must be at least 1 and at most --budget ({budget}), "
@@ -624,7 +701,16 @@ def advice_answer(rules: RondaRules, fields: dict[str, Any], *, iterations: int,
         raise UsageError(f"-c must be 0 or more (Q8), got {c}")
     options = ref.RondaOptions(**rules.summary())
     state = adv.build_state(pos, options)
-    advice = adv.advise(state, iterations=iterations, c=float(c), budget=budget, seed=seed)
+    said = _announcement_points(state, options)
+    if scores is not None and said is not None:
+        for side, (score, points) in enumerate(zip(scores, said, strict=True)):
+            if score < points:
+                raise UsageError(f"--scores: side {side}'s {score} is below the {points} "
+                                 "points its announcements of this deal scored (A4, A5; S2: "
+                                 "the scores include them)")
+    match = None if scores is None else adv.Match(rules, scores, seed)
+    advice = adv.advise(state, iterations=iterations, c=float(c), budget=budget, seed=seed,
+                        stated=pos.announcements is not None, match=match)
     name = ref.card_name
     moves = [{**m, "card": name(m["card"]), "same": [name(x) for x in m["same"]]}
              for m in advice.moves]
@@ -635,10 +721,33 @@ def advice_answer(rules: RondaRules, fields: dict[str, Any], *, iterations: int,
              "last_capturer": pos.last_capturer,
              "captured": [" ".join(name(x) for x in g) for g in state.captured],
              "face_up": None if pos.face_up is None else name(pos.face_up),
+             "announcements": None if pos.announcements is None else [
+                 f"{a.player}:{a.kind} {ref.VALUES[a.value]}" for a in state.announcements],
+             "announcement_points": said,
+             "deal_plays": None if pos.deal_plays is None else " ".join(
+                 name(x) for x in pos.deal_plays),
+             "scores": None if scores is None else list(scores),
              "deal": state.deal_index, "stock": len(state.stock),
              "hand_sizes": [len(h) for h in state.hands]}
     answer = {"game": "ronda", "command": "advise", "players": n, "rules": rules.summary(),
               "position": shown, "method": advice.method, "exact": advice.exact,
               "iterations": advice.iterations, "separated": advice.separated,
               "choice": name(advice.choice), "moves": moves}
+    if match is not None:
+        answer["match_method"] = advice.match_method
+        answer["match_best"] = (None if advice.match_best is None
+                                else name(advice.match_best))
     return Result(answer, advice, advise_frame)
+
+
+def _announcement_points(state: Any, options: Any) -> list[int] | None:
+    """What the stated announcements scored, by side (A4, A5: already in the scores the table
+    shows), or None where none are stated."""
+    from simcards.ronda import reference as ref
+
+    if not state.announcements:
+        return None
+    points = [0] * state.n_sides
+    for side, p, _ in ref.resolve_announcements(state.announcements, options):
+        points[side] += p
+    return points

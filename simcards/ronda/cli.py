@@ -273,7 +273,7 @@ def _cards_opt(flag: str, help: str) -> Any:
 
 
 @app.command()
-@api.HAND_SWITCHES.options
+@api.MATCH_SWITCHES.options
 @run_options("as_json")
 def advise(
     hand: _cards_opt("--hand", "Your hand, e.g. '1o 7c 12e' (cards as ronda play shows them).")
@@ -287,6 +287,17 @@ def advise(
                          "'2o 2c; 6b' (default: none yet).") = None,
     face_up: _cards_opt("--face-up", "Three players: the card turned face up at the deal "
                         "(D5).") = None,
+    announcements: Annotated[str | None, typer.Option(
+        "--announcements", help="The announcements of the deal in progress, SEAT:KIND VALUE "
+        "apart by ';', e.g. '1:ronda 7; 0:tringla 12' ('' for none made): the samples are held "
+        "to them (A2). Not given: not stated, and the samples are held to none.")] = None,
+    deal_plays: _cards_opt("--deal-plays", "The cards played since the deal in progress, in "
+                           "play order (needed with --announcements once someone has played)."
+                           ) = None,
+    scores: Annotated[str | None, typer.Option(
+        "--scores", help="In a match: each side's score now, e.g. '12,17' (this hand's points "
+        "so far included): each card also gets its side's match win probability (to "
+        "--target).")] = None,
     last_capturer: Annotated[int | None, typer.Option(
         "--last-capturer", help="The seat that captured last (U1: the table left at the end "
         "is his).")] = None,
@@ -297,7 +308,8 @@ def advise(
         "play first in the round).")] = None,
     position: Annotated[str | None, typer.Option(
         "--position", help="A JSON or TOML file with the position's fields instead (hand, "
-        "table, pile, previous, captured, face_up, last_capturer, seat, dealer).")] = None,
+        "table, pile, previous, captured, face_up, last_capturer, seat, dealer, "
+        "announcements, deal_plays, scores), as ronda play's 's' key writes it.")] = None,
     iterations: Annotated[int, typer.Option(
         "--iterations", help="The search's iterations (ismcts:N, Q8) where something is "
         "hidden.")] = 1000,
@@ -309,9 +321,10 @@ def advise(
 ) -> None:
     """What to play here: every card of your hand ranked by its expected point margin over
     the rest of the hand, exact where nothing is hidden (two players, last deal), else from
-    the ismcts search with 95% intervals."""
+    the ismcts search with 95% intervals; with --scores, its match win probability too."""
     _API.call("advise", hand=hand, table=table, pile=pile, previous=previous,
-              captured=captured, face_up=face_up, last_capturer=last_capturer, seat=seat,
+              captured=captured, face_up=face_up, announcements=announcements,
+              deal_plays=deal_plays, scores=scores, last_capturer=last_capturer, seat=seat,
               dealer=dealer, position=position, iterations=iterations, budget=budget,
               seed=seed, **switches, run=run, show=_print_advice)
 
@@ -322,6 +335,14 @@ def _print_advice(out: dict[str, Any]) -> None:
     console.print(f"Ronda, {out['players']} players: seat {pos['seat']} to play, dealer "
                   f"{pos['dealer']}, deal {pos['deal'] + 1}, {pos['stock']} cards in the "
                   f"stock; hand {pos['hand']}, table {pos['table'] or '(empty)'}")
+    if pos["announcements"] is not None:
+        said = ", ".join(pos["announcements"]) or "none"
+        points = pos["announcement_points"]
+        console.print(f"Announcements of this deal: {said}"
+                      + (f" (points by side: {', '.join(map(str, points))})" if points else ""))
+    if pos["scores"] is not None:
+        console.print(f"Scores now: {', '.join(map(str, pos['scores']))} (match to "
+                      f"{out['rules']['target']})")
     from simcards.ronda.terminal import advice_table
 
     console.print(advice_table(out))
@@ -329,3 +350,9 @@ def _print_advice(out: dict[str, Any]) -> None:
         parted = ("the best two cards' intervals part" if out["separated"] else
                   "the best two cards' intervals overlap: --budget searches longer")
         console.print(f"The search plays {out['choice']}; {parted}.")
+    if out.get("match_method"):
+        console.print(f"Match win probability: {out['match_method']}.")
+        best = out["moves"][0]["card"]
+        if out["match_best"] not in (None, best):
+            console.print(f"For the match, {out['match_best']} is best; for the hand's "
+                          f"margin, {best}.")

@@ -49,6 +49,9 @@ SOURCE_LABELS = {"ronda": "Ronda", "tringla": "Tringla", "derba": "Derba", "miss
 VALUE_WORDS = {name.lower(): str(v) for v, name in VALUE_NAMES.items()}
 QUIT_WORDS = ("q", "quit")
 HINT_WORDS = ("h", "hint", "?")
+SAVE_WORDS = ("s", "save")
+SAVE_FILE = "ronda-position.json"
+"""Where ``s`` writes the person's position unless a file is named (``s FILE``)."""
 HINT_ITERATIONS = 1000
 """The search's iterations behind ``ronda play``'s hint (``ronda advise``'s default)."""
 
@@ -355,12 +358,15 @@ def draw_board(console: Console, obs: dict, names: SeatNames, match_line: str = 
 
 
 def _ask_card(console: Console, ask: Callable[[str], str], obs: dict,
-              hint: Callable[[], None] | None = None) -> int | None:
+              hint: Callable[[], None] | None = None,
+              save: Callable[[str], None] | None = None) -> int | None:
     """Ask until the answer names a card of the hand (None: the person quits); ``h`` shows
-    ``hint``'s advice and asks again."""
+    ``hint``'s advice and asks again; ``s [FILE]`` writes the position with ``save`` (to
+    :data:`SAVE_FILE` unless a file is named) and asks again."""
     hand = obs["hand"]
     prompt = (f"Your card ({numbers(len(hand))} or a name such as {ref.card_name(hand[0])}; "
-              f"{'h hints, ' if hint else ''}q quits): ")
+              f"{'h hints, ' if hint else ''}{'s saves the position, ' if save else ''}"
+              "q quits): ")
     while True:
         try:
             text = ask(prompt)
@@ -368,6 +374,10 @@ def _ask_card(console: Console, ask: Callable[[str], str], obs: dict,
             return None
         if hint is not None and text.strip().lower() in HINT_WORDS:
             hint()
+            continue
+        words = text.split(maxsplit=1)
+        if save is not None and words and words[0].lower() in SAVE_WORDS:
+            save(words[1].strip() if len(words) > 1 else SAVE_FILE)
             continue
         try:
             return read_choice(text, hand)
@@ -541,7 +551,9 @@ def run_play(rules: RondaRules, policies: Sequence[str], seat: int = 0, seed: in
         if p == seat:
             draw_board(console, obs, names, match_line(), this_deal)
             card = _ask_card(console, ask, obs,
-                             lambda obs=obs: show_hint(console, rules, obs, seed))
+                             lambda obs=obs: show_hint(console, rules, obs, seed),
+                             lambda path, obs=obs: save_position(console, rules, obs, seed,
+                                                                 path))
             if card is None:
                 quit_ = True
                 console.print("You leave the table. " + _standing(state, names))
@@ -600,36 +612,86 @@ def position_fields(obs: dict) -> dict:
     def one(card: int | None) -> str | None:
         return None if card is None else ref.card_name(card)
 
-    return {"seat": obs["seat"], "dealer": obs["dealer"], "hand": text(obs["hand"]),
-            "table": text(obs["table"]), "pile": text(obs["pile"]),
-            "previous": one(obs["previous_laid"]), "last_capturer": obs["last_capturer"],
-            "captured": "; ".join(text(c) for c in obs["captured"]),
-            "face_up": one(obs["face_up"])}
+    fields = {"seat": obs["seat"], "dealer": obs["dealer"], "hand": text(obs["hand"]),
+              "table": text(obs["table"]), "pile": text(obs["pile"]),
+              "previous": one(obs["previous_laid"]), "last_capturer": obs["last_capturer"],
+              "captured": "; ".join(text(c) for c in obs["captured"]),
+              "face_up": one(obs["face_up"])}
+    options, deal = obs["options"], obs["deal"]
+    if options.scoring and (deal == 0 or options.announce == "every_deal"):  # A1
+        fields["announcements"] = "; ".join(
+            f"{a.player}:{a.kind} {ref.VALUES[a.value]}" for a in obs["announcements"]
+            if a.deal == deal)
+        fields["deal_plays"] = text(c for _, c, d in obs["plays"] if d == deal)
+    if "hands_won" in obs and options.scoring:  # a match's observation (S2)
+        fields["scores"] = ",".join(map(str, obs["scores"]))
+    return fields
+
+
+def hint_seed(seed: int, obs: dict) -> int:
+    """The hint's search seed: the game's seed and the plays so far, so that a replay shows
+    the same hint."""
+    return (seed + len(obs["plays"])) % 2**63
 
 
 def show_hint(console: Console, rules: RondaRules, obs: dict, seed: int) -> None:
     """``ronda play``'s hint: ``ronda advise`` on the person's position (Q12), its search
-    seeded from the game's seed and the plays so far, so a replay shows the same hint."""
+    seeded by :func:`hint_seed`; in a match, with each card's match win probability."""
     from simcards.ronda.api import advice_answer
 
     with console.status("Thinking about your cards..."):
         out = advice_answer(rules, position_fields(obs), iterations=HINT_ITERATIONS,
-                            c=ref.ISMCTS_C, budget=None,
-                            seed=(seed + len(obs["plays"])) % 2**63).data
+                            c=ref.ISMCTS_C, budget=None, seed=hint_seed(seed, obs)).data
     console.print(advice_table(out))
+    best = out["moves"][0]["card"]
+    if out.get("match_best") not in (None, best):
+        console.print(f"For the match, {out['match_best']} is best; for the hand's margin, "
+                      f"{best}.")
+
+
+def save_position(console: Console, rules: RondaRules, obs: dict, seed: int,
+                  path: str) -> None:
+    """``s``: the person's position (:func:`position_fields`) written to ``path`` as the JSON
+    ``ronda advise --position`` reads, and the command that gives the hint's advice from it
+    (the rule flags that differ from their defaults, the hint's seed)."""
+    import json
+
+    fields = {k: v for k, v in position_fields(obs).items() if v is not None}
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(fields, f, indent=1)
+            f.write("\n")
+    except OSError as exc:
+        console.print(f"[red]{escape(f'cannot write {path}: {exc.strerror}')}[/]")
+        return
+    flags = [f"{sw.flag} {getattr(rules, sw.name)}" for sw in RondaRules.switches()
+             if getattr(rules, sw.name) != sw.default
+             and ("scores" in fields or sw.level != "match")]
+    command = " ".join(["simcards ronda advise --position", path, *flags,
+                        f"--seed {hint_seed(seed, obs)}"])
+    console.print(f"Position saved to {escape(path)}; the hint's advice: {escape(command)}",
+                  soft_wrap=True)
 
 
 def advice_table(out: dict) -> Table:
     """``ronda advise``'s answer as a table, best card first."""
     table = Table(title=f"Ronda advice ({out['method']})")
-    for col in ("card", "same value", "margin (points)", "95% interval", "V (Q1)", "visits"):
+    match = "match_method" in out
+    cols = ["card", "same value", "margin (points)", "95% interval", "V (Q1)", "visits"]
+    for col in cols + (["match win", "95% interval"] if match else []):
         table.add_column(col)
     for m in out["moves"]:
         ci = m.get("margin_ci")
-        table.add_row(m["card"], " ".join(m["same"]),
-                      "n/a" if m["margin"] is None else f"{m['margin']:+.3f}",
-                      "exact" if out["exact"] else
-                      ("n/a" if ci is None else f"[{ci[0]:+.3f}, {ci[1]:+.3f}]"),
-                      "n/a" if m["value"] is None else f"{m['value']:.1f}",
-                      str(m.get("visits", "")))
+        cells = [m["card"], " ".join(m["same"]),
+                 "n/a" if m["margin"] is None else f"{m['margin']:+.3f}",
+                 "exact" if out["exact"] else
+                 ("n/a" if ci is None else f"[{ci[0]:+.3f}, {ci[1]:+.3f}]"),
+                 "n/a" if m["value"] is None else f"{m['value']:.1f}",
+                 str(m.get("visits", ""))]
+        if match:
+            mci = m.get("match_ci")
+            cells += ["n/a" if m.get("match") is None else f"{m['match']:.3f}",
+                      "n/a" if m.get("match") is None else
+                      ("decided" if mci is None else f"[{mci[0]:.3f}, {mci[1]:.3f}]")]
+        table.add_row(*cells)
     return table

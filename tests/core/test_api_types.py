@@ -51,7 +51,8 @@ KIND = {
     "store": "path", "out": "path",
     "seat": "int", "last_capturer": "int", "iterations": "int", "budget": "int", "c": "number",
     "pile": "cards", "previous": "text", "face_up": "text", "captured": "card groups",
-    "position": "path",
+    "position": "path", "announcements": "card groups", "deal_plays": "cards",
+    "scores": "integers",
     "discard": "text", "cut": "text", "opened": "bool", "others": "integers",
     "others_opened": "text", "turn": "int",
 }

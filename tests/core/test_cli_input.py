@@ -157,7 +157,7 @@ def test_workers_unknown_options_and_policy_errors_read_well(capsys) -> None:
                     "--workers must be at least 1, got 0")
     _one_line_error(capsys, ["ronda", "hands", "--target", "41"],
                     "No such option: --target (ronda hands does not take it; ronda matches, "
-                    "compare, ladder and play do)")
+                    "compare, ladder, play and advise do)")
     _one_line_error(capsys, ["ronda", "hands", "--hand", "3"],
                     "No such option: --hand (did you mean --hands? --hand is an option of "
                     "ronda advise)")

@@ -17,9 +17,13 @@ import random
 import pytest
 
 from simcards.core.cli import main
+from simcards.ronda import advice as adv
 from simcards.ronda import api
 from simcards.ronda import reference as ref
 from simcards.ronda.advice import margin
+from simcards.ronda.match_odds import rest_of_match
+from simcards.ronda.rules import RondaRules
+from simcards.ronda.terminal import position_fields
 from tests import sizes
 from tests.ronda.test_reference_q7 import child, minimax, utility
 
@@ -46,19 +50,9 @@ def _reach(rng: random.Random, players: int, last_deal: bool) -> ref.HandState:
 
 
 def _fields(state: ref.HandState) -> dict:
-    """The position as the API's text fields, written from what the mover sees."""
-    p = state.current_player()
-    name = ref.card_name
-
-    def text(cards) -> str:
-        return " ".join(name(c) for c in cards)
-
-    return {"seat": p, "dealer": state.dealer, "hand": text(sorted(state.hands[p])),
-            "table": text(sorted(state.table.values())), "pile": text(state.pile),
-            "previous": None if state.last_laid is None else name(state.last_laid),
-            "last_capturer": state.last_capturer,
-            "captured": "; ".join(text(sorted(c)) for c in state.captured),
-            "face_up": None if state.face_up is None else name(state.face_up)}
+    """The position as the API's text fields, written from what the mover sees (``ronda
+    play``'s own writer: the deal's announcements and plays where the deal announced)."""
+    return position_fields(state.observation(state.current_player()))
 
 
 def test_Q12_last_deal_with_two_players_is_exact_and_equals_a_plain_minimax() -> None:
@@ -153,8 +147,29 @@ BAD = [
     (["--position", "{tmp}/none.json"], "--position: {tmp}/none.json: no such file"),
     (["--position", "{tmp}/bad.json"], "--position: {tmp}/bad.json is not JSON: "),
     (["--position", "{tmp}/field.json"],
-     "--position: {tmp}/field.json: unknown field 'stock' (known: captured, dealer, face_up, "
-     "hand, last_capturer, pile, previous, seat, table)"),
+     "--position: {tmp}/field.json: unknown field 'stock' (known: announcements, captured, "
+     "deal_plays, dealer, face_up, hand, last_capturer, pile, previous, scores, seat, table)"),
+    (["--hand", "1o 1c 12e 5o", "--announcements", "1:ronda 7"],
+     "--announcements: seat 0's holding as dealt (1o 1c 5o 12e) announces a Ronda of 1 (A2), "
+     "not what is given"),
+    (["--hand", "1o 12c 12e 5o", "--announcements", "0:ronda 12; 1:tringla 12"],
+     "--announcements: seat 1 cannot have announced a Tringla of 12: 0 played since the deal "
+     "and 2 unseen (A2)"),
+    (["--hand", "1o 7c 12e", "--table", "3o 5c", "--captured", "2o 2c 4e 4o; 6b 6o 10c 11c",
+      "--dealer", "1", "--announcements", ""],
+     "--announcements: deal 2 announces nothing under --announce first_deal (A1: only the "
+     "first deal of a hand does)"),
+    (["--hand", "1o 7c 12e", "--table", "3o 5c", "--announcements", "", "--dealer", "1"],
+     "--announcements needs --deal-plays, the cards played since the deal"),
+    (["--hand", "1o 7c 12e", "--table", "3o 5c", "--deal-plays", "3o", "--dealer", "1"],
+     "--deal-plays gives 1 cards, but 2 have been played since deal 1 gave 4 cards each"),
+    (["--hand", "1o 7c 12e 5o", "--scores", "20,3,4"],
+     "--scores gives 3 scores; this table has 2 sides, each score 0 or more (S2)"),
+    (["--hand", "1o 7c 12e 5o", "--announcements", "1:ronda 5; 1:ronda 7", "--scores", "3,1"],
+     "--scores: side 1's 1 is below the 2 points its announcements of this deal scored"),
+    (["--hand", "1o 7c 12e 5o", "--target", "11"],
+     "--target 11: only advice in a match reads it (rules S4, S5, C3): add --scores, or leave "
+     "it out"),
 ]
 
 
@@ -169,3 +184,86 @@ def test_Q12_a_position_that_cannot_happen_is_refused_in_one_line(tmp_path, caps
     err = capsys.readouterr().err.strip()
     assert "\n" not in err and "Traceback" not in err
     assert err.startswith("simcards: error: " + line.format(tmp=tmp_path))
+
+
+MATCH_POSITION = {"seat": 0, "dealer": 1, "hand": "3e 5c 5e 12b", "table": "3c 6c 10b 11b",
+                  "previous": "11b", "last_capturer": 0,
+                  "captured": "4c 4b 6o 6e 7b 10c 11c 11e 12o 12c; 1o 1c 1e 1b 2c 2e 3o 3b 4o "
+                              "4e 5o 5b 6b 7e 10o 10e 11o 12e"}
+"""Two players in the last deal, the seat 20 to 14 in a match to 21."""
+
+
+def test_Q12_S4_in_a_match_the_card_that_wins_it_is_not_the_best_margin(tmp_path) -> None:
+    """Needing one point, the seat's best card for the hand's margin (5c, -3 exact) leaves the
+    match open, while 3e (-4) takes the points that win it now: probability exactly 1, no
+    interval, as the minimax line's totals say (S4); the open ones have intervals that hold
+    their estimate and lie below 1. A JSON file with the scores as a list says the same."""
+    out = api.advise(players=2, scores="20,14", **MATCH_POSITION).data
+    (tmp_path / "p.json").write_text(json.dumps({**MATCH_POSITION, "scores": [20, 14]}))
+    assert api.advise(players=2, position=tmp_path / "p.json").data == out
+    assert out["exact"] and [m["card"] for m in out["moves"]] == ["5c", "3e", "12b"]
+    assert [m["margin"] for m in out["moves"]] == [-3, -4, -6]
+    assert out["match_best"] == "3e" and "Q7's minimax" in out["match_method"]
+    assert out["position"]["scores"] == [20, 14]
+    pos = adv.Position(seat=0, dealer=1, hand=tuple(ref.parse_cards("3e 5c 5e 12b")),
+                       table=tuple(ref.parse_cards("3c 6c 10b 11b")),
+                       previous=ref.parse_card("11b"), last_capturer=0,
+                       captured=tuple(tuple(ref.parse_cards(g)) for g in
+                                      MATCH_POSITION["captured"].split(";")))
+    state = adv.build_state(pos, ref.RondaOptions(players=2))
+    for m in out["moves"]:
+        line = ref.solve_to_end(child(state, ref.parse_card(m["card"])))
+        totals = [s + p for s, p in zip((20, 14), line.hand_points(), strict=True)]
+        won = ref.target_winner(totals, 21)
+        if won is not None:
+            assert m["match"] == float(won == 0) and m["match_ci"] is None
+        else:
+            lo, hi = m["match_ci"]
+            assert lo <= m["match"] <= hi < 1
+    assert out["moves"][1]["match"] == 1.0
+
+
+def test_Q12_S4_a_lead_no_hand_can_overturn_wins_every_iteration() -> None:
+    """Mid-hand, 60 to 0 in a match to 21: every iteration's hand ends the match won, so every
+    card searched is worth 1 with the interval [1, 1]."""
+    fields = {"hand": "1o 7c 12e", "table": "3o 5c", "captured": "2o 2c 4e 4o; 6b 6o 10c 11c",
+              "dealer": 1}
+    out = api.advise(players=2, iterations=64, seed=1, scores="60,0", **fields)
+    for m in out.data["moves"]:
+        assert m["match"] == 1.0 and m["match_ci"] == [1.0, 1.0]
+    assert list(out.to_frame()["match"]) == [1.0] * len(out.data["moves"])
+    assert "the search's own iterations" in out.data["match_method"]
+
+
+def test_Q12_the_rest_of_the_match_agrees_with_the_compiled_greedy_matches() -> None:
+    """The rest of a match drawn from pools of greedy hands is the match greedy seats play:
+    from 0 to 0 after a hand dealt by seat 1, side 0 wins as often as in ``ronda matches``
+    (greedy, first dealer 0) within their errors, with two players and with three."""
+    for players in (2, 3):
+        rules = RondaRules.make(players=players, target=11)
+        p = float(rest_of_match(rules, [[0] * players], players - 1, 0, 7, k=4000)[0])
+        run = api.matches(players=players, target=11, policies="greedy", matches=4000,
+                          dealer=0, seed=3, workers=1).data
+        q = run["win_rate"][0]
+        se = ((p * (1 - p) + q * (1 - q)) / 4000) ** 0.5
+        assert abs(p - q) < 4 * se, (players, p, q)
+
+
+def test_A2_Q12_samples_are_held_to_the_stated_announcements() -> None:
+    """Seat 1 announced a Tringla of 12 at the first deal: every sample gives him three or
+    four Reyes among the cards he holds and has played since; not stated, the samples are
+    not held to any (some give him none)."""
+    pos = adv.Position(seat=0, dealer=1, hand=tuple(ref.parse_cards("1o 7c 11e 5o")),
+                       announcements=((1, "tringla", 9),))
+    state = adv.build_state(pos, ref.RondaOptions(players=2))
+    obs = state.observation(0)
+    held = [sum(c // 4 == 9 for c in hidden[1])
+            for hidden, _ in adv.samples(obs, random.Random(1), 200, True)]
+    assert min(held) >= 3
+    free = [sum(c // 4 == 9 for c in hidden[1])
+            for hidden, _ in adv.samples(obs, random.Random(1), 200, False)]
+    assert min(free) == 0
+    out = api.advise(players=2, hand="1o 7c 11e 5o", dealer=1, announcements="1:tringla 12",
+                     iterations=40).data
+    assert out["position"]["announcements"] == ["1:tringla 12"]
+    assert out["position"]["announcement_points"] == [0, 5]

@@ -440,3 +440,35 @@ def test_D1_the_shared_card_reader_reads_every_card_as_the_reference_names_it() 
 
     for card in range(40):
         assert card_of_text(ref.card_name(card)) == card == ref.parse_card(ref.card_name(card))
+
+
+def test_Q12_s_saves_the_position_and_advise_reads_it_back_as_the_hint_ranks_it(tmp_path,
+                                                                               capsys):
+    """In a match to 11, ``s FILE`` writes the person's position (the scores, the deal's
+    announcements and plays) as ``ronda advise --position`` reads it, and names the command;
+    that command, at the seed it names, ranks the cards as ``h`` then shows them, with the
+    same margins and match win probabilities."""
+    import json
+
+    from simcards.core.cli import main
+
+    path = tmp_path / "pos.json"
+    console, buf = quiet()
+    rules = RondaRules.make(target=11)
+    got = run_play(rules, ["human", "greedy"], seed=43, match=True, console=console,
+                   ask=script([f"s {path}", "h", "1", "q"]))
+    assert got["quit"]
+    text = buf.getvalue()
+    saved = json.loads(path.read_text())
+    assert saved == {"seat": 0, "dealer": 0, "hand": "1c 3c 6b 12c", "table": "10c",
+                     "pile": "", "previous": "10c", "captured": "; ",
+                     "announcements": "1:ronda 10", "deal_plays": "10c", "scores": "0,1"}
+    said = re.search(r"the hint's advice: (simcards ronda advise .*)", text).group(1)
+    assert said.startswith(f"simcards ronda advise --position {path} --target 11 --seed ")
+    assert main(["ronda", "advise", *said.split()[3:], "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    hint = text[text.index("Ronda advice"):]
+    rows = [line.split("│")[1:9] for line in hint.splitlines() if line.startswith("│")]
+    assert [r[0].strip() for r in rows] == [m["card"] for m in out["moves"]]
+    for r, m in zip(rows, out["moves"], strict=True):
+        assert r[2].strip() == f"{m['margin']:+.3f}" and r[6].strip() == f"{m['match']:.3f}"
