@@ -53,7 +53,7 @@ KIND = {
     "pile": "cards", "previous": "text", "face_up": "text", "captured": "card groups",
     "position": "path",
     "discard": "text", "cut": "text", "opened": "bool", "others": "integers",
-    "others_opened": "text", "turn": "int",
+    "others_opened": "text", "turn": "int", "drawn": "text", "samples": "int",
 }
 """The kind of each argument, by name: the same name takes the same types everywhere."""
 
