@@ -66,7 +66,17 @@ turn: ``source``, ``stock``, ``discard`` or ``cut``, its ``card``, ``legal``, th
 that decides it, T2-T5, ``go_out``, the score of going out this turn with it, -10 or -20,
 G2-G3, else ``None``, and for the stock ``go_out_chance``, the share of the unseen cards that
 let the seat go out) and ``close_now`` (the best ``score`` the seat goes out for with a known
-card, and its ``source``; ``None`` when none does).
+card, and its ``source``; ``None`` when none does). With ``drawn`` (the card drawn from the
+stock) ``position`` has ``drawn`` too and ``draws`` is that stock draw alone, its ``go_out``
+exact. Unless ``samples`` is 0, the ranked moves of Q10 follow: ``moves``, best first, each
+with ``draw`` (its source; ``None`` at the starter's first turn), ``card`` (the card drawn;
+``None`` for the stock's unknown card), ``plan`` (``expert``, Q5, or ``hold``, Q3's holding
+plan), ``discard`` (``None``: the plan's own, which varies with the stock's card), ``closes``
+(whether it goes out this turn; ``None`` when that depends on the stock's card), ``penalty``
+(the seat's mean round score over the samples, G2-G5: lower is better) and ``penalty_ci``
+(95%, ``None`` from one sample); ``search`` (``method``, naming the play-outs, their number
+and seed; ``samples`` a move, ``budget``, ``seed``, and ``separated``: whether the best two
+moves' intervals part); ``notes`` (legal draws whose plan is not weighed).
 
 ``rounds`` and ``games``: ``game``, ``command``, ``players``, ``rules`` (``players``,
 ``open_min``, ``ace_low_value``, ``swap_keeps_romi``, and for games ``rounds``),

@@ -124,8 +124,7 @@ def advise(hand: PosHandOpt = None, table: PosTableOpt = None, discard: DiscardO
            position: PositionFileOpt = None, drawn: DrawnOpt = None,
            samples: SamplesOpt = 100, budget: BudgetOpt = None, seed: SeedOpt = 0, *,
            switches: dict[str, Any], json: JsonOpt = False) -> None:
-    """What to play from one position: the hand's best lay-down, the draw, going out now,
-    and every move ranked by its expected penalty.
+    """What to play from one position: best lay-down, draws, every move's expected penalty.
 
     The exact part of the advice: the best arrangement of the hand by the meld solver (V1-V5)
     and whether it opens (O1, O2); each source of the draw, whether it is legal (T3-T5) and
@@ -166,7 +165,10 @@ def advise(hand: PosHandOpt = None, table: PosTableOpt = None, discard: DiscardO
                f"goes out for {d['go_out']}" if d["go_out"] is not None else "does not go out")
         lines.append(f"draw {name} ({d['rule']}): {how}")
     close = out["close_now"]
+    drawn = out["position"].get("drawn")
     lines.append("close now: " + ("no" if close is None else
+                                  f"go out with the {drawn} drawn for {close['score']} (G2, G3)"
+                                  if drawn else
                                   f"take the {close['source']} and go out for {close['score']} "
                                   "(G2, G3)"))
     if "moves" in out:
