@@ -46,3 +46,12 @@ def warm_romi_records() -> None:
     kinds[me] = codes.POLICY_SEARCH
     params[me] = 1
     play_one_search_turn(ws, rl, kinds, params, 1, 9)
+
+
+def warm_romi_advise() -> None:
+    """Compile or load ``romi advise``'s play-outs (Q10, :mod:`simcards.romi.advise_kernel`):
+    one position's plans and one sample of its moves."""
+    from simcards.romi import api
+
+    api.advise(hand="7h 8h Qs Qd 2c", table="9h Th Jh; 5s 5d 5c", discard="Qc", opened=True,
+               others="14,8", others_opened="no,yes", turn=7, samples=1)

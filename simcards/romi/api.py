@@ -66,7 +66,17 @@ turn: ``source``, ``stock``, ``discard`` or ``cut``, its ``card``, ``legal``, th
 that decides it, T2-T5, ``go_out``, the score of going out this turn with it, -10 or -20,
 G2-G3, else ``None``, and for the stock ``go_out_chance``, the share of the unseen cards that
 let the seat go out) and ``close_now`` (the best ``score`` the seat goes out for with a known
-card, and its ``source``; ``None`` when none does).
+card, and its ``source``; ``None`` when none does). With ``drawn`` (the card drawn from the
+stock) ``position`` has ``drawn`` too and ``draws`` is that stock draw alone, its ``go_out``
+exact. Unless ``samples`` is 0, the ranked moves of Q10 follow: ``moves``, best first, each
+with ``draw`` (its source; ``None`` at the starter's first turn), ``card`` (the card drawn;
+``None`` for the stock's unknown card), ``plan`` (``expert``, Q5, or ``hold``, Q3's holding
+plan), ``discard`` (``None``: the plan's own, which varies with the stock's card), ``closes``
+(whether it goes out this turn; ``None`` when that depends on the stock's card), ``penalty``
+(the seat's mean round score over the samples, G2-G5: lower is better) and ``penalty_ci``
+(95%, ``None`` from one sample); ``search`` (``method``, naming the play-outs, their number
+and seed; ``samples`` a move, ``budget``, ``seed``, and ``separated``: whether the best two
+moves' intervals part); ``notes`` (legal draws whose plan is not weighed).
 
 ``rounds`` and ``games``: ``game``, ``command``, ``players``, ``rules`` (``players``,
 ``open_min``, ``ace_low_value``, ``swap_keeps_romi``, and for games ``rounds``),
@@ -551,7 +561,11 @@ def step_text(step: dict[str, Any]) -> str:
 
 
 POSITION_KEYS = ("hand", "table", "discard", "cut", "opened", "others", "others_opened",
-                 "turn")
+                 "turn", "drawn")
+ADVISE_SAMPLES = 100
+"""Q10: play-outs per move of ``advise`` unless told."""
+ADVISE_MAX_SAMPLES = 100_000
+"""Q10: the most play-outs per move ``--samples`` and ``--budget`` may ask."""
 """The fields of a position, as flags (``--others-opened``) and as keys of a position file."""
 
 
@@ -563,7 +577,7 @@ def _read_position_file(path: str) -> dict[str, Any]:
 
     data = read_position(path, POSITION_KEYS)
     kinds = {"hand": CARDS, "table": MELDS, "discard": TEXT, "cut": TEXT, "opened": BOOL,
-             "others": INTEGERS, "others_opened": TEXT, "turn": INT}
+             "others": INTEGERS, "others_opened": TEXT, "turn": INT, "drawn": TEXT}
     out = {}
     for key, value in data.items():
         if key == "others_opened" and isinstance(value, list) \
@@ -612,8 +626,9 @@ def _position(fields: dict[str, Any], rules: RomiRules) -> AD.Position:
     discard = AD.one_card(fields["discard"], "--discard") \
         if fields.get("discard") is not None else None
     cut = AD.one_card(fields["cut"], "--cut") if fields.get("cut") is not None else None
+    drawn = AD.one_card(fields["drawn"], "--drawn") if fields.get("drawn") is not None else None
     return AD.make(hand, table, discard, cut, fields["opened"], _sizes_of(fields["others"]),
-                   _yes_no(fields["others_opened"]), fields["turn"], rules)
+                   _yes_no(fields["others_opened"]), fields["turn"], rules, drawn)
 
 
 def _arrangement(p: AD.Position, rules: RomiRules) -> dict[str, Any]:
@@ -634,14 +649,16 @@ def _arrangement(p: AD.Position, rules: RomiRules) -> dict[str, Any]:
 @checked(ADVISE_SWITCHES.args, hand=CARDS.or_none(), table=MELDS.or_none(),
          discard=TEXT.or_none(), cut=TEXT.or_none(), opened=BOOL.or_none(),
          others=INTEGERS.or_none(), others_opened=TEXT.or_none(), turn=INT.or_none(),
-         position=PATH.or_none())
+         position=PATH.or_none(), drawn=TEXT.or_none(), samples=INT, budget=INT.or_none(),
+         seed=INT)
 @ADVISE_SWITCHES.keywords
 def advise(*, hand: str | Sequence[str] | None = None,
            table: str | Sequence[str] | None = None, discard: str | None = None,
            cut: str | None = None, opened: bool | None = None,
            others: str | Sequence[int] | None = None, others_opened: str | None = None,
            turn: int | None = None, position: Path | str | None = None,
-           rules: RomiRules) -> Result:
+           drawn: str | None = None, samples: int = ADVISE_SAMPLES,
+           budget: int | None = None, seed: int = 0, rules: RomiRules) -> Result:
     """What to play from one position (``simcards romi advise``), as the seat to play sees it
     before its draw: ``hand`` and ``table`` as ``melds`` reads them, the ``discard`` top and
     the ``cut`` card (one card each, or ``None``), ``opened`` (whether the seat has opened),
@@ -658,12 +675,26 @@ def advise(*, hand: str | Sequence[str] | None = None,
     ``rule`` that decides it (T2-T5), ``go_out`` (the score of going out this turn with it,
     -10 or -20, G2-G3, else ``None``) and, for the stock, ``go_out_chance`` (over the unseen
     cards); ``close_now``, the best score the seat can go out for with a known card this turn
-    (``None`` if none), and its ``source``. The frame: one row per draw."""
+    (``None`` if none), and its ``source``.
+
+    The ranked moves (Q10, :mod:`simcards.romi.advice`): ``moves``, every turn the seat can
+    play (a draw, ``expert``'s plan or the ``hold`` plan, a discard), best first, each with
+    ``draw`` (its source, ``None`` at the starter's first turn), ``card`` (the card drawn,
+    ``None`` for the stock's unknown card), ``plan``, ``discard`` (``None``: the plan's own,
+    which depends on the stock's card), ``closes`` (goes out this turn; ``None``: it depends on
+    the stock's card), ``penalty`` (the seat's mean round score, G2-G5, over ``samples`` play-outs
+    of the search player, Q7) and ``penalty_ci`` (95%); ``search`` (``method``, naming the
+    play-outs, their count and the seed, ``samples``, ``budget``, ``seed``, ``separated``:
+    whether the best two moves' intervals part) and ``notes`` (legal draws left out).
+    ``drawn``: the card the seat has drawn from the stock (the moves are then the rest of that
+    turn). ``samples`` play-outs per move (0: the exact answers only, no ``moves``), doubled up
+    to ``budget`` until the best two moves part; ``seed`` makes them reproducible. The frame:
+    one row per move."""
     if rules.swap_keeps_romi:  # G3's other reading needs the swaps' melds followed: not yet
         raise UsageError("--swap-keeps-romi: advise scores going out by G3's default reading "
                          "only for now (a joker swap cancels the -20)")
     fields = {"hand": hand, "table": table, "discard": discard, "cut": cut, "opened": opened,
-              "others": others, "others_opened": others_opened, "turn": turn}
+              "others": others, "others_opened": others_opened, "turn": turn, "drawn": drawn}
     if position is not None:
         given = [k for k, v in fields.items() if v is not None]
         if given:
@@ -672,6 +703,12 @@ def advise(*, hand: str | Sequence[str] | None = None,
         if not str(position).strip():
             raise UsageError("--position is empty: give a .json or .toml file")
         fields = _read_position_file(str(position))
+    budget = samples if budget is None else budget
+    if samples < 0 or budget < samples or budget > ADVISE_MAX_SAMPLES:
+        raise UsageError(f"--samples must be 0 or more and at most --budget ({budget}), at "
+                         f"most {ADVISE_MAX_SAMPLES:,}; got --samples {samples}")
+    if seed < 0:
+        raise UsageError(f"--seed must be 0 or more, got {seed}")
     p = _position(fields, rules)
     draws = AD.draws(p, rules)
     closes = [d for d in draws if d.legal and d.go_out is not None]
@@ -690,15 +727,34 @@ def advise(*, hand: str | Sequence[str] | None = None,
            "arrangement": _arrangement(p, rules),
            "draws": [{"source": d.source, "card": card(d.card), "legal": d.legal,
                       "rule": d.rule, "go_out": d.go_out,
-                      **({"go_out_chance": d.go_out_chance} if d.source == "stock" else {})}
+                      **({"go_out_chance": d.go_out_chance}
+                         if d.source == "stock" and d.card is None else {})}
                      for d in draws],
            "close_now": None if best is None else {"source": best.source,
                                                    "score": best.go_out}}
+    if p.drawn is not None:
+        out["position"]["drawn"] = card(p.drawn)
+    if samples > 0:
+        from simcards.romi import advice as ADV
+
+        ranked = ADV.rank(p, rules, draws, samples=samples, budget=budget, seed=seed)
+        out["search"] = {"method": f"Q10: {ranked.samples} samples a move, each played out by "
+                                   f"greedy seats (Q7's play-outs), seed {seed}",
+                         "samples": ranked.samples, "budget": budget, "seed": seed,
+                         "separated": ranked.separated}
+        out["moves"] = ranked.moves
+        out["notes"] = ranked.notes
     return Result(out, None, advise_frame)
 
 
+ADVISE_MOVE_COLUMNS = ["draw", "card", "plan", "discard", "closes", "penalty", "penalty_ci"]
+
+
 def advise_frame(d: dict[str, Any]) -> pd.DataFrame:
-    """``advise``, one row per source of the draw."""
+    """``advise``, one row per move, best first (Q10); with no search (``samples`` 0), one row
+    per source of the draw."""
+    if "moves" in d:
+        return pd.DataFrame(d["moves"], columns=ADVISE_MOVE_COLUMNS)
     return pd.DataFrame([{"source": r["source"], "card": r["card"], "legal": r["legal"],
                           "rule": r["rule"], "go_out": r["go_out"],
                           "go_out_chance": r.get("go_out_chance")} for r in d["draws"]],

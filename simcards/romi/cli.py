@@ -103,7 +103,17 @@ TurnOpt = option(
     "D4), then one more for every player's turn.", int | None)
 PositionFileOpt = option(
     "--position", "A .json or .toml file with the position instead of the flags: keys "
-    "hand, table, discard, cut, opened, others, others_opened, turn.")
+    "hand, table, discard, cut, opened, others, others_opened, turn, drawn.")
+DrawnOpt = option(
+    "--drawn", "The card you have drawn from the stock this turn, e.g. 5h: the moves are then "
+    "the rest of the turn (rule Q10; --hand is the hand before it).")
+SamplesOpt = option(
+    "--samples", "Play-outs of the search player per move (rule Q10; 0: the exact answers "
+    "only).", int)
+BudgetOpt = option(
+    "--budget", "Double the samples, up to this many, until the best two moves' intervals "
+    "part (default: no doubling).", int | None)
+SeedOpt = option("--seed", "The play-outs' random seed.", int)
 
 
 @app.command()
@@ -111,19 +121,24 @@ PositionFileOpt = option(
 def advise(hand: PosHandOpt = None, table: PosTableOpt = None, discard: DiscardOpt = None,
            cut: CutOpt = None, opened: OpenedOpt = None, others: OthersOpt = None,
            others_opened: OthersOpenedOpt = None, turn: TurnOpt = None,
-           position: PositionFileOpt = None, *, switches: dict[str, Any],
-           json: JsonOpt = False) -> None:
-    """What to play from one position: the hand's best lay-down, the draw, going out now.
+           position: PositionFileOpt = None, drawn: DrawnOpt = None,
+           samples: SamplesOpt = 100, budget: BudgetOpt = None, seed: SeedOpt = 0, *,
+           switches: dict[str, Any], json: JsonOpt = False) -> None:
+    """What to play from one position: best lay-down, draws, every move's expected penalty.
 
     The exact part of the advice: the best arrangement of the hand by the meld solver (V1-V5)
     and whether it opens (O1, O2); each source of the draw, whether it is legal (T3-T5) and
     the score of going out this turn with it (G2, G3); for the stock, the chance of a card
-    that lets the seat go out. An impossible position is refused in one line."""
+    that lets the seat go out. Then every move (a draw, expert's or the holding plan, a
+    discard; closing now among them) ranked by the seat's expected round score from the
+    search player's play-outs, with 95% intervals (Q10). An impossible position is refused
+    in one line."""
     from simcards.romi import api
 
     out = api.advise(hand=hand, table=table, discard=discard, cut=cut, opened=opened,
                      others=others, others_opened=others_opened, turn=turn,
-                     position=position, **switches).data
+                     position=position, drawn=drawn, samples=samples, budget=budget,
+                     seed=seed, **switches).data
     if json:
         emit_json(out)
         return
@@ -146,14 +161,40 @@ def advise(hand: PosHandOpt = None, table: PosTableOpt = None, discard: DiscardO
             lines.append(f"draw {name}: not legal ({d['rule']})")
             continue
         how = (f"goes out with {d['go_out_chance']:.3f} of the unseen cards"
-               if d["source"] == "stock" else
+               if d["source"] == "stock" and d["card"] is None else
                f"goes out for {d['go_out']}" if d["go_out"] is not None else "does not go out")
         lines.append(f"draw {name} ({d['rule']}): {how}")
     close = out["close_now"]
+    drawn = out["position"].get("drawn")
     lines.append("close now: " + ("no" if close is None else
+                                  f"go out with the {drawn} drawn for {close['score']} (G2, G3)"
+                                  if drawn else
                                   f"take the {close['source']} and go out for {close['score']} "
                                   "(G2, G3)"))
+    if "moves" in out:
+        lines += ["", _moves_table(out)]
     typer.echo("\n".join(lines))
+
+
+def _moves_table(out: dict[str, Any]) -> str:
+    """Q10's ranked moves as plain lines, best first, with the search that valued them."""
+    search = out["search"]
+    rows = []
+    for i, m in enumerate(out["moves"], 1):
+        draw = "-" if m["draw"] is None else m["draw"] + (f" {m['card']}" if m["card"] else "")
+        throw = "go out" if m["closes"] else "(plan's)" if m["discard"] is None else \
+            m["discard"]
+        if m["closes"]:
+            throw += f", discard {m['discard']}"
+        ci = m["penalty_ci"]
+        rows.append([str(i), draw, m["plan"], throw, f"{m['penalty']:.2f}",
+                     "-" if ci is None else f"[{ci[0]:.2f}, {ci[1]:.2f}]"])
+    text = _plain_table(f"moves by expected penalty, lower is better ({search['method']})",
+                        ["#", "draw", "plan", "discard", "penalty", "95% CI"], rows,
+                        right={"#", "penalty"})
+    tail = ("the best two moves' intervals part" if search["separated"] else
+            "the best two moves' intervals overlap: --budget plays more samples")
+    return "\n".join([text, tail, *out["notes"]])
 
 
 def _plain_table(title: str, cols: list[str], rows: list[list[str]], right: set[str]) -> str:

@@ -54,6 +54,9 @@ class Position:
     others: tuple[int, ...]
     others_opened: tuple[bool, ...]
     turn: int
+    drawn: int | None = None
+    """The card the seat has drawn from the stock this turn, when it gives one (the advice is
+    then for the rest of its turn, Q10)."""
 
     @property
     def players(self) -> int:
@@ -98,31 +101,34 @@ def one_card(text: str, flag: str) -> int:
 
 def make(hand: Sequence[int], table: Sequence[T.TableMeld], discard: int | None,
          cut: int | None, opened: bool, others: Sequence[int], others_opened: Sequence[bool],
-         turn: int, rules: RomiRules) -> Position:
-    """The position checked (:func:`check`), the discard and the cut card given ids of their
-    own: read apart, each is copy 0 of its card, which the hand may hold too (D1)."""
+         turn: int, rules: RomiRules, drawn: int | None = None) -> Position:
+    """The position checked (:func:`check`), the discard, the cut card and the card drawn
+    given ids of their own: read apart, each is copy 0 of its card, which the hand may hold too
+    (D1)."""
     seen = Counter(C.kind(c) for c in hand)
     for m in table:
         seen.update(m.kinds())
         seen[C.JOKER_KIND] += m.jokers()
-    for c in (discard, cut):
+    for c in (discard, cut, drawn):
         if c is not None:
             seen[C.kind(c)] += 1
     for k, count in sorted(seen.items()):
         most = C.N_JOKERS if k == C.JOKER_KIND else 2
         if count > most:
             name = "jokers" if k == C.JOKER_KIND else f"times {C.kind_text(k)}"
-            raise UsageError(f"{count} {name} between the hand, the table, the discard and the "
-                             f"cut: the deck holds {most} (D1)")
+            where = ("the discard, the cut and the card drawn" if drawn is not None
+                     else "the discard and the cut")
+            raise UsageError(f"{count} {name} between the hand, the table, {where}: the deck "
+                             f"holds {most} (D1)")
     used = set(hand)
     ids = []
-    for c in (discard, cut):
+    for c in (discard, cut, drawn):
         if c is not None:
             c = _free_id(C.kind(c), used)
             used.add(c)
         ids.append(c)
     p = Position(tuple(hand), tuple(table), ids[0], ids[1], opened, tuple(others),
-                 tuple(others_opened), turn)
+                 tuple(others_opened), turn, ids[2])
     check(p, rules)
     return p
 
@@ -186,10 +192,13 @@ def check(p: Position, rules: RomiRules) -> None:
     if p.discard_only and p.discard is not None:
         raise UsageError("a discard at turn 1: the starter's first discard is the round's "
                          "first (D4)")
+    if p.discard_only and p.drawn is not None:
+        raise UsageError("--drawn at turn 1: the starter's first turn is a discard only, "
+                         "without a draw (D4)")
     if p.discard_only and any(p.others_opened):
         raise UsageError("turn 1 and an opened player: nobody has played yet (D4)")
     known = (len(p.hand) + sum(len(m.kinds()) + m.jokers() for m in p.table)
-             + sum(c is not None for c in (p.discard, p.cut)) + sum(p.others))
+             + sum(c is not None for c in (p.discard, p.cut, p.drawn)) + sum(p.others))
     if known > C.N_CARDS:
         raise UsageError(f"{known} cards between the hand, the table, the discard, the cut and "
                          f"the other hands: the deck holds {C.N_CARDS} (D1)")
@@ -199,7 +208,7 @@ def unseen(p: Position) -> tuple[np.ndarray, int]:
     """Copies of each kind (53, jokers last) the seat has not seen: in the other hands or the
     stock, and (hidden under the top) the rest of the discard pile."""
     out = np.array([2] * C.N_KINDS + [C.N_JOKERS], np.int64)
-    for c in (*p.hand, *(c for c in (p.discard, p.cut) if c is not None)):
+    for c in (*p.hand, *(c for c in (p.discard, p.cut, p.drawn) if c is not None)):
         out[C.kind(c)] -= 1
     for m in p.table:
         for k in m.kinds():
@@ -249,7 +258,7 @@ class Turn:
 
     def __init__(self, p: Position, rules: RomiRules) -> None:
         self.p, self.rules = p, rules
-        self.used = set(p.hand) | {c for c in (p.discard, p.cut) if c is not None}
+        self.used = set(p.hand) | {c for c in (p.discard, p.cut, p.drawn) if c is not None}
         self.table = reference_table(p.table, self.used)
 
     def _search(self, hand: Sequence[int], table: tuple[Meld, ...], must: int | None,
@@ -291,10 +300,13 @@ class Turn:
 
 
 def draws(p: Position, rules: RomiRules) -> list[Draw]:
-    """The draw's sources (T2-T5), each answered exactly; none at the starter's first turn."""
+    """The draw's sources (T2-T5), each answered exactly; none at the starter's first turn;
+    only the stock, with its card, when the seat has drawn it (``drawn``)."""
     if p.discard_only:
         return []
     turn = Turn(p, rules)
+    if p.drawn is not None:  # the draw is made: the stock's card is known (Q10)
+        return [Draw("stock", p.drawn, True, "T2", turn.go_out(p.drawn))]
     counts, total = unseen(p)
     chance = 0.0
     for k in np.flatnonzero(counts):

@@ -54,7 +54,7 @@ KIND = {
     "position": "path", "announcements": "card groups", "deal_plays": "cards",
     "scores": "integers",
     "discard": "text", "cut": "text", "opened": "bool", "others": "integers",
-    "others_opened": "text", "turn": "int",
+    "others_opened": "text", "turn": "int", "drawn": "text", "samples": "int",
 }
 """The kind of each argument, by name: the same name takes the same types everywhere."""
 

@@ -1,6 +1,7 @@
 """``simcards romi advise``: one position's exact answers (the arrangement by the meld solver,
-V1-V5; opening, O1-O2; the draw, T3-T5; going out now and its score, G2-G3) and one line with
-exit status 2 for every impossible position (D1, D2, D4, O2, M5)."""
+V1-V5; opening, O1-O2; the draw, T3-T5; going out now and its score, G2-G3), its moves ranked
+by their expected penalty from the search player's play-outs (Q10), and one line with exit
+status 2 for every impossible position (D1, D2, D4, O2, M5) or bad search setting."""
 
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ from tests.cli_checks import assert_one_line_error
 from tests.romi.test_cli import _laid_value
 from tests.romi.test_melds import by_patterns, uniform_hands
 
-ADVISE = ["romi", "advise", "--json"]
+ADVISE = ["romi", "advise", "--json", "--samples", "0"]
+"""The exact answers only (Q10's play-outs are tested apart)."""
 NOT_OPENED = {"opened": False, "others": "14,14,14", "others_opened": "no,no,no", "turn": 6}
 """A seat of four that has not opened at its second turn, nobody opened."""
 
@@ -44,7 +46,7 @@ def test_V1_V4_the_arrangement_is_the_solver_s_and_every_lay_down_s() -> None:
     hands = uniform_hands(np.random.default_rng(41), 500, (14, 14))
     solved = melds_kernel.solve_batch(np.array(hands, np.int64), 1)
     for h, row in zip(hands, solved, strict=True):
-        arr = api.advise(hand=C.format_hand(h), **NOT_OPENED).data["arrangement"]
+        arr = api.advise(hand=C.format_hand(h), samples=0, **NOT_OPENED).data["arrangement"]
         got = (arr["value"], arr["min_penalty"], arr["can_go_out"])
         assert got == (int(row[0]), int(row[1]), bool(row[2])) == by_patterns(h), \
             C.format_hand(h)
@@ -158,3 +160,114 @@ def test_the_flags_and_a_position_file_are_not_both_given(capsys, tmp_path) -> N
     (tmp_path / "extra.json").write_text('{"hands": "Ah"}')
     assert_one_line_error(capsys, ["romi", "advise", "--position",
                                    str(tmp_path / "extra.json")], "unknown field 'hands'")
+
+
+# ---------------------------------------------------------------- Q10: the ranked moves
+
+WAIT_HAND = "Ah 2h 3h 4h Qs Qh Qd 5c 6c 7c 8c X 7s Kd"
+"""Two players, the seat not opened at its third turn, the other opened (8s 9s Ts, Kh Kc Ks).
+With the 2d drawn the seat goes out now for -10 (G2): it opens with Ah-4h, the Queens and 5c-8c
+(the joker in one of them), adds 7s and Kd to the other's melds and throws the 2d. Holding
+instead (Q3), it keeps a joker, a 7s and a Kd beside 11 melded cards: some nineteen of the
+unseen cards (5s-9s, 7h 7d 7c with the 7s and the joker, Jd Qd Ad Ks Kh Kc with the Kd) let it
+open and go out with its own melds alone next turn, for -20 (G3)."""
+WAIT = {"hand": WAIT_HAND, "drawn": "2d", "table": "8s 9s Ts; Kh Kc Ks", "opened": False,
+        "others_opened": "yes", "turn": 6}
+
+
+def _moves(others: str, samples: int, seed: int = 0) -> list[dict]:
+    return api.advise(**WAIT, others=others, samples=samples, seed=seed).data["moves"]
+
+
+def test_Q10_waiting_for_a_one_turn_romi_beats_closing_now() -> None:
+    """The other holds 8 cards, so he rarely goes out before the seat's next turn: throwing the
+    2d and holding (Q3) wins -20 often enough to beat the -10 of closing now, whose score is
+    exact (no spread: it ends the round, G1, G2). 100 samples, seed 0: -12.52 [-13.55, -11.49]
+    against -10 (400 samples: -12.67 [-13.40, -11.94])."""
+    moves = _moves("8", 100)
+    best = moves[0]
+    assert (best["draw"], best["card"], best["plan"], best["discard"], best["closes"]) == \
+        ("stock", "2d", "hold", "2d", False)
+    assert best["penalty_ci"][1] < -10
+    close = [m for m in moves if m["closes"]]
+    assert close == [{"draw": "stock", "card": "2d", "plan": "expert", "discard": "2d",
+                      "closes": True, "penalty": -10.0, "penalty_ci": [-10.0, -10.0]}]
+    # every card of the 15 is a waiting discard, once (Q10: one copy of each card)
+    held = sorted(m["discard"] for m in moves if m["plan"] == "hold")
+    assert held == sorted((WAIT_HAND + " 2d").split())
+    assert [m["penalty"] for m in moves] == sorted(m["penalty"] for m in moves)
+
+
+def test_Q10_closing_now_beats_waiting_when_the_other_is_about_to_go_out() -> None:
+    """The same hand, but the other holds one card: waiting gives him turns to go out first,
+    and a seat that never opened scores 100 (G5). Closing now (-10) is first and every waiting
+    move's interval lies above it (the best, throwing the 2d: 0.70 [-6.92, 8.32] at 100
+    samples, 1.48 [-2.37, 5.32] at 400); throwing the 7s or the Kd hands him the card he goes
+    out with, 100 on every sample."""
+    moves = _moves("1", 100)
+    assert moves[0]["closes"] and moves[0]["penalty"] == -10.0
+    waits = [m for m in moves if m["plan"] == "hold"]
+    assert waits and all(m["penalty_ci"][0] > -10 for m in waits)
+    assert {m["discard"]: m["penalty_ci"] for m in waits if m["penalty"] == 100} == \
+        {"7s": [100.0, 100.0], "Kd": [100.0, 100.0], "X": [100.0, 100.0]}
+
+
+def test_Q10_the_same_seed_gives_the_same_advice_and_the_budget_doubles(capsys) -> None:
+    """Reproducible at one seed (the text and the JSON); another seed plays other samples; a
+    budget doubles the samples until the best two moves part, extending the same samples."""
+    argv = ["romi", "advise", *_flags(**WAIT, others="8"), "--samples", "16", "--seed", "3"]
+    first = _json(capsys, [*argv, "--json"])
+    assert _json(capsys, [*argv, "--json"]) == first
+    assert first["search"] == {"method": "Q10: 16 samples a move, each played out by greedy "
+                                         "seats (Q7's play-outs), seed 3",
+                               "samples": 16, "budget": 16, "seed": 3,
+                               "separated": first["search"]["separated"]}
+    other = _json(capsys, [*argv[:-1], "4", "--json"])
+    assert [m["penalty"] for m in other["moves"]] != [m["penalty"] for m in first["moves"]]
+    grown = _json(capsys, [*argv, "--budget", "256", "--json"])["search"]
+    assert grown["samples"] in (16, 32, 64, 128, 256) and grown["budget"] == 256
+    assert grown["separated"] or grown["samples"] == 256
+    assert main(argv) == 0
+    text = capsys.readouterr().out
+    assert main(argv) == 0 and capsys.readouterr().out == text
+    assert "moves by expected penalty" in text and "go out, discard 2d" in text
+
+
+def test_Q10_a_known_close_is_exact_and_the_frame_holds_the_moves() -> None:
+    """G2 with the discard Qc (T4): the close's penalty is -10 with no spread; the stock's
+    expert turn is weighed beside it; the frame is the moves, best first."""
+    pos = {"hand": "7h 8h Qs Qd 2c", "table": "9h Th Jh; 5s 5d 5c", "discard": "Qc",
+           "cut": "3s", "opened": True, "others": "14,8", "others_opened": "no,yes",
+           "turn": 7}
+    res = api.advise(**pos, samples=32, seed=1)
+    frame = res.to_frame()
+    assert list(frame.columns) == api.ADVISE_MOVE_COLUMNS
+    assert frame.iloc[0][["draw", "card", "discard", "closes", "penalty"]].tolist() == \
+        ["discard", "Qc", "2c", True, -10.0]
+    stock = res.data["moves"][1]
+    assert (stock["draw"], stock["card"], stock["plan"], stock["closes"]) == \
+        ("stock", None, "expert", None)
+    assert len(frame) == 2 and frame.iloc[1]["penalty"] == stock["penalty"] > -10
+
+
+@pytest.mark.parametrize(("argv", "part"), [
+    (["--samples", "-1"], "--samples"),
+    (["--samples", "8", "--budget", "4"], "--budget (4)"),
+    (["--budget", "x"], "--budget"),
+    (["--samples", "1e9"], "--samples"),
+    (["--seed", "-2"], "--seed"),
+    (["--drawn", "Zz"], "--drawn"),
+    (["--drawn", "X X"], "--drawn"),
+])
+def test_Q10_a_bad_search_setting_is_one_line_and_exit_2(capsys, argv, part) -> None:
+    assert_one_line_error(capsys, ["romi", "advise", *_flags(**GOOD), *argv], part)
+
+
+def test_Q10_a_card_drawn_at_the_starter_s_first_turn_or_a_third_copy_is_refused(
+        capsys) -> None:
+    """D4: the starter's first turn has no draw; D1: the card drawn counts with the others."""
+    first = {k: v for k, v in GOOD.items() if k != "discard"}
+    assert_one_line_error(capsys, ["romi", "advise", *_flags(**{
+        **first, "turn": 1, "hand": ROMI_HAND + " 6d"}), "--drawn", "5h"], "--drawn at turn 1")
+    assert_one_line_error(capsys, ["romi", "advise", *_flags(**{**GOOD, "discard": "Ah"}),
+                                   "--drawn", "Ah"], "and the card drawn")
