@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import tomllib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from simcards.core.errors import UsageError, read_text
@@ -36,3 +36,31 @@ def read_position(path: str, fields: Iterable[str], flag: str = "--position") ->
                              f"{', '.join(sorted(known))})")
         out[name] = value
     return out
+
+
+def position_fields(position: str | None, flags: Mapping[str, Any],
+                    kinds: Mapping[str, Callable[[str, Any], Any]] | None = None,
+                    flag: str = "--position") -> dict[str, Any]:
+    """An advisor's position, from its flags or from the file ``position`` (one of the two):
+    ``flags`` (each field's flag value, None when not given) when there is no file; else the
+    file's fields (:func:`read_position`, known fields the names of ``flags``), after refusing
+    any flag given beside it, every field it leaves out None. ``kinds`` converts and checks a
+    file's values as the flags' are (``kind(name, value)``, a refusal named after the file).
+    One place for this, so every advisor refuses the same mistakes in the same words."""
+    if position is None:
+        return dict(flags)
+    given = [name for name, value in flags.items() if value is not None]
+    if given:
+        raise UsageError(f"{flag} gives the whole position; --{given[0].replace('_', '-')} "
+                         "cannot be given with it (not both)")
+    if not str(position).strip():
+        raise UsageError(f"{flag} is empty: give a .json or .toml file")
+    data = read_position(str(position), flags, flag)
+    if kinds:
+        for name, value in data.items():
+            if name in kinds:
+                try:
+                    data[name] = kinds[name](name, value)
+                except UsageError as exc:
+                    raise UsageError(f"{flag}: {position}: {exc}") from None
+    return {**dict.fromkeys(flags), **data}

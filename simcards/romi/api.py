@@ -146,6 +146,7 @@ from simcards.core.apiargs import (
 from simcards.core.cli_options import check_seat
 from simcards.core.errors import UsageError
 from simcards.core.policyspec import PolicySpec
+from simcards.core.positionfile import position_fields
 from simcards.core.results import Result
 from simcards.core.runner import Stats, run_batch
 from simcards.core.switches import HAND, MATCH
@@ -560,34 +561,25 @@ def step_text(step: dict[str, Any]) -> str:
 # ---------------------------------------------------------------- advise
 
 
-POSITION_KEYS = ("hand", "table", "discard", "cut", "opened", "others", "others_opened",
-                 "turn", "drawn")
 ADVISE_SAMPLES = 100
 """Q10: play-outs per move of ``advise`` unless told."""
 ADVISE_MAX_SAMPLES = 100_000
 """Q10: the most play-outs per move ``--samples`` and ``--budget`` may ask."""
-"""The fields of a position, as flags (``--others-opened``) and as keys of a position file."""
 
 
-def _read_position_file(path: str) -> dict[str, Any]:
-    """A position file (``--position``): JSON or TOML, the keys of :data:`POSITION_KEYS`, read
-    by the core's reader; each value of the types the arguments take (``others_opened`` also
-    a list of booleans)."""
-    from simcards.core.positionfile import read_position
+def _opened_words(name: str, value: Any) -> str:
+    """A position file's ``others_opened``: ``"no,yes"`` as the flag takes it, or a list of
+    booleans."""
+    if isinstance(value, list) and all(isinstance(v, bool) for v in value):
+        value = ",".join("yes" if v else "no" for v in value)
+    return TEXT(name, value)
 
-    data = read_position(path, POSITION_KEYS)
-    kinds = {"hand": CARDS, "table": MELDS, "discard": TEXT, "cut": TEXT, "opened": BOOL,
-             "others": INTEGERS, "others_opened": TEXT, "turn": INT, "drawn": TEXT}
-    out = {}
-    for key, value in data.items():
-        if key == "others_opened" and isinstance(value, list) \
-                and all(isinstance(v, bool) for v in value):
-            value = ",".join("yes" if v else "no" for v in value)
-        try:
-            out[key] = kinds[key].or_none()(key, value)
-        except UsageError as exc:
-            raise UsageError(f"--position: {path}: {exc}") from None
-    return out
+
+POSITION_KINDS = {"hand": CARDS, "table": MELDS, "discard": TEXT, "cut": TEXT, "opened": BOOL,
+                  "others": INTEGERS, "others_opened": _opened_words, "turn": INT,
+                  "drawn": TEXT}
+"""How a position file's values are read: as the flags' (``others_opened`` also a list of
+booleans)."""
 
 
 def _yes_no(text: str) -> list[bool]:
@@ -695,14 +687,7 @@ def advise(*, hand: str | Sequence[str] | None = None,
                          "only for now (a joker swap cancels the -20)")
     fields = {"hand": hand, "table": table, "discard": discard, "cut": cut, "opened": opened,
               "others": others, "others_opened": others_opened, "turn": turn, "drawn": drawn}
-    if position is not None:
-        given = [k for k, v in fields.items() if v is not None]
-        if given:
-            raise UsageError(f"--position gives the whole position; "
-                             f"--{given[0].replace('_', '-')} cannot be given with it (not both)")
-        if not str(position).strip():
-            raise UsageError("--position is empty: give a .json or .toml file")
-        fields = _read_position_file(str(position))
+    fields = position_fields(position, fields, POSITION_KINDS)
     budget = samples if budget is None else budget
     if samples < 0 or budget < samples or budget > ADVISE_MAX_SAMPLES:
         raise UsageError(f"--samples must be 0 or more and at most --budget ({budget}), at "

@@ -517,11 +517,6 @@ def advise_frame(d: dict[str, Any]) -> pd.DataFrame:
     return pd.DataFrame(copy.deepcopy(d["moves"]))
 
 
-POSITION_FIELDS = ("players", "seat", "card", "before", "dealt", "field", "lives")
-"""What a position file may hold (``--position FILE``, read by
-:func:`simcards.core.positionfile.read_position`): the flags' names without ``--``."""
-
-
 @checked({"players": INT.or_none(), "seat": INT.or_none(), "card": TEXT.or_none(),
           "before": ACTIONS.or_none(), "dealt": TEXT.or_none(), "field": TEXT.or_none(),
           "lives": INTEGERS.or_none(), "position": PATH.or_none(), "progress": BOOL},
@@ -545,31 +540,26 @@ def advise(*, players: int | None = None, seat: int | None = None, card: str | N
     the card it was dealt when the previous seat swapped with it. ``field`` is the others'
     policy (default ``threshold:5:5``): threshold, informed, ``PATH.py:FUNCTION`` or
     ``chart:FILE.csv``; ``random`` has no exact answer. ``position`` is a JSON or TOML file with
-    these fields instead (:data:`POSITION_FIELDS`). A position no deal leads to, or none the
-    others' policies lead to, is refused in one line naming why. ``absolute_tie`` (G6) matters
-    with ``lives`` only; ``progress`` is accepted as every command's and shows nothing (an
-    advice takes a second at most but for the largest tables).
+    these fields instead (the flags' names, :func:`~simcards.core.positionfile.position_fields`).
+    A position no deal leads to, or none the others' policies lead to, is refused in one line
+    naming why. ``absolute_tie`` (G6) matters with ``lives`` only; ``progress`` is accepted as
+    every command's and shows nothing (an advice takes a second at most but for the largest
+    tables).
     """
-    from simcards.core.positionfile import read_position
+    from simcards.core.positionfile import position_fields
     from simcards.ronco import advise_exact as ax
     from simcards.ronco.bayes_exact import MAX_BAYES_PLAYERS
     from simcards.ronco.charts import ACTIONS as ACTION_WORDS
     from simcards.ronco.seat import read_seat
 
-    if position is not None:
-        given = [f"--{n}" for n, v in (("players", players), ("seat", seat), ("card", card),
-                                       ("before", before), ("dealt", dealt),
-                                       ("field", field), ("lives", lives)) if v is not None]
-        if given:
-            raise UsageError(f"--position gives the position's fields; {given[0]} cannot be "
-                             "given with it")
-        data = read_position(position, POSITION_FIELDS)
-        checks = {"players": INT, "seat": INT, "card": TEXT, "before": ACTIONS, "dealt": TEXT,
-                  "field": TEXT, "lives": INTEGERS}
-        data = {k: checks[k](k, v) for k, v in data.items()}
-        players, seat, card = data.get("players"), data.get("seat"), data.get("card")
-        before, dealt = data.get("before"), data.get("dealt")
-        field, lives = data.get("field"), data.get("lives")
+    fields = position_fields(position, {
+        "players": players, "seat": seat, "card": card, "before": before, "dealt": dealt,
+        "field": field, "lives": lives}, {"players": INT, "seat": INT, "card": TEXT,
+                                          "before": ACTIONS, "dealt": TEXT, "field": TEXT,
+                                          "lives": INTEGERS})
+    players, seat, card = fields["players"], fields["seat"], fields["card"]
+    before, dealt = fields["before"], fields["dealt"]
+    field, lives = fields["field"], fields["lives"]
     players = 4 if players is None else players
     if seat is None or card is None:
         raise UsageError(f"--{'seat' if seat is None else 'card'} is needed: the seat's "

@@ -644,18 +644,14 @@ def advise(*, rules: RondaRules, seat: int | None = None, dealer: int | None = N
     ``margin_ci``, ``value`` (Q1's V), ``visits``; in a match ``match`` and ``match_ci``); in
     a match also ``match_method`` and ``match_best`` (the card of the highest match win
     probability)."""
-    from simcards.core.positionfile import read_position
+    from simcards.core.positionfile import position_fields
 
-    fields = {"seat": seat, "dealer": dealer, "hand": hand, "table": table, "pile": pile,
-              "previous": previous, "last_capturer": last_capturer, "captured": captured,
-              "face_up": face_up, "announcements": announcements, "deal_plays": deal_plays,
-              "scores": scores}
-    if position is not None:
-        given = [k for k, v in fields.items() if v is not None]
-        if given:
-            raise UsageError(f"--position gives the whole position; "
-                             f"--{given[0].replace('_', '-')} cannot be given with it")
-        fields = {**dict.fromkeys(fields), **read_position(position, POSITION_FIELDS)}
+    fields = position_fields(position, {
+        "seat": seat, "dealer": dealer, "hand": hand, "table": table, "pile": pile,
+        "previous": previous, "last_capturer": last_capturer, "captured": captured,
+        "face_up": face_up, "announcements": announcements, "deal_plays": deal_plays,
+        "scores": scores})
+    if position is not None:  # a file may give the card lists as lists
         joins = {"captured": "; ", "announcements": "; ", "scores": ","}
         fields = {k: joins.get(k, " ").join(map(str, v))
                   if isinstance(v, list) else v for k, v in fields.items()}
