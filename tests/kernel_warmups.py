@@ -46,3 +46,18 @@ def warm_romi_records() -> None:
     kinds[me] = codes.POLICY_SEARCH
     params[me] = 1
     play_one_search_turn(ws, rl, kinds, params, 1, 9)
+
+
+def warm_ronco_race_users() -> None:
+    """Compile or load the Ronco race kernel with a field of the user's function (S5, the
+    best-threshold tests), and with it the game kernel's user seats: a few short games."""
+    from simcards.core.rng import chunk_state
+    from simcards.core.userpolicy import UserPolicy
+    from simcards.ronco import best_threshold_batch as bt
+    from simcards.ronco.policies import Policy
+    from simcards.ronco.rules import RoncoRules
+
+    field = Policy("user", user=UserPolicy("warm.py", "keep", "def keep(obs, legal):\n"
+                                           "    return 0\n"))
+    cfg = bt._config(RoncoRules.make(), 3, 1, field, [Policy(), Policy("informed", 5, 5)])
+    bt.race_chunk(chunk_state(0, 0), 4, cfg)

@@ -971,6 +971,9 @@ def _start_policies(start: str | None, family: str, top: int) -> list[Policy]:
     """``--start T:Td,T:Td``: the mixture the search begins from (evenly weighted)."""
     if start is None:
         return []
+    if is_user_spec(start) or start.strip().lower().startswith("chart:"):
+        raise UsageError(f"--start takes T:Td pairs of the family; {start.strip()} is no point "
+                         "of its grid (best-threshold --field races the grid against it)")
     out = []
     for item in start.split(","):
         parts = parse_int_list(item.strip().replace(":", ","), "--start")

@@ -162,3 +162,14 @@ def test_S6_a_chart_without_every_table_size_is_refused_before_any_game(tmp_path
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("simcards: error: --field: ")
     assert "needs rows for every table size from 3 down to 2" in err[0]
+
+
+@pytest.mark.parametrize("start", ["mine.py:keep", "chart:mine.csv"])
+def test_equilibrium_takes_no_field_and_says_where_a_function_or_chart_is_raced(capsys, start):
+    """equilibrium's strategies are the family's T:Td pairs and its field is their mix: a
+    function or a chart given as --start is refused, pointing to best-threshold --field."""
+    assert main(["ronco", "equilibrium", "--players", "3", "--start", start]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"simcards: error: --start takes T:Td pairs of the family; {start} is no "
+                   "point of its grid (best-threshold --field races the grid against it)"]
+
