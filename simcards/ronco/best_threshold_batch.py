@@ -102,7 +102,7 @@ def _config(rules: RoncoRules, n: int, lives: int, field_policy: Policy,
     bayes = None
     if any(BAYES_TABLE in c.declared.needs for c in candidates):  # S4: replies to this field
         bayes = game_table(rules, n, field_policy).kernel_arrays()
-    if field_policy.user is None and field_policy.chart is None:
+    if on_grid(field_policy):
         field = Seats.from_policies([field_policy] * n)
     else:  # S5, S6: the field's seats as games seat them (a chart's rows for every size)
         field = policy_table(rules, [field_policy] * n, game=True)
