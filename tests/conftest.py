@@ -16,7 +16,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 EXTRA_WARMUPS = ("tests.kernel_warmups:warm_romi_search",
                  "tests.kernel_warmups:warm_romi_records",
-                 "tests.kernel_warmups:warm_romi_advise")
+                 "tests.kernel_warmups:warm_romi_advise",
+                 "tests.kernel_warmups:warm_ronco_race_users")
 """Kernels some tests compile that no game warms (:mod:`tests.kernel_warmups`)."""
 
 

@@ -55,3 +55,18 @@ def warm_romi_advise() -> None:
 
     api.advise(hand="7h 8h Qs Qd 2c", table="9h Th Jh; 5s 5d 5c", discard="Qc", opened=True,
                others="14,8", others_opened="no,yes", turn=7, samples=1)
+
+
+def warm_ronco_race_users() -> None:
+    """Compile or load the Ronco race kernel with a field of the user's function (S5, the
+    best-threshold tests), and with it the game kernel's user seats: a few short games."""
+    from simcards.core.rng import chunk_state
+    from simcards.core.userpolicy import UserPolicy
+    from simcards.ronco import best_threshold_batch as bt
+    from simcards.ronco.policies import Policy
+    from simcards.ronco.rules import RoncoRules
+
+    field = Policy("user", user=UserPolicy("warm.py", "keep", "def keep(obs, legal):\n"
+                                           "    return 0\n"))
+    cfg = bt._config(RoncoRules.make(), 3, 1, field, [Policy(), Policy("informed", 5, 5)])
+    bt.race_chunk(chunk_state(0, 0), 4, cfg)

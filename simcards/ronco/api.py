@@ -86,16 +86,20 @@ game), ``by_game``, ``game_differs`` (whether it is not ``best``), and per move 
 
 ``best_threshold``: ``game``, ``command``, ``rules``, ``players`` (the table sizes),
 ``lives``, ``policy``, ``field``, ``seed``, ``first_stage``, ``max_games``, ``z_drop``,
-``max_iterations``, ``gain_games``, ``min_games``, ``rows``. Each row: ``players``, ``field``
-(``[T, Td]``), ``best_T``, ``best_Td``, ``win_rate``, ``ci_low``, ``ci_high``, ``games``
-(played by the best), ``tied_with`` (``[[T, Td], ...]``: the candidates it cannot be told
-apart from), ``fair_share`` (1/players), ``candidate_games``, ``stages``, ``equilibrium_T``,
-``equilibrium_Td`` (null when not converged), ``equilibrium_converged``,
-``equilibrium_iterations``, ``best_response_path``, ``equilibrium_cycle``,
+``max_iterations``, ``gain_games``, ``min_games``, ``rows``; with a field of the user's, also
+``engine`` and ``user_policies`` (a function, S5) or ``charts`` (a chart, S6), as ``games``
+shows them. Each row: ``players``, ``field`` (``[T, Td]``; a function's or chart's text, whose
+``best_response_path`` then starts with the best response to it), ``best_T``, ``best_Td``,
+``win_rate``, ``ci_low``, ``ci_high``, ``games`` (played by the best), ``tied_with``
+(``[[T, Td], ...]``: the candidates it cannot be told apart from), ``fair_share`` (1/players),
+``candidate_games``, ``stages``, ``equilibrium_T``, ``equilibrium_Td`` (null when not
+converged), ``equilibrium_converged``, ``equilibrium_iterations``, ``best_response_path``,
+``equilibrium_cycle``,
 ``equilibrium_best_response``, ``equilibrium_tied_with``, and unless ``gain_games=0``:
 ``informed_gain``, ``informed_gain_ci``, ``informed_win_rate``, ``threshold_win_rate``,
-``gain_games``, and for up to 10 players ``bayes_gain``, ``bayes_gain_ci`` (win rate of
-``bayes`` minus the best pair's, on the same games, paired interval) and ``bayes_win_rate``.
+``gain_games``, and for up to 10 players and a threshold or informed field ``bayes_gain``,
+``bayes_gain_ci`` (win rate of ``bayes`` minus the best pair's, on the same games, paired
+interval) and ``bayes_win_rate``.
 With ``mixed`` (``--mixed``), a row whose best responses cycle also has ``equilibrium_mixed``
 (the row :func:`equilibrium` gives from ``start`` = the cycle, with its ``support``,
 ``exploitability`` and ``start``).
@@ -764,7 +768,7 @@ def games(*, players: int = 4, lives: int = 7, policies: str | Sequence[str] | N
         workers=workers, scheduler=scheduler, store=store, progress=progress)
 
 
-@checked(GAME_SWITCHES.args, RUN, players=SIZES, lives=INT, policy=TEXT, field=TEXT,
+@checked(GAME_SWITCHES.args, RUN, players=SIZES, lives=INT, policy=TEXT, field=POLICY_TEXT,
          first_stage=COUNT.or_none(), max_games=COUNT, min_games=COUNT.or_none(),
          z_drop=NUMBER, max_iterations=INT, gain_games=COUNT, mixed=BOOL)
 @GAME_SWITCHES.keywords
@@ -786,6 +790,13 @@ def best_threshold(*, players: int | str | Sequence[int] = "3-10", lives: int = 
     ``first_stage`` defaults to 8192 and ``min_games`` to 64k, each lowered to ``max_games``
     when that is smaller; given explicitly, they must not exceed it. Budgets are at most 1e9
     games per candidate; ``gain_games=0`` skips the informed-gain comparison.
+
+    ``field`` is the field's thresholds ``"T:Td"`` in the searched family, a threshold or
+    informed policy (``"informed:7:4"``), a function of yours (``PATH.py:FUNCTION`` or the
+    function itself, S5) or a keep chart (``chart:FILE.csv``, S6), played as ``games`` plays
+    them. A function or a chart is no T:Td pair: the row's ``field`` is its text, its
+    ``best_response_path`` starts with the best response to it, and the gains compare no
+    ``bayes`` (whose exact reply needs a threshold or informed field).
     """
     from simcards.core.montecarlo import search_command
     from simcards.ronco import best_threshold_batch as bt
@@ -802,13 +813,7 @@ def best_threshold(*, players: int | str | Sequence[int] = "3-10", lives: int = 
     if policy not in THRESHOLD_KINDS:
         raise UsageError(f"unknown policy {policy!r} for best-threshold (threshold|informed)")
     ronco_games.check_lives(lives)
-    if is_user_spec(field) or field.strip().lower().startswith("chart:"):
-        raise UsageError(f"--field takes the field's thresholds T:Td; {field.strip()} as the "
-                         "field is not searched against yet (games plays it: --policies)")
-    ft = parse_int_list(field.replace(":", ","), "--field")
-    if len(ft) != 2:
-        raise UsageError(f"--field must be T:Td, got {field!r}")
-    field_policy = Policy(policy, ft[0], ft[1]).validate(rules.top)
+    field_policy = _race_field(field, policy, rules, sizes)
     z_drop = check_finite(z_drop, "--z-drop")
     if z_drop <= 0:
         raise UsageError(f"--z-drop must be positive, got {z_drop}")
@@ -823,7 +828,7 @@ def best_threshold(*, players: int | str | Sequence[int] = "3-10", lives: int = 
             "max_iterations": max_iterations, "gain_games": gain, "min_games": floor}
     manifest = {"game": "ronco", "command": "best-threshold", "rules": rules.summary(),
                 "players": sizes, "lives": lives, "policy": policy,
-                "field": field_policy.spec(), **opts}
+                "field": field_policy.spec(), **_field_header(field_policy), **opts}
 
     def stored(out: dict[str, Any]) -> pd.DataFrame:
         return pd.DataFrame([{k: (str(v) if isinstance(v, list) else v)
@@ -844,6 +849,45 @@ def best_threshold(*, players: int | str | Sequence[int] = "3-10", lives: int = 
                 row, policy=policy, lives=lives, **rules.summary(), seed=seed, workers=workers,
                 scheduler=scheduler, store=store, progress=progress)
     return Result(out, result.raw, result.frame)
+
+
+def _race_field(field: str, family: str, rules: RoncoRules, sizes: Sequence[int]) -> Policy:
+    """``--field`` of ``best-threshold``, checked before any game: ``T:Td`` (the searched
+    ``family``'s), a threshold or informed policy, a function of the user's that numba
+    compiles (S5) or a keep chart with rows for every table size a game of ``sizes`` meets
+    (S6)."""
+    text = field.strip()
+    if not is_user_spec(text) and text.split(":", 1)[0].strip().lower() not in KINDS.names:
+        ft = parse_int_list(text.replace(":", ","), "--field")
+        if len(ft) != 2:
+            raise UsageError(f"--field must be T:Td, got {field!r}")
+        return Policy(family, ft[0], ft[1]).validate(rules.top)
+    try:
+        pol = Policy.from_spec(KINDS.parse(text, bounds(rules.top)))
+        if pol.kind not in (*THRESHOLD_KINDS, USER_KIND) and pol.chart is None:
+            raise UsageError(f"{pol.spec()} cannot be the field here: give T:Td, threshold:T:Td, "
+                             "informed:T:Td, PATH.py:FUNCTION or chart:FILE.csv")
+        if pol.chart is not None:
+            from simcards.ronco.bayes_exact import policy_table
+
+            for n in sizes:  # every size from the largest down to 2 (players go out, G3)
+                policy_table(rules, [pol] * n, game=True)
+    except UsageError as exc:
+        raise UsageError(flag_message("--field", str(exc))) from None
+    if pol.user is not None:
+        _compiled_only([pol.user], "best-threshold")
+    return pol
+
+
+def _field_header(field: Policy) -> dict[str, Any]:
+    """What ``best-threshold``'s answer (and run key) adds for a field of the user's: the
+    engine and the function's digest (S5), or the chart's (S6), as ``games`` shows them;
+    nothing for a built-in field."""
+    if field.user is not None:
+        return {"engine": COMPILED, "user_policies": {field.user.text(): field.user.digest}}
+    if field.chart is not None:
+        return {"charts": {field.chart.path: field.chart.digest}}
+    return {}
 
 
 def _mixed_next_to(row: dict[str, Any], *, policy: str, lives: int, progress: bool,
@@ -917,6 +961,9 @@ def _start_policies(start: str | None, family: str, top: int) -> list[Policy]:
     """``--start T:Td,T:Td``: the mixture the search begins from (evenly weighted)."""
     if start is None:
         return []
+    if is_user_spec(start) or start.strip().lower().startswith("chart:"):
+        raise UsageError(f"--start takes T:Td pairs of the family; {start.strip()} is no point "
+                         "of its grid (best-threshold --field races the grid against it)")
     out = []
     for item in start.split(","):
         parts = parse_int_list(item.strip().replace(":", ","), "--start")

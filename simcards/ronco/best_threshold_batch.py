@@ -15,6 +15,11 @@ Search design:
 * The symmetric equilibrium is found by best-response iteration: the field plays the best
   response found so far until the field's own thresholds are a best response to themselves
   (the best, or tied with it).
+* The field may also be a function of the user's (S5) or a keep chart (S6), played as
+  ``games`` plays them: a function is asked at its every decision with its ``ronco_game_v0``
+  observation, through the game kernel's compiled user seats (one kernel for every function),
+  and a chart plays each round's rows. Neither is a point of the grid, so the best-response
+  iteration starts from the best response to it.
 
 The races of all table sizes run side by side on one pool of workers
 (:func:`~simcards.core.plans.run_plans`). Each stage is a batch stored like any other, so a
@@ -37,12 +42,20 @@ import numpy as np
 from simcards.core.plans import Plan, StageRequest, run_searches
 from simcards.core.runner import Batch, Stats
 from simcards.core.stats import Z95, wilson
-from simcards.ronco.bayes_exact import FIELD_KINDS, MAX_BAYES_PLAYERS, game_table, prebuild
+from simcards.core.userpolicy import UserPolicy
+from simcards.ronco.bayes_exact import (
+    FIELD_KINDS,
+    MAX_BAYES_PLAYERS,
+    game_table,
+    policy_table,
+    prebuild,
+)
 from simcards.ronco.games_batch import MAX_ROUNDS
 from simcards.ronco.kernel_state import GameSpec, KernelRules, Seats
 from simcards.ronco.policies import BAYES_TABLE, Policy
 from simcards.ronco.race_kernel import race_games
 from simcards.ronco.rules import RoncoRules, check_players
+from simcards.ronco.users import check_errors, user_seats
 
 RACE_CHUNK = 2048
 """Games per chunk (each played by every surviving candidate)."""
@@ -57,6 +70,9 @@ class RaceConfig:
     field: Seats
     candidates: Seats
     rules: KernelRules
+    users: tuple[UserPolicy | None, ...] = ()
+    """S5: each player's function (None: the hero, player 0), when the field plays one of the
+    user's; the text travels to the workers, which compile it themselves. Empty otherwise."""
 
 
 class RaceStats(NamedTuple):
@@ -68,8 +84,17 @@ class RaceStats(NamedTuple):
 
 
 def race_chunk(state: np.ndarray, size: int, cfg: RaceConfig) -> RaceStats:
-    return RaceStats(*race_games(state, size, cfg.field, cfg.candidates, cfg.rules,
-                                 GameSpec(cfg.n, cfg.lives, -1, MAX_ROUNDS)))
+    """One chunk of a race (runs in a worker). A field of the user's function (S5) is
+    compiled here; an action of it that is not legal, or an exception it raises, refuses the
+    chunk in one line naming the function and the player."""
+    spec = GameSpec(cfg.n, cfg.lives, -1, MAX_ROUNDS)
+    if not cfg.users:
+        return RaceStats(*race_games(state, size, cfg.field, cfg.candidates, cfg.rules, spec,
+                                     None))
+    seats = user_seats(cfg.users, cfg.rules, cfg.n, cfg.lives)
+    out = RaceStats(*race_games(state, size, cfg.field, cfg.candidates, cfg.rules, spec, seats))
+    check_errors(seats, cfg.users)
+    return out
 
 
 def _config(rules: RoncoRules, n: int, lives: int, field_policy: Policy,
@@ -77,8 +102,30 @@ def _config(rules: RoncoRules, n: int, lives: int, field_policy: Policy,
     bayes = None
     if any(BAYES_TABLE in c.declared.needs for c in candidates):  # S4: replies to this field
         bayes = game_table(rules, n, field_policy).kernel_arrays()
-    return RaceConfig(n, lives, Seats.from_policies([field_policy] * n),
-                      Seats.from_policies(candidates, bayes), rules.kernel)
+    if on_grid(field_policy):
+        field = Seats.from_policies([field_policy] * n)
+    else:  # S5, S6: the field's seats as games seat them (a chart's rows for every size)
+        field = policy_table(rules, [field_policy] * n, game=True)
+    users = (None, *[field_policy.user] * (n - 1)) if field_policy.user is not None else ()
+    return RaceConfig(n, lives, field, Seats.from_policies(candidates, bayes), rules.kernel,
+                      users)
+
+
+def on_grid(field_policy: Policy) -> bool:
+    """Whether the field is a point of a threshold family's grid (a T:Td pair), rather than a
+    function of the user's or a chart."""
+    return field_policy.user is None and field_policy.chart is None
+
+
+def field_key(field_policy: Policy) -> dict[str, str]:
+    """What names a field in a run's key beyond its text: a function's or a chart's digest
+    (its file's text), so that an edited file never resumes an older run's chunks; nothing
+    for a built-in field (whose keys stay as they were)."""
+    if field_policy.user is not None:
+        return {"field_digest": field_policy.user.digest}
+    if field_policy.chart is not None:
+        return {"field_digest": field_policy.chart.digest}
+    return {}
 
 
 @dataclass
@@ -144,6 +191,7 @@ def race(rules: RoncoRules, n: int, lives: int, field_policy: Policy,
         stage_stream = f"{stream}.stage-{res.stages}"
         manifest = {"game": "ronco", "command": "race-stage", "rules": rules.summary(),
                     "players": n, "lives": lives, "field": field_policy.spec(),
+                    **field_key(field_policy),
                     "candidates": [candidates[i].spec() for i in alive], "seed": seed,
                     "stream": stage_stream, "games": size, "chunk_size": RACE_CHUNK}
         wins, beats, games = RaceStats(**(yield StageRequest(
@@ -187,8 +235,8 @@ class Row:
     iterations: int
     gain: RaceResult | None
     path: list[tuple[int, int]]
-    """The field, then each best response in turn: a cycle shows when there is no pure
-    symmetric equilibrium (or the budget cannot separate its neighbours)."""
+    """The field (when it is a T:Td pair), then each best response in turn: a cycle shows when
+    there is no pure symmetric equilibrium (or the budget cannot separate its neighbours)."""
 
 
 def plan(rules: RoncoRules, n: int, lives: int, kind: str, field_policy: Policy, *, seed: int,
@@ -201,8 +249,9 @@ def plan(rules: RoncoRules, n: int, lives: int, kind: str, field_policy: Policy,
     opts = {"seed": seed, "first_stage": first_stage, "max_games": max_games,
             "z_drop": z_drop, "min_games": min_games}
     br = yield from race(rules, n, lives, field_policy, cands, **opts)
-    path = [(field_policy.T, field_policy.Td), (br.candidates[br.best].T,
-                                                br.candidates[br.best].Td)]
+    path = [(br.candidates[br.best].T, br.candidates[br.best].Td)]
+    if on_grid(field_policy):
+        path.insert(0, (field_policy.T, field_policy.Td))
     # Best-response iteration towards a symmetric equilibrium: stop once the field's own
     # thresholds are a best response to themselves (the best, or tied with it).
     current = br
@@ -253,9 +302,10 @@ def row_dict(row: Row) -> dict[str, Any]:
     """The JSON form of one row."""
     br = row.best_response.summary()
     best = br["best"]
+    fld = row.best_response.field_policy
     out: dict[str, Any] = {
         "players": row.players,
-        "field": [row.best_response.field_policy.T, row.best_response.field_policy.Td],
+        "field": [fld.T, fld.Td] if on_grid(fld) else fld.spec(),
         "best_T": best.T,
         "best_Td": best.Td,
         "win_rate": br["win_rate"],

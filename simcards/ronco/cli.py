@@ -308,10 +308,11 @@ def best_threshold(
     lives: LivesOpt = 7,
     policy: Annotated[str, typer.Option("--policy", help="threshold | informed: the family "
                                         "searched, for the hero and the field.")] = "threshold",
-    field_spec: Annotated[str, typer.Option("--field", help="The field's thresholds T:Td for "
-                                            "the best response (of the searched family; a "
-                                            "function of yours or a chart plays in games, "
-                                            "not here yet).")] = "5:5",
+    field_spec: Annotated[str, typer.Option(
+        "--field", help="The field the best response answers: T:Td (of the searched family), "
+        "threshold:T:Td, informed:T:Td, a function of yours PATH.py:FUNCTION (S5) or a keep "
+        "chart chart:FILE.csv with rows for every table size down to 2 (S6), played as in "
+        "games.")] = "5:5",
     *,
     switches: dict[str, Any],
     first_stage: Annotated[str | None, typer.Option(

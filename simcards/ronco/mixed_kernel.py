@@ -87,7 +87,7 @@ def mixed_games(state, games, cum, sup, cand, rules, game, bins):
             if tabulate and j < k_sup - 1:
                 code += n ** j
         comp_games[code] += 1
-        play_candidates(seed, seats, cand, any_field_random, rules, game, buf, won)
+        play_candidates(seed, seats, cand, any_field_random, rules, game, buf, won, None)
         add_pairs(won, wins, beats)
         for c in range(k_cand):
             if won[c]:

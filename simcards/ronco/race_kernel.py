@@ -19,10 +19,10 @@ from simcards.ronco.kernel_state import RaceWork, Seats
 
 
 @njit(cache=True, _nrt=False)
-def play_candidates(seed, seats, cand, any_field_random, rules, game, buf, won):
+def play_candidates(seed, seats, cand, any_field_random, rules, game, buf, won, users):
     """Every candidate of ``cand`` in turn as player 0 of the game seeded by ``seed`` (the
     other players' rows of ``seats`` already set; row 0 is overwritten); ``won[c]``: whether
-    candidate c won it."""
+    candidate c won it. ``users``: the field players' user functions (S5), or None."""
     game_state = buf.state
     deck = buf.work.deck
     strengths = rules.strengths
@@ -38,7 +38,7 @@ def play_candidates(seed, seats, cand, any_field_random, rules, game, buf, won):
         # choice of policy does not shift the stream under the field.
         draw_uniforms = any_field_random or cand.kind[c] == RANDOM
         ending, winner, _r, _d = play_game(game_state, seats, rules, game, draw_uniforms,
-                                           buf.work, None)
+                                           buf.work, users)
         won[c] = ending == WON and winner == 0
 
 
@@ -72,9 +72,12 @@ def add_pairs(won, wins, beats):
 
 
 @njit(cache=True)
-def race_games(state, games, field, cand, rules, game):
+def race_games(state, games, field, cand, rules, game, users):
     """Play ``games`` games for every hero candidate of ``cand`` against the players of
-    ``field`` (its row 0 is ignored); the hero is player 0.
+    ``field`` (its row 0 is ignored); the hero is player 0. ``users``: the field players'
+    user functions (S5, :class:`~simcards.ronco.kernel_state.UserSeats` of a game, the hero's
+    slot -1), asked at their every decision with their ``ronco_game_v0`` observation as in
+    ``games``; None when the field plays a built-in policy or a chart.
 
     Returns ``(wins[K], beats[K, K], games[1])`` where ``beats[i, j]`` counts games that
     candidate i won and candidate j did not: the discordant pairs of a paired comparison.
@@ -89,7 +92,8 @@ def race_games(state, games, field, cand, rules, game):
     beats = np.zeros((k_cand, k_cand), np.int64)
     any_field_random = any_random(field.kind, 1)
     for _ in range(games):
-        play_candidates(next_u64(state), seats, cand, any_field_random, rules, game, buf, won)
+        play_candidates(next_u64(state), seats, cand, any_field_random, rules, game, buf, won,
+                        users)
         add_pairs(won, wins, beats)
     total = np.zeros(1, np.int64)
     total[0] = games

@@ -66,7 +66,8 @@ def test_e5_a_point_mass_field_plays_exactly_the_race_kernels_games(kind: str, n
     cands = [Policy(kind, t, d) for t, d in ((4, 4), (5, 5), (6, 5), (7, 3))]
     field = Policy(kind, 5, 4)
     ref = race_games(chunk_state(11, 0), 3000, Seats.from_policies([field] * n),
-                     Seats.from_policies(cands), RULES.kernel, GameSpec(n, LIVES, -1, MAX_ROUNDS))
+                     Seats.from_policies(cands), RULES.kernel, GameSpec(n, LIVES, -1, MAX_ROUNDS),
+                     None)
     for support, probs in (([field], [1.0]), ([field, Policy(kind, 3, 3)], [1.0, 0.0])):
         wins, beats, games, _cw, _cg = _kernel(n, support, probs, cands, 3000, seed=11)
         assert games[0] == 3000
