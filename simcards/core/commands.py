@@ -101,20 +101,30 @@ def add_run(app: typer.Typer, api: GameApi, name: str, *, switches: RuleSet, cou
 
 
 def add_compare(app: typer.Typer, api: GameApi, *, switches: RuleSet, deals: Count,
-                a_help: str, b_help: str, dealer_help: str, doc: str, show: Show) -> None:
+                a_help: str, b_help: str, dealer_help: str, doc: str, show: Show,
+                engine: tuple[str, str] | None = None) -> None:
     """``simcards <game> compare A B``: two policies on the same deals, ``deals`` deal sets
     (what a deal set is, the game's ``deals.what`` says), the rule switches, ``--dealer`` and
-    the run options; the API's ``compare`` computes."""
+    the run options; the API's ``compare`` computes. ``engine`` adds ``--engine``, as
+    :func:`add_run`'s does."""
     A = Annotated[str, typer.Argument(metavar="A", help=a_help)]
     B = Annotated[str, typer.Argument(metavar="B", help=b_help)]
     Deals = _count(deals)
     Dealer = _dealer(dealer_help)
+    if engine is not None:
+        Engine = engine_option(*engine)
 
-    def command(policy_a: A, policy_b: B, switches: dict[str, Any],
-                n_deals: Deals = deals.default, dealer: Dealer = None, *,
-                run: dict[str, Any]) -> None:
-        api.call("compare", policy_a, policy_b, **switches, deals=n_deals, dealer=dealer,
-                 run=run, show=show)
+        def command(policy_a: A, policy_b: B, switches: dict[str, Any],
+                    n_deals: Deals = deals.default, dealer: Dealer = None,
+                    engine: Engine = None, *, run: dict[str, Any]) -> None:
+            api.call("compare", policy_a, policy_b, **switches, deals=n_deals, dealer=dealer,
+                     engine=engine, run=run, show=show)
+    else:
+        def command(policy_a: A, policy_b: B, switches: dict[str, Any],  # type: ignore[misc]
+                    n_deals: Deals = deals.default, dealer: Dealer = None, *,
+                    run: dict[str, Any]) -> None:
+            api.call("compare", policy_a, policy_b, **switches, deals=n_deals, dealer=dealer,
+                     run=run, show=show)
     _register(app, "compare", switches, doc, command)
 
 

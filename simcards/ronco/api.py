@@ -168,13 +168,13 @@ from simcards.core.cli_options import (
     parse_int_list,
     parse_range,
 )
-from simcards.core.engines import COMPILED, PYTHON, distinct, engine_for, notice
+from simcards.core.engines import COMPILED, PYTHON, engine_for, notice
 from simcards.core.errors import UsageError
 from simcards.core.policyspec import USER_KIND, flag_message
 from simcards.core.results import Result
 from simcards.core.runner import check_workers
 from simcards.core.switches import HAND, RuleSet
-from simcards.core.userpolicy import UserPolicy, is_user_spec
+from simcards.core.userpolicy import is_user_spec
 from simcards.core.userpolicy import load as load_user
 from simcards.ronco.policies import (
     BAYES_TABLE,
@@ -351,16 +351,17 @@ def _no_users(policies: Sequence[Policy], command: str) -> None:
                              "keep chart (rounds plays it)")
 
 
-def _compiled_only(users: Sequence[UserPolicy | None], command: str) -> str:
-    """The engine of a command that seats users' functions (S5) in its compiled kernels only:
-    every function must compile with numba (refused in one line otherwise)."""
-    for u in distinct(users):
-        fn, why = u.compiled()
-        if fn is None:
-            raise UsageError(f"{command} plays your functions on the compiled engine only; "
-                             f"numba cannot compile {u.text()}: {why} (rounds --engine python "
-                             "plays it)")
-    return COMPILED
+def _python_engine(policies: Sequence[Policy], engine: str | None) -> str:
+    """The engine of a run that may play on the Python engine (:func:`engine_for`, its notice
+    printed): it seats threshold, informed, random and users' functions, not the decision
+    tables (``bayes``, a keep chart)."""
+    engine, why = engine_for([p.user for p in policies], engine)
+    tables = [p.spec() for p in policies if p.declared.needs & {BAYES_TABLE, CHART_TABLE}]
+    if engine == PYTHON and tables:
+        raise UsageError("the Python engine plays threshold, informed, random and your own "
+                         f"functions; {tables[0]} is a decision table (use --engine compiled)")
+    notice(why)
+    return engine
 
 
 _POLICY_ARGS = {"players": INT, "policy": POLICY_TEXT, "policies": POLICIES_TEXT.or_none(),
@@ -397,12 +398,7 @@ def rounds(*, players: int = 4, policy: str = "threshold",
     policies_list = round_policies(players, policy, threshold, dealer_threshold, thresholds,
                                    keep_prob, rules, policies)
     total = ROUNDS.parse(rounds)
-    engine, why = engine_for([p.user for p in policies_list], engine)
-    tables = [p.spec() for p in policies_list if p.declared.needs & {BAYES_TABLE, CHART_TABLE}]
-    if engine == PYTHON and tables:
-        raise UsageError("the Python engine plays threshold, informed, random and your own "
-                         f"functions; {tables[0]} is a decision table (use --engine compiled)")
-    notice(why)
+    engine = _python_engine(policies_list, engine)
 
     def stored(out: dict[str, Any], res: Any) -> pd.DataFrame:
         return pd.DataFrame({"position": range(players), "policy": out["policies"],
@@ -709,7 +705,7 @@ def game_policies(players: int, policies: str | None = None, policy: str | None 
 
 
 @checked(_POLICY_ARGS, GAME_SWITCHES.args, RUN, policy=TEXT.or_none(), lives=INT,
-         first_dealer=INT.or_none(), games=COUNT.or_none(), exact=BOOL)
+         first_dealer=INT.or_none(), games=COUNT.or_none(), exact=BOOL, engine=TEXT.or_none())
 @GAME_SWITCHES.keywords
 def games(*, players: int = 4, lives: int = 7, policies: str | Sequence[str] | None = None,
           policy: str | None = None, threshold: int | None = None,
@@ -717,7 +713,7 @@ def games(*, players: int = 4, lives: int = 7, policies: str | Sequence[str] | N
           rules: RoncoRules, first_dealer: int | None = None,
           games: int | str | None = None, exact: bool = False, seed: int = DEFAULT_SEED,
           workers: int | None = None, scheduler: str | None = None, store: str | None = None,
-          progress: bool = False) -> Result:
+          progress: bool = False, engine: str | None = None) -> Result:
     """Whole games (``simcards ronco games``): win rate by player, draws, game length and
     elimination order.
 
@@ -728,9 +724,12 @@ def games(*, players: int = 4, lives: int = 7, policies: str | Sequence[str] | N
 
     A player may play a function of yours, ``PATH.py:FUNCTION`` or the function itself (S5):
     it reads the seat's ``ronco_game_v0`` observation (``observation_kernel``'s readers read
-    it, the lives included) and is asked at every decision in the compiled kernel (a function
-    numba cannot compile is refused: ``rounds`` plays it on the Python engine); ``--exact``
-    takes built-in policies only. A keep chart (S6) plays, each round, the rows of that round's
+    it, the lives included) and is asked at every decision. ``engine`` chooses where the games
+    are played: ``compiled`` (the game kernel; every function must compile with numba) or
+    ``python`` (the environments' table engine, ``GameState``; it seats threshold, informed,
+    random and your functions); by default the kernel, unless a function does not compile (a
+    line on stderr says so). Both engines play the same games. ``--exact`` takes built-in
+    policies only. A keep chart (S6) plays, each round, the rows of that round's
     table size, so it must hold every size from ``players`` down to 2.
     """
     from simcards.ronco import games_batch as ronco_games
@@ -739,14 +738,14 @@ def games(*, players: int = 4, lives: int = 7, policies: str | Sequence[str] | N
                           rules)
     ronco_games.check_lives(lives)
     ronco_games.check_first_dealer(first_dealer, players)
+    if exact:
+        _no_users(table, "games --exact")
+        _refuse_with("--exact", _given(engine=engine), "the exact solver simulates nothing")
     users = [p.user for p in table]
-    engine = None
-    if any(users):
-        engine = _compiled_only(users, "games")
+    engine = _python_engine(table, engine) if any(users) or engine is not None else None
     header = {**_header("games", rules, table, engine), "lives": lives,
               "first_dealer": first_dealer}
     if exact:
-        _no_users(table, "games --exact")
         _refuse_with("--exact", _given(games=games, store=store, scheduler=scheduler),
                      "the exact solver simulates nothing")
         from simcards.ronco.games_exact import exact_game
@@ -761,7 +760,8 @@ def games(*, players: int = 4, lives: int = 7, policies: str | Sequence[str] | N
     return monte_carlo(
         header, {"games": total, "chunk_size": ronco_games.GAMES_CHUNK},
         lambda **run: ronco_games.simulate(rules, table, lives, total,
-                                           first_dealer=first_dealer, seed=seed, **run),
+                                           first_dealer=first_dealer, engine=engine or COMPILED,
+                                           seed=seed, **run),
         answer=lambda res: res.to_dict(), frame=games_frame, shown_header={**header,
                                                                           "exact": False},
         summary=("win_rate", "draw_rate", "rounds_mean", "games"), seed=seed,

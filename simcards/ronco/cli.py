@@ -52,6 +52,7 @@ GamesOpt = Annotated[str | None, typer.Option(
     "--games", help=api.GAMES.help() + " Not with --exact.")]
 LivesOpt = Annotated[int, typer.Option("--lives", help="Lives (or chips) per player.")]
 EngineOpt = engine_option("rounds", "the round kernel")
+GameEngineOpt = engine_option("games", "the game kernel")
 PoliciesOpt = option(
     "--policies", "One policy per player, e.g. threshold:5:4,informed:5:5,random:0.5 (instead "
     "of --policy; --threshold, --dealer-threshold and --keep-prob fill the values an entry "
@@ -253,20 +254,22 @@ def games(
     exact_solve: Annotated[bool, typer.Option(
         "--exact", help="Solve the game exactly (small tables, deterministic "
         "policies; not with --games, --store or --scheduler).")] = False,
+    engine: GameEngineOpt = None,
     run: dict[str, Any],
 ) -> None:
     """Whole games: win rate by player, draws, game length and elimination order.
 
     A player may play a function of yours, PATH.py:FUNCTION (S5): it sees the seat's
     ronco_game_v0 observation (the round, then every seat's lives, who is in and the dealer)
-    and is asked at every decision, in the compiled kernel. A keep chart, chart:FILE.csv (S6),
+    and is asked at every decision, in the game kernel, or on the environments' table engine
+    when numba cannot compile it (or --engine python). A keep chart, chart:FILE.csv (S6),
     plays in each round the rows of that round's table size: it needs rows for every size from
     --players down to 2.
     """
     _API.call("games", players=players, lives=lives, policies=policies_spec, policy=policy,
               threshold=threshold, dealer_threshold=dealer_threshold, keep_prob=keep_prob,
-              **switches, first_dealer=first_dealer, games=n_games, exact=exact_solve, run=run,
-              show=_print_games)
+              **switches, first_dealer=first_dealer, games=n_games, exact=exact_solve,
+              engine=engine, run=run, show=_print_games)
 
 
 def _print_games(out: dict) -> None:

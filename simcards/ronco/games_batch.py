@@ -7,13 +7,14 @@ The command's Python function is :func:`simcards.ronco.api.games`
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
 
 from simcards.core.cli_options import check_range, check_seat
+from simcards.core.engines import COMPILED, PYTHON
 from simcards.core.runner import Stats, run_batch
 from simcards.core.stats import wilson
 from simcards.core.userpolicy import UserPolicy
@@ -22,7 +23,7 @@ from simcards.ronco.game_kernel import ALL_OUT, STALLED, VOID, simulate_games
 from simcards.ronco.kernel_state import GameSpec, KernelRules, Seats
 from simcards.ronco.policies import KINDS, Policy
 from simcards.ronco.rules import RoncoRules, check_players
-from simcards.ronco.users import check_errors, user_seats
+from simcards.ronco.users import check_errors, python_games, user_seats
 
 GAMES_CHUNK = 1 << 15
 """Games per chunk: a fraction of a second for a big table, so progress and resume are smooth."""
@@ -43,6 +44,11 @@ class GameConfig:
     users: tuple[UserPolicy | None, ...] = ()
     """S5: each player's function (None: a built-in policy); the text travels to the workers,
     which compile it themselves. Empty when nobody plays one."""
+    engine: str = COMPILED
+    """Where the games are played: the game kernel, or the Python table engine
+    (:func:`simcards.ronco.users.python_games`)."""
+    table: tuple[RoncoRules, tuple[Policy, ...]] | None = None
+    """For the Python engine: the rules and the players' policies."""
 
     @property
     def hist_len(self) -> int:
@@ -52,10 +58,12 @@ class GameConfig:
 
     @classmethod
     def build(cls, rules: RoncoRules, policies: Sequence[Policy], lives: int,
-              first_dealer: int | None) -> GameConfig:
+              first_dealer: int | None, engine: str = COMPILED) -> GameConfig:
         users = tuple(p.user for p in policies)
+        python = engine == PYTHON
         return cls(len(policies), lives, policy_table(rules, policies, game=True), rules.kernel,
-                   -1 if first_dealer is None else first_dealer, users if any(users) else ())
+                   -1 if first_dealer is None else first_dealer, users if any(users) else (),
+                   engine, (rules, tuple(policies)) if python else None)
 
     def args(self, max_rounds: int = MAX_ROUNDS) -> tuple:
         """The game kernels' arguments after ``(state, games)``: the players' policies, the
@@ -95,6 +103,20 @@ def games_chunk(state: np.ndarray, size: int, cfg: GameConfig) -> GameStats:
         out = GameStats(*simulate_games(state, size, *cfg.args(), cfg.hist_len, seats))
     check_errors(seats, cfg.users)
     return out
+
+
+def python_chunk(state: np.ndarray, size: int, cfg: GameConfig) -> GameStats:
+    """One chunk of games on the Python engine: the compiled chunk's very games, all of them
+    (a game's draws depend on how it is played, so a later game of a chunk is found only by
+    playing those before it; the Python engine's chunks are therefore the compiled ones)."""
+    assert cfg.table is not None
+    return GameStats(*python_games(state, size, cfg.n, cfg.lives, cfg.first_dealer,
+                                   *cfg.table, cfg.hist_len))
+
+
+def chunk_plan(engine: str) -> tuple[Callable[..., GameStats], int]:
+    """The chunk function and the games per chunk of a run on ``engine``."""
+    return (python_chunk if engine == PYTHON else games_chunk), GAMES_CHUNK
 
 
 def check_lives(lives: int) -> int:
@@ -183,16 +205,19 @@ class GamesResult:
 
 
 def simulate(rules: RoncoRules, policies: Sequence[Policy], lives: int, games: int, *,
-             first_dealer: int | None = None, seed: int = 0, workers: int | None = None,
-             progress: bool = False, **batch: object) -> GamesResult:
-    """Monte Carlo games; bit-identical for a given seed whatever ``workers``."""
+             first_dealer: int | None = None, engine: str = COMPILED, seed: int = 0,
+             workers: int | None = None, progress: bool = False,
+             **batch: object) -> GamesResult:
+    """Monte Carlo games; bit-identical for a given seed whatever ``workers``. ``engine``
+    plays them in the game kernel or on the Python table engine; both play the same games."""
     n = check_players(len(policies))
     check_lives(lives)
     check_first_dealer(first_dealer, n)
     for pol in policies:
         pol.validate(rules.top)
-    cfg = GameConfig.build(rules, policies, lives, first_dealer)
-    stats = run_batch(games_chunk, cfg, seed=seed, total=games, chunk_size=GAMES_CHUNK,
+    cfg = GameConfig.build(rules, policies, lives, first_dealer, engine)
+    fn, size = chunk_plan(engine)
+    stats = run_batch(fn, cfg, seed=seed, total=games, chunk_size=size,
                       stream=STREAM, workers=workers, progress=progress, label="Ronco games",
                       **batch)
     return GamesResult.from_stats(games, stats)

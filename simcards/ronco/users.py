@@ -143,3 +143,79 @@ def python_rounds(state: np.ndarray, size: int, n: int, kind: np.ndarray,
         tallies[2] += st.cut_king_fired
     return lost, double, tallies
 
+
+
+def python_games(state: np.ndarray, size: int, n: int, lives: int, first_dealer: int,
+                 rules: Any, policies: Sequence[Any], hist_len: int
+                 ) -> tuple[np.ndarray, ...]:
+    """``size`` whole games on the Python table engine, :class:`simcards.ronco.table.GameState`
+    (the engine of the ``ronco_game_v0`` environment), drawing from ``state`` exactly as
+    :func:`simcards.ronco.game_kernel.simulate_games` does (its module docstring: the first
+    dealer when drawn, then per round one deal of the survivors' cards and the cut card, and,
+    when a player plays ``random``, one uniform per survivor): both engines play the same
+    games. A game's draws depend on its play (how many survive, how long it lasts), so the
+    games are drawn as they are played. Returns ``(wins, endings, hist, places, rounds_sums)``
+    as the kernel does; ``first_dealer`` is a seat or -1 (drawn, G4)."""
+    from simcards.core.rng_kernel import randbelow, uniform
+    from simcards.ronco import reference as ref
+    from simcards.ronco.codes import ENDING_ALL_OUT, ENDING_VOID, ENDING_WON
+    from simcards.ronco.round_kernel import deal
+    from simcards.ronco.table import CHANCE, KEEP, PASS, GameState, RoncoSetup
+
+    setup = RoncoSetup(rules, n, lives, None)
+    table = setup.table
+    perm = np.arange(table.n_cards)  # the kernel's deck, shuffled in place game after game
+    draw_uniforms = any(p.kind == "random" for p in policies)
+    legal = np.ones(2, np.int8)
+    deciders = [(p.user.function(), p.user, None) if p.user is not None
+                else (None, None, ref.RefPolicy(p.kind, p.T, p.Td, p.p)) for p in policies]
+    wins = np.zeros(n, np.int64)
+    endings = np.zeros(4, np.int64)
+    hist = np.zeros(hist_len, np.int64)
+    places = np.zeros((n, n), np.int64)
+    sums = np.zeros(2, np.int64)
+    us = np.zeros(n, np.float64)
+    for _ in range(size):
+        st = GameState(setup)
+        st.apply_chance(first_dealer if first_dealer >= 0 else int(randbelow(state, n)))
+        dealt = 0  # rounds dealt so far
+        while not st.over:
+            if len(st.rounds) > dealt:  # a new round (or a replayed one, G6): its deal
+                dealt = len(st.rounds)
+                k = len(st.order)
+                deal(state, perm, k + 1)
+                for pos in range(k if draw_uniforms else 0):
+                    us[pos] = uniform(state)
+                for pos in range(k):
+                    st.apply_chance(int(perm[pos]))
+                continue
+            p = st.current_player()
+            if p == CHANCE:  # the dealer cut: the card under the dealt ones (R6)
+                st.apply_chance(int(perm[len(st.order)]))
+                continue
+            fn, user, builtin = deciders[p]
+            pos = st.order.index(p)
+            if user is not None:
+                move = ask(fn, user, st.observation(p), legal, f"player {p}", ACTIONS)
+            else:
+                keeps = ref._decide_keep(builtin, st.round.decision_view(), float(us[pos]),
+                                         deck=rules.deck, ties=rules.ties,
+                                         cut_king=rules.cut_king, poroli=rules.poroli)
+                move = KEEP if keeps else PASS
+            st.play(move)
+        played = len(st.rounds)
+        if st.void:
+            endings[ENDING_VOID] += 1
+        elif st.winner is not None:
+            endings[ENDING_WON] += 1
+            wins[st.winner] += 1
+        else:
+            endings[ENDING_ALL_OUT] += 1
+        hist[min(played, hist_len - 1)] += 1
+        sums[0] += played
+        sums[1] += played * played
+        out = [r or 0 for r in st.eliminated_in_round]
+        for a in range(n):  # as the kernel's finish_places: players out strictly after a
+            later = sum(1 for b in range(n) if out[a] and (not out[b] or out[b] > out[a]))
+            places[a, later] += 1
+    return wins, endings, hist, places, sums

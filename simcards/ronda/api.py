@@ -97,7 +97,8 @@ The ladder's own record is kept in the run store beside its pairings' compare ru
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import pandas as pd
@@ -119,7 +120,7 @@ from simcards.core.apiargs import (
     run_keywords,
 )
 from simcards.core.cli_options import Count, check_seat
-from simcards.core.engines import COMPILED, PYTHON, distinct, engine_for, notice
+from simcards.core.engines import PYTHON, engine_for, notice
 from simcards.core.errors import UsageError
 from simcards.core.policyspec import PolicySpec, flag_message
 from simcards.core.results import Result
@@ -303,26 +304,19 @@ def _choose_engine(specs: Sequence[PolicySpec], engine: str | None) -> str:
     functions (:data:`simcards.ronda.users.PYTHON_KINDS`)."""
     from simcards.ronda.users import PYTHON_KINDS
 
+    asked = engine
     engine, why = engine_for([s.user for s in specs], engine)
     if engine == PYTHON:
         other = sorted({s.text() for s in specs if s.kind not in PYTHON_KINDS})
-        if other:
+        if other and asked == PYTHON:
             raise UsageError(f"--engine python plays random, greedy and your own functions "
                              f"(PATH.py:FUNCTION); {', '.join(other)} searches in the kernel "
                              "only (use --engine compiled)")
+        if other:
+            raise UsageError(f"the Python engine, where {why}, plays random, greedy and your "
+                             f"own functions; {', '.join(other)} searches in the kernel only")
     notice(why)
     return engine
-
-
-def _compiled_only(specs: Sequence[PolicySpec], command: str) -> None:
-    """Whole matches play a player's own function (Q11) in the match kernel only (no Python
-    engine plays a match): refuse, in one line, a function numba cannot compile."""
-    for u in distinct([s.user for s in specs]):
-        fn, why = u.compiled()
-        if fn is None:
-            raise UsageError(f"{command} plays your functions compiled only (whole matches "
-                             f"have no Python engine; hands has one): numba cannot compile "
-                             f"{u.text()}: {why}")
 
 
 # ---------------------------------------------------------------- commands
@@ -367,12 +361,13 @@ def hands(*, rules: RondaRules, policies: str | Sequence[str] | None = None,
 
 
 @checked(MATCH_SWITCHES.args, policies=POLICIES.or_none(), matches=COUNT,
-         dealer=INT.or_none())
+         dealer=INT.or_none(), engine=TEXT.or_none())
 @MATCH_SWITCHES.keywords
 @run_keywords()
 def matches(*, rules: RondaRules, policies: str | Sequence[str] | None = None,
             matches: int | str = MATCHES.default,
-            dealer: int | None = None, run: dict[str, Any]) -> Result:
+            dealer: int | None = None, engine: str | None = None,
+            run: dict[str, Any]) -> Result:
     """Monte Carlo whole matches (``simcards ronda matches``): match win rate by side, match
     length, first-player advantage.
 
@@ -381,34 +376,36 @@ def matches(*, rules: RondaRules, policies: str | Sequence[str] | None = None,
     (default: drawn for every match, D3). ``matches`` defaults to 100k, at most 1e9.
 
     A policy may be a function of yours (Q11), as in :func:`hands`; it sees the
-    ``ronda_match_v0`` observation (the match scores carried, the hands won) and plays in the
-    match kernel only, so numba must compile it (whole matches have no Python engine).
+    ``ronda_match_v0`` observation (the match scores carried, the hands won). ``engine``
+    chooses where the matches are played, as in :func:`hands`: the match kernel, or the
+    environments' engine (the reference's ``MatchState``; it seats random, greedy and your
+    functions), by default when a function does not compile. Both play the same matches.
     """
     from simcards.core.montecarlo import monte_carlo
     from simcards.ronda import matches_batch
 
     specs = seat_policies(rules.players, policies)
-    _compiled_only(specs, "matches")
     dealer = check_seat(dealer, rules.players)
     total = MATCHES.parse(matches)
-    header = {**_header("matches", rules, specs, engine=COMPILED), "dealer": dealer,
+    engine = _choose_engine(specs, engine)
+    header = {**_header("matches", rules, specs, engine=engine), "dealer": dealer,
               "max_hands": matches_batch.max_hands(rules)}
     return monte_carlo(
         header, {"matches": total,
                  "chunk_size": matches_batch.match_chunk_size(rules, specs)},
         lambda **where: matches_batch.simulate(rules, specs, total, dealer=dealer,
-                                               seed=run["seed"], **where),
+                                               engine=engine, seed=run["seed"], **where),
         answer=lambda res: {"matches": total, **res.to_dict()}, frame=matches_frame,
         summary=("win_rate", "hands_mean", "first_player_advantage", "matches"), **run)
 
 
 @checked(MATCH_SWITCHES.args, a=POLICY.named("policy A"), b=POLICY.named("policy B"),
-         deals=COUNT, dealer=INT.or_none())
+         deals=COUNT, dealer=INT.or_none(), engine=TEXT.or_none())
 @MATCH_SWITCHES.keywords
 @run_keywords(bar=True)
 def compare(a: str | PolicySpec, b: str | PolicySpec, *, rules: RondaRules,
             deals: int | str = DEALS.default, dealer: int | None = None,
-            run: dict[str, Any]) -> Result:
+            engine: str | None = None, run: dict[str, Any]) -> Result:
     """Policy A against policy B in duplicate (``simcards ronda compare A B``): every deal set
     is one match played on the same deals in every seating of A and B, so the paired
     differences (A minus B) in match win rate and in points per hand are sharp.
@@ -418,8 +415,9 @@ def compare(a: str | PolicySpec, b: str | PolicySpec, *, rules: RondaRules,
     ``progress`` may also be a :class:`~simcards.core.progress.Progress` that the run counts
     into (a ladder's one bar for all its pairings).
 
-    A or B may be a function of yours (Q11, as in :func:`matches`: compiled only); its
-    digest is in the answer and the run's key, so an edited file never resumes an old run.
+    A or B may be a function of yours (Q11, as in :func:`matches`, on either engine:
+    ``engine`` as there); its digest is in the answer and the run's key, so an edited file
+    never resumes an old run.
     """
     from simcards.core.montecarlo import monte_carlo
     from simcards.ronda import compare_batch as ronda_compare
@@ -427,18 +425,18 @@ def compare(a: str | PolicySpec, b: str | PolicySpec, *, rules: RondaRules,
 
     spec_a = parse_policy(a, "policy A")
     spec_b = parse_policy(b, "policy B")
-    _compiled_only((spec_a, spec_b), "compare")
     dealer = check_seat(dealer, rules.players)
     total = DEALS.parse(deals)
+    engine = _choose_engine((spec_a, spec_b), engine)
     header = {"game": "ronda", "command": "compare", "players": rules.players,
               "rules": rules.summary(), "sides": sides(rules), "policy_a": spec_a.text(),
               "policy_b": spec_b.text(), "dealer": dealer,
               "max_hands": matches_batch.max_hands(rules),
-              **_engine_keys((spec_a, spec_b), COMPILED)}
+              **_engine_keys((spec_a, spec_b), engine)}
     return monte_carlo(
         header, {"deals": total, "chunk_size": ronda_compare.chunk_for(rules, spec_a, spec_b)},
         lambda **where: ronda_compare.simulate(rules, spec_a, spec_b, total, dealer=dealer,
-                                               seed=run["seed"], **where),
+                                               engine=engine, seed=run["seed"], **where),
         answer=lambda res: res.to_dict(), frame=compare_frame,
         summary=("win_rate_diff", "points_diff", "deals"), **run)
 
@@ -469,8 +467,9 @@ def ladder(*, policies: str | Sequence[str | PolicySpec] | None = None,
     pairing (default 50k, at most 1e9). With 3 or 4 players alone every pair also plays B
     against A, each order on half the deal sets (rounded up), so that the ladder does not
     depend on the order the policies are listed in (:mod:`simcards.core.ladder`). A policy
-    may be a function of yours (Q11, as in :func:`compare`: compiled only; each pairing's run
-    key holds its digest).
+    may be a function of yours (Q11, as in :func:`compare`; each pairing's run key holds its
+    digest): a pairing with a function numba cannot compile plays on the Python engine (one
+    line on stderr says so, once for the ladder).
     """
     from simcards.core.ladder import run_ladder
 
@@ -483,12 +482,25 @@ def _ladder_game() -> Any:
     from simcards.core.ladder import LadderGame
 
     def policy(item: str | PolicySpec, rules: RondaRules) -> PolicySpec:
-        spec = parse_policy(item, "--policies")
-        _compiled_only((spec,), "ladder")
-        return spec
+        return parse_policy(item, "--policies")
 
-    return LadderGame("ronda", "Ronda", make_rules, policy, compare,
-                      _ladder_table, lambda rules: rules.n_sides > 2, DEALS.maximum)
+    def pairing(a: PolicySpec, b: PolicySpec, **kw: Any) -> Any:
+        engine, _ = engine_for([a.user, b.user], None)  # the ladder said why, once
+        return compare(a, b, engine=engine if engine == PYTHON else None, **kw)
+
+    return LadderGame("ronda", "Ronda", make_rules, policy, pairing,
+                      _ladder_table, lambda rules: rules.n_sides > 2, DEALS.maximum,
+                      _ladder_engine)
+
+
+@contextmanager
+def _ladder_engine(specs: Sequence[PolicySpec], sizes: Sequence[int]) -> Iterator[None]:
+    """A ladder with a function numba cannot compile: its pairings play on the Python engine
+    (:func:`_choose_engine`, said once here), which seats random, greedy and players' own
+    functions only, so every listed policy must be one of those (refused before any pairing
+    otherwise)."""
+    _choose_engine(specs, None)
+    yield
 
 
 def _ladder_table(rules: RondaRules, names: list[str],

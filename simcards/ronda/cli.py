@@ -198,12 +198,12 @@ add_run(app, _API, "matches", switches=api.MATCH_SWITCHES, count=api.MATCHES,
         dealer_help="The first dealer's seat (default: drawn at random for every match, rule "
         "D3).",
         doc="Whole matches: win rate by side, match length, first-player advantage.",
-        show=_print_matches)
+        show=_print_matches, engine=("matches", "the match kernel"))
 add_compare(app, _API, switches=api.MATCH_SWITCHES, deals=api.DEALS,
             a_help=f"Policy A, e.g. lookahead:2: {KINDS.kinds_help()}.",
             b_help="Policy B, e.g. greedy.", dealer_help=_SET_DEALER,
             doc="Policy A against policy B in duplicate: same deals, seats swapped; paired "
-            "differences.", show=_print_compare)
+            "differences.", show=_print_compare, engine=("deal sets", "the match kernel"))
 add_ladder(app, _API, switches=api.LADDER_SWITCHES, deals=api.DEALS,
            policies_help="The policies to rank, at least two, each once, e.g. "
            "greedy,lookahead:1,rollout:32,random; the first is the anchor, rated 0. Syntax: "

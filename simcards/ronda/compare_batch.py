@@ -14,10 +14,12 @@ differences, whose intervals come from the spread of the per-set differences
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
+from simcards.core.engines import COMPILED, PYTHON
 from simcards.core.policyspec import PolicySpec
 from simcards.core.runner import Stats, run_batch
 from simcards.core.userpolicy import UserPolicy
@@ -99,14 +101,17 @@ class DuplicateConfig:
     dealer: int
     max_hands: int
     users: tuple[UserPolicy | None, ...] = ()
+    table: tuple[RondaRules, PolicySpec, PolicySpec] | None = None
+    """For the Python engine (:mod:`simcards.ronda.table_matches`): the rules, A's and B's
+    specs; None on the compiled engine."""
 
     @classmethod
     def build(cls, rules: RondaRules, a: PolicySpec, b: PolicySpec,
-              dealer: int | None) -> DuplicateConfig:
+              dealer: int | None, engine: str = COMPILED) -> DuplicateConfig:
         users = (a.user, b.user)
         return cls(policy_arrays([a]), policy_arrays([b]), rules.kernel,
                    -1 if dealer is None else int(dealer), max_hands(rules),
-                   users if any(users) else ())
+                   users if any(users) else (), (rules, a, b) if engine == PYTHON else None)
 
 
 def duplicate_chunk(state: np.ndarray, size: int, cfg: DuplicateConfig) -> dict[str, np.ndarray]:
@@ -124,6 +129,22 @@ def duplicate_chunk(state: np.ndarray, size: int, cfg: DuplicateConfig) -> dict[
                                  cfg.max_hands, seats, user_ab)
     check_duplicate_errors(seats, a, b, user_ab)
     return named_duplicate_stats(out)
+
+
+def python_duplicate_chunk(state: np.ndarray, size: int, cfg: DuplicateConfig
+                           ) -> dict[str, np.ndarray]:
+    """One chunk of deal sets on the Python engine: the compiled chunk's very sets
+    (:func:`simcards.ronda.table_matches.python_duplicate`)."""
+    from simcards.ronda.table_matches import python_duplicate
+
+    assert cfg.table is not None
+    return python_duplicate(state, size, cfg.dealer, *cfg.table, cfg.max_hands)
+
+
+def duplicate_chunk_fn(engine: str) -> Callable[..., dict[str, np.ndarray]]:
+    """The chunk function of a compare run on ``engine`` (both engines' chunks are the same
+    deal sets)."""
+    return python_duplicate_chunk if engine == PYTHON else duplicate_chunk
 
 
 def chunk_for(rules: RondaRules, a: PolicySpec, b: PolicySpec) -> int:
@@ -167,11 +188,14 @@ class CompareResult:
 
 
 def simulate(rules: RondaRules, a: PolicySpec, b: PolicySpec, deals: int, *,
-             dealer: int | None = None, seed: int = 0, workers: int | None = None,
-             progress: bool = False, **batch: object) -> CompareResult:
-    """Duplicate deal sets; bit-identical for a given seed whatever ``workers`` or executor."""
-    cfg = DuplicateConfig.build(rules, a, b, dealer)
-    stats = run_batch(duplicate_chunk, cfg, seed=seed, total=deals,
+             dealer: int | None = None, engine: str = COMPILED, seed: int = 0,
+             workers: int | None = None, progress: bool = False,
+             **batch: object) -> CompareResult:
+    """Duplicate deal sets; bit-identical for a given seed whatever ``workers`` or executor.
+    ``engine`` plays them in the match kernel or on the Python engine; both play the same
+    sets."""
+    cfg = DuplicateConfig.build(rules, a, b, dealer, engine)
+    stats = run_batch(duplicate_chunk_fn(engine), cfg, seed=seed, total=deals,
                       chunk_size=chunk_for(rules, a, b), stream=STREAM, workers=workers,
                       progress=progress, label="Ronda deal sets", **batch)
     return CompareResult(deals, stats)

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+from simcards.core.engines import COMPILED, PYTHON
 from simcards.core.errors import UsageError
 from simcards.core.policyspec import PolicySpec
 from simcards.core.runner import Stats, run_batch
@@ -111,14 +112,18 @@ class MatchConfig(HandConfig):
 
     max_hands: int
     users: tuple[UserPolicy | None, ...] = ()
+    table: tuple[RondaRules, tuple[PolicySpec, ...]] | None = None
+    """For the Python engine (:mod:`simcards.ronda.table_matches`): the rules and the seats'
+    specs; None on the compiled engine."""
 
     @classmethod
     def build(cls, rules: RondaRules, specs: Sequence[PolicySpec],
-              dealer: int | None) -> MatchConfig:
+              dealer: int | None, engine: str = COMPILED) -> MatchConfig:
         hand = HandConfig.build(rules, specs, dealer)
         users = tuple(s.user for s in specs)
         return cls(hand.seats, hand.rules, hand.dealer, max_hands(rules),
-                   users if any(users) else ())
+                   users if any(users) else (),
+                   (rules, tuple(specs)) if engine == PYTHON else None)
 
 
 def matches_chunk(state: np.ndarray, size: int, cfg: MatchConfig) -> dict[str, np.ndarray]:
@@ -135,6 +140,22 @@ def matches_chunk(state: np.ndarray, size: int, cfg: MatchConfig) -> dict[str, n
                                seats)
     check_errors(seats, cfg.users)
     return named_match_stats(out)
+
+
+def python_matches_chunk(state: np.ndarray, size: int, cfg: MatchConfig
+                         ) -> dict[str, np.ndarray]:
+    """One chunk of matches on the Python engine: the compiled chunk's very matches
+    (:func:`simcards.ronda.table_matches.python_matches`)."""
+    from simcards.ronda.table_matches import python_matches
+
+    assert cfg.table is not None
+    return python_matches(state, size, cfg.dealer, *cfg.table, cfg.max_hands)
+
+
+def match_chunk_fn(engine: str) -> Callable[..., dict[str, np.ndarray]]:
+    """The chunk function of a matches run on ``engine`` (both engines' chunks are the same
+    matches)."""
+    return python_matches_chunk if engine == PYTHON else matches_chunk
 
 
 def json_number(x: float) -> float | None:
@@ -190,11 +211,14 @@ class MatchesResult:
 
 
 def simulate(rules: RondaRules, specs: Sequence[PolicySpec], matches: int, *,
-             dealer: int | None = None, seed: int = 0, workers: int | None = None,
-             progress: bool = False, **batch: object) -> MatchesResult:
-    """Monte Carlo matches; bit-identical for a given seed whatever ``workers`` or executor."""
-    cfg = MatchConfig.build(rules, specs, dealer)
-    stats = run_batch(matches_chunk, cfg, seed=seed, total=matches,
+             dealer: int | None = None, engine: str = COMPILED, seed: int = 0,
+             workers: int | None = None, progress: bool = False,
+             **batch: object) -> MatchesResult:
+    """Monte Carlo matches; bit-identical for a given seed whatever ``workers`` or executor.
+    ``engine`` plays them in the match kernel or on the Python engine; both play the same
+    matches."""
+    cfg = MatchConfig.build(rules, specs, dealer, engine)
+    stats = run_batch(match_chunk_fn(engine), cfg, seed=seed, total=matches,
                       chunk_size=match_chunk_size(rules, specs), stream=STREAM, workers=workers,
                       progress=progress, label="Ronda matches", **batch)
     return MatchesResult(matches, cfg.max_hands, stats)

@@ -1,8 +1,8 @@
 """Players' own functions at a Ronda table (Q11): seated in the compiled hand and match kernels
 (:func:`user_seats`; :func:`duplicate_seats` for ``compare``, whose plays move A's and B's
 functions from seat to seat), or played on the Python table engine, the engine of the
-``ronda_v0`` environment, on the very hands the compiled kernel plays (single hands only: whole
-matches are played compiled only).
+``ronda_v0`` environment, on the very hands the compiled kernel plays (whole matches:
+:mod:`simcards.ronda.table_matches`).
 
 The compiled engine calls each function as a first-class function of one signature
 (:data:`simcards.core.user_kernel.SIGNATURE`) from

@@ -278,3 +278,85 @@ def test_S5_the_readers_tell_a_rounds_layout_from_a_games_at_every_size_and_deck
                 for _ in range(3):
                     assert layout(_game_vector(n, c, k, rng)) == (n, k, c), (n, k, c)
     assert len(lengths[101]) == 3 and len(lengths[131]) == 2
+
+
+PARITY = '''
+def parity(obs, legal):
+    """Decides by a checksum of the whole game observation (the lives, who is in and the
+    dealer included): two engines that agree on every decision of this function agree on
+    every entry of every observation it was shown."""
+    s = 0
+    for k in range(obs.shape[0]):
+        if obs[k] > 0.01:
+            s += (k * 7 + 3) * (k % 5 + 1) + int(obs[k] * 20)
+    return (s // 3) % 2
+'''
+
+UNCOMPILED = '''
+class Memo:
+    limit = 5
+
+
+def by_class(obs, legal):
+    """A class instance: numba cannot compile it."""
+    for k in range(10):
+        if obs[k] > 0.5:
+            return 0 if k >= Memo.limit else 1
+    return 1
+'''
+
+
+@pytest.mark.parametrize(("policies", "lives", "flags"), [
+    ("{f},random:0.4,informed:5:5", "3", ()),
+    ("{f},threshold:7:4,{f},random:0.6", "4", ("--poroli", "--absolute-tie", "replay")),
+])
+def test_S5_the_compiled_and_python_engines_play_the_same_games(
+        tmp_path, capsys, policies, lives, flags):
+    """A compiled function gives the same answer, every number of it, on the game kernel and
+    on the environments' ``GameState`` (the same games drawn, the same decisions)."""
+    f = _write(tmp_path, "parity.py", PARITY) + ":parity"
+    got = {}
+    for engine in ("compiled", "python"):
+        code = main(["ronco", "games", "--players", str(policies.count(",") + 1), "--policies",
+                     policies.format(f=f), "--lives", lives, "--games", "300", "--seed", "5",
+                     "--workers", "1", "--store", "none", "--json", "--engine", engine, *flags])
+        out = capsys.readouterr()
+        assert code == 0, out.err
+        answer = json.loads(out.out)
+        assert answer["engine"] == engine
+        got[engine] = {k: v for k, v in answer.items() if k not in HEADER}
+    assert got["compiled"] == got["python"]
+    assert got["python"]["games"] == 300
+
+
+def test_S5_a_function_numba_cannot_compile_plays_games_on_the_python_engine(tmp_path, capsys):
+    """One line on stderr says why and which engine runs, the JSON says which engine ran;
+    ``--engine compiled`` refuses the function, and the Python engine seats no decision
+    table."""
+    f = _write(tmp_path, "memo.py", UNCOMPILED) + ":by_class"
+    code = main(["ronco", "games", "--players", "3", "--policy", f, "--games", "200",
+                 "--workers", "1", "--store", "none", "--json"])
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    answer = json.loads(out.out)
+    assert answer["engine"] == "python" and answer["games"] == 200
+    assert sum(answer["win_rate"]) + answer["draw_rate"] == pytest.approx(1.0)
+    notice = [line for line in out.err.splitlines() if "Python engine" in line]
+    assert len(notice) == 1 and "numba cannot compile" in notice[0] and "by_class" in notice[0]
+    for extra, message in ((("--engine", "compiled"), "--engine compiled: numba cannot compile"),
+                           (("--policies", f"bayes,{f},threshold"), "bayes is a decision table")):
+        args = ["ronco", "games", "--players", "3", "--games", "200", "--store", "none", *extra]
+        code = main(args if "--policies" in extra else [*args, "--policy", f])
+        err = capsys.readouterr().err
+        assert code == 2 and message in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_S5_an_action_that_is_not_legal_stops_a_python_engine_game_in_one_line(
+        tmp_path, capsys):
+    f = _write(tmp_path, "two.py", "def two(obs, legal):\n    return 2\n") + ":two"
+    code = main(["ronco", "games", "--policies", f"threshold,{f},threshold", "--players", "3",
+                 "--games", "100", "--store", "none", "--engine", "python"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.strip() == (f"simcards: error: {f} returned 2 at player 1: not a legal action "
+                           "(0 keep, 1 pass)")

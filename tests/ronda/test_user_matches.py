@@ -188,17 +188,75 @@ def test_Q11_a_card_not_held_stops_matches_and_compare_in_one_line(tmp_path, cap
     assert f"{f} returned 40 at seat" in err
 
 
-def test_Q11_whole_matches_refuse_a_function_numba_cannot_compile(tmp_path, capsys):
-    f = _write(tmp_path, "cls.py", "class Memo:\n    pick = 0\n\n\ndef by_class(obs, legal):\n"
-               "    return int(legal.argmax()) + Memo.pick\n") + ":by_class"
-    for args in (["matches", "--policies", f"{f},greedy", "--matches", "10"],
-                 ["compare", f, "greedy", "--deals", "10"],
-                 ["ladder", "--policies", f"greedy,{f}", "--deals", "10"]):
+UNCOMPILED = """
+class Memo:
+    pick = 0
+
+
+def by_class(obs, legal):
+    \"\"\"A class instance: numba cannot compile it.\"\"\"
+    return int(legal.argmax()) + Memo.pick
+"""
+
+
+@pytest.mark.parametrize(("command", "args"), [
+    ("matches", ["--policies", "{f},random", "--matches", "12", "--target", "11",
+                 "--target-check", "immediate"]),
+    ("matches", ["--players", "3", "--policies", "random,{f},{f}", "--matches", "6",
+                 "--mode", "classic", "--hands-to-win", "2"]),
+    ("compare", ["{f}", "random", "--deals", "5", "--target", "11"]),
+], ids=["matches-2p-immediate", "matches-3p-classic", "compare-2p"])
+def test_Q11_the_compiled_and_python_engines_play_the_same_matches(tmp_path, capsys, command,
+                                                                  args):
+    """The checksum function, compiled in the match kernel or asked by the reference's
+    ``MatchState`` with the ``ronda_match_v0`` observation, plays the same matches from the
+    same draws: every number of the answer is the same."""
+    f = _write(tmp_path, "checksum.py", CHECKSUM) + ":checksum"
+    got = {}
+    for engine in ("compiled", "python"):
+        code, out, err = _cli(capsys, command, *[a.format(f=f) for a in args], "--seed", "3",
+                              "--workers", "1", "--engine", engine)
+        assert code == 0, err
+        assert out["engine"] == engine
+        got[engine] = _numbers(out)
+    assert got["compiled"] == got["python"]
+
+
+def test_Q11_a_function_numba_cannot_compile_plays_matches_on_the_python_engine(
+        tmp_path, capsys):
+    """matches, compare and ladder play it on the Python engine, saying why in one line on
+    stderr (once for a whole ladder); the JSON says which engine ran. That engine seats
+    random, greedy and players' functions: a searching policy beside it is refused in one
+    line, and ``--engine compiled`` refuses the function."""
+    f = _write(tmp_path, "cls.py", UNCOMPILED) + ":by_class"
+    for args in (["matches", "--policies", f"{f},greedy", "--matches", "4"],
+                 ["compare", f, "greedy", "--deals", "3"],
+                 ["ladder", "--policies", f"greedy,{f},random", "--deals", "3"]):
+        code, out, err = _cli(capsys, *args, "--workers", "1")
+        assert code == 0, err
+        notice = [line for line in err.splitlines() if "Python engine" in line]
+        assert len(notice) == 1 and f"numba cannot compile {f}" in notice[0]
+        if args[0] == "ladder":
+            assert len(out["tables"][0]["pairings"]) == 3
+        else:
+            assert out["engine"] == "python"
+    for args in (["compare", f, "lookahead:1", "--deals", "3"],
+                 ["ladder", "--policies", f"greedy,{f},lookahead:1", "--deals", "3"],
+                 ["matches", "--policies", f"{f},greedy", "--engine", "compiled"]):
         code, _, err = _cli(capsys, *args)
-        assert code == 2 and len(err.strip().splitlines()) == 1
-        assert err.startswith(f"simcards: error: {args[0]} plays your functions compiled only "
-                              f"(whole matches have no Python engine; hands has one): numba "
-                              f"cannot compile {f}: ")
+        assert code == 2 and len(err.strip().splitlines()) == 1, err
+        assert (f"numba cannot compile {f}" in err
+                and ("lookahead:1 searches in the kernel only" in err or "compiled" in err))
+
+
+def test_Q11_a_card_not_held_stops_python_engine_matches_in_one_line(tmp_path, capsys):
+    f = _write(tmp_path, "bad.py", ILLEGAL) + ":bad"
+    for args in (["matches", "--policies", f"greedy,{f}", "--matches", "10"],
+                 ["compare", "greedy", f, "--deals", "10"]):
+        code, _, err = _cli(capsys, *args, "--dealer", "0", "--engine", "python")
+        assert code == 2 and len(err.strip().splitlines()) == 1, err
+        assert err.startswith(f"simcards: error: {f} returned 40 at seat ")
+        assert err.strip().endswith("not a legal action (a card id 0..39 of the seat's hand)")
 
 
 def test_Q11_compare_run_key_follows_the_file(tmp_path, capsys):
