@@ -110,5 +110,6 @@ def illegal(user: UserPolicy, move: int, seat: str, actions: str) -> UsageError:
     from simcards.core.user_kernel import RAISED
 
     if move == RAISED:
-        return UsageError(f"{user} raised an exception at {seat} (--engine python shows it)")
+        return UsageError(f"{user} raised an exception at {seat} (--engine python shows the "
+                          "exception, where the command takes it)")
     return UsageError(f"{user} returned {move} at {seat}: not a legal action ({actions})")

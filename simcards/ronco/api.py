@@ -168,13 +168,13 @@ from simcards.core.cli_options import (
     parse_int_list,
     parse_range,
 )
-from simcards.core.engines import COMPILED, PYTHON, engine_for, notice
+from simcards.core.engines import COMPILED, PYTHON, distinct, engine_for, notice
 from simcards.core.errors import UsageError
 from simcards.core.policyspec import USER_KIND, flag_message
 from simcards.core.results import Result
 from simcards.core.runner import check_workers
 from simcards.core.switches import HAND, RuleSet
-from simcards.core.userpolicy import is_user_spec
+from simcards.core.userpolicy import UserPolicy, is_user_spec
 from simcards.core.userpolicy import load as load_user
 from simcards.ronco.policies import (
     BAYES_TABLE,
@@ -349,6 +349,19 @@ def _no_users(policies: Sequence[Policy], command: str) -> None:
         if p.chart is not None:
             raise UsageError(f"{command} plays built-in policies only for now; {p.spec()} is a "
                              "keep chart (rounds plays it)")
+
+
+def _compiled_only(users: Sequence[UserPolicy | None], command: str) -> str:
+    """The engine of a command that seats users' functions (S5) in its compiled kernels only
+    (``best-threshold``'s race): every function must compile with numba (refused in one line
+    otherwise)."""
+    for u in distinct(users):
+        fn, why = u.compiled()
+        if fn is None:
+            raise UsageError(f"{command} plays your functions on the compiled engine only; "
+                             f"numba cannot compile {u.text()}: {why} (games --engine python "
+                             "plays it)")
+    return COMPILED
 
 
 def _python_engine(policies: Sequence[Policy], engine: str | None) -> str:

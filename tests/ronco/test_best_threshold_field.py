@@ -128,7 +128,8 @@ def test_S5_an_edited_function_never_resumes_the_older_runs_chunks(tmp_path, cap
 @pytest.mark.parametrize(("body", "says"), [
     ("return 2", r"returned 2 at player [12]: not a legal action \(0 keep, 1 pass\)"),
     ("raise ValueError('no')",
-     r"raised an exception at player [12] \(--engine python shows it\)"),
+     r"raised an exception at player [12] \(--engine python shows the exception, "
+     r"where the command takes it\)"),
 ])
 def test_S5_a_field_function_that_plays_no_legal_action_stops_in_one_line(tmp_path, capsys,
                                                                          body, says):
@@ -173,3 +174,16 @@ def test_equilibrium_takes_no_field_and_says_where_a_function_or_chart_is_raced(
     assert err == [f"simcards: error: --start takes T:Td pairs of the family; {start} is no "
                    "point of its grid (best-threshold --field races the grid against it)"]
 
+
+
+def test_S5_a_field_function_numba_cannot_compile_is_refused_in_one_line(tmp_path, capsys):
+    """The race plays its field on the compiled engine only: a function numba cannot compile
+    (it reads a class) is refused before any game, pointing to games' Python engine."""
+    f = _write(tmp_path, "cls.py", "class K:\n    v = 0\n\n\ndef keep(obs, legal):\n"
+               "    return K.v\n") + ":keep"
+    assert main(["ronco", "best-threshold", "--players", "3", "--field", f]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1
+    assert err[0].startswith("simcards: error: best-threshold plays your functions on the "
+                             f"compiled engine only; numba cannot compile {f}: ")
+    assert err[0].endswith("(games --engine python plays it)")

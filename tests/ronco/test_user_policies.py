@@ -348,7 +348,7 @@ def test_S5_a_compiled_function_that_raises_stops_the_run_in_one_line(tmp_path, 
     code, _, err = _run(capsys, "--policy", f, "--players", players, "--rounds", "1000")
     assert code == 2
     assert err.strip() == (f"simcards: error: {f} raised an exception at position 0 "
-                           "(--engine python shows it)")
+                           "(--engine python shows the exception, where the command takes it)")
     code, _, err = _run(capsys, "--policy", f, "--players", players, "--rounds", "1000",
                         "--engine", "python")
     assert code == 2
