@@ -31,9 +31,11 @@ played since that deal: the search's samples are then Q1's consistent samples, h
 and announcements that no holding can give are refused (:func:`_announcements`). Not stated,
 the samples are uniform (:func:`samples`).
 
-In a match (the scores now given) each card also gets its side's match win probability: its
-iterations' (or its exact line's) ends of the hand, followed by the rest of the match drawn
-with greedy seats (:mod:`simcards.ronda.match_odds`), a mean with a 95% interval.
+In a match (the scores now given, or in classic mode each side's hands won) each card also
+gets its side's match win probability: its iterations' (or its exact line's) ends of the
+hand, their points added to the scores or their winner by captured cards (C2) to the hands
+won, followed by the rest of the match drawn with greedy seats
+(:mod:`simcards.ronda.match_odds`), a mean with a 95% interval.
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ import numpy as np
 from simcards.core.errors import UsageError
 from simcards.core.stats import json_ci, mean_ci
 from simcards.ronda import reference as ref
-from simcards.ronda.match_odds import CONTINUATIONS, POOL_HANDS, leaders, rest_of_match
+from simcards.ronda.match_odds import CONTINUATIONS, POOL_HANDS, classic, decided, rest_of_match
 from simcards.ronda.rules import RondaRules
 
 
@@ -79,6 +81,8 @@ class Position:
     scores: tuple[int, ...] | None = None
     """In a match: each side's score now (carried from earlier hands plus this hand's points
     so far, announcements included: the scores the table shows, S2); None: one hand alone."""
+    hands_won: tuple[int, ...] | None = None
+    """In a classic match (C3): the hands each side has won so far; None: one hand alone."""
 
 
 @dataclass
@@ -311,26 +315,41 @@ def nothing_hidden(state: ref.HandState) -> bool:
 
 @dataclass(frozen=True)
 class Match:
-    """A match in progress (S4): the scores now, by side, and the random seed of the rest of
-    the match's draws (:mod:`simcards.ronda.match_odds`)."""
+    """A match in progress: the scores now, by side (S4), or in classic mode the hands each
+    side has won (C3), and the random seed of the rest of the match's draws
+    (:mod:`simcards.ronda.match_odds`)."""
 
     rules: RondaRules
     scores: tuple[int, ...]
+    """Points mode: each side's score now; classic mode: each side's hands won so far."""
     seed: int
 
     def totals(self, base: ref.HandState, final: ref.HandState) -> list[int]:
-        """The scores at the end of the hand ``final`` reached from ``base``: every point
-        scored after the decision (later deals' announcements included) on the scores now."""
+        """The match's count at the end of the hand ``final`` reached from ``base``: every
+        point scored after the decision (later deals' announcements included) on the scores
+        now; in classic mode the hands won, plus one for the hand's winner by captured cards
+        (C2: strictly the most, else no one)."""
+        if classic(self.rules):
+            w = final.hand_winner()
+            return [h + (t == w) for t, h in enumerate(self.scores)]
         now, end = base.hand_points(), final.hand_points()
         return [s + e - b for s, e, b in zip(self.scores, end, now, strict=True)]
 
     def method(self, exact: bool) -> str:
         draws = CONTINUATIONS_EXACT if exact else CONTINUATIONS
+        if classic(self.rules):
+            won = f"the first to {self.rules.hands_to_win} hands won wins (C3)"
+            hand = ("this hand's winner by captured cards (C2) by Q7's minimax" if exact
+                    else "this hand's winner by captured cards (C2) by the search's own "
+                    "iterations")
+            each = "each hand's winner"
+        else:
+            won = f"target {self.rules.target} checked at each hand's end"
+            hand = ("this hand by Q7's minimax" if exact
+                    else "this hand by the search's own iterations")
+            each = "each hand"
         rest = (f"the rest of the match greedy at every seat ({draws} draws per end of the "
-                f"hand, each hand from {POOL_HANDS} greedy hands by its dealer; target "
-                f"{self.rules.target} checked at each hand's end)")
-        hand = ("this hand by Q7's minimax" if exact
-                else "this hand by the search's own iterations")
+                f"hand, {each} from {POOL_HANDS} greedy hands by its dealer; {won})")
         return f"{hand}, then {rest}"
 
 
@@ -372,7 +391,7 @@ def exact_advice(state: ref.HandState, match: Match | None = None) -> Advice:
                "value": ref.stretch_value(state, final, side)}
         if match is not None:
             totals = match.totals(state, final)
-            ended = leaders(np.asarray([totals]), match.rules.target)[0]
+            ended = decided(np.asarray([totals]), match.rules)[0]
             if ended >= 0:
                 row.update(match=float(ended == side), match_ci=None)
             else:

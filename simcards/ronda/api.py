@@ -532,7 +532,7 @@ def _ladder_table(rules: RondaRules, names: list[str],
 # ---------------------------------------------------------------- advise
 
 POSITION_FIELDS = ("seat", "dealer", "hand", "table", "pile", "previous", "last_capturer",
-                   "captured", "face_up", "announcements", "deal_plays", "scores")
+                   "captured", "face_up", "announcements", "deal_plays", "scores", "hands_won")
 """The fields of a position (``--position FILE`` holds the same, :mod:`simcards.ronda.advice`)."""
 
 
@@ -599,6 +599,25 @@ def _scores(value: str | Sequence[int] | None, sides: int) -> tuple[int, ...] | 
     return out
 
 
+def _hands_won(value: str | Sequence[int] | None, rules: RondaRules) -> tuple[int, ...] | None:
+    """``--hands-won``: one integer per side (``"1,0"``), each 0 to ``hands_to_win`` - 1 (a
+    side that has won ``hands_to_win`` hands has won the match, C3)."""
+    if value is None:
+        return None
+    items = value if not isinstance(value, str) else [x for x in value.split(",")]
+    try:
+        out = tuple(int(str(x).strip()) for x in items)
+    except ValueError:
+        raise UsageError(f"--hands-won must be integers apart by commas, one a side, got "
+                         f"{value!r}") from None
+    top = rules.hands_to_win - 1
+    if len(out) != rules.n_sides or any(not 0 <= x <= top for x in out):
+        raise UsageError(f"--hands-won gives {', '.join(map(str, out))}; this table has "
+                         f"{rules.n_sides} sides, each with 0 to {top} hands won (C3: "
+                         f"{rules.hands_to_win} win the match, --hands-to-win)")
+    return out
+
+
 def advise_frame(d: dict[str, Any]) -> pd.DataFrame:
     """``advise``: one row per move, best first; in a match, its match win probability
     (``match``, ``match_low``, ``match_high``)."""
@@ -618,7 +637,8 @@ def advise_frame(d: dict[str, Any]) -> pd.DataFrame:
          table=CARDS.or_none(), pile=CARDS.or_none(), previous=TEXT.or_none(),
          last_capturer=INT.or_none(), captured=CARD_GROUPS.or_none(), face_up=TEXT.or_none(),
          announcements=CARD_GROUPS.or_none(), deal_plays=CARDS.or_none(),
-         scores=INTEGERS.or_none(), position=PATH.or_none(), iterations=INT, c=NUMBER,
+         scores=INTEGERS.or_none(), hands_won=INTEGERS.or_none(), position=PATH.or_none(),
+         iterations=INT, c=NUMBER,
          budget=INT.or_none(), seed=INT, progress=BOOL)
 @MATCH_SWITCHES.keywords
 def advise(*, rules: RondaRules, seat: int | None = None, dealer: int | None = None,
@@ -627,7 +647,8 @@ def advise(*, rules: RondaRules, seat: int | None = None, dealer: int | None = N
            last_capturer: int | None = None, captured: str | Sequence[str] | None = None,
            face_up: str | None = None, announcements: str | Sequence[str] | None = None,
            deal_plays: str | Sequence[str] | None = None,
-           scores: str | Sequence[int] | None = None, position: str | None = None,
+           scores: str | Sequence[int] | None = None,
+           hands_won: str | Sequence[int] | None = None, position: str | None = None,
            iterations: int = 1000, c: float = 0.5, budget: int | None = None, seed: int = 0,
            progress: bool = False) -> Result:
     """What to play (``simcards ronda advise``): every card of ``seat``'s hand ranked by its
@@ -646,11 +667,14 @@ def advise(*, rules: RondaRules, seat: int | None = None, dealer: int | None = N
     made; not given: not stated, and the samples are held to none), with ``deal_plays`` the
     cards played since that deal, in play order. ``scores`` (``"12,17"``, one a side) are the
     match scores now, everything scored so far included: each card then also gets its side's
-    match win probability (to ``target``, S4; points mode). ``position`` is a JSON or TOML
-    file with these fields instead. ``progress`` is not used (an advice takes seconds).
+    match win probability (to ``target``, S4; points mode). In classic mode ``hands_won``
+    (``"1,0"``, one a side) are the hands each side has won so far instead: the match win
+    probability is then to ``hands_to_win`` (C2, C3). ``position`` is a JSON or TOML file with
+    these fields instead. ``progress`` is not used (an advice takes seconds).
 
     Answer keys: ``game``, ``command``, ``players``, ``rules``, ``position`` (as read, with
-    the deal, the stock and the hand sizes it implies), ``method``, ``exact``, ``iterations``,
+    the deal, the stock and the hand sizes it implies; ``hands_won`` where given),
+    ``method``, ``exact``, ``iterations``,
     ``separated``, ``choice`` (the card the search plays, or the best exact one), ``moves``
     (best first: ``card``, ``same`` (the other cards of its value), ``margin``,
     ``margin_ci``, ``value`` (Q1's V), ``visits``; in a match ``match`` and ``match_ci``); in
@@ -662,9 +686,9 @@ def advise(*, rules: RondaRules, seat: int | None = None, dealer: int | None = N
         "seat": seat, "dealer": dealer, "hand": hand, "table": table, "pile": pile,
         "previous": previous, "last_capturer": last_capturer, "captured": captured,
         "face_up": face_up, "announcements": announcements, "deal_plays": deal_plays,
-        "scores": scores})
+        "scores": scores, "hands_won": hands_won})
     if position is not None:  # a file may give the card lists as lists
-        joins = {"captured": "; ", "announcements": "; ", "scores": ","}
+        joins = {"captured": "; ", "announcements": "; ", "scores": ",", "hands_won": ","}
         fields = {k: joins.get(k, " ").join(map(str, v))
                   if isinstance(v, list) else v for k, v in fields.items()}
     return advice_answer(rules, fields, iterations=iterations, c=c, budget=budget, seed=seed)
@@ -679,13 +703,21 @@ def advice_answer(rules: RondaRules, fields: dict[str, Any], *, iterations: int,
 
     n = rules.players
     scores = _scores(fields.get("scores"), rules.n_sides)
-    if scores is None:
+    won = _hands_won(fields.get("hands_won"), rules)
+    if scores is not None and won is not None:
+        raise UsageError("--hands-won and --scores: a match counts points (S4) or, in --mode "
+                         "classic, hands won (C3); give one")
+    if scores is not None and rules.mode == "classic":
+        raise UsageError("--scores: a classic match counts hands won, not points (C3); give "
+                         "--hands-won")
+    if won is not None and rules.mode != "classic":
+        raise UsageError("--hands-won: a points match counts points, not hands won (S4); give "
+                         "--scores, or add --mode classic (C3)")
+    if scores is None and won is None:
         given = {sw.flag: getattr(rules, sw.name) for sw in RondaRules.switches()}
         _refuse_ignored(given, MATCH_ONLY, "only advice in a match reads {them} (rules S4, S5, "
-                        "C3): add --scores, or leave {them} out")
-    elif rules.mode == "classic":
-        raise UsageError("--scores: a classic match counts hands won, not points (C3); match "
-                         "advice is for points mode")
+                        "C3): add --scores (--hands-won in --mode classic), or leave {them} "
+                        "out")
     s = check_seat(0 if fields["seat"] is None else fields["seat"], n, "--seat")
     d = fields["dealer"]
     d = (s - 1) % n if d is None else check_seat(d, n, "--dealer")
@@ -700,7 +732,7 @@ def advice_answer(rules: RondaRules, fields: dict[str, Any], *, iterations: int,
         announcements=_announcement_items(fields.get("announcements")),
         deal_plays=(None if fields.get("deal_plays") is None
                     else _cards(fields["deal_plays"], "--deal-plays")),
-        scores=scores)
+        scores=scores, hands_won=won)
     budget = iterations if budget is None else budget
     if iterations < 1 or budget < iterations:
         raise UsageError(f"--iterations must be at least 1 and at most --budget ({budget}), "
@@ -716,7 +748,8 @@ def advice_answer(rules: RondaRules, fields: dict[str, Any], *, iterations: int,
                 raise UsageError(f"--scores: side {side}'s {score} is below the {points} "
                                  "points its announcements of this deal scored (A4, A5; S2: "
                                  "the scores include them)")
-    match = None if scores is None else adv.Match(rules, scores, seed)
+    count = scores if won is None else won
+    match = None if count is None else adv.Match(rules, count, seed)
     advice = adv.advise(state, iterations=iterations, c=float(c), budget=budget, seed=seed,
                         stated=pos.announcements is not None, match=match)
     name = ref.card_name
@@ -735,6 +768,7 @@ def advice_answer(rules: RondaRules, fields: dict[str, Any], *, iterations: int,
              "deal_plays": None if pos.deal_plays is None else " ".join(
                  name(x) for x in pos.deal_plays),
              "scores": None if scores is None else list(scores),
+             **({} if won is None else {"hands_won": list(won)}),
              "deal": state.deal_index, "stock": len(state.stock),
              "hand_sizes": [len(h) for h in state.hands]}
     answer = {"game": "ronda", "command": "advise", "players": n, "rules": rules.summary(),

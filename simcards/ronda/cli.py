@@ -298,6 +298,10 @@ def advise(
         "--scores", help="In a match: each side's score now, e.g. '12,17' (this hand's points "
         "so far included): each card also gets its side's match win probability (to "
         "--target).")] = None,
+    hands_won: Annotated[str | None, typer.Option(
+        "--hands-won", help="In a classic match (--mode classic): the hands each side has won "
+        "so far, e.g. '1,0': each card also gets its side's match win probability (to "
+        "--hands-to-win).")] = None,
     last_capturer: Annotated[int | None, typer.Option(
         "--last-capturer", help="The seat that captured last (U1: the table left at the end "
         "is his).")] = None,
@@ -309,7 +313,8 @@ def advise(
     position: Annotated[str | None, typer.Option(
         "--position", help="A JSON or TOML file with the position's fields instead (hand, "
         "table, pile, previous, captured, face_up, last_capturer, seat, dealer, "
-        "announcements, deal_plays, scores), as ronda play's 's' key writes it.")] = None,
+        "announcements, deal_plays, scores, hands_won), as ronda play's 's' key writes it.")
+    ] = None,
     iterations: Annotated[int, typer.Option(
         "--iterations", help="The search's iterations (ismcts:N, Q8) where something is "
         "hidden.")] = 1000,
@@ -321,12 +326,14 @@ def advise(
 ) -> None:
     """What to play here: every card of your hand ranked by its expected point margin over
     the rest of the hand, exact where nothing is hidden (two players, last deal), else from
-    the ismcts search with 95% intervals; with --scores, its match win probability too."""
+    the ismcts search with 95% intervals; with --scores (--hands-won in classic mode), its
+    match win probability too."""
     _API.call("advise", hand=hand, table=table, pile=pile, previous=previous,
               captured=captured, face_up=face_up, announcements=announcements,
-              deal_plays=deal_plays, scores=scores, last_capturer=last_capturer, seat=seat,
-              dealer=dealer, position=position, iterations=iterations, budget=budget,
-              seed=seed, **switches, run=run, show=_print_advice)
+              deal_plays=deal_plays, scores=scores, hands_won=hands_won,
+              last_capturer=last_capturer, seat=seat, dealer=dealer, position=position,
+              iterations=iterations, budget=budget, seed=seed, **switches, run=run,
+              show=_print_advice)
 
 
 def _print_advice(out: dict[str, Any]) -> None:
@@ -343,6 +350,9 @@ def _print_advice(out: dict[str, Any]) -> None:
     if pos["scores"] is not None:
         console.print(f"Scores now: {', '.join(map(str, pos['scores']))} (match to "
                       f"{out['rules']['target']})")
+    if pos.get("hands_won") is not None:
+        console.print(f"Hands won: {', '.join(map(str, pos['hands_won']))} (match to "
+                      f"{out['rules']['hands_to_win']} hands won)")
     from simcards.ronda.terminal import advice_table
 
     console.print(advice_table(out))

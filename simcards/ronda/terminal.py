@@ -623,8 +623,11 @@ def position_fields(obs: dict) -> dict:
             f"{a.player}:{a.kind} {ref.VALUES[a.value]}" for a in obs["announcements"]
             if a.deal == deal)
         fields["deal_plays"] = text(c for _, c, d in obs["plays"] if d == deal)
-    if "hands_won" in obs and options.scoring:  # a match's observation (S2)
-        fields["scores"] = ",".join(map(str, obs["scores"]))
+    if "hands_won" in obs:  # a match's observation: its scores (S2) or hands won (C3)
+        if options.scoring:
+            fields["scores"] = ",".join(map(str, obs["scores"]))
+        else:
+            fields["hands_won"] = ",".join(map(str, obs["hands_won"]))
     return fields
 
 
@@ -666,7 +669,7 @@ def save_position(console: Console, rules: RondaRules, obs: dict, seed: int,
         return
     flags = [f"{sw.flag} {getattr(rules, sw.name)}" for sw in RondaRules.switches()
              if getattr(rules, sw.name) != sw.default
-             and ("scores" in fields or sw.level != "match")]
+             and ("scores" in fields or "hands_won" in fields or sw.level != "match")]
     command = " ".join(["simcards ronda advise --position", path, *flags,
                         f"--seed {hint_seed(seed, obs)}"])
     console.print(f"Position saved to {escape(path)}; the hint's advice: {escape(command)}",

@@ -52,7 +52,7 @@ KIND = {
     "seat": "int", "last_capturer": "int", "iterations": "int", "budget": "int", "c": "number",
     "pile": "cards", "previous": "text", "face_up": "text", "captured": "card groups",
     "position": "path", "announcements": "card groups", "deal_plays": "cards",
-    "scores": "integers",
+    "scores": "integers", "hands_won": "integers",
     "discard": "text", "cut": "text", "opened": "bool", "others": "integers",
     "others_opened": "text", "turn": "int", "drawn": "text", "samples": "int",
 }

@@ -342,6 +342,11 @@ RONDA_ROWS = [
     cli("ronda advise --hand 1o --mode classic --hands-to-win 2",
         part="--hands-to-win"),
     cli("ronda advise --hand 1o --mode classic --scores 0,0", part="--scores"),
+    cli("ronda advise --hand 1o --hands-won 0,0", part="--hands-won"),
+    cli("ronda advise --hand 1o --mode classic --hands-won 1,0", part="--hands-won"),
+    cli("ronda advise --hand 1o --mode classic --hands-won 0", part="--hands-won"),
+    cli("ronda advise --hand 1o --mode classic --hands-won 0,0 --scores 0,0",
+        part="--hands-won"),
     # Valid: policy names with ":100:" print as written, every count form the README gives
     cli("ronda hands --hands 2 --policies ismcts:100,greedy --workers 1", OK,
         shows=("ismcts:100:0.5",)),

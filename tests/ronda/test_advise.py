@@ -5,6 +5,10 @@
   (``test_reference_q7``), on 60 positions reached by real play (200 with ``--full``).
 - Elsewhere it is ``ismcts`` (Q8): the search's choice is the policy's own, its visits add up
   to its iterations, and ``--budget`` doubles them until the best two cards part.
+- In a match each card also gets its side's match win probability: the end of the hand its
+  iterations (or its exact line) reach, its points on the scores (S4) or in classic mode its
+  winner by captured cards on the hands won (C2, C3), then the rest of the match drawn from
+  pools of greedy hands, checked against ``ronda matches``.
 - The notation: flags, a JSON file and a TOML file give the same advice; a position that
   cannot happen is refused in one line naming the contradiction, exit status 2.
 """
@@ -148,7 +152,8 @@ BAD = [
     (["--position", "{tmp}/bad.json"], "--position: {tmp}/bad.json is not JSON: "),
     (["--position", "{tmp}/field.json"],
      "--position: {tmp}/field.json: unknown field 'stock' (known: announcements, captured, "
-     "deal_plays, dealer, face_up, hand, last_capturer, pile, previous, scores, seat, table)"),
+     "deal_plays, dealer, face_up, hand, hands_won, last_capturer, pile, previous, scores, seat, "
+     "table)"),
     (["--hand", "1o 1c 12e 5o", "--announcements", "1:ronda 7"],
      "--announcements: seat 0's holding as dealt (1o 1c 5o 12e) announces a Ronda of 1 (A2), "
      "not what is given"),
@@ -168,8 +173,24 @@ BAD = [
     (["--hand", "1o 7c 12e 5o", "--announcements", "1:ronda 5; 1:ronda 7", "--scores", "3,1"],
      "--scores: side 1's 1 is below the 2 points its announcements of this deal scored"),
     (["--hand", "1o 7c 12e 5o", "--target", "11"],
-     "--target 11: only advice in a match reads it (rules S4, S5, C3): add --scores, or leave "
-     "it out"),
+     "--target 11: only advice in a match reads it (rules S4, S5, C3): add --scores "
+     "(--hands-won in --mode classic), or leave it out"),
+    (["--hand", "1o 7c 12e 5o", "--hands-won", "0,0"],
+     "--hands-won: a points match counts points, not hands won (S4); give --scores, or add "
+     "--mode classic (C3)"),
+    (["--hand", "1o 7c 12e 5o", "--mode", "classic", "--scores", "0,0"],
+     "--scores: a classic match counts hands won, not points (C3); give --hands-won"),
+    (["--hand", "1o 7c 12e 5o", "--mode", "classic", "--hands-to-win", "2", "--hands-won",
+      "2,0"],
+     "--hands-won gives 2, 0; this table has 2 sides, each with 0 to 1 hands won (C3: 2 win "
+     "the match, --hands-to-win)"),
+    (["--hand", "1o 7c 12e 5o", "--mode", "classic", "--hands-won", "0,0,0"],
+     "--hands-won gives 0, 0, 0; this table has 2 sides, each with 0 to 0 hands won"),
+    (["--hand", "1o 7c 12e 5o", "--mode", "classic", "--hands-won", "x"],
+     "--hands-won must be integers apart by commas, one a side, got 'x'"),
+    (["--hand", "1o 7c 12e 5o", "--mode", "classic", "--hands-won", "0,0", "--scores", "0,0"],
+     "--hands-won and --scores: a match counts points (S4) or, in --mode classic, hands won "
+     "(C3); give one"),
 ]
 
 
@@ -267,3 +288,75 @@ def test_A2_Q12_samples_are_held_to_the_stated_announcements() -> None:
                      iterations=40).data
     assert out["position"]["announcements"] == ["1:tringla 12"]
     assert out["position"]["announcement_points"] == [0, 5]
+
+
+CLASSIC_POSITION = {"seat": 0, "dealer": 1, "hand": "3o 6e 10o 11o", "table": "2b 3e 5e 7o 10b",
+                    "last_capturer": 1,
+                    "captured": "1o 1b 2o 2c 2e 3c 3b 4c 4b 5b 10c 10e 11c 11e 11b; 1c 1e 4o "
+                                "4e 6c 6b 7c 7b 12o 12c 12e 12b"}
+"""Two players in the last deal of a classic hand, 15 cards captured to 12: the minimax line
+after 6e takes 21 cards (the hand), after 3o or 10o 17 or 19 (the other side's), after 11o 20
+to 20 (no one's)."""
+
+
+def test_Q12_C2_C3_the_card_that_wins_the_hand_wins_a_classic_match_exactly(tmp_path) -> None:
+    """A classic match to one hand won, 0 to 0: the exact line decides the hand and so the
+    match, 1 for 6e and 0 for 3o and 10o, no interval, as the lines' captured cards say (C2);
+    11o ties the hand and leaves the match to the next ones, with an interval inside (0, 1).
+    To two hands, from 1 to 0, a lost hand leaves 1 to 1, which is the first match again from
+    the same next dealer (the same draws: the same estimate). A JSON file with the hands won
+    as a list says the same."""
+    out = api.advise(players=2, mode="classic", hands_won="0,0", **CLASSIC_POSITION).data
+    (tmp_path / "p.json").write_text(json.dumps({**CLASSIC_POSITION, "hands_won": [0, 0]}))
+    assert api.advise(players=2, mode="classic", position=tmp_path / "p.json").data == out
+    got = {m["card"]: (m["match"], m["match_ci"]) for m in out["moves"]}
+    assert got["6e"] == (1.0, None) and got["3o"] == (0.0, None) and got["10o"] == (0.0, None)
+    tie, (lo, hi) = got["11o"]
+    assert 0 < lo <= tie <= hi < 1
+    assert out["match_best"] == "6e" and "captured cards (C2)" in out["match_method"]
+    assert out["position"]["hands_won"] == [0, 0] and out["position"]["scores"] is None
+    pos = adv.Position(seat=0, dealer=1, hand=tuple(ref.parse_cards(CLASSIC_POSITION["hand"])),
+                       table=tuple(ref.parse_cards(CLASSIC_POSITION["table"])),
+                       last_capturer=1,
+                       captured=tuple(tuple(ref.parse_cards(g)) for g in
+                                      CLASSIC_POSITION["captured"].split(";")))
+    state = adv.build_state(pos, ref.RondaOptions(players=2, mode="classic"))
+    for card, won in (("6e", 0), ("3o", 1), ("10o", 1), ("11o", None)):
+        assert ref.solve_to_end(child(state, ref.parse_card(card))).hand_winner() == won
+    two = api.advise(players=2, mode="classic", hands_to_win=2, hands_won="1,0",
+                     **CLASSIC_POSITION).data
+    got2 = {m["card"]: (m["match"], m["match_ci"]) for m in two["moves"]}
+    assert got2["6e"] == (1.0, None) and got2["3o"] == got2["10o"] == got["11o"]
+    assert got2["11o"][0] > got["11o"][0]
+
+
+def test_Q12_C3_mid_hand_each_card_gets_its_classic_match_win_probability() -> None:
+    """Mid-hand, searched: every card gets a probability with its interval, the iterations'
+    hand winners followed by the rest of the match; one hand from winning a match to two the
+    seat's chances are higher than one hand from losing it, card by card."""
+    fields = {"hand": "1o 7c 12e", "table": "3o 5c", "captured": "2o 2c 4e 4o; 6b 6o 10c 11c",
+              "dealer": 1}
+    ahead = api.advise(players=2, mode="classic", hands_to_win=2, hands_won="1,0",
+                       iterations=64, seed=1, **fields).data
+    behind = api.advise(players=2, mode="classic", hands_to_win=2, hands_won="0,1",
+                        iterations=64, seed=1, **fields).data
+    assert "the search's own iterations" in ahead["match_method"]
+    for a, b in zip(ahead["moves"], behind["moves"], strict=True):
+        assert a["card"] == b["card"] and a["visits"] == b["visits"]
+        assert a["match_ci"][0] <= a["match"] <= a["match_ci"][1]
+        assert b["match"] < a["match"]
+
+
+def test_Q12_C3_the_rest_of_a_classic_match_agrees_with_the_compiled_greedy_matches() -> None:
+    """Hands won drawn from pools of greedy hands' winners (C2) are the classic match greedy
+    seats play: from 0 to 0 hands won after a hand dealt by the last seat, side 0 wins a match
+    to three hands as often as in ``ronda matches --mode classic`` (first dealer 0) within
+    their errors, with two players and with three."""
+    for players in (2, 3):
+        rules = RondaRules.make(players=players, mode="classic", hands_to_win=3)
+        p = float(rest_of_match(rules, [[0] * players], players - 1, 0, 7, k=4000)[0])
+        run = api.matches(players=players, mode="classic", hands_to_win=3, policies="greedy",
+                          matches=4000, dealer=0, seed=3, workers=1).data
+        q = run["win_rate"][0]
+        se = ((p * (1 - p) + q * (1 - q)) / 4000) ** 0.5
+        assert abs(p - q) < 4 * se, (players, p, q)

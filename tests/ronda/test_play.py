@@ -472,3 +472,30 @@ def test_Q12_s_saves_the_position_and_advise_reads_it_back_as_the_hint_ranks_it(
     assert [r[0].strip() for r in rows] == [m["card"] for m in out["moves"]]
     for r, m in zip(rows, out["moves"], strict=True):
         assert r[2].strip() == f"{m['margin']:+.3f}" and r[6].strip() == f"{m['match']:.3f}"
+
+
+def test_Q12_C3_in_a_classic_match_s_saves_the_hands_won_and_advise_reads_them(tmp_path,
+                                                                              capsys):
+    """In a classic match to two hands, ``s FILE`` writes the hands won (not scores, C1) and
+    names the command with the match's flags; that command (here with a short search) gives
+    each card its classic match win probability."""
+    import json
+
+    from simcards.core.cli import main
+
+    path = tmp_path / "pos.json"
+    console, buf = quiet()
+    rules = RondaRules.make(mode="classic", hands_to_win=2)
+    got = run_play(rules, ["human", "greedy"], seed=43, match=True, console=console,
+                   ask=script([f"s {path}", "1", "q"]))
+    assert got["quit"]
+    saved = json.loads(path.read_text())
+    assert saved["hands_won"] == "0,0" and "scores" not in saved
+    said = re.search(r"the hint's advice: (simcards ronda advise .*)", buf.getvalue()).group(1)
+    assert said.startswith(f"simcards ronda advise --position {path} --mode classic "
+                           "--hands-to-win 2 --seed ")
+    assert main(["ronda", "advise", *said.split()[3:], "--iterations", "40", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["position"]["hands_won"] == [0, 0]
+    assert "captured cards (C2)" in out["match_method"]
+    assert all(0 <= m["match"] <= 1 for m in out["moves"] if m["visits"])
