@@ -35,7 +35,9 @@ In a match (the scores now given, or in classic mode each side's hands won) each
 gets its side's match win probability: its iterations' (or its exact line's) ends of the
 hand, their points added to the scores or their winner by captured cards (C2) to the hands
 won, followed by the rest of the match drawn with greedy seats
-(:mod:`simcards.ronda.match_odds`), a mean with a 95% interval.
+(:mod:`simcards.ronda.match_odds`), a mean with a 95% interval. Under
+``target_check=immediate`` the hand in progress is checked at each of its check points after
+the decision (S5, :meth:`Match.check_points`); later hands at their ends.
 """
 
 from __future__ import annotations
@@ -335,6 +337,44 @@ class Match:
         now, end = base.hand_points(), final.hand_points()
         return [s + e - b for s, e, b in zip(self.scores, end, now, strict=True)]
 
+    def immediate(self) -> bool:
+        """S5: a points match checked at every check point (``target_check=immediate``)."""
+        return not classic(self.rules) and self.rules.target_check == "immediate"
+
+    def check_points(self, base: ref.HandState, final: ref.HandState) -> list[list[int]]:
+        """S5: the scores at each check point of this hand after the decision, in order: after
+        every play (its credits done), after every later deal's announcements, and at the
+        hand's end (U1 and S1). A play's events are a stretch of the hand's log (its record
+        holds them), so the check points fall before and after each play's stretch."""
+        new = final.events[len(base.events):]
+        at = {id(e): i for i, e in enumerate(new)}
+        marks: set[int] = set()
+        for k, record in enumerate(final.records[len(base.records):]):
+            if k:  # before a later play: after the play before it, or a deal's announcements
+                marks.add(at[id(record.events[0])])
+            marks.add(at[id(record.events[-1])] + 1)
+        totals = list(self.scores)
+        out = []
+        for i, e in enumerate(new):
+            if i in marks:
+                out.append(list(totals))
+            if e.kind == "points":
+                totals[e.side] += e.points
+        out.append(totals)
+        return out
+
+    def ended(self, base: ref.HandState, final: ref.HandState, totals: list[int]) -> int:
+        """The side that has won the match by the end of the hand ``final`` (``totals`` its
+        count there), else -1: at the hand's end (S4, C3), or under ``immediate`` at the
+        first of its check points with a winner (S5)."""
+        if self.immediate():
+            for point in self.check_points(base, final):
+                w = ref.target_winner(point, self.rules.target)
+                if w is not None:
+                    return w
+            return -1
+        return int(decided(np.asarray([totals]), self.rules)[0])
+
     def method(self, exact: bool) -> str:
         draws = CONTINUATIONS_EXACT if exact else CONTINUATIONS
         if classic(self.rules):
@@ -343,6 +383,12 @@ class Match:
                     else "this hand's winner by captured cards (C2) by the search's own "
                     "iterations")
             each = "each hand's winner"
+        elif self.immediate():
+            won = (f"target {self.rules.target} checked at every check point of this hand "
+                   "(S5), at each later hand's end only")
+            hand = ("this hand by Q7's minimax" if exact
+                    else "this hand by the search's own iterations")
+            each = "each hand"
         else:
             won = f"target {self.rules.target} checked at each hand's end"
             hand = ("this hand by Q7's minimax" if exact
@@ -391,7 +437,7 @@ def exact_advice(state: ref.HandState, match: Match | None = None) -> Advice:
                "value": ref.stretch_value(state, final, side)}
         if match is not None:
             totals = match.totals(state, final)
-            ended = decided(np.asarray([totals]), match.rules)[0]
+            ended = match.ended(state, final, totals)
             if ended >= 0:
                 row.update(match=float(ended == side), match_ci=None)
             else:
@@ -445,14 +491,15 @@ def search_advice(state: ref.HandState, iterations: int, c: float, budget: int,
     n = iterations
     while True:
         tallies = {card // 4: _Tally() for card, _ in moves}
-        ends: list[tuple[int, list[int]]] = []
+        ends: list[tuple[int, list[int], int]] = []
 
         def record(v: int, base: ref.HandState, final: ref.HandState,
                    tallies: dict[int, _Tally] = tallies,
-                   ends: list[tuple[int, list[int]]] = ends) -> None:
+                   ends: list[tuple[int, list[int], int]] = ends) -> None:
             tallies[v].add(margin(base, final, side), ref.stretch_value(base, final, side))
             if match is not None:
-                ends.append((v, match.totals(base, final)))
+                totals = match.totals(base, final)
+                ends.append((v, totals, match.ended(base, final, totals)))
 
         choice = ref.ismcts_policy(obs, rng, n=n, c=c, record=record,
                                    drawn=samples(obs, rng, n, stated))
@@ -472,10 +519,12 @@ def search_advice(state: ref.HandState, iterations: int, c: float, budget: int,
             break
         n *= 2
     if match is not None:
-        won = rest_of_match(match.rules, [t for _, t in ends], state.dealer, side, match.seed)
+        won = rest_of_match(match.rules, [t for _, t, _ in ends], state.dealer, side,
+                            match.seed)
         values: dict[int, list[float]] = {}
-        for (v, _), x in zip(ends, won, strict=True):
-            values.setdefault(v, []).append(float(x))
+        for (v, _, ended), x in zip(ends, won, strict=True):
+            # a hand that ends the match (at its end: as rest_of_match says; S5: inside it)
+            values.setdefault(v, []).append(float(x) if ended < 0 else float(ended == side))
         _match_column(rows, values)
     return Advice(f"ismcts:{n}:{c:g} (Q8), seed {seed}", False, rows, choice, n, separated,
                   match_best=_match_best(rows),

@@ -713,6 +713,12 @@ def advice_answer(rules: RondaRules, fields: dict[str, Any], *, iterations: int,
     if won is not None and rules.mode != "classic":
         raise UsageError("--hands-won: a points match counts points, not hands won (S4); give "
                          "--scores, or add --mode classic (C3)")
+    if scores is not None and rules.target_check == "immediate":
+        w = ref.target_winner(scores, rules.target)
+        if w is not None:
+            raise UsageError(f"--scores: side {w} is alone at the top at or past --target "
+                             f"{rules.target}: under --target-check immediate the match is "
+                             "already over (S5)")
     if scores is None and won is None:
         given = {sw.flag: getattr(rules, sw.name) for sw in RondaRules.switches()}
         _refuse_ignored(given, MATCH_ONLY, "only advice in a match reads {them} (rules S4, S5, "

@@ -15,8 +15,9 @@ winner by captured cards (C2: strictly the most, else none) does not depend on t
 either, so a pool's hand adds one hand won to its winner's side (nothing on a tie), and the
 match ends when a side reaches ``hands_to_win``.
 
-The target is checked at the end of each hand (S4); under ``target_check=immediate`` (S5) the
-check points inside a hand are not made here, as Q10 reads a hand's end."""
+The target is checked at the end of each hand (S4), also under ``target_check=immediate``
+(S5): a pool keeps each hand's points, not the order they came in, so the check points inside
+a later hand are not made here (the advisor makes those of the hand in progress, Q12)."""
 
 from __future__ import annotations
 

@@ -343,6 +343,7 @@ RONDA_ROWS = [
         part="--hands-to-win"),
     cli("ronda advise --hand 1o --mode classic --scores 0,0", part="--scores"),
     cli("ronda advise --hand 1o --hands-won 0,0", part="--hands-won"),
+    cli("ronda advise --hand 1o --scores 22,0 --target-check immediate", part="--scores"),
     cli("ronda advise --hand 1o --mode classic --hands-won 1,0", part="--hands-won"),
     cli("ronda advise --hand 1o --mode classic --hands-won 0", part="--hands-won"),
     cli("ronda advise --hand 1o --mode classic --hands-won 0,0 --scores 0,0",

@@ -21,6 +21,7 @@ import random
 import pytest
 
 from simcards.core.cli import main
+from simcards.core.errors import UsageError
 from simcards.ronda import advice as adv
 from simcards.ronda import api
 from simcards.ronda import reference as ref
@@ -175,6 +176,9 @@ BAD = [
     (["--hand", "1o 7c 12e 5o", "--target", "11"],
      "--target 11: only advice in a match reads it (rules S4, S5, C3): add --scores "
      "(--hands-won in --mode classic), or leave it out"),
+    (["--hand", "1o 7c 12e 5o", "--scores", "22,3", "--target-check", "immediate"],
+     "--scores: side 0 is alone at the top at or past --target 21: under --target-check "
+     "immediate the match is already over (S5)"),
     (["--hand", "1o 7c 12e 5o", "--hands-won", "0,0"],
      "--hands-won: a points match counts points, not hands won (S4); give --scores, or add "
      "--mode classic (C3)"),
@@ -360,3 +364,65 @@ def test_Q12_C3_the_rest_of_a_classic_match_agrees_with_the_compiled_greedy_matc
         q = run["win_rate"][0]
         se = ((p * (1 - p) + q * (1 - q)) / 4000) ** 0.5
         assert abs(p - q) < 4 * se, (players, p, q)
+
+
+def test_S5_Q12_the_check_points_of_a_playout_are_the_match_engines() -> None:
+    """Under ``target_check=immediate`` the scores at each check point after the decision
+    (after every play, every later deal's announcements, the hand's end) are those the
+    reference's match records, on greedy playouts from positions of real play with two,
+    three and four players; with a low target the first winner among them is the match's."""
+    for k, players in enumerate((2, 3, 4) * 4):
+        for target in (1000, 12):
+            rules = RondaRules.make(players=players, target_check="immediate",
+                                    announce="every_deal", target=target)
+            options = ref.RondaOptions(**rules.summary())
+            rng = random.Random(k)
+            state = ref.HandState(options, rng.randrange(players), rng.sample(range(40), 40),
+                                  start_scores=[rng.randrange(8)
+                                                for _ in range(options.n_sides)])
+            for _ in range(rng.randrange(12)):
+                state.apply(ref.greedy_policy(state.observation(state.current_player())))
+            final = state.clone()
+            while not final.is_terminal():
+                final.apply(ref.greedy_policy(final.observation(final.current_player())))
+            match = adv.Match(rules, tuple(state.scores()), 0)
+            ours = match.check_points(state, final)
+            assert ours[-1] == match.totals(state, final)
+            m = ref.MatchState(options, state.dealer, [], hand=state.clone())
+            try:
+                for r in final.records[len(state.records):]:
+                    m.apply(r.card)
+                    if m.is_terminal():
+                        break
+            except UsageError:  # no deck for the next hand: this one ended undecided
+                pass
+            theirs = [list(t) for _, t in m.check_points]
+            assert ours[:len(theirs)] == theirs
+            assert match.ended(state, final, ours[-1]) == (-1 if m.winner is None
+                                                           else m.winner)
+            if target == 1000:
+                assert len(theirs) == len(ours)
+
+
+IMMEDIATE_POSITION = {"seat": 0, "dealer": 1, "hand": "2e 4o 4e 7e", "table": "5o 7o",
+                      "previous": "5o", "last_capturer": 0,
+                      "captured": "1c 1e 2o 2c 2b 3c 3b 4c 4b 5c 5e 10o 10c 10e 10b 11o 12c; "
+                                  "1o 1b 3o 3e 6c 6e 6b 7b 11c 11b 12o 12e 12b"}
+"""Two players in the last deal: after 7e the other side's reply scores 1 point at once and
+the seat's side 5 at the hand's end; after 4o or 4e the seat's side 5 at the end alone."""
+
+
+def test_S5_Q12_under_immediate_a_point_scored_inside_the_hand_ends_the_match() -> None:
+    """16 to 20 in a match to 21. At the hand's end (S4) 4o wins the match (21 to 20) and 7e
+    ties it at 21 (the match goes on: an interval); under ``target_check=immediate`` (S5)
+    7e loses it exactly, as the other side reaches 21 alone after the next play, while 4o
+    still wins it at the end."""
+    end = api.advise(players=2, scores="16,20", **IMMEDIATE_POSITION).data
+    now = api.advise(players=2, scores="16,20", target_check="immediate",
+                     **IMMEDIATE_POSITION).data
+    at_end = {m["card"]: (m["match"], m["match_ci"]) for m in end["moves"]}
+    inside = {m["card"]: (m["match"], m["match_ci"]) for m in now["moves"]}
+    assert at_end["4o"] == inside["4o"] == (1.0, None)
+    assert at_end["7e"][1] is not None and 0 < at_end["7e"][0] < 1
+    assert inside["7e"] == (0.0, None)
+    assert "every check point of this hand (S5)" in now["match_method"]
