@@ -11,7 +11,9 @@ engine's own checks (:meth:`simcards.ronda.reference.HandState.from_position`) o
 
 A card's *margin* is the points its side scores over the rest of the hand minus the points
 every other side scores (announcements left out, as Q1's V leaves them; U1 and S1 included),
-so it reads in points; ``value`` is Q1's V itself (a hundred a point, plus the cards).
+so it reads in points; in classic mode, where nothing scores (C1) and the most cards win the
+hand (C2), it is the cards its side takes minus every other side's, and reads in cards.
+``value`` is Q1's V itself (a hundred a point, plus the cards).
 
 Two ways to value the cards, both run on the reference engine, the engine ``ronda play``
 plays on:
@@ -296,9 +298,14 @@ def _announcements(pos: Position, options: ref.RondaOptions, deal: int,
 
 def margin(before: ref.HandState, after: ref.HandState, side: int) -> int:
     """Points ``side`` scored from ``before`` to ``after`` minus every other side's
-    (announcements left out, Q1)."""
-    d = [ref.score_without_announcements(after, t) - ref.score_without_announcements(before, t)
-         for t in range(before.n_sides)]
+    (announcements left out, Q1); in classic mode, where nothing scores (C1) and the hand goes
+    to the most cards (C2), the cards it took minus every other side's (an open pile counted
+    for its last hitter, as Q1's V counts it)."""
+    if before.options.mode == "classic":
+        d = [after.cards_held(t) - before.cards_held(t) for t in range(before.n_sides)]
+    else:
+        d = [ref.score_without_announcements(after, t)
+             - ref.score_without_announcements(before, t) for t in range(before.n_sides)]
     return d[side] - sum(x for t, x in enumerate(d) if t != side)
 
 

@@ -680,7 +680,8 @@ def advice_table(out: dict) -> Table:
     """``ronda advise``'s answer as a table, best card first."""
     table = Table(title=f"Ronda advice ({out['method']})")
     match = "match_method" in out
-    cols = ["card", "same value", "margin (points)", "95% interval", "V (Q1)", "visits"]
+    unit = "cards" if out["rules"]["mode"] == "classic" else "points"  # C1: nothing scores
+    cols = ["card", "same value", f"margin ({unit})", "95% interval", "V (Q1)", "visits"]
     for col in cols + (["match win", "95% interval"] if match else []):
         table.add_column(col)
     for m in out["moves"]:

@@ -334,6 +334,16 @@ def test_Q12_C2_C3_the_card_that_wins_the_hand_wins_a_classic_match_exactly(tmp_
     assert got2["11o"][0] > got["11o"][0]
 
 
+def test_Q12_C1_a_classic_margin_is_in_cards_and_ranks_the_moves() -> None:
+    """Nothing scores in classic mode (C1), so there the margin is the cards a side takes
+    minus the other's: of the 13 cards left in play 6e's line takes 6 (15 to 21 against 12 to
+    19: -1), 11o's 5 (-3), 10o's 4 (-5), 3o's 2 (-9); V is the cards taken. The moves rank by
+    the margin, best first, as points mode ranks by points."""
+    out = api.advise(players=2, mode="classic", **CLASSIC_POSITION).data
+    assert [(m["card"], m["margin"], m["value"]) for m in out["moves"]] == [
+        ("6e", -1, 6), ("11o", -3, 5), ("10o", -5, 4), ("3o", -9, 2)]
+
+
 def test_Q12_C3_mid_hand_each_card_gets_its_classic_match_win_probability() -> None:
     """Mid-hand, searched: every card gets a probability with its interval, the iterations'
     hand winners followed by the rest of the match; one hand from winning a match to two the
