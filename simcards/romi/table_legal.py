@@ -222,32 +222,34 @@ def _melding_moves(hand: tuple[int, ...], table: tuple[Meld, ...], opened: bool,
                 yield Swap(t, c), h2, (*table[:t], new, *table[t + 1:]), True, frozenset((j,))
 
 
-_codes: dict[Meld, int] = {}
-"""Per table meld: its code for the compiled search (``table_legal_kernel.run_code``,
-``set_code``)."""
+_codes: dict[int, tuple[Meld, int]] = {}
+"""Per table meld, by its object's id (the meld kept beside its code, so that the id is not
+reused while it is here): its code for the compiled search (``table_legal_kernel.run_code``,
+``set_code``). The table's melds are the same objects from step to step."""
 
 
 def _code(meld: Meld) -> int:
-    got = _codes.get(meld)
-    if got is None:
-        real = [c for c in meld.cards if c < C.JOKER0]
-        joker = len(real) < len(meld.cards)
-        if len({c % 13 for c in real}) == 1:
-            mask = 0
-            for c in real:
-                mask |= 1 << ((c % 52) // 13)
-            got = 1 | (real[0] % 13) << 1 | mask << 5 | joker << 9
-        else:
-            first = meld.cards[0]
-            lo = meld.stands_for % 13 + 1 if first >= C.JOKER0 else first % 13 + 1
-            jp = 0
-            if joker:
-                jp = lo + next(i for i, c in enumerate(meld.cards) if c >= C.JOKER0)
-            got = ((real[0] % 52) // 13) << 1 | lo << 3 | (lo + len(meld.cards) - 1) << 7 | jp << 11
-        if len(_codes) > 100_000:
-            _codes.clear()
-        _codes[meld] = got
-    return got
+    got = _codes.get(id(meld))
+    if got is not None and got[0] is meld:
+        return got[1]
+    real = [c for c in meld.cards if c < C.JOKER0]
+    joker = len(real) < len(meld.cards)
+    if len({c % 13 for c in real}) == 1:
+        mask = 0
+        for c in real:
+            mask |= 1 << ((c % 52) // 13)
+        code = 1 | (real[0] % 13) << 1 | mask << 5 | joker << 9
+    else:
+        first = meld.cards[0]
+        lo = meld.stands_for % 13 + 1 if first >= C.JOKER0 else first % 13 + 1
+        jp = 0
+        if joker:
+            jp = lo + next(i for i, c in enumerate(meld.cards) if c >= C.JOKER0)
+        code = ((real[0] % 52) // 13) << 1 | lo << 3 | (lo + len(meld.cards) - 1) << 7 | jp << 11
+    if len(_codes) > 100_000:
+        _codes.clear()
+    _codes[id(meld)] = (meld, code)
+    return code
 
 
 def can_finish(rules: RomiRules, may_open: bool, must: int | None, go_out: bool,

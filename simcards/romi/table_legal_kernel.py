@@ -393,43 +393,22 @@ def _insert(keys, hashes, row, h):
 
 
 @njit(cache=True)
-def _grown(keys, hashes):
-    """The seen-states table at twice its size, every row put back."""
-    cap = hashes.shape[0] * 2
-    k2 = np.empty((cap, keys.shape[1]), np.int64)
-    h2 = np.zeros(cap, np.int64)
-    for i in range(hashes.shape[0]):
-        if hashes[i] != 0:
-            _insert(k2, h2, keys[i], hashes[i])
-    return k2, h2
-
-
-@njit(cache=True)
-def _room(stack, sp):
-    """The stack with a free row at ``sp``."""
-    if sp < stack.shape[0]:
-        return stack
-    bigger = np.empty((stack.shape[0] * 2, stack.shape[1]), np.int64)
-    bigger[:stack.shape[0]] = stack
-    return bigger
-
-
-@njit(cache=True)
 def _offer(stack, sp, keys, hashes, seen, must_kind, must_max, go_out):
-    """The child written at ``stack[sp]``: 2 when it is finished; 1 when it is new and not
-    hopeless (kept on the stack); 0 otherwise. Returns (status, keys, hashes, seen)."""
+    """The child written at ``stack[sp]``: 2 when it is finished, 1 when it is new and not
+    hopeless (kept on the stack), 0 otherwise, 3 when the seen-states table is full (``seen[0]``
+    counts its states)."""
     row = stack[sp]
     if _finished(row, must_kind, must_max, go_out):
-        return 2, keys, hashes, seen
+        return 2
     _sort_table(row)
-    if 2 * (seen + 1) > hashes.shape[0]:
-        keys, hashes = _grown(keys, hashes)
     if not _insert(keys, hashes, row, _hash(row)):
-        return 0, keys, hashes, seen
-    seen += 1
+        return 0
+    seen[0] += 1
+    if 2 * seen[0] >= hashes.shape[0]:
+        return 3
     if _hopeless(row, must_kind, must_max, go_out):
-        return 0, keys, hashes, seen
-    return 1, keys, hashes, seen
+        return 0
+    return 1
 
 
 @njit(cache=True)
@@ -449,11 +428,9 @@ def _lay_jokers(jw, n):
 
 
 @njit(cache=True)
-def can_finish(have1, have2, jokers, owed, opened, may_open, must_kind, must_max, go_out,
-               table, open_min, ace_low):
-    """Whether the turn can be finished from this position (the module text): the hand
-    (``have1``, ``have2``, ``jokers``, of which ``owed`` must be laid), the table codes, the T4
-    kind (-1: none) whose count must fall to ``must_max``, and T5's ``go_out``."""
+def _search(have1, have2, jokers, owed, opened, may_open, must_kind, must_max, go_out, table,
+            open_min, ace_low, cap):
+    """:func:`can_finish` with room for ``cap // 2`` states: 1 (yes), 0 (no) or -1 (no room)."""
     width = TAB + table.shape[0] + (popcount(have1) + popcount(have2)) // 2 + 1
     start = np.zeros(width, np.int64)
     start[H1] = have1
@@ -463,17 +440,17 @@ def can_finish(have1, have2, jokers, owed, opened, may_open, must_kind, must_max
     for i in range(table.shape[0]):
         start[TAB + i] = table[i]
     if _finished(start, must_kind, must_max, go_out):
-        return True
+        return 1
     if _hopeless(start, must_kind, must_max, go_out):
-        return False
+        return 0
     if not opened and not may_open:
-        return False
+        return 0
     _sort_table(start)
-    keys = np.empty((256, width), np.int64)
-    hashes = np.zeros(256, np.int64)
+    keys = np.empty((cap, width), np.int64)
+    hashes = np.zeros(cap, np.int64)
     _insert(keys, hashes, start, _hash(start))
-    seen = 1
-    stack = np.empty((64, width), np.int64)
+    seen = np.ones(1, np.int64)
+    stack = np.empty((cap // 2, width), np.int64)
     stack[0, :] = start
     sp = 1
     cur = np.empty(width, np.int64)
@@ -531,15 +508,13 @@ def can_finish(have1, have2, jokers, owed, opened, may_open, must_kind, must_max
                     b2 = u2[depth + 1]
                     h1 = have1 & ~(b2 | (b1 & ~have2))
                     h2 = have2 & ~(b1 | b2)
-                    stack = _room(stack, sp)
                     _child(stack, sp, cur, h1, h2, _lay_jokers(jw, uj[depth + 1]) | 0x100)
                     for d in range(depth + 1):
                         stack[sp, TAB + ntab + d] = mcode[pick[d]]
                     stack[sp, NT] = ntab + depth + 1
-                    got, keys, hashes, seen = _offer(stack, sp, keys, hashes, seen, must_kind,
-                                                     must_max, go_out)
-                    if got == 2:
-                        return True
+                    got = _offer(stack, sp, keys, hashes, seen, must_kind, must_max, go_out)
+                    if got >= 2:
+                        return 1 if got == 2 else -1
                     sp += got
                     pick[depth] += 1
                 elif depth + 1 < MAX_OPEN_DEPTH:
@@ -553,14 +528,12 @@ def can_finish(have1, have2, jokers, owed, opened, may_open, must_kind, must_max
             if msize[i] >= size:
                 continue
             h1, h2 = _less(have1, have2, mkinds[i])
-            stack = _room(stack, sp)
             _child(stack, sp, cur, h1, h2, _lay_jokers(jw, mjoker[i]))
             stack[sp, TAB + ntab] = mcode[i]
             stack[sp, NT] = ntab + 1
-            got, keys, hashes, seen = _offer(stack, sp, keys, hashes, seen, must_kind,
-                                             must_max, go_out)
-            if got == 2:
-                return True
+            got = _offer(stack, sp, keys, hashes, seen, must_kind, must_max, go_out)
+            if got >= 2:
+                return 1 if got == 2 else -1
             sp += got
         for t in range(ntab):
             c = cur[TAB + t]
@@ -609,17 +582,15 @@ def can_finish(have1, have2, jokers, owed, opened, may_open, must_kind, must_max
                         if jp != 0 or nj == 0:
                             continue
                         new = run_code(s, p if low else lo, hi if low else p, p)
-                stack = _room(stack, sp)
                 if k >= 0:
                     h1, h2 = _less(have1, have2, np.int64(1) << k)
                     _child(stack, sp, cur, h1, h2, jw)
                 else:
                     _child(stack, sp, cur, have1, have2, _lay_jokers(jw, 1))
                 stack[sp, TAB + t] = new
-                got, keys, hashes, seen = _offer(stack, sp, keys, hashes, seen, must_kind,
-                                                 must_max, go_out)
-                if got == 2:
-                    return True
+                got = _offer(stack, sp, keys, hashes, seen, must_kind, must_max, go_out)
+                if got >= 2:
+                    return 1 if got == 2 else -1
                 sp += got
         for t in range(ntab):
             c = cur[TAB + t]
@@ -643,15 +614,29 @@ def can_finish(have1, have2, jokers, owed, opened, may_open, must_kind, must_max
                 continue
             h1, h2 = _less(have1, have2, np.int64(1) << k)
             owed = ((jw >> 4) & 15) + 1
-            stack = _room(stack, sp)
             _child(stack, sp, cur, h1, h2, ((jw & 15) + 1) | (owed << 4) | (jw & 0x100))
             stack[sp, TAB + t] = new
-            got, keys, hashes, seen = _offer(stack, sp, keys, hashes, seen, must_kind,
-                                             must_max, go_out)
-            if got == 2:
-                return True
+            got = _offer(stack, sp, keys, hashes, seen, must_kind, must_max, go_out)
+            if got >= 2:
+                return 1 if got == 2 else -1
             sp += got
-    return False
+    return 0
+
+
+@njit(cache=True)
+def can_finish(have1, have2, jokers, owed, opened, may_open, must_kind, must_max, go_out,
+               table, open_min, ace_low):
+    """Whether the turn can be finished from this position (the module text): the hand
+    (``have1``, ``have2``, ``jokers``, of which ``owed`` must be laid), the table codes, the T4
+    kind (-1: none) whose count must fall to ``must_max``, and T5's ``go_out``. The search is
+    run with room for 128 states, and again with four times the room while it runs out."""
+    cap = 256
+    while True:
+        got = _search(have1, have2, jokers, owed, opened, may_open, must_kind, must_max, go_out,
+                      table, open_min, ace_low, cap)
+        if got >= 0:
+            return got == 1
+        cap *= 4
 
 
 # ---------------------------------------------------------------- the hand's melds as cards
