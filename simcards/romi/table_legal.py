@@ -7,15 +7,16 @@ cut card) and every melding move under an obligation (T4, T5, J3) by a depth-fir
 the turn's melding moves, run afresh at every step, and enumerates the hand's melds and
 openings again for every state of that search. Here:
 
-* The search (:class:`_Search`) is the reference's, on the reference's moves, but with a
-  stronger necessary test than its ``hopeless`` (:func:`_dead`): a card in no meld of the hand
-  that joins no table meld cannot be placed, unless the hand could free a table joker. A search
-  answers whether a finished state can be reached, and every state this test drops cannot
-  reach one, so the answers are the reference's. A player who has not opened and may not open
-  yet (O2) has no melding move: no search at all.
-* A hand's melds (:func:`_hand_melds`) are those of a larger hand of the turn that use only its
-  cards, or else the melds of each rank's and each suit's cards with the jokers, small hands
-  whose answers recur from step to step; openings (:func:`_openings`) are grown on bit masks.
+* The search is compiled (:func:`can_finish`, :mod:`simcards.romi.table_legal_kernel`): the
+  same moves on the hand's kinds and the table melds' shapes, every state explored once. A
+  search answers whether a finished state can be reached, so the answers are the reference's
+  (the kernel's module text says why); ``tests/romi/test_table_search.py`` holds it to the
+  reference's ``_Search`` on searches drawn from play.
+* The moves offered are still built here, as the reference builds them, with the hand's melds
+  enumerated by compiled code (:func:`_hand_melds`, taken from a larger hand of the turn when
+  they can be), openings grown on bit masks (:func:`_openings`), and a card tried on a table
+  meld only when its kind could join it (:func:`_addable`).
+* A player who has not opened and may not open yet (O2) has no melding move: no search at all.
 
 ``tests/romi/test_table_trajectories.py`` holds the table engine to the engine that asked the
 reference at every step, on recorded random rounds, step by step.
@@ -23,9 +24,9 @@ reference at every step, on recorded random rounds, step by step.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
-from functools import lru_cache
+
+import numpy as np
 
 from simcards.romi import cards as C
 from simcards.romi import reference as ref
@@ -43,163 +44,8 @@ from simcards.romi.actions import (
     Swap,
 )
 from simcards.romi.rules import RomiRules
-
-_RUN, _SET = 0, 1
-_shapes: dict[Meld, tuple[int, int, int, int, frozenset[int]]] = {}
-"""Per table meld: (set or run, its rank (a set) or suit (a run), the run's first and last
-positions 1 .. 14, the kinds of its real cards)."""
-
-
-def _shape(meld: Meld) -> tuple[int, int, int, int, frozenset[int]]:
-    got = _shapes.get(meld)
-    if got is None:
-        real = [c for c in meld.cards if c < C.JOKER0]
-        held = frozenset(c % 52 for c in real)
-        if len({c % 13 for c in real}) == 1:
-            got = (_SET, real[0] % 13 + 1, 0, 0, held)
-        else:
-            first = meld.cards[0]
-            lo = meld.stands_for % 13 + 1 if first >= C.JOKER0 else first % 13 + 1
-            got = (_RUN, (real[0] % 52) // 13, lo, lo + len(meld.cards) - 1, held)
-        if len(_shapes) > 100_000:
-            _shapes.clear()
-        _shapes[meld] = got
-    return got
-
-
-def _positions(k: int) -> tuple[int, ...]:
-    r = k % 13 + 1
-    return (1, 14) if r == 1 else (r,)
-
-
-def _pos_kind(s: int, pos: int) -> int:
-    return s * 13 + (0 if pos == 14 else pos - 1)
-
-
-def _on_table(k: int, kinds: set[int],
-              shapes: Sequence[tuple[int, int, int, int, frozenset[int]]]) -> bool:
-    """The table half of the reference's ``_could_ever_place`` for a real card of kind ``k`` in
-    a hand holding the real ``kinds``: a table set of its rank lacks its suit, or a table run
-    of its suit has its place free inside (the joker's) or outside with every place between
-    held by the hand but one at most (M1, M2, M4, J1)."""
-    r, s = k % 13, k // 13
-    pos = _positions(k)
-    for kind, what, lo, hi, held in shapes:
-        if k in held:
-            continue
-        if kind == _SET:
-            if what == r + 1:
-                return True
-            continue
-        if what != s:
-            continue
-        for p in pos:
-            if lo <= p <= hi:
-                return True
-            gap = range(p + 1, lo) if p < lo else range(hi + 1, p)
-            missing = 0
-            for q in gap:
-                if _pos_kind(s, q) not in kinds:
-                    missing += 1
-            if missing <= 1 and max(hi, p) - min(lo, p) + 1 <= 13:
-                return True
-    return False
-
-
-def _near(k: int, kinds: set[int]) -> bool:
-    """The hand half of the reference's ``_could_ever_place``: another kind of the hand of the
-    same rank, or of the same suit within two places (a new meld holds each real card's
-    neighbour at most one joker away)."""
-    r, s = k % 13, k // 13
-    pos = _positions(k)
-    for k2 in kinds:
-        if k2 == k:
-            continue
-        if k2 % 13 == r:
-            return True
-        if k2 // 13 == s and min(abs(a - b) for a in _positions(k2) for b in pos) <= 2:
-            return True
-    return False
-
-
-@lru_cache(maxsize=100_000)
-def _group_kinds(cards: tuple[int, ...]) -> frozenset[int]:
-    """The real kinds in some meld of ``cards`` (the reference's ``_hand_melds``)."""
-    return frozenset(c % 52 for m in ref._hand_melds(cards) for c in m.cards if c < C.JOKER0)
-
-
-def _in_meld(k: int, kinds: set[int], jokers: int) -> bool:
-    """Whether a real card of kind ``k`` is in a meld of a hand of the real ``kinds`` and
-    ``jokers`` jokers: a set of its rank or a run of its suit (M1, M2), with one joker at most
-    (M4), so the rank's and the suit's kinds and one joker decide it."""
-    joker = (C.JOKER0,) if jokers else ()
-    r, s = k % 13, k // 13
-    if k in _group_kinds((*sorted(x for x in kinds if x % 13 == r), *joker)):
-        return True
-    return k in _group_kinds((*sorted(x for x in kinds if x // 13 == s), *joker))
-
-
-def _may_free_joker(kinds: set[int], table: Sequence[Meld]) -> bool:
-    """Whether the hand could free a table joker by a swap (J1): a run's joker keeps its card
-    (M5), which the hand must hold; a set's joker stands for a suit the set lacks, and adds
-    only change which, so the hand must hold a card of the set's rank and a suit it lacks. The
-    hand only loses real cards during the turn, so a joker it cannot free now it cannot free
-    later."""
-    for m in table:
-        if m.stands_for == NO_JOKER:
-            continue
-        kind, _, _, _, held = _shape(m)
-        if kind == _RUN:
-            if m.stands_for in kinds:
-                return True
-        elif any(k % 13 == m.stands_for % 13 and k not in held for k in kinds):
-            return True
-    return False
-
-
-def _dead(hand: tuple[int, ...], table: Sequence[Meld], cards: Sequence[int]) -> int:
-    """How many of ``cards`` (real cards of ``hand``) cannot be placed this turn.
-
-    The reference's ``_could_ever_place`` says a card is placeable when it could join a table
-    meld (:func:`_on_table`) or another card of the hand is near it (:func:`_near`). Unless the
-    hand could free a table joker (:func:`_may_free_joker`), the second half is replaced by a
-    stronger one: the card is in a meld of the hand's cards (:func:`_in_meld`). A card that
-    joins no table meld reaches the table only in a meld laid from the hand, perhaps grown by
-    adds or by a swap for one of the hand's own jokers, and that meld is a meld of the hand's
-    cards; only a joker freed from the table could make another. So a state the reference's
-    test rejects is rejected here too, and so is every state from which the turn cannot be
-    finished that this test finds: the search's answer, whether a finished state can be
-    reached, is the same."""
-    kinds = {c % 52 for c in hand if c < C.JOKER0}
-    shapes = [_shape(m) for m in table]
-    strict: bool | None = None
-    jokers = sum(1 for c in hand if c >= C.JOKER0)
-    verdict: dict[int, bool] = {}
-    dead = 0
-    for c in cards:
-        k = c % 52
-        ok = verdict.get(k)
-        if ok is None:
-            ok = _on_table(k, kinds, shapes)
-            if not ok:
-                if strict is None:
-                    strict = not _may_free_joker(kinds, table)
-                ok = _in_meld(k, kinds, jokers) if strict else _near(k, kinds)
-            verdict[k] = ok
-        if not ok:
-            dead += 1
-    return dead
-
-
-def _hopeless_must(card: int, hand: tuple[int, ...], table: Sequence[Meld]) -> bool:
-    """The reference's ``hopeless`` for a T4 search: the card taken cannot be placed."""
-    return card < C.JOKER0 and _dead(hand, table, (card,)) > 0
-
-
-def _hopeless_out(hand: tuple[int, ...], table: Sequence[Meld]) -> bool:
-    """The reference's ``hopeless`` for a T5 search: more than one card cannot be placed."""
-    return _dead(hand, table, [c for c in hand if c < C.JOKER0]) > 1
-
+from simcards.romi.table_legal_kernel import can_finish as _can_finish_kernel
+from simcards.romi.table_legal_kernel import hand_meld_cards as _hand_meld_cards
 
 _PARENTS = 8
 _parents: list[tuple[frozenset[int], dict[int, int], list[int], tuple[Meld, ...]]] = []
@@ -207,22 +53,13 @@ _parents: list[tuple[frozenset[int], dict[int, int], list[int], tuple[Meld, ...]
 as bits, the melds."""
 
 
-def _melds_by_group(hand: tuple[int, ...]) -> tuple[Meld, ...]:
-    """The reference's ``_hand_melds`` of the hand, asked of its parts: a set holds one rank
-    and a run one suit (M1, M2), each with the hand's jokers (M4), so the melds of the hand are
-    those of each rank's cards with the jokers and of each suit's cards with the jokers, and
-    these small hands recur from step to step (the reference keeps their answers)."""
-    jokers = tuple(c for c in hand if c >= C.JOKER0)
-    by_rank: dict[int, list[int]] = {}
-    by_suit: dict[int, list[int]] = {}
-    for c in hand:
-        if c < C.JOKER0:
-            by_rank.setdefault(c % 13, []).append(c)
-            by_suit.setdefault((c % 52) // 13, []).append(c)
-    out: list[Meld] = []
-    for group in (*by_rank.values(), *by_suit.values()):
-        if len({c % 52 for c in group}) >= 2:
-            out += ref._hand_melds(tuple(sorted((*group, *jokers))))
+def _melds_of(hand: tuple[int, ...]) -> tuple[Meld, ...]:
+    """The reference's ``_hand_melds`` of the hand, enumerated by compiled code
+    (:func:`~simcards.romi.table_legal_kernel.hand_meld_cards`) and sorted here by card tuple."""
+    cards, stands = _hand_meld_cards(np.array(hand, np.int64), 1)
+    out = []
+    for row, st in zip(cards.tolist(), stands.tolist(), strict=True):
+        out.append(Meld(tuple(row[:row.index(-1)] if row[-1] < 0 else row), st))
     out.sort(key=lambda m: m.cards)
     return tuple(out)
 
@@ -239,7 +76,7 @@ def _hand_melds(hand: tuple[int, ...]) -> tuple[Meld, ...]:
             for c in hand:
                 mine |= bit[c]
             return tuple(m for m, b in zip(melds, masks, strict=True) if not b & ~mine)
-    melds = _melds_by_group(hand)
+    melds = _melds_of(hand)
     bit = {c: 1 << i for i, c in enumerate(hand)}
     masks = _masks(melds, bit)
     _parents.insert(0, (cards, bit, masks, melds))
@@ -258,8 +95,30 @@ def _masks(melds: Sequence[Meld], bit: dict[int, int]) -> list[int]:
     return masks
 
 
-def _openings(hand: tuple[int, ...], rules: RomiRules,
-              minimal: bool) -> list[tuple[Meld, ...]]:
+_values: dict[tuple[Meld, int], int] = {}
+"""Per meld and ``ace_low_value``: the reference's ``meld_value`` (M6)."""
+
+
+def _value(meld: Meld, ace_low_value: int) -> int:
+    """``ref.meld_value`` of a meld of the hand (valid and canonical, so not checked again):
+    a set its size times its rank's value, a run its places' values (M6)."""
+    key = (meld, ace_low_value)
+    got = _values.get(key)
+    if got is None:
+        if len(_values) > 100_000:
+            _values.clear()
+        if ref._is_set(meld):
+            real = next(c for c in meld.cards if c < C.JOKER0)
+            got = len(meld.cards) * ref._rank_value(real % 13 + 1)
+        else:
+            start = ref._run_start(meld)
+            got = sum(ref._pos_value(q, ace_low_value)
+                      for q in range(start, start + len(meld.cards)))
+        _values[key] = got
+    return got
+
+
+def _openings(hand: tuple[int, ...], rules: RomiRules) -> list[tuple[Meld, ...]]:
     """The reference's ``_openings`` (O1: disjoint melds of the hand worth ``open_min`` or more
     that leave a card for the discard, T6), in its order, with the cards used as a bit mask."""
     melds = _hand_melds(hand)
@@ -268,7 +127,7 @@ def _openings(hand: tuple[int, ...], rules: RomiRules,
     bit = {c: 1 << i for i, c in enumerate(hand)}
     masks = _masks(melds, bit)
     sizes = [len(m.cards) for m in melds]
-    values = [ref.meld_value(m, rules.ace_low_value) for m in melds]
+    values = [_value(m, rules.ace_low_value) for m in melds]
     need = rules.open_min
     room = len(hand)
     out: list[tuple[Meld, ...]] = []
@@ -283,23 +142,53 @@ def _openings(hand: tuple[int, ...], rules: RomiRules,
             chosen.append(i)
             if t >= need:
                 out.append(tuple(melds[k] for k in chosen))
-                if not minimal:
-                    grow(i + 1, used | masks[i], n_used + sizes[i], t)
-            else:
-                grow(i + 1, used | masks[i], n_used + sizes[i], t)
+            grow(i + 1, used | masks[i], n_used + sizes[i], t)
             chosen.pop()
 
     grow(0, 0, 0, 0)
     return out
 
 
+_fits: dict[int, int] = {}
+"""Per table meld code: :func:`_addable`'s answer."""
+
+
+def _addable(code: int) -> int:
+    """The kinds (bit 52: a joker) a card must have to be added to the table meld of ``code``
+    (T6, M1-M4): a set of fewer than four cards takes a suit it lacks, or a joker if it has
+    none; a run of fewer than 13 cards takes the card of the place below or above it, or a
+    joker if it has none. A necessary condition, so that the reference's ``_add_results`` is
+    asked only where an answer may exist."""
+    got = _fits.get(code)
+    if got is None:
+        if code & 1:
+            r, mask, jf = code >> 1 & 15, code >> 5 & 15, code >> 9 & 1
+            got = 0
+            if bin(mask).count("1") + jf < 4:
+                got = 0 if jf else 1 << C.JOKER_KIND
+                for s in range(4):
+                    if not mask >> s & 1:
+                        got |= 1 << (s * 13 + r)
+        else:
+            s, lo, hi, jp = code >> 1 & 3, code >> 3 & 15, code >> 7 & 15, code >> 11 & 15
+            got = 0
+            if hi - lo + 1 < 13:
+                got = 0 if jp else 1 << C.JOKER_KIND
+                if lo > 1:
+                    got |= 1 << (s * 13 + (lo - 2) % 13)
+                if hi < 14:
+                    got |= 1 << (s * 13 + hi % 13)
+        _fits[code] = got
+    return got
+
+
 def _melding_moves(hand: tuple[int, ...], table: tuple[Meld, ...], opened: bool,
-                   may_open: bool, rules: RomiRules, minimal: bool = False):
+                   may_open: bool, rules: RomiRules):
     """The reference's ``_melding_moves``: every melding move with its effect (action, hand
     after, table after, opened after, jokers freed), obligations not checked."""
     if not opened:
         if may_open:
-            for melds in _openings(hand, rules, minimal):
+            for melds in _openings(hand, rules):
                 used = {c for m in melds for c in m.cards}
                 rest = tuple(c for c in hand if c not in used)
                 yield Open(melds), rest, table + melds, True, frozenset()
@@ -309,9 +198,15 @@ def _melding_moves(hand: tuple[int, ...], table: tuple[Meld, ...], opened: bool,
             rest = tuple(c for c in hand if c not in m.cards)
             yield Lay(m), rest, (*table, m), True, frozenset()
     distinct = sorted(set(hand))
+    kinds = [C.JOKER_KIND if c >= C.JOKER0 else c % 52 for c in distinct]
     if len(hand) >= 2:
         for t, meld in enumerate(table):
-            for c in distinct:
+            fits = _addable(_code(meld))
+            if not fits:
+                continue
+            for c, k in zip(distinct, kinds, strict=True):
+                if not fits >> k & 1:
+                    continue
                 for stands, new in ref._add_results(meld, c):
                     rest = tuple(x for x in hand if x != c)
                     yield (Add(t, c, stands), rest, (*table[:t], new, *table[t + 1:]), True,
@@ -327,38 +222,61 @@ def _melding_moves(hand: tuple[int, ...], table: tuple[Meld, ...], opened: bool,
                 yield Swap(t, c), h2, (*table[:t], new, *table[t + 1:]), True, frozenset((j,))
 
 
-class _Search(ref._Search):
-    """The reference's ``_Search`` (can the turn still be finished with every obligation met?)
-    with :func:`_placeable` for its ``hopeless`` test. The melding moves are the reference's
-    own (``_melding_moves``); every move puts a real card on the table or takes a card from the
-    hand, so the moves of a turn form no cycle and the answer is whether a finished state can
-    be reached, whatever order the moves are tried in."""
+_codes: dict[int, tuple[Meld, int]] = {}
+"""Per table meld, by its object's id (the meld kept beside its code, so that the id is not
+reused while it is here): its code for the compiled search (``table_legal_kernel.run_code``,
+``set_code``). The table's melds are the same objects from step to step."""
 
-    def hopeless(self, hand: tuple[int, ...], table: Sequence[Meld]) -> bool:
-        must = self.must_place
-        if must is not None and must in hand and _hopeless_must(must, hand, table):
-            return True
-        return self.go_out and _hopeless_out(hand, table)
 
-    def can_finish(self, hand: tuple[int, ...], table: tuple[Meld, ...], opened: bool,
-                   freed: frozenset[int]) -> bool:
-        freed = freed.intersection(hand)
-        if self.done(hand, freed):
-            return True
-        key = (hand, frozenset(Counter(table).items()), opened, freed)
-        got = self.memo.get(key)
-        if got is not None:
-            return got
-        self.memo[key] = False
-        result = False
-        if not self.hopeless(hand, table):
-            for _, h2, t2, o2, f2 in _melding_moves(hand, table, opened, self.may_open, self.rules,
-                                                    minimal=True):
-                if self.can_finish(h2, t2, o2, freed | f2):
-                    result = True
-                    break
-        self.memo[key] = result
-        return result
+def _code(meld: Meld) -> int:
+    got = _codes.get(id(meld))
+    if got is not None and got[0] is meld:
+        return got[1]
+    real = [c for c in meld.cards if c < C.JOKER0]
+    joker = len(real) < len(meld.cards)
+    if len({c % 13 for c in real}) == 1:
+        mask = 0
+        for c in real:
+            mask |= 1 << ((c % 52) // 13)
+        code = 1 | (real[0] % 13) << 1 | mask << 5 | joker << 9
+    else:
+        first = meld.cards[0]
+        lo = meld.stands_for % 13 + 1 if first >= C.JOKER0 else first % 13 + 1
+        jp = 0
+        if joker:
+            jp = lo + next(i for i, c in enumerate(meld.cards) if c >= C.JOKER0)
+        code = ((real[0] % 52) // 13) << 1 | lo << 3 | (lo + len(meld.cards) - 1) << 7 | jp << 11
+    if len(_codes) > 100_000:
+        _codes.clear()
+    _codes[id(meld)] = (meld, code)
+    return code
+
+
+def can_finish(rules: RomiRules, may_open: bool, must: int | None, go_out: bool,
+               hand: Sequence[int], table: Sequence[Meld], opened: bool,
+               freed: frozenset[int]) -> bool:
+    """The reference's ``_Search(rules, may_open, must, go_out).can_finish(hand, table, opened,
+    freed)``, answered by the compiled search (:mod:`simcards.romi.table_legal_kernel`) on the
+    hand's kinds and the table's codes."""
+    have1 = have2 = jokers = owed = 0
+    for c in hand:
+        if c >= C.JOKER0:
+            jokers += 1
+            if c in freed or c == must:
+                owed += 1
+        else:
+            b = 1 << (c % 52)
+            if have1 & b:
+                have2 |= b
+            else:
+                have1 |= b
+    must_kind = must_max = -1
+    if must is not None and must < C.JOKER0 and must in hand:
+        must_kind = must % 52
+        must_max = (have2 >> must_kind & 1)
+    codes = np.array([_code(m) for m in table], np.int64)
+    return bool(_can_finish_kernel(have1, have2, jokers, owed, opened, may_open, must_kind,
+                                   must_max, go_out, codes, rules.open_min, rules.ace_low_value))
 
 
 def _may_take_discard(r: ref.RoundState) -> bool:
@@ -374,8 +292,8 @@ def _may_take_discard(r: ref.RoundState) -> bool:
     if not r.opened[p] and not r._may_open():
         return False
     hand = tuple(sorted([*r.hands[p], top]))
-    r._cache["T4"] = _Search(r.rules, r._may_open(), top, False).can_finish(
-        hand, tuple(r.table), r.opened[p], frozenset())
+    r._cache["T4"] = can_finish(r.rules, r._may_open(), top, False, hand, r.table, r.opened[p],
+                                frozenset())
     return bool(r._cache["T4"])
 
 
@@ -389,21 +307,30 @@ def _may_take_cut(r: ref.RoundState) -> bool:
         return False
     assert r.cut is not None
     hand = tuple(sorted([*r.hands[p], r.cut]))
-    r._cache["T5"] = _Search(r.rules, r._may_open(), None, True).can_finish(
-        hand, tuple(r.table), r.opened[p], frozenset())
+    r._cache["T5"] = can_finish(r.rules, r._may_open(), None, True, hand, r.table, r.opened[p],
+                                frozenset())
     return bool(r._cache["T5"])
 
 
-def _finishable(r: ref.RoundState, searches: dict, hand: tuple[int, ...],
-                table: tuple[Meld, ...], opened: bool, freed: frozenset[int]) -> bool:
-    """The reference's ``_finishable``: the turn can still be finished after a move."""
-    must = r.must_place if r.must_place in hand else None
-    if must is None and not r.must_go_out and not freed.intersection(hand):
-        return len(hand) >= 1
-    key = (must, r.must_go_out)
-    if key not in searches:
-        searches[key] = _Search(r.rules, r._may_open(), must, r.must_go_out)
-    return searches[key].can_finish(hand, table, opened, freed)
+class _CompiledSearch(ref._Search):
+    """The reference's ``_Search`` answered by :func:`can_finish`. Put in the round's own
+    searches of the turn (``RoundState._searches``), it answers the reference's
+    ``_finishable``: the filter of the moves here, and the reference's check of the move
+    played (``apply``), which then does not search again in Python."""
+
+    def can_finish(self, hand: tuple[int, ...], table: tuple[Meld, ...], opened: bool,
+                   freed: frozenset[int]) -> bool:
+        return can_finish(self.rules, self.may_open, self.must_place, self.go_out, hand, table,
+                          opened, freed)
+
+
+def _compile_searches(r: ref.RoundState) -> None:
+    """Give the round's turn the compiled searches its ``_finishable`` asks (T4's card in hand
+    or placed, T5 or not)."""
+    for must in {r.must_place, None}:
+        key = (must, r.must_go_out)
+        if not isinstance(r._searches.get(key), _CompiledSearch):
+            r._searches[key] = _CompiledSearch(r.rules, r._may_open(), must, r.must_go_out)
 
 
 def _meld_phase(r: ref.RoundState) -> list[Action]:
@@ -413,10 +340,10 @@ def _meld_phase(r: ref.RoundState) -> list[Action]:
     out: list[Action] = []
     if r.phase == ref.MELD:
         freed = frozenset(r.freed)
-        searches: dict = {}
+        _compile_searches(r)
         moves = [a for a, h, t, o, f in _melding_moves(tuple(sorted(r.hands[p])), tuple(r.table),
                                                         r.opened[p], r._may_open(), r.rules)
-                 if _finishable(r, searches, h, t, o, f | freed)]
+                 if r._finishable(h, t, o, f | freed)]
         opens = sorted((a for a in moves if isinstance(a, Open)),
                        key=lambda a: tuple(m.cards for m in a.melds))
         lays = sorted((a for a in moves if isinstance(a, Lay)), key=lambda a: a.meld.cards)

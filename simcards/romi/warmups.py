@@ -56,3 +56,17 @@ def warm_romi_questions() -> None:
     rules = RomiRules.make()
     question_rounds(chunk_state(0, 0), 2, rules.kernel,
                     policy_arrays(["greedy"] * rules.players, rules), 0)
+
+
+def warm_romi_table() -> None:
+    """Compile or load the table engine's legal-move kernels (:mod:`simcards.romi.table_legal`),
+    on which the environments, the ``random`` seats and the user policies play: a turn search
+    and the melds of a hand."""
+    from simcards.romi import table_legal
+    from simcards.romi.actions import Meld
+    from simcards.romi.rules import RomiRules
+
+    table = (Meld((0, 1, 2)),)
+    table_legal.can_finish(RomiRules.make(), True, None, True, (3, 16, 29, 42), table, True,
+                           frozenset())
+    table_legal._melds_of((3, 16, 29, 104))
