@@ -583,16 +583,21 @@ def _announcement_items(text: str | None) -> tuple[tuple[int, str, int], ...] | 
     return tuple(out)
 
 
+def _per_side(value: str | Sequence[int], flag: str) -> tuple[int, ...]:
+    """A flag of one integer per side (``"12,17"``, or a position file's list)."""
+    items = value if not isinstance(value, str) else value.split(",")
+    try:
+        return tuple(int(str(x).strip()) for x in items)
+    except ValueError:
+        raise UsageError(f"{flag} must be integers apart by commas, one a side, got "
+                         f"{value!r}") from None
+
+
 def _scores(value: str | Sequence[int] | None, sides: int) -> tuple[int, ...] | None:
     """``--scores``: one integer per side (``"12,17"``), each 0 or more."""
     if value is None:
         return None
-    items = value if not isinstance(value, str) else [x for x in value.split(",")]
-    try:
-        out = tuple(int(str(x).strip()) for x in items)
-    except ValueError:
-        raise UsageError(f"--scores must be integers apart by commas, one a side, got "
-                         f"{value!r}") from None
+    out = _per_side(value, "--scores")
     if len(out) != sides or any(x < 0 for x in out):
         raise UsageError(f"--scores gives {len(out)} scores; this table has {sides} sides, "
                          "each score 0 or more (S2)")
@@ -604,12 +609,7 @@ def _hands_won(value: str | Sequence[int] | None, rules: RondaRules) -> tuple[in
     side that has won ``hands_to_win`` hands has won the match, C3)."""
     if value is None:
         return None
-    items = value if not isinstance(value, str) else [x for x in value.split(",")]
-    try:
-        out = tuple(int(str(x).strip()) for x in items)
-    except ValueError:
-        raise UsageError(f"--hands-won must be integers apart by commas, one a side, got "
-                         f"{value!r}") from None
+    out = _per_side(value, "--hands-won")
     top = rules.hands_to_win - 1
     if len(out) != rules.n_sides or any(not 0 <= x <= top for x in out):
         raise UsageError(f"--hands-won gives {', '.join(map(str, out))}; this table has "

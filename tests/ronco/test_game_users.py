@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 from simcards.core.cli import main
+from tests.ronco.test_user_policies import UNCOMPILED
 
 # numba calls the first-class functions a user's function is passed as experimental
 pytestmark = pytest.mark.filterwarnings("ignore:First-class function type")
@@ -292,18 +293,6 @@ def parity(obs, legal):
     return (s // 3) % 2
 '''
 
-UNCOMPILED = '''
-class Memo:
-    limit = 5
-
-
-def by_class(obs, legal):
-    """A class instance: numba cannot compile it."""
-    for k in range(10):
-        if obs[k] > 0.5:
-            return 0 if k >= Memo.limit else 1
-    return 1
-'''
 
 
 @pytest.mark.parametrize(("policies", "lives", "flags"), [
