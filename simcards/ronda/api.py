@@ -537,13 +537,17 @@ POSITION_FIELDS = ("seat", "dealer", "hand", "table", "pile", "previous", "last_
 
 
 def _cards(text: str | None, flag: str) -> tuple[int, ...]:
-    from simcards.ronda import reference as ref
+    """The cards of ``text`` (``"1o 7c 12e"``), read as every command reads a card
+    (:func:`simcards.core.cards.parse_card`, through ``ronda play``'s
+    :func:`~simcards.ronda.terminal.card_of_text`); a card that cannot be read is refused in
+    one line naming ``flag``."""
+    from simcards.ronda.terminal import card_of_text
 
     if not text:
         return ()
     try:
-        return tuple(ref.parse_cards(text))
-    except UsageError as exc:
+        return tuple(card_of_text(name) for name in str(text).split())
+    except ValueError as exc:
         raise UsageError(f"{flag}: {exc}") from None
 
 

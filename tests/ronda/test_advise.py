@@ -142,9 +142,10 @@ BAD = [
     (["--hand", "1o 7c 12e 5o", "--face-up", "3o"],
      "--face-up: only 3 players have a face-up card (D5)"),
     (["--hand", "1o 7c 12e 5o", "--seat", "2"], "--seat must be a seat 0..1, got 2"),
-    (["--hand", "1o 7x"], "--hand: unknown suit 'x'; expected one of ('oros', 'copas', "
-                          "'espadas', 'bastos') or ('o', 'c', 'e', 'b')"),
-    (["--hand", "1o 8o"], "--hand: "),
+    (["--hand", "1o 7x"], "--hand: cannot read card '7x': no suit 'x' in the spanish40 deck "
+                          "(suits o, c, e, b)"),
+    (["--hand", "1o 8o"], "--hand: no card '8o' in the spanish40 deck (values 1 2 3 4 5 6 7 "
+                          "10 11 12)"),
     (["--hand", "1o 7c 12e 5o", "--captured", "2o; 3o; 4o"],
      "--captured gives 3 sides; this table has 2"),
     (["--hand", "1o 7c 12e 5o", "--position", "{tmp}/p.json"],
