@@ -681,10 +681,10 @@ def advise(*, hand: str | Sequence[str] | None = None,
     ``drawn``: the card the seat has drawn from the stock (the moves are then the rest of that
     turn). ``samples`` play-outs per move (0: the exact answers only, no ``moves``), doubled up
     to ``budget`` until the best two moves part; ``seed`` makes them reproducible. The frame:
-    one row per move."""
-    if rules.swap_keeps_romi:  # G3's other reading needs the swaps' melds followed: not yet
-        raise UsageError("--swap-keeps-romi: advise scores going out by G3's default reading "
-                         "only for now (a joker swap cancels the -20)")
+    one row per move. ``swap_keeps_romi`` reads G3 the other way in both the exact answers and
+    the play-outs: going out after swapping jokers out of the table's melds scores -20 when
+    every other card, the freed jokers included, goes into the seat's own new melds
+    (``rules`` in the answer says which reading)."""
     fields = {"hand": hand, "table": table, "discard": discard, "cut": cut, "opened": opened,
               "others": others, "others_opened": others_opened, "turn": turn, "drawn": drawn}
     fields = position_fields(position, fields, POSITION_KINDS)
@@ -703,7 +703,8 @@ def advise(*, hand: str | Sequence[str] | None = None,
         return None if c is None else C.card_text(c)
 
     out = {"game": "romi", "command": "advise",
-           "rules": {"open_min": rules.open_min, "ace_low_value": rules.ace_low_value},
+           "rules": {"open_min": rules.open_min, "ace_low_value": rules.ace_low_value,
+                     "swap_keeps_romi": rules.swap_keeps_romi},
            "position": {"hand": C.format_hand(p.hand), "table": [m.text() for m in p.table],
                         "discard": card(p.discard), "cut": card(p.cut), "opened": p.opened,
                         "others": list(p.others), "others_opened": list(p.others_opened),

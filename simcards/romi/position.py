@@ -18,7 +18,8 @@ chance that the card drawn lets the seat go out, the unseen cards being equally 
 top (Q7's reading of the observation). The turn questions (T4, T5 and going out before having
 opened) are asked of the reference engine's search over the legal melding moves
 (:mod:`simcards.romi.reference`), after the exact solvers have ruled out every hand that cannot
-go out at all.
+go out at all. Under ``swap_keeps_romi`` (G3's other reading) the same search, kept from adding
+any card to the melds already on the table, says whether a close after joker swaps keeps the -20.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from simcards.romi import cards as C
 from simcards.romi import melds_kernel
 from simcards.romi import reference as REF
 from simcards.romi import table_melds_exact as T
-from simcards.romi.actions import NO_JOKER, Meld
+from simcards.romi.actions import NO_JOKER, Add, Meld
 from simcards.romi.rules import HAND_SIZE, STARTER_SIZE, RomiRules
 
 GO_OUT, ROMI = -10, -20
@@ -280,10 +281,15 @@ class Turn:
         own = melds_kernel.solve_batch(np.array([hand], np.int64), self.rules.ace_low_value)
         if own[0][2] and self._search(hand, (), must, True):
             return ROMI
-        if self.p.table and T.answer_with_table(hand, list(self.p.table), self.rules).can_go_out \
-                and self._search(hand, self.table, must, True):
-            return GO_OUT
-        return None
+        if not (self.p.table and T.answer_with_table(hand, list(self.p.table),
+                                                    self.rules).can_go_out):
+            return None
+        if self.rules.swap_keeps_romi and any(m.jokers() for m in self.p.table):
+            # G3 read as "the melds he laid": swaps on the table keep the -20, adds do not.
+            s = _OwnMeldsSearch(self.rules, self.p.may_open, must, len(self.table))
+            if s.can_finish(tuple(sorted(hand)), self.table, False, frozenset()):
+                return ROMI
+        return GO_OUT if self._search(hand, self.table, must, True) else None
 
     def can_place(self, card: int) -> bool:
         """T4: some legal sequence of melding moves this turn puts ``card`` on the table. Before
@@ -297,6 +303,43 @@ class Turn:
             if own[0][0] < self.rules.open_min:
                 return False
         return self._search([*self.p.hand, card], self.table, card, False)
+
+
+class _OwnMeldsSearch(REF._Search):
+    """The reference's turn search (going out) over the moves that keep a Römi under
+    ``swap_keeps_romi`` (G3): the opening, the seat's own new melds, cards added to those and
+    joker swaps anywhere, but no card added to one of the first ``others`` table melds (the
+    melds on the table when the turn began, laid by other players since the seat has not
+    opened). Moves keep the table's order (``_melding_moves`` appends, or replaces in place),
+    so those melds stay first; the memo keeps the two parts of the table apart."""
+
+    def __init__(self, rules: RomiRules, may_open: bool, must_place: int | None,
+                 others: int) -> None:
+        super().__init__(rules, may_open, must_place, True)
+        self.others = others
+
+    def can_finish(self, hand: tuple[int, ...], table: tuple[Meld, ...], opened: bool,
+                   freed: frozenset[int]) -> bool:
+        freed = freed.intersection(hand)
+        if self.done(hand, freed):
+            return True
+        parts = tuple(tuple(sorted(ms, key=lambda m: (m.cards, m.stands_for)))
+                      for ms in (table[:self.others], table[self.others:]))
+        key = (hand, parts, opened, freed)
+        if key in self.memo:
+            return self.memo[key]
+        self.memo[key] = False
+        result = False
+        if not self.hopeless(hand, (*parts[0], *parts[1])):
+            for action, h2, t2, o2, f2 in REF._melding_moves(hand, table, opened, self.may_open,
+                                                             self.rules, minimal=True):
+                if isinstance(action, Add) and action.target < self.others:
+                    continue
+                if self.can_finish(h2, t2, o2, freed | f2):
+                    result = True
+                    break
+        self.memo[key] = result
+        return result
 
 
 def draws(p: Position, rules: RomiRules) -> list[Draw]:

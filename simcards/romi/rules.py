@@ -89,8 +89,8 @@ LADDER_SWITCHES = RuleSet.of(RomiRules, exclude=("players",), as_values=True)
 MELDS_SWITCHES = RuleSet.of(RomiRules, only=("ace_low_value",))
 """``melds``': the one switch the meld solver reads (M6)."""
 ADVISE_SWITCHES = RuleSet.of(RomiRules, only=("open_min", "ace_low_value", "swap_keeps_romi"))
-"""``advise``'s: what a position's answers read (O1, M6, G3; ``swap_keeps_romi`` is refused
-for now, :func:`simcards.romi.api.advise`)."""
+"""``advise``'s: what a position's answers read (O1, M6, G3: ``swap_keeps_romi`` decides whether
+going out after a joker swap scores -20, :func:`simcards.romi.api.advise`)."""
 
 # The counts of the Monte Carlo commands, here beside the switches they take (both read by the
 # command line without importing the engine).

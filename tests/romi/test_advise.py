@@ -13,9 +13,13 @@ import pytest
 from simcards.core.cli import main
 from simcards.romi import api, melds_kernel
 from simcards.romi import cards as C
+from simcards.romi import reference as ref
+from simcards.romi.actions import NO_JOKER, Discard, DrawCut, Lay, Meld, Open, Swap
+from simcards.romi.rules import RomiRules
 from tests.cli_checks import assert_one_line_error
 from tests.romi.test_cli import _laid_value
 from tests.romi.test_melds import by_patterns, uniform_hands
+from tests.romi.test_reports import _ids
 
 ADVISE = ["romi", "advise", "--json", "--samples", "0"]
 """The exact answers only (Q10's play-outs are tested apart)."""
@@ -271,3 +275,66 @@ def test_Q10_a_card_drawn_at_the_starter_s_first_turn_or_a_third_copy_is_refused
         **first, "turn": 1, "hand": ROMI_HAND + " 6d"}), "--drawn", "5h"], "--drawn at turn 1")
     assert_one_line_error(capsys, ["romi", "advise", *_flags(**{**GOOD, "discard": "Ah"}),
                                    "--drawn", "Ah"], "and the card drawn")
+
+
+# ---------------------------------------------------------------- G3 read as "the melds he laid"
+
+SWAP_POSITION = {"hand": "Ks Kh Kd Qs Qh Qd 9c Tc Jc 7c 4h 5h 6h 2s",
+                 "table": "7s 7h 7d X; 8d 8h 8s 8c", "cut": "3h", "opened": False,
+                 "others": "5", "others_opened": "yes", "turn": 6}
+"""Two players; the seat has not opened. With the cut card 3h it opens with Ks Kh Kd, Qs Qh Qd
+and 3h .. 6h, takes the joker of the other's set with its 7c (J1), lays 9c Tc Jc and the joker
+as a meld of its own and throws the 2s (the other's full set of 8s takes no card)."""
+
+
+def _reference_swap_close(keeps: bool) -> int:
+    """The seat's score when it plays that turn in the reference engine, the state built by
+    hand as the position gives it (seat 0 to move, seat 1 opened with the table)."""
+    rules = RomiRules.make(players=2, swap_keeps_romi=keeps)
+    used: set[int] = set()
+    hand = _ids(SWAP_POSITION["hand"], used)
+    table = [_ids(m, used) for m in SWAP_POSITION["table"].split("; ")]
+    cut = _ids("3h", used)[0]
+    other = _ids("2c 3c 4c 5c 6c", used)
+    st = ref.RoundState(rules, 1, list(range(C.N_CARDS)))
+    st.hands = [list(hand), other]
+    st.table = [ref.canonical(m, NO_JOKER) for m in table]
+    st.owners = [1, 1]
+    st.discards = []
+    st.stock = sorted(set(range(C.N_CARDS)) - used - {cut})
+    st.cut = st.cut_card = cut
+    st.opened = [False, True]
+    st.turns_played, st.has_drawn, st.turn, st.player = [2, 3], [True, True], 5, 0
+    st.phase = ref.DRAW
+    st._new_turn_state()
+    kings, queens, hearts = (Meld(tuple(sorted(cs))) for cs in (hand[:3], hand[3:6],
+                                                                 [cut, *hand[10:13]]))
+    st.apply(DrawCut())
+    st.apply(Open(tuple(sorted((kings, queens, hearts), key=lambda m: m.cards))))
+    st.apply(Swap(0, hand[9]))
+    joker = next(c for c in st.hands[0] if C.is_joker(c))
+    st.apply(Lay(ref.canonical([*hand[6:9], joker], NO_JOKER)))
+    st.apply(Discard(hand[13]))
+    assert st.is_over() and st.went_out == 0
+    return st.scores()[0]
+
+
+@pytest.mark.parametrize(("keeps", "score"), [(False, -10), (True, -20)])
+def test_G3_a_swap_into_the_seat_s_own_melds_scores_as_the_reference_engine(
+        capsys, keeps: bool, score: int) -> None:
+    """Going out with the cut card after swapping a joker out of the other's set: -20 under
+    ``--swap-keeps-romi`` (the freed joker goes into the seat's own new meld), -10 under the
+    default reading (a swap cancels the Römi), as the reference engine scores the same turn.
+    ``expert``'s plan plays that close (Q10): its penalty is the same score, exactly."""
+    assert _reference_swap_close(keeps) == score
+    flag = ["--swap-keeps-romi"] if keeps else []
+    out = _json(capsys, [*ADVISE, *_flags(**SWAP_POSITION), *flag])
+    assert out["rules"]["swap_keeps_romi"] is keeps
+    assert out["draws"][1] == {"source": "cut", "card": "3h", "legal": True, "rule": "T5",
+                               "go_out": score}
+    assert out["close_now"] == {"source": "cut", "score": score}
+    assert out["draws"][0]["go_out_chance"] == pytest.approx(0.165, abs=5e-4)
+    moves = api.advise(**SWAP_POSITION, swap_keeps_romi=keeps, samples=4).data["moves"]
+    assert [m for m in moves if m["closes"]] == [
+        {"draw": "cut", "card": "3h", "plan": "expert", "discard": "2s", "closes": True,
+         "penalty": float(score), "penalty_ci": [float(score), float(score)]}]
