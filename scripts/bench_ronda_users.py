@@ -6,8 +6,9 @@ Two figures:
 
 * hands per second, one process, one thread, in CPU seconds of this process (best of
   ``--repeats``): every seat ``greedy`` (the built-in path, on card values), then seat 0 playing
-  a function of yours that plays its lowest card against ``greedy`` seats (the hand kernel with
-  the function called as a first-class function and its seat's observation kept up to date),
+  a function of yours that plays its lowest card against ``greedy`` seats (the function called
+  as a first-class function from the hand loop, its seat's observation kept up to date: with
+  two players the loop on card values with the cards by id, ``ronda/user_hands_kernel.py``),
   then seat 0 playing ``greedy`` through the observation (``observation_kernel.greedy``), and
   the ratios to all-greedy;
 * the first-run overhead of a policy file never seen before, on a warm cache: the wall time of

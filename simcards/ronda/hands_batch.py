@@ -31,6 +31,7 @@ from simcards.ronda.kernel_state import KernelRules, Seats
 from simcards.ronda.play_kernel import new_play_work, workspace_hands
 from simcards.ronda.policies import KINDS, policy_arrays
 from simcards.ronda.rules import RondaRules
+from simcards.ronda.user_hands_kernel import MEMORY, N_CARDS, user_hands
 from simcards.ronda.users import check_errors, python_hands, user_seats
 from simcards.ronda.value_kernel import new_value_work, value_hands
 
@@ -158,10 +159,22 @@ def simulate_hands_on_workspace(state, hands, dealer, seats, rules, users=None):
     return _simulate(state, hands, dealer, seats, rules, True, users)
 
 
+def simulate_user_hands(state, hands, dealer, seats, rules, users):
+    """:func:`simulate_hands` with players' own functions in the seats ``users`` (Q11, a
+    :class:`~simcards.ronda.kernel_state.UserSeats`): with two players and no searching seat
+    on card values with the cards kept by id
+    (:func:`~simcards.ronda.user_hands_kernel.user_hands`), else on the workspace; the same
+    statistics either way."""
+    return _simulate(state, hands, dealer, seats, rules, False, users)
+
+
 def _simulate(state, hands, dealer, seats, rules, workspace, users):
     """The statistics' arrays, then the loop that fills them: on the workspace
     (:func:`~simcards.ronda.play_kernel.workspace_hands`) when a seat searches (or
-    ``workspace``), else on card values (:func:`~simcards.ronda.value_kernel.value_hands`).
+    ``workspace``), else, with players' own functions (``users``), on card values with the
+    cards by id for two players (:func:`~simcards.ronda.user_hands_kernel.user_hands`) and on
+    the workspace for more, else on card values
+    (:func:`~simcards.ronda.value_kernel.value_hands`).
 
     Plain Python, not compiled: numba compiles a kernel together with every kernel it calls,
     so each compiled layer above the loops would optimise all of their code once more (about
@@ -186,7 +199,10 @@ def _simulate(state, hands, dealer, seats, rules, workspace, users):
     stats = (n_hands, points, points_sq, score, score_sq, cards, cards_sq, won, events, holdings,
              rondas, rondas_sq, tringlas, tringlas_sq, violations, totals)
     searching = bool((seats.kinds[:rules.players] >= codes.POLICY_LOOKAHEAD).any())
-    if searching or workspace:
+    if users is not None and rules.players == 2 and not (searching or workspace):
+        user_hands(state, hands, dealer, seats, rules, new_value_work(rules), stats, users,
+                   np.arange(N_CARDS), np.zeros((2, MEMORY), np.int64))
+    elif searching or workspace or users is not None:
         workspace_hands(state, hands, dealer, seats, rules,
                         new_play_work(rules, np.int64(0), tree_capacity(seats, seats)), stats,
                         users)
@@ -206,8 +222,7 @@ def hands_chunk(state: np.ndarray, size: int, cfg: HandConfig) -> dict[str, np.n
         seats = user_seats(cfg.users, cfg.rules)
         with warnings.catch_warnings():  # numba calls first-class functions experimental
             warnings.filterwarnings("ignore", message="First-class function type")
-            out = simulate_hands_on_workspace(state, size, cfg.dealer, cfg.seats, cfg.rules,
-                                              seats)
+            out = simulate_user_hands(state, size, cfg.dealer, cfg.seats, cfg.rules, seats)
         check_errors(seats, cfg.users)
         return named_stats(out)
     return named_stats(simulate_hands(state, size, cfg.dealer, cfg.seats, cfg.rules))

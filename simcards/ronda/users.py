@@ -6,8 +6,10 @@ functions from seat to seat), or played on the Python table engine, the engine o
 
 The compiled engine calls each function as a first-class function of one signature
 (:data:`simcards.core.user_kernel.SIGNATURE`) from
-:func:`simcards.ronda.play_kernel.play_hand`, so the hand kernel is compiled and cached once
-for every user policy.
+:func:`simcards.ronda.play_kernel.play_hand` (matches, ``compare``, hands of three or four
+players) or, for hands of two players, from
+:func:`simcards.ronda.user_hands_kernel.user_hands` (the same hands and observations, on card
+values), so each kernel is compiled and cached once for every user policy.
 
 :func:`python_hands` plays the hands :func:`simcards.ronda.play_kernel.record_hands` records
 from a chunk's stream (the kernel's own draws, so the same deals, dealers and uniforms) on

@@ -11,10 +11,17 @@ import warnings
 
 def warm_ronda_hands() -> None:
     """Compile or load the Ronda hand kernels: two players, default rules, a few hands on card
-    values (random and greedy seats) and a few on the workspace (the loop every searching
-    seat plays in, and its form with players' own functions)."""
+    values (random and greedy seats), a few on the workspace (the loop every searching seat
+    plays in, and its form with players' own functions, which three and four players take)
+    and a few on card values with the cards by id (two players with players' own
+    functions)."""
     from simcards.core.rng import chunk_state
-    from simcards.ronda.hands_batch import HandConfig, hands_chunk, simulate_hands_on_workspace
+    from simcards.ronda.hands_batch import (
+        HandConfig,
+        hands_chunk,
+        simulate_hands_on_workspace,
+        simulate_user_hands,
+    )
     from simcards.ronda.policies import KINDS
     from simcards.ronda.rules import RondaRules
     from simcards.ronda.users import user_seats
@@ -28,6 +35,8 @@ def warm_ronda_hands() -> None:
         warnings.filterwarnings("ignore", message="First-class function type")
         simulate_hands_on_workspace(chunk_state(0, 0), 2, cfg.dealer, cfg.seats, cfg.rules,
                                     user_seats([None, None], cfg.rules))
+        simulate_user_hands(chunk_state(0, 0), 2, cfg.dealer, cfg.seats, cfg.rules,
+                            user_seats([None, None], cfg.rules))
 
 
 def warm_ronda_matches() -> None:
