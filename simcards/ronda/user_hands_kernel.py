@@ -59,6 +59,7 @@ from simcards.ronda.codes import (
     SRC_CARDS,
 )
 from simcards.ronda.kernel_state import Board, PlayFacts, Spot
+from simcards.ronda.observation_kernel import _diff
 from simcards.ronda.value_kernel import _chance, _count_hand, _nth_value, rank_of
 from simcards.ronda.value_rules_kernel import (
     N_CARDS,
@@ -83,18 +84,9 @@ M_HAND, M_TABLE, M_PILE, M_PREVIOUS, M_PLAYED, M_PLAYED_OTHER, M_CAPTURED, M_CAP
 
 
 @njit(cache=True, inline="always")
-def _show(obs, at, old, new):
-    """Write the cards whose bit differs between the card-id masks ``old`` and ``new``."""
-    d = old ^ new
-    while d:
-        c = lowest_bit(d)
-        obs[at + c] = 1.0 if (new >> c) & 1 else 0.0
-        d &= d - 1
-
-
-@njit(cache=True, inline="always")
 def _show_hand(obs, legal, old, new):
-    """:func:`_show` for the seat's holding, its action mask alike."""
+    """:func:`~simcards.ronda.observation_kernel._diff` for the seat's holding, its action
+    mask alike."""
     d = old ^ new
     while d:
         c = lowest_bit(d)
@@ -131,17 +123,17 @@ def _observe(obs, legal, mem, p, mine, other, table, pile, previous, played, pla
     source."""
     _show_hand(obs, legal, mem[M_HAND], mine)
     mem[M_HAND] = mine
-    _show(obs, OBS_TABLE, mem[M_TABLE], table)
+    _diff(obs, OBS_TABLE, mem[M_TABLE], table)
     mem[M_TABLE] = table
-    _show(obs, OBS_PILE, mem[M_PILE], pile)
+    _diff(obs, OBS_PILE, mem[M_PILE], pile)
     mem[M_PILE] = pile
-    _show(obs, OBS_PLAYED, mem[M_PLAYED], played)
+    _diff(obs, OBS_PLAYED, mem[M_PLAYED], played)
     mem[M_PLAYED] = played
-    _show(obs, OBS_PLAYED + N_CARDS, mem[M_PLAYED_OTHER], played_other)
+    _diff(obs, OBS_PLAYED + N_CARDS, mem[M_PLAYED_OTHER], played_other)
     mem[M_PLAYED_OTHER] = played_other
-    _show(obs, OBS_CAPTURED, mem[M_CAPTURED], captured)
+    _diff(obs, OBS_CAPTURED, mem[M_CAPTURED], captured)
     mem[M_CAPTURED] = captured
-    _show(obs, OBS_CAPTURED + N_CARDS, mem[M_CAPTURED_OTHER], captured_other)
+    _diff(obs, OBS_CAPTURED + N_CARDS, mem[M_CAPTURED_OTHER], captured_other)
     mem[M_CAPTURED_OTHER] = captured_other
     if mem[M_PREVIOUS] != previous:
         if mem[M_PREVIOUS] >= 0:

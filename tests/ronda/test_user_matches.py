@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from simcards.core.cli import main
-from tests.ronda.user_functions import CHECKSUM
+from tests.ronda.user_functions import CHECKSUM, ILLEGAL
 from tests.ronda.user_functions import write as _write
 
 GREEDY = '''
@@ -33,18 +33,6 @@ def g(obs, legal):
 def gt(obs, legal):
     """The same with teams (D2)."""
     return greedy_under(obs, legal, True, False, True)
-'''
-
-ILLEGAL = '''
-def bad(obs, legal):
-    """Plays its lowest card once, then card 40 (no card)."""
-    for c in range(40):
-        if obs[160 + c] > 0.5:
-            return 40
-    for c in range(40):
-        if legal[c]:
-            return c
-    return -1
 '''
 
 

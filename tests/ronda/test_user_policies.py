@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from simcards.core.cli import main
-from tests.ronda.user_functions import CHECKSUM
+from tests.ronda.user_functions import CHECKSUM, ILLEGAL
 from tests.ronda.user_functions import write as _write
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -171,18 +171,6 @@ def test_Q11_a_bad_function_is_refused_in_one_line_before_any_deal(tmp_path, cap
     assert code == 2
     assert err.strip() == "simcards: error: " + message.format(tmp=tmp_path)
 
-
-ILLEGAL = '''
-def bad(obs, legal):
-    """Plays its lowest card once, then card 40 (no card)."""
-    for c in range(40):
-        if obs[160 + c] > 0.5:
-            return 40
-    for c in range(40):
-        if legal[c]:
-            return c
-    return -1
-'''
 
 
 @pytest.mark.parametrize("engine", ["compiled", "python"])

@@ -28,3 +28,16 @@ def checksum(obs, legal):
             k -= 1
     return -1
 '''
+
+
+ILLEGAL = '''
+def bad(obs, legal):
+    """Plays its lowest card once, then card 40 (no card)."""
+    for c in range(40):
+        if obs[160 + c] > 0.5:
+            return 40
+    for c in range(40):
+        if legal[c]:
+            return c
+    return -1
+'''
