@@ -168,6 +168,12 @@ def _parted(rows: list[dict[str, Any]]) -> bool:
     return a is not None and b is not None and a[1] < b[0]
 
 
+WEIGH_BATCH = 32
+"""Samples per call of the compiled play-outs: a compiled call cannot be interrupted, so the
+samples go in batches of well under a second, and Ctrl-C stops the advice at the next one.
+The sums add sample by sample in the same order whatever the batches."""
+
+
 def rank(p: AD.Position, rules: RomiRules, draws: list[AD.Draw], *, samples: int,
          budget: int, seed: int) -> Ranked:
     """Every move's penalty over ``samples`` samples, doubled until the best two part or
@@ -184,7 +190,9 @@ def rank(p: AD.Position, rules: RomiRules, draws: list[AD.Draw], *, samples: int
     squares = np.zeros(len(found), np.float64)
     done, n = 0, samples
     while True:
-        K.weigh(rules.kernel, ws, 0, seeds[done:n], rows, sums, squares)
+        for at in range(done, n, WEIGH_BATCH):  # Ctrl-C is answered between batches
+            K.weigh(rules.kernel, ws, 0, seeds[at:min(n, at + WEIGH_BATCH)], rows, sums,
+                    squares)
         done = n
         ranked = []
         for i, m in enumerate(found):
