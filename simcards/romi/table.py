@@ -77,6 +77,7 @@ from simcards.romi.codes import STALL_TURNS
 from simcards.romi.kernel_state import View
 from simcards.romi.rules import GAME_SWITCHES, ROUND_SWITCHES, RomiRules
 from simcards.romi.table_legal import legal_actions
+from simcards.romi.table_paths import after_draw_moves
 
 N_KINDS = T.N_KINDS
 MAX_MELDS = T.MAX_MELDS
@@ -296,8 +297,9 @@ class RomiTable(TableState):
         """Per seat, the ids in his hand whose place everybody knows (module text)."""
         self.log: list[str | _Private] = []
         """Everything that happened, public lines and private entries (perfect recall)."""
-        self.history: list[str] = []
-        """Chance outcomes and moves, for debugging."""
+        self.history: list[str | tuple[int, Action]] = []
+        """Chance outcomes (as text) and moves (seat, move), for :meth:`history_text`; a move
+        is written only when the text is asked for."""
         self.reshuffling: list[int] | None = None
         """T8 in progress: the new stock's order drawn so far (the pile's cards left are
         ``left``)."""
@@ -318,12 +320,13 @@ class RomiTable(TableState):
         numbers an opening's melds by their cards, but its player puts them down in an order
         of his own, which everybody sees (M5). The engine's policies read the table in this
         order (Q2: "the first meld in table order")."""
-        self.turn_hand: tuple[int, ...] = ()
+        self.turn_cards: tuple[int, ...] = ()
+        """The hand of the player in turn once he has drawn (his plan's key is its kinds,
+        :attr:`turn_hand`)."""
         self.turn_table: tuple[Meld, ...] = ()
         """The table melds when the player in turn drew (his plan's key with ``turn_hand``: two
         states of one deal, a ``compare``'s rotations, can reach the same turn with the same
         hand and another table)."""
-        """Kinds in the hand of the player in turn once he has drawn (his plan's key)."""
         self.round_key = 0
         """A number for each dealt round, the hash of its deck (seat policies key their plans
         by it)."""
@@ -435,7 +438,7 @@ class RomiTable(TableState):
         self.round_moves = []
         self.laid = []
         self.turn_log = []
-        self.turn_hand = ()
+        self.turn_cards = ()
         self._moves = None
         title = f"round {self.round_index + 1}" + (f" of {self.rules.rounds}"
                                                    if self.setup.game else "")
@@ -502,16 +505,26 @@ class RomiTable(TableState):
             else:
                 r = self.round
                 assert r is not None
-                known = self.known[r.player]
-                best: dict[Path, tuple[tuple[int, tuple[int, ...]], Action]] = {}
-                for a in legal_actions(r):
-                    cards = _cards_of(a)
-                    key = (-sum(1 for c in cards if c in known), tuple(sorted(cards)))
-                    p = self.path(a)
-                    if p not in best or key < best[p][0]:
-                        best[p] = (key, a)
-                self._moves = {p: best[p][1] for p in sorted(best)}
+                if r.phase == ref.DRAW:  # no cards named: each draw is its own path
+                    self._moves = {(T.DRAW_CODES[a],): a for a in legal_actions(r)}
+                else:
+                    self._moves = after_draw_moves(r, self.known[r.player], self.all_moves)
         return self._moves
+
+    def all_moves(self) -> dict[Path, Action]:
+        """:meth:`moves` from the whole list of the reference's legal moves: every path's
+        move made at once (a draw's three, or every move of a seat that looks at them all)."""
+        r = self.round
+        assert r is not None
+        known = self.known[r.player]
+        best: dict[Path, tuple[tuple[int, tuple[int, ...]], Action]] = {}
+        for a in legal_actions(r):
+            cards = _cards_of(a)
+            key = (-sum(1 for c in cards if c in known), tuple(sorted(cards)))
+            p = self.path(a)
+            if p not in best or key < best[p][0]:
+                best[p] = (key, a)
+        return {p: best[p][1] for p in sorted(best)}
 
     def play(self, move: Action) -> None:
         """Make the move of ``moves()`` with the path of ``move`` (its copy as the state keeps
@@ -544,7 +557,7 @@ class RomiTable(TableState):
             self.log.append(f"[t{r.turn}] seat {r.player} draws from the empty stock: the "
                             f"{len(r.discards) - 1} cards under the top discard are shuffled "
                             "into a new stock (T8)")
-            self.history.append(f"seat {r.player}: {move!r}")
+            self.history.append((r.player, move))
             self.turn_log.append(move)
             self.reshuffling = []
             self.left = sorted(r.discards[:-1])
@@ -553,7 +566,7 @@ class RomiTable(TableState):
                 self.reshuffling.append(self.left.pop())
                 self._finish_reshuffle()
             return
-        self.history.append(f"seat {r.player}: {move!r}")
+        self.history.append((r.player, move))
         self.turn_log.append(move)
         self._apply(move, order)
 
@@ -629,15 +642,21 @@ class RomiTable(TableState):
             self.turn_log = []
             self._note_turn_start()
         elif isinstance(move, DrawStock | DrawDiscard | DrawCut):
-            self.turn_hand = tuple(sorted(C.kind(c) for c in r.hands[q]))
+            self.turn_cards = tuple(r.hands[q])
             self.turn_table = tuple(r.table)
 
     def _note_turn_start(self) -> None:
         r = self.round
         assert r is not None
         self.turn_log = []
-        self.turn_hand = tuple(sorted(C.kind(c) for c in r.hands[r.player]))
+        self.turn_cards = tuple(r.hands[r.player])
         self.turn_table = tuple(r.table)
+
+    @property
+    def turn_hand(self) -> tuple[int, ...]:
+        """Kinds in the hand of the player in turn once he has drawn, sorted (his plan's key);
+        made when a seat asks, not at every draw."""
+        return tuple(sorted(C.kind(c) for c in self.turn_cards))
 
     def _end_round(self) -> None:
         """G1-G6: the round's result; in a game the next round's deck is drawn next."""
@@ -958,7 +977,8 @@ class RomiTable(TableState):
         return "\n".join(lines) + "\n"
 
     def history_text(self) -> str:
-        return "; ".join(self.history)
+        return "; ".join(e if isinstance(e, str) else f"seat {e[0]}: {e[1]!r}"
+                         for e in self.history)
 
     def clone(self) -> RomiTable:
         other = RomiTable.__new__(RomiTable)
@@ -975,6 +995,7 @@ class RomiTable(TableState):
         other.turn_log = list(self.turn_log)
         other.round_moves = list(self.round_moves)
         other.laid = list(self.laid)
+        other._moves = None  # made from this state's round, when looked up
         return other
 
 

@@ -252,12 +252,21 @@ def _code(meld: Meld) -> int:
     return code
 
 
+def table_codes(r: ref.RoundState) -> np.ndarray:
+    """The codes of the round's table melds (:func:`_code`), kept in the round's cache of
+    answers until the next move (the draw's two questions and the moves after it ask)."""
+    codes = r._cache.get("codes")
+    if codes is None:
+        codes = r._cache["codes"] = np.array([_code(m) for m in r.table], np.int64)
+    return codes
+
+
 def can_finish(rules: RomiRules, may_open: bool, must: int | None, go_out: bool,
                hand: Sequence[int], table: Sequence[Meld], opened: bool,
-               freed: frozenset[int]) -> bool:
+               freed: frozenset[int], codes: np.ndarray | None = None) -> bool:
     """The reference's ``_Search(rules, may_open, must, go_out).can_finish(hand, table, opened,
     freed)``, answered by the compiled search (:mod:`simcards.romi.table_legal_kernel`) on the
-    hand's kinds and the table's codes."""
+    hand's kinds and the table's codes (``codes`` where the caller has them)."""
     have1 = have2 = jokers = owed = 0
     for c in hand:
         if c >= C.JOKER0:
@@ -274,7 +283,8 @@ def can_finish(rules: RomiRules, may_open: bool, must: int | None, go_out: bool,
     if must is not None and must < C.JOKER0 and must in hand:
         must_kind = must % 52
         must_max = (have2 >> must_kind & 1)
-    codes = np.array([_code(m) for m in table], np.int64)
+    if codes is None:
+        codes = np.array([_code(m) for m in table], np.int64)
     return bool(_can_finish_kernel(have1, have2, jokers, owed, opened, may_open, must_kind,
                                    must_max, go_out, codes, rules.open_min, rules.ace_low_value))
 
@@ -293,7 +303,7 @@ def _may_take_discard(r: ref.RoundState) -> bool:
         return False
     hand = tuple(sorted([*r.hands[p], top]))
     r._cache["T4"] = can_finish(r.rules, r._may_open(), top, False, hand, r.table, r.opened[p],
-                                frozenset())
+                                frozenset(), table_codes(r))
     return bool(r._cache["T4"])
 
 
@@ -308,7 +318,7 @@ def _may_take_cut(r: ref.RoundState) -> bool:
     assert r.cut is not None
     hand = tuple(sorted([*r.hands[p], r.cut]))
     r._cache["T5"] = can_finish(r.rules, r._may_open(), None, True, hand, r.table, r.opened[p],
-                                frozenset())
+                                frozenset(), table_codes(r))
     return bool(r._cache["T5"])
 
 
