@@ -133,7 +133,9 @@ def after_draw_moves(r: ref.RoundState, known: set[int],
     if (not r.freed.intersection(hand)
             and not (r.must_place is not None and r.must_place in hand)
             and not (r.must_go_out and len(hand) != 1)):
-        paths += [(k,) for k in {T.DISCARD0 + C.kind(c) for c in hand}]
+        joker = T.DISCARD0 + C.JOKER_KIND
+        paths += [(k,) for k in {joker if c >= C.JOKER0 else T.DISCARD0 + c % C.N_KINDS
+                                 for c in hand}]
     paths.sort()
     return LazyMoves(paths, lambda path: _move(r, known, path), make_all)
 
@@ -161,11 +163,11 @@ def _cards(a: Action) -> tuple[int, ...]:
 def _moves_of(r: ref.RoundState, path: Path) -> list[Action]:
     """The reference's legal moves with ``path``, in its order (``legal_actions``)."""
     p = r.player
-    hand = tuple(sorted(r.hands[p]))
     code = path[0]
     if code < T.OPEN_DONE:
         kind = code - T.DISCARD0
-        return [Discard(c) for c in hand if C.kind(c) == kind]
+        return [Discard(c) for c in sorted(r.hands[p]) if C.kind(c) == kind]
+    hand = tuple(sorted(r.hands[p]))
     table = tuple(r.table)
     freed = frozenset(r.freed)
     _compile_searches(r)
