@@ -61,12 +61,17 @@ def warm_romi_questions() -> None:
 def warm_romi_table() -> None:
     """Compile or load the table engine's legal-move kernels (:mod:`simcards.romi.table_legal`),
     on which the environments, the ``random`` seats and the user policies play: a turn search
-    and the melds of a hand."""
-    from simcards.romi import table_legal
-    from simcards.romi.actions import Meld
+    the melds of a hand, and the legal paths after a draw (:mod:`simcards.romi.table_paths`)."""
+    from simcards.romi import reference as ref
+    from simcards.romi import table_legal, table_paths
+    from simcards.romi.actions import Discard, DrawStock, Meld
     from simcards.romi.rules import RomiRules
 
+    rules = RomiRules.make()
     table = (Meld((0, 1, 2)),)
-    table_legal.can_finish(RomiRules.make(), True, None, True, (3, 16, 29, 42), table, True,
-                           frozenset())
+    table_legal.can_finish(rules, True, None, True, (3, 16, 29, 42), table, True, frozenset())
     table_legal._melds_of((3, 16, 29, 104))
+    r = ref.RoundState(rules, 0, range(108))
+    r.apply(Discard(r.hands[r.player][0]))
+    r.apply(DrawStock())
+    table_paths._kernel_paths(r)
