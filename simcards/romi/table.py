@@ -1003,8 +1003,10 @@ class RomiTable(TableState):
 
 
 def _random_choice(state: TableState, rng: random.Random) -> Action:
-    """``random``: uniform over the whole legal moves (one per path)."""
-    return rng.choice(list(state.moves().values()))
+    """``random``: uniform over the whole legal moves (one per path; the path is drawn, then
+    only its move is made)."""
+    moves = state.moves()
+    return moves[rng.choice(list(moves))]
 
 
 class KernelPolicy:
