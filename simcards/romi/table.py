@@ -5,7 +5,9 @@ OpenSpiel ``simcards_romi``) and a game of ``rounds`` rounds (``romi_game_v0``,
 The states drive the reference engine (:class:`~simcards.romi.reference.RoundState`), the
 engine the numba kernels are checked against move by move, so an agent trained or searching
 here plays exactly the rules the simulations play. Their legal moves are the reference's, found
-by :mod:`simcards.romi.table_legal` without most of its searches.
+by :mod:`simcards.romi.table_legal` without most of its searches; after the draw, the paths of
+those moves come from compiled code on the hand's kinds and a path's move is made only when it
+is played (:mod:`simcards.romi.table_paths`).
 
 Actions. The numbering is :mod:`simcards.romi.table_codes`: draws, discards by card kind, one
 code per meld *shape* (Lay, and the parts of an opening, which is the path of its shapes in
@@ -498,7 +500,8 @@ class RomiTable(TableState):
     def moves(self) -> dict[Path, Action]:
         """The reference's legal moves (:func:`~simcards.romi.table_legal.legal_actions`)
         keyed by path, one per path (module text: the copy whose place is public first, then
-        the lowest ids), in path order."""
+        the lowest ids), in path order: the mapping :meth:`all_moves` makes, each move made
+        when it is looked up (:class:`~simcards.romi.table_paths.LazyMoves`)."""
         if self._moves is None:
             if self.current_player() < 0:
                 self._moves = {}
