@@ -261,12 +261,12 @@ def table_codes(r: ref.RoundState) -> np.ndarray:
     return codes
 
 
-def can_finish(rules: RomiRules, may_open: bool, must: int | None, go_out: bool,
-               hand: Sequence[int], table: Sequence[Meld], opened: bool,
-               freed: frozenset[int], codes: np.ndarray | None = None) -> bool:
-    """The reference's ``_Search(rules, may_open, must, go_out).can_finish(hand, table, opened,
-    freed)``, answered by the compiled search (:mod:`simcards.romi.table_legal_kernel`) on the
-    hand's kinds and the table's codes (``codes`` where the caller has them)."""
+def hand_position(hand: Sequence[int], must: int | None,
+                  freed: set[int] | frozenset[int]) -> tuple[int, int, int, int, int, int]:
+    """A hand as the compiled search reads it: the kinds held (``have1``) and held twice
+    (``have2``) as bits, the jokers and how many of them are owed (freed by a swap, J3, or the
+    card taken under T4, ``must``), and the T4 card's kind with the count of it the hand may
+    keep (-1, -1 when it is a joker or not held: a joker is owed instead)."""
     have1 = have2 = jokers = owed = 0
     for c in hand:
         if c >= C.JOKER0:
@@ -282,7 +282,17 @@ def can_finish(rules: RomiRules, may_open: bool, must: int | None, go_out: bool,
     must_kind = must_max = -1
     if must is not None and must < C.JOKER0 and must in hand:
         must_kind = must % 52
-        must_max = (have2 >> must_kind & 1)
+        must_max = have2 >> must_kind & 1
+    return have1, have2, jokers, owed, must_kind, must_max
+
+
+def can_finish(rules: RomiRules, may_open: bool, must: int | None, go_out: bool,
+               hand: Sequence[int], table: Sequence[Meld], opened: bool,
+               freed: frozenset[int], codes: np.ndarray | None = None) -> bool:
+    """The reference's ``_Search(rules, may_open, must, go_out).can_finish(hand, table, opened,
+    freed)``, answered by the compiled search (:mod:`simcards.romi.table_legal_kernel`) on the
+    hand's kinds and the table's codes (``codes`` where the caller has them)."""
+    have1, have2, jokers, owed, must_kind, must_max = hand_position(hand, must, freed)
     if codes is None:
         codes = np.array([_code(m) for m in table], np.int64)
     return bool(_can_finish_kernel(have1, have2, jokers, owed, opened, may_open, must_kind,

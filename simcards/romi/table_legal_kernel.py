@@ -93,6 +93,14 @@ def _less(have1, have2, mask):
 
 
 @njit(cache=True)
+def meld_arrays():
+    """Room for :func:`hand_melds`' answer: its code, kinds, joker, value and size arrays."""
+    return (np.empty(MAX_MELDS, np.int64), np.empty(MAX_MELDS, np.int64),
+            np.empty(MAX_MELDS, np.int64), np.empty(MAX_MELDS, np.int64),
+            np.empty(MAX_MELDS, np.int64))
+
+
+@njit(cache=True)
 def hand_melds(have1, jokers, ace_low, code, kinds, joker, value, size):
     """Every meld of the hand (the reference's ``_hand_melds``, copies merged): sets of 3 or 4
     suits, or of 2 or 3 suits and a joker (M1, M4); runs of 3 .. 13 places (M2) with no place
@@ -330,6 +338,140 @@ def _hopeless(row, must_kind, must_max, go_out):
     return False
 
 
+# ---------------------------------------------------------------- openings
+
+
+W_PICK, W_U1, W_U2, W_UJ, W_UN, W_UV = 0, 1, 2, 3, 4, 5
+"""Rows of an opening walk (:func:`next_opening`), one column per depth: the meld picked there
+(an index of :func:`hand_melds`' arrays), and before it the kinds used once (``W_U1``) and
+twice (``W_U2``), the jokers, the cards and the value of the melds picked."""
+
+
+@njit(cache=True)
+def next_opening(walk, at, have2, jokers, size, nm, mkinds, mjoker, msize, mvalue, open_min,
+                 grow):
+    """The next opening of a hand (O1): disjoint melds of the hand's melds (``hand_melds``,
+    ``nm`` of them; a meld twice where the hand holds its kinds twice) worth ``open_min`` or
+    more, one card kept (``size`` cards held). Returns its number of melds k (their indices in
+    ``walk[W_PICK, :k]``, the kinds and jokers they use in column k), 0 when there are no more.
+
+    The walk is resumable: ``walk[:, 0]`` and ``at`` (the depth, and 1 after an opening was
+    returned) zero before the first call. With ``grow`` an opening found is grown further, as
+    the reference's openings are; without it, not (the search's minimal openings: the rest can
+    be laid after opening, T6)."""
+    depth = at[0]
+    if at[1]:
+        at[1] = 0
+        if grow and depth + 1 < MAX_OPEN_DEPTH:
+            depth += 1
+            walk[W_PICK, depth] = walk[W_PICK, depth - 1]
+        else:
+            walk[W_PICK, depth] += 1
+    while depth >= 0:
+        i = walk[W_PICK, depth]
+        if i >= nm:
+            depth -= 1
+            if depth >= 0:
+                walk[W_PICK, depth] += 1
+            continue
+        m = mkinds[i]
+        a1 = walk[W_U1, depth]
+        a2 = walk[W_U2, depth]
+        if (m & a2) or (m & a1 & ~have2) or walk[W_UJ, depth] + mjoker[i] > jokers \
+                or walk[W_UN, depth] + msize[i] >= size:
+            walk[W_PICK, depth] += 1
+            continue
+        walk[W_U1, depth + 1] = a1 ^ m
+        walk[W_U2, depth + 1] = a2 | (a1 & m)
+        walk[W_UJ, depth + 1] = walk[W_UJ, depth] + mjoker[i]
+        walk[W_UN, depth + 1] = walk[W_UN, depth] + msize[i]
+        walk[W_UV, depth + 1] = walk[W_UV, depth] + mvalue[i]
+        if walk[W_UV, depth + 1] >= open_min:
+            at[0] = depth
+            at[1] = 1
+            return depth + 1
+        if depth + 1 < MAX_OPEN_DEPTH:
+            depth += 1
+            walk[W_PICK, depth] = i
+        else:
+            walk[W_PICK, depth] += 1
+    at[0] = depth
+    return 0
+
+
+@njit(cache=True, inline="always")
+def opened_hand(have1, have2, used1, used2):
+    """The hand (``have1``, ``have2``) less the kinds an opening used once (``used1``) and
+    twice (``used2``)."""
+    return have1 & ~(used2 | (used1 & ~have2)), have2 & ~(used1 | used2)
+
+
+# ---------------------------------------------------------------- table moves
+
+
+@njit(cache=True)
+def add_move(c, v, have1, jokers):
+    """Variant ``v`` of adding a card of the hand (``have1``, ``jokers``) to the table meld of
+    code ``c`` (T6, M1-M4): 0-3 a real card (a set: of suit v; a run: 0 at its low end, 1 at its
+    high end), 4 a joker at the low end (a set: the joker), 5 a joker at the high end. A set of
+    fewer than four takes a suit it lacks, or a joker if it has none; a run of fewer than 13
+    grows at one end (its joker keeps its place), the As joining 2 .. K above the King. Returns
+    (the kind added, -1 for a joker; the meld's new code, -1 where the variant is no move; the
+    variant's number in ``table_codes``: the kind, or 52, 53, 54 for a joker at a run's low
+    end, its high end, in a set)."""
+    if c & 1:
+        r = (c >> 1) & 15
+        mask = (c >> 5) & 15
+        jf = (c >> 9) & 1
+        if popcount(mask) + jf >= 4:
+            return -1, np.int64(-1), -1
+        if v < 4:
+            if (mask >> v) & 1 or not _held(have1, v * 13 + r):
+                return -1, np.int64(-1), -1
+            k = v * 13 + r
+            return k, set_code(r, mask | (1 << v), jf), k
+        if v == 4 and jf == 0 and jokers > 0:
+            return -1, set_code(r, mask, 1), 54
+        return -1, np.int64(-1), -1
+    s = (c >> 1) & 3
+    lo = (c >> 3) & 15
+    hi = (c >> 7) & 15
+    jp = (c >> 11) & 15
+    if hi - lo + 1 >= 13 or v == 2 or v == 3:
+        return -1, np.int64(-1), -1
+    low = v == 0 or v == 4
+    if low and (lo == 1 or (lo == 2 and hi == 13)):
+        return -1, np.int64(-1), -1  # the As joins 2 .. K above the King
+    if not low and hi == 14:
+        return -1, np.int64(-1), -1
+    p = lo - 1 if low else hi + 1
+    if v < 2:
+        k = _pos_kind(s, p)
+        if not _held(have1, k):
+            return -1, np.int64(-1), -1
+        return k, run_code(s, p if low else lo, hi if low else p, jp), k
+    if jp != 0 or jokers == 0:
+        return -1, np.int64(-1), -1
+    return -1, run_code(s, p if low else lo, hi if low else p, p), 52 if low else 53
+
+
+@njit(cache=True)
+def swap_move(c):
+    """The joker swap of the table meld of code ``c`` (J1, J2): (the kind that takes the
+    joker's place, the meld's new code), or (-1, -1) where none can: no joker, or a set of
+    fewer than three real suits."""
+    if c & 1:
+        r = (c >> 1) & 15
+        mask = (c >> 5) & 15
+        if not (c >> 9) & 1 or popcount(mask) != 3:
+            return -1, np.int64(-1)  # J2
+        return lowest_bit(~mask & 15) * 13 + r, set_code(r, 15, 0)
+    jp = (c >> 11) & 15
+    if jp == 0:
+        return -1, np.int64(-1)
+    return _pos_kind((c >> 1) & 3, jp), c & ~(np.int64(15) << 11)
+
+
 # ---------------------------------------------------------------- states
 
 
@@ -454,17 +596,9 @@ def _search(have1, have2, jokers, owed, opened, may_open, must_kind, must_max, g
     stack[0, :] = start
     sp = 1
     cur = np.empty(width, np.int64)
-    mcode = np.empty(MAX_MELDS, np.int64)
-    mkinds = np.empty(MAX_MELDS, np.int64)
-    mjoker = np.empty(MAX_MELDS, np.int64)
-    mvalue = np.empty(MAX_MELDS, np.int64)
-    msize = np.empty(MAX_MELDS, np.int64)
-    pick = np.empty(MAX_OPEN_DEPTH, np.int64)
-    u1 = np.empty(MAX_OPEN_DEPTH + 1, np.int64)
-    u2 = np.empty(MAX_OPEN_DEPTH + 1, np.int64)
-    uj = np.empty(MAX_OPEN_DEPTH + 1, np.int64)
-    un = np.empty(MAX_OPEN_DEPTH + 1, np.int64)
-    uv = np.empty(MAX_OPEN_DEPTH + 1, np.int64)
+    mcode, mkinds, mjoker, mvalue, msize = meld_arrays()
+    walk = np.empty((6, MAX_OPEN_DEPTH + 1), np.int64)
+    at = np.empty(2, np.int64)
     while sp > 0:
         sp -= 1
         cur[:] = stack[sp]
@@ -477,51 +611,22 @@ def _search(have1, have2, jokers, owed, opened, may_open, must_kind, must_max, g
         nm = hand_melds(have1, nj, ace_low, mcode, mkinds, mjoker, mvalue, msize)
         if not (jw >> 8) & 1:
             # O1: the openings, minimal (no meld added once open_min is reached).
-            depth = 0
-            pick[0] = 0
-            u1[0] = 0
-            u2[0] = 0
-            uj[0] = 0
-            un[0] = 0
-            uv[0] = 0
-            while depth >= 0:
-                i = pick[depth]
-                if i >= nm:
-                    depth -= 1
-                    if depth >= 0:
-                        pick[depth] += 1
-                    continue
-                m = mkinds[i]
-                a1 = u1[depth]
-                a2 = u2[depth]
-                if (m & a2) or (m & a1 & ~have2) or uj[depth] + mjoker[i] > nj \
-                        or un[depth] + msize[i] >= size:
-                    pick[depth] += 1
-                    continue
-                u1[depth + 1] = a1 ^ m
-                u2[depth + 1] = a2 | (a1 & m)
-                uj[depth + 1] = uj[depth] + mjoker[i]
-                un[depth + 1] = un[depth] + msize[i]
-                uv[depth + 1] = uv[depth] + mvalue[i]
-                if uv[depth + 1] >= open_min:
-                    b1 = u1[depth + 1]
-                    b2 = u2[depth + 1]
-                    h1 = have1 & ~(b2 | (b1 & ~have2))
-                    h2 = have2 & ~(b1 | b2)
-                    _child(stack, sp, cur, h1, h2, _lay_jokers(jw, uj[depth + 1]) | 0x100)
-                    for d in range(depth + 1):
-                        stack[sp, TAB + ntab + d] = mcode[pick[d]]
-                    stack[sp, NT] = ntab + depth + 1
-                    got = _offer(stack, sp, keys, hashes, seen, must_kind, must_max, go_out)
-                    if got >= 2:
-                        return 1 if got == 2 else -1
-                    sp += got
-                    pick[depth] += 1
-                elif depth + 1 < MAX_OPEN_DEPTH:
-                    depth += 1
-                    pick[depth] = i
-                else:
-                    pick[depth] += 1
+            walk[:, 0] = 0
+            at[:] = 0
+            while True:
+                k = next_opening(walk, at, have2, nj, size, nm, mkinds, mjoker, msize, mvalue,
+                                 open_min, False)
+                if k == 0:
+                    break
+                h1, h2 = opened_hand(have1, have2, walk[W_U1, k], walk[W_U2, k])
+                _child(stack, sp, cur, h1, h2, _lay_jokers(jw, walk[W_UJ, k]) | 0x100)
+                for d in range(k):
+                    stack[sp, TAB + ntab + d] = mcode[walk[W_PICK, d]]
+                stack[sp, NT] = ntab + k
+                got = _offer(stack, sp, keys, hashes, seen, must_kind, must_max, go_out)
+                if got >= 2:
+                    return 1 if got == 2 else -1
+                sp += got
             continue
         # T6: lay a meld of the hand, one card kept.
         for i in range(nm):
@@ -535,53 +640,15 @@ def _search(have1, have2, jokers, owed, opened, may_open, must_kind, must_max, g
             if got >= 2:
                 return 1 if got == 2 else -1
             sp += got
-        for t in range(ntab):
+        # T6: add a card to a table meld, two cards held at least.
+        for t in range(ntab if size >= 2 else 0):
             c = cur[TAB + t]
             if t > 0 and c == cur[TAB + t - 1]:
                 continue
             for v in range(6):
-                # The variants: 0-3 a real card (set: suit v; run: 0 low end, 1 high end),
-                # 4 a joker at the low end (set: the joker), 5 a joker at the high end, and the
-                # swap (J1) as variant 0 of the second pass below.
-                k = -1
-                new = np.int64(-1)
-                if c & 1:
-                    r = (c >> 1) & 15
-                    mask = (c >> 5) & 15
-                    jf = (c >> 9) & 1
-                    if size < 2 or popcount(mask) + jf >= 4:
-                        continue
-                    if v < 4:
-                        if (mask >> v) & 1 or not _held(have1, v * 13 + r):
-                            continue
-                        k = v * 13 + r
-                        new = set_code(r, mask | (1 << v), jf)
-                    elif v == 4 and jf == 0 and nj > 0:
-                        new = set_code(r, mask, 1)
-                    else:
-                        continue
-                else:
-                    s = (c >> 1) & 3
-                    lo = (c >> 3) & 15
-                    hi = (c >> 7) & 15
-                    jp = (c >> 11) & 15
-                    if size < 2 or hi - lo + 1 >= 13 or v == 2 or v == 3:
-                        continue
-                    low = v == 0 or v == 4
-                    if low and (lo == 1 or (lo == 2 and hi == 13)):
-                        continue  # the As joins 2 .. K above the King
-                    if not low and hi == 14:
-                        continue
-                    p = lo - 1 if low else hi + 1
-                    if v < 2:
-                        if not _held(have1, _pos_kind(s, p)):
-                            continue
-                        k = _pos_kind(s, p)
-                        new = run_code(s, p if low else lo, hi if low else p, jp)
-                    else:
-                        if jp != 0 or nj == 0:
-                            continue
-                        new = run_code(s, p if low else lo, hi if low else p, p)
+                k, new, _ = add_move(c, v, have1, nj)
+                if new < 0:
+                    continue
                 if k >= 0:
                     h1, h2 = _less(have1, have2, np.int64(1) << k)
                     _child(stack, sp, cur, h1, h2, jw)
@@ -592,24 +659,14 @@ def _search(have1, have2, jokers, owed, opened, may_open, must_kind, must_max, g
                 if got >= 2:
                     return 1 if got == 2 else -1
                 sp += got
+        # J1, J2: free a table joker with the card it stands for.
         for t in range(ntab):
             c = cur[TAB + t]
             if t > 0 and c == cur[TAB + t - 1]:
                 continue
-            if c & 1:
-                r = (c >> 1) & 15
-                mask = (c >> 5) & 15
-                if not (c >> 9) & 1 or popcount(mask) != 3:
-                    continue  # J2
-                s = lowest_bit(~mask & 15)
-                k = s * 13 + r
-                new = set_code(r, 15, 0)
-            else:
-                jp = (c >> 11) & 15
-                if jp == 0:
-                    continue
-                k = _pos_kind((c >> 1) & 3, jp)
-                new = c & ~(np.int64(15) << 11)
+            k, new = swap_move(c)
+            if k < 0:
+                continue
             if not _held(have1, k):
                 continue
             h1, h2 = _less(have1, have2, np.int64(1) << k)
@@ -663,11 +720,7 @@ def hand_meld_cards(hand, ace_low):
             ids[k, nid[k]] = c
             nid[k] += 1
             have1 |= np.int64(1) << k
-    mcode = np.empty(MAX_MELDS, np.int64)
-    mkinds = np.empty(MAX_MELDS, np.int64)
-    mjoker = np.empty(MAX_MELDS, np.int64)
-    mvalue = np.empty(MAX_MELDS, np.int64)
-    msize = np.empty(MAX_MELDS, np.int64)
+    mcode, mkinds, mjoker, mvalue, msize = meld_arrays()
     nm = hand_melds(have1, nj, ace_low, mcode, mkinds, mjoker, mvalue, msize)
     total = 0
     for i in range(nm):

@@ -22,7 +22,7 @@ from simcards.romi import cards as C
 from simcards.romi import reference as ref
 from simcards.romi import table_codes as T
 from simcards.romi.actions import Action, Add, Discard, Lay, Meld, Open, Swap
-from simcards.romi.table_legal import _compile_searches, _hand_melds, table_codes
+from simcards.romi.table_legal import _compile_searches, _hand_melds, hand_position, table_codes
 from simcards.romi.table_legal_kernel import run_code, set_code
 from simcards.romi.table_paths_kernel import PATH_WIDTH, meld_paths
 
@@ -91,23 +91,8 @@ def _kernel_paths(r: ref.RoundState) -> list[Path]:
     global _rows, _lens
     p = r.player
     hand = r.hands[p]
-    have1 = have2 = jokers = owed = 0
     must = r.must_place if r.must_place in hand else None
-    for c in hand:
-        if c >= C.JOKER0:
-            jokers += 1
-            if c in r.freed or c == must:
-                owed += 1
-        else:
-            b = 1 << (c % 52)
-            if have1 & b:
-                have2 |= b
-            else:
-                have1 |= b
-    must_kind = must_max = -1
-    if must is not None and must < C.JOKER0:
-        must_kind = must % 52
-        must_max = have2 >> must_kind & 1
+    have1, have2, jokers, owed, must_kind, must_max = hand_position(hand, must, r.freed)
     table = table_codes(r)
     rules = r.rules
     while True:
