@@ -129,6 +129,12 @@ def _move(r: ref.RoundState, known: set[int], path: Path) -> Action:
     """The move of ``path`` (module text): of the reference's legal moves with this path, in
     the reference's order, the first with the most cards known to the others, then the
     lowest ids."""
+    if path[0] < T.OPEN_DONE:  # a discard: of the copies held, a known one, then the lowest
+        kind = path[0] - T.DISCARD0
+        return Discard(min((c for c in r.hands[r.player]
+                            if (C.JOKER_KIND if c >= C.JOKER0 else c % C.N_KINDS) == kind),
+                           key=lambda c: (c not in known, c)))
+
     def key(a: Action) -> tuple[int, tuple[int, ...]]:
         cards = _cards(a)
         return -sum(1 for c in cards if c in known), tuple(sorted(cards))
@@ -149,10 +155,10 @@ def _moves_of(r: ref.RoundState, path: Path) -> list[Action]:
     """The reference's legal moves with ``path``, in its order (``legal_actions``)."""
     p = r.player
     code = path[0]
+    hand = tuple(sorted(r.hands[p]))
     if code < T.OPEN_DONE:
         kind = code - T.DISCARD0
-        return [Discard(c) for c in sorted(r.hands[p]) if C.kind(c) == kind]
-    hand = tuple(sorted(r.hands[p]))
+        return [Discard(c) for c in hand if C.kind(c) == kind]
     table = tuple(r.table)
     freed = frozenset(r.freed)
     _compile_searches(r)
@@ -160,8 +166,8 @@ def _moves_of(r: ref.RoundState, path: Path) -> list[Action]:
     if code < T.ADD0:
         shapes = [c - T.SHAPE0 for c in path if c != T.OPEN_DONE]
         if r.opened[p]:
-            for m in _hand_melds(hand):
-                if T.meld_shape(m) == shapes[0] and len(m.cards) < len(hand):
+            for m in _melds_shaped(hand, shapes[0]):
+                if len(m.cards) < len(hand):
                     rest = tuple(c for c in hand if c not in m.cards)
                     out.append((Lay(m), rest, (*table, m), frozenset()))
             out.sort(key=lambda e: e[0].meld.cards)
@@ -195,11 +201,21 @@ def _moves_of(r: ref.RoundState, path: Path) -> list[Action]:
     return [a for a, h, tab, f in out if r._finishable(h, tab, True, f | freed)]
 
 
+def _melds_shaped(hand: tuple[int, ...], shape: int) -> list[Meld]:
+    """The melds of ``hand`` (the reference's ``_hand_melds``, in its order) of shape
+    ``shape``: those with its first kind and its length are checked further."""
+    kinds = T.shape_kinds(T.SHAPES[shape])
+    first, n = kinds[0], len(kinds)
+    return [m for m in _hand_melds(hand)
+            if len(m.cards) == n
+            and (C.JOKER_KIND if m.cards[0] >= C.JOKER0 else m.cards[0] % C.N_KINDS) == first
+            and T.meld_shape(m) == shape]
+
+
 def _openings_with(hand: tuple[int, ...], shapes: list[int]) -> list[tuple[Meld, ...]]:
     """The openings of ``hand`` whose melds have the shapes ``shapes`` (increasing): disjoint
     melds of the hand, sorted by card tuple (the reference's ``_openings``, O1)."""
-    melds = _hand_melds(hand)
-    choices = [[m for m in melds if T.meld_shape(m) == s] for s in shapes]
+    choices = [_melds_shaped(hand, s) for s in shapes]
     out = set()
     for combo in product(*choices):
         cards = [c for m in combo for c in m.cards]
