@@ -77,6 +77,7 @@ from simcards.romi.codes import STALL_TURNS
 from simcards.romi.kernel_state import View
 from simcards.romi.rules import GAME_SWITCHES, ROUND_SWITCHES, RomiRules
 from simcards.romi.table_legal import legal_actions
+from simcards.romi.table_observation_kernel import SEPARATOR, fill
 
 N_KINDS = T.N_KINDS
 MAX_MELDS = T.MAX_MELDS
@@ -154,9 +155,23 @@ class Layout:
             at += size
         self.fields = tuple(fields)
         self.size = at
+        self.starts = np.array(
+            [self.at["hand"], self.at["pile"],
+             *(self.at["known"] + rel * N_KINDS for rel in range(n - 1)),
+             *(self.at["table"] + m * self.slot for m in range(MAX_MELDS))], dtype=np.intp)
+        """Where each segment of the observation's counted cards starts (hand, pile, the known
+        cards of relative seats 1 .. n-1, the table meld slots: the order
+        :meth:`RomiTable.observation` lists them in)."""
+        self.kernel_at = np.array([self.at["table"], self.slot, self.at["hand_sizes"]],
+                                  dtype=np.intp)
+        """The offsets :func:`~simcards.romi.table_observation_kernel.fill` reads."""
 
 
 PH_OTHER, PH_FIRST, PH_DRAW, PH_MELD, PH_OVER = range(5)
+_PHASE = {ref.FIRST: PH_FIRST, ref.DRAW: PH_DRAW}
+_KIND = np.array([C.kind(c) for c in range(C.N_CARDS)], dtype=np.intp)
+"""Each card id's kind (the observation's place of a card within a field)."""
+_SEPARATOR = bytes([SEPARATOR])
 
 # ---------------------------------------------------------------- setups
 
@@ -328,6 +343,8 @@ class RomiTable(TableState):
         """A number for each dealt round, the hash of its deck (seat policies key their plans
         by it)."""
         self._moves: dict[Path, Action] | None = None
+        self._table_kept: tuple[list[Meld], list[int], bytes] | None = None
+        """The table melds and owners the observation last read, and their bytes."""
 
     # -- chance
 
@@ -707,11 +724,22 @@ class RomiTable(TableState):
         return {ref.FIRST: PH_FIRST, ref.DRAW: PH_DRAW}.get(r.phase, PH_MELD)
 
     def observation(self, player: int, pending: Path = ()) -> np.ndarray:
+        """The vector of ``OBSERVATION_FIELDS``. The fields of many entries (hand, pile,
+        the other seats' known cards, the table melds, the per-seat ones) are filled by one
+        compiled pass over the state's numbers (:func:`~simcards.romi.table_observation_kernel.
+        fill`), the rest are single entries."""
         lay = self.layout
         at = lay.at
         n = self.n_players
         out = np.zeros(lay.size, dtype=np.float32)
-        out[at["phase"] + self._phase(player)] = 1.0
+        cp = self.current_player()
+        r = self.round
+        if cp == TERMINAL:
+            out[at["phase"] + PH_OVER] = 1.0
+        elif cp != player or r is None:
+            out[at["phase"] + PH_OTHER] = 1.0
+        else:
+            out[at["phase"] + _PHASE.get(r.phase, PH_MELD)] = 1.0
         for code in pending:
             if T.SHAPE0 <= code < T.ADD0:
                 out[at["opening"] + code - T.SHAPE0] += 1.0
@@ -721,49 +749,47 @@ class RomiTable(TableState):
                 out[at["totals"] + (q - player) % n] = self.totals[q]
         if self.first_dealer is not None:
             out[at["dealer"] + (self._dealer() - player) % n] = 1.0
-        r = self.round
         if r is None:
             return out
-        for c in r.hands[player]:
-            out[at["hand"] + C.kind(c)] += 1.0
+        table = r.table
+        known = self.known
+        segments: list[Iterable[int]] = [r.hands[player], r.discards, *known[player + 1:],
+                                         *known[:player]]
+        data = np.frombuffer(_SEPARATOR.join([*map(bytes, segments), self._table_bytes(r),
+                                              bytes(map(len, r.hands)), bytes(r.opened),
+                                              bytes(r.has_drawn)]), dtype=np.uint8)
+        fill(out, data, lay.starts, _KIND, lay.kernel_at, player, n, len(table))
         hand = r.hands[r.player]
-        if not r.is_over():
+        if not r.is_over():  # (a T8 chance node too: the turn's flags stand)
             if r.must_place is not None and r.must_place in hand:
                 out[at["must_place"] + C.kind(r.must_place)] = 1.0
             f = at["turn_flags"]
             out[f] = len(r.freed.intersection(hand))
-            out[f + 1] = float(r.must_go_out)
-            out[f + 2] = float(r.opened_this_turn)
-            out[f + 3] = float(r.touched_others)
-            if self.current_player() >= 0:
+            out[f + 1] = r.must_go_out
+            out[f + 2] = r.opened_this_turn
+            out[f + 3] = r.touched_others
+            if cp >= 0:
                 out[at["to_play"] + (r.player - player) % n] = 1.0
-        out[at["may_open"]] = float(r.turns_played[player] >= 1)
-        base = at["table"]
-        for m, (meld, owner) in enumerate(zip(r.table, r.owners, strict=True)):
-            s = base + m * lay.slot
-            for c in meld.cards:
-                out[s + C.kind(c)] = 1.0
-            if meld.stands_for != NO_JOKER:
-                out[s + N_KINDS + meld.stands_for] = 1.0
-            out[s + N_KINDS + C.N_KINDS + (owner - player) % n] = 1.0
-        for c in r.discards:
-            out[at["pile"] + C.kind(c)] += 1.0
+        out[at["may_open"]] = r.turns_played[player] >= 1
         if r.discards:
             out[at["top"] + C.kind(r.discards[-1])] = 1.0
         out[at["cut"] + C.kind(r.cut_card)] = 1.0
-        out[at["cut_taken"]] = float(r.cut is None)
-        for q in range(n):
-            rel = (q - player) % n
-            out[at["hand_sizes"] + rel] = len(r.hands[q])
-            out[at["opened"] + rel] = float(r.opened[q])
-            out[at["has_drawn"] + rel] = float(r.has_drawn[q])
-            if rel:
-                k0 = at["known"] + (rel - 1) * N_KINDS
-                for c in self.known[q]:
-                    out[k0 + C.kind(c)] += 1.0
+        out[at["cut_taken"]] = r.cut is None
         out[at["stock"]] = len(r.stock)
         out[at["turn"]] = r.turn
         return out
+
+    def _table_bytes(self, r: ref.RoundState) -> bytes:
+        """The table's segments of the observation's data (each meld's cards, the owners, the
+        kinds the jokers stand for plus one), kept while the table and its owners are the same
+        (melds are immutable, so equal lists mean the same table; a clone shares it)."""
+        kept = self._table_kept
+        if kept is not None and kept[0] == r.table and kept[1] == r.owners:
+            return kept[2]
+        data = _SEPARATOR.join([*(bytes(meld.cards) for meld in r.table), bytes(r.owners),
+                                bytes([meld.stands_for + 1 for meld in r.table])])
+        self._table_kept = (list(r.table), list(r.owners), data)
+        return data
 
     def observation_text(self, player: int, pending: Path = ()) -> str:
         """What ``player`` sees now (I1, I2), card kinds only."""
