@@ -155,22 +155,18 @@ class Layout:
             at += size
         self.fields = tuple(fields)
         self.size = at
-        self.starts = np.array(
-            [self.at["hand"], self.at["pile"],
-             *(self.at["known"] + rel * N_KINDS for rel in range(n - 1)),
+        self.kernel_at = np.array(
+            [self.at["table"], self.slot, self.at["hand_sizes"], n, self.at["hand"],
+             self.at["pile"], *(self.at["known"] + rel * N_KINDS for rel in range(n - 1)),
              *(self.at["table"] + m * self.slot for m in range(MAX_MELDS))], dtype=np.intp)
-        """Where each segment of the observation's counted cards starts (hand, pile, the known
-        cards of relative seats 1 .. n-1, the table meld slots: the order
-        :meth:`RomiTable.observation` lists them in)."""
-        self.kernel_at = np.array([self.at["table"], self.slot, self.at["hand_sizes"]],
-                                  dtype=np.intp)
-        """The offsets :func:`~simcards.romi.table_observation_kernel.fill` reads."""
+        """The layout's numbers :func:`~simcards.romi.table_observation_kernel.fill` reads,
+        with where each segment of the counted cards starts (hand, pile, the known cards of
+        relative seats 1 .. n-1, the table meld slots: the order :meth:`RomiTable.observation`
+        lists them in)."""
 
 
 PH_OTHER, PH_FIRST, PH_DRAW, PH_MELD, PH_OVER = range(5)
 _PHASE = {ref.FIRST: PH_FIRST, ref.DRAW: PH_DRAW}
-_KIND = np.array([C.kind(c) for c in range(C.N_CARDS)], dtype=np.intp)
-"""Each card id's kind (the observation's place of a card within a field)."""
 _SEPARATOR = bytes([SEPARATOR])
 
 # ---------------------------------------------------------------- setups
@@ -751,14 +747,15 @@ class RomiTable(TableState):
             out[at["dealer"] + (self._dealer() - player) % n] = 1.0
         if r is None:
             return out
-        table = r.table
         known = self.known
-        segments: list[Iterable[int]] = [r.hands[player], r.discards, *known[player + 1:],
-                                         *known[:player]]
-        data = np.frombuffer(_SEPARATOR.join([*map(bytes, segments), self._table_bytes(r),
-                                              bytes(map(len, r.hands)), bytes(r.opened),
-                                              bytes(r.has_drawn)]), dtype=np.uint8)
-        fill(out, data, lay.starts, _KIND, lay.kernel_at, player, n, len(table))
+        kept = self._table_kept
+        if kept is None or kept[0] != r.table or kept[1] != r.owners:
+            kept = self._keep_table(r)
+        data = _SEPARATOR.join([bytes(r.hands[player]), bytes(r.discards),
+                                *map(bytes, known[player + 1:]), *map(bytes, known[:player]),
+                                kept[2], bytes(map(len, r.hands)), bytes(r.opened),
+                                bytes(r.has_drawn)])
+        fill(out, np.frombuffer(data, dtype=np.uint8), lay.kernel_at, player, len(kept[0]))
         hand = r.hands[r.player]
         if not r.is_over():  # (a T8 chance node too: the turn's flags stand)
             if r.must_place is not None and r.must_place in hand:
@@ -779,17 +776,15 @@ class RomiTable(TableState):
         out[at["turn"]] = r.turn
         return out
 
-    def _table_bytes(self, r: ref.RoundState) -> bytes:
+    def _keep_table(self, r: ref.RoundState) -> tuple[list[Meld], list[int], bytes]:
         """The table's segments of the observation's data (each meld's cards, the owners, the
-        kinds the jokers stand for plus one), kept while the table and its owners are the same
-        (melds are immutable, so equal lists mean the same table; a clone shares it)."""
-        kept = self._table_kept
-        if kept is not None and kept[0] == r.table and kept[1] == r.owners:
-            return kept[2]
+        kinds the jokers stand for plus one), kept with the table and owners they are made
+        of: melds are immutable, so while those lists are equal the bytes stand (a clone
+        shares them)."""
         data = _SEPARATOR.join([*(bytes(meld.cards) for meld in r.table), bytes(r.owners),
                                 bytes([meld.stands_for + 1 for meld in r.table])])
         self._table_kept = (list(r.table), list(r.owners), data)
-        return data
+        return self._table_kept
 
     def observation_text(self, player: int, pending: Path = ()) -> str:
         """What ``player`` sees now (I1, I2), card kinds only."""

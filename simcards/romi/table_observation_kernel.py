@@ -14,9 +14,10 @@ order:
   (0: no joker);
 * the hand sizes, ``opened`` and ``has_drawn`` of the absolute seats 0 .. n-1.
 
-``at`` holds the layout's offsets: the table, a table slot's length, and ``hand_sizes`` (then
-``opened`` and ``has_drawn`` follow it, ``n`` entries each). An empty segment is two separators
-in a row."""
+``at`` holds the layout's numbers (:data:`TABLE_AT` ..): the table's offset, a table slot's
+length, the offset of ``hand_sizes`` (``opened`` and ``has_drawn`` follow it, ``n`` entries
+each), ``n``, then the start of each counted segment. An empty segment is two separators in a
+row."""
 
 from __future__ import annotations
 
@@ -28,15 +29,19 @@ SEPARATOR = 255
 
 N_KINDS = 53
 """Card kinds, the joker's included (:data:`simcards.romi.table_codes.N_KINDS`)."""
+JOKER0 = 104
+"""The first joker's id (:data:`simcards.romi.cards.JOKER0`); a card's kind is its id modulo
+52 below it, 52 from it on (:func:`simcards.romi.cards.kind`)."""
 
-TABLE_AT, SLOT, SIZES_AT = range(3)
-"""The entries of ``at``."""
+TABLE_AT, SLOT, SIZES_AT, PLAYERS, STARTS = range(5)
+"""The entries of ``at`` (the counted segments' starts from ``STARTS`` on)."""
 
 
 @njit(cache=True)
-def fill(out, data, starts, kinds, at, player, n, n_melds):
+def fill(out, data, at, player, n_melds):
     """Write the fields the module text lists into ``out`` (zeros there) from ``data``
     (uint8)."""
+    n = at[PLAYERS]
     counted = 2 + (n - 1) + n_melds
     seg = 0
     j = 0
@@ -48,7 +53,8 @@ def fill(out, data, starts, kinds, at, player, n, n_melds):
             j = 0
             continue
         if seg < counted:
-            out[starts[seg] + kinds[c]] += one
+            kind = N_KINDS - 1 if c >= JOKER0 else c % (N_KINDS - 1)
+            out[at[STARTS + seg] + kind] += one
         elif seg == counted:  # owner of meld j
             out[at[TABLE_AT] + j * at[SLOT] + 2 * N_KINDS - 1 + (c - player + n) % n] = one
         elif seg == counted + 1:  # the kind meld j's joker stands for, plus one
