@@ -106,7 +106,7 @@ class TableEnv(AECEnv):
         pending = self.cursor.pending if mine else ()
         mask = np.zeros(self.game.n_actions, dtype=np.int8)
         if mine and not self.terminations[agent]:
-            mask[self.cursor.legal_codes()] = 1
+            mask.put(self.cursor.legal_codes(), 1)
         return {"observation": state.observation(p, pending), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
@@ -252,7 +252,7 @@ class SeatEnv(gymnasium.Env):
     def _obs(self) -> dict[str, np.ndarray]:
         mask = np.zeros(self.game.n_actions, dtype=np.int8)
         if not self._over:
-            mask[self.cursor.legal_codes()] = 1
+            mask.put(self.cursor.legal_codes(), 1)
         return {"observation": self.cursor.state.observation(self.seat, self.cursor.pending),
                 "action_mask": mask}
 

@@ -79,6 +79,7 @@ from simcards.romi.codes import STALL_TURNS
 from simcards.romi.kernel_state import View
 from simcards.romi.rules import GAME_SWITCHES, ROUND_SWITCHES, RomiRules
 from simcards.romi.table_legal import legal_actions
+from simcards.romi.table_observation_kernel import SEPARATOR, fill
 from simcards.romi.table_paths import after_draw_moves
 
 N_KINDS = T.N_KINDS
@@ -157,9 +158,19 @@ class Layout:
             at += size
         self.fields = tuple(fields)
         self.size = at
+        self.kernel_at = np.array(
+            [self.at["table"], self.slot, self.at["hand_sizes"], n, self.at["hand"],
+             self.at["pile"], *(self.at["known"] + rel * N_KINDS for rel in range(n - 1)),
+             *(self.at["table"] + m * self.slot for m in range(MAX_MELDS))], dtype=np.intp)
+        """The layout's numbers :func:`~simcards.romi.table_observation_kernel.fill` reads,
+        with where each segment of the counted cards starts (hand, pile, the known cards of
+        relative seats 1 .. n-1, the table meld slots: the order :meth:`RomiTable.observation`
+        lists them in)."""
 
 
 PH_OTHER, PH_FIRST, PH_DRAW, PH_MELD, PH_OVER = range(5)
+_PHASE = {ref.FIRST: PH_FIRST, ref.DRAW: PH_DRAW}
+_SEPARATOR = bytes([SEPARATOR])
 
 # ---------------------------------------------------------------- setups
 
@@ -333,6 +344,8 @@ class RomiTable(TableState):
         """A number for each dealt round, the hash of its deck (seat policies key their plans
         by it)."""
         self._moves: dict[Path, Action] | None = None
+        self._table_kept: tuple[list[Meld], list[int], bytes] | None = None
+        """The table melds and owners the observation last read, and their bytes."""
 
     # -- chance
 
@@ -729,11 +742,22 @@ class RomiTable(TableState):
         return {ref.FIRST: PH_FIRST, ref.DRAW: PH_DRAW}.get(r.phase, PH_MELD)
 
     def observation(self, player: int, pending: Path = ()) -> np.ndarray:
+        """The vector of ``OBSERVATION_FIELDS``. The fields of many entries (hand, pile,
+        the other seats' known cards, the table melds, the per-seat ones) are filled by one
+        compiled pass over the state's numbers (:func:`~simcards.romi.table_observation_kernel.
+        fill`), the rest are single entries."""
         lay = self.layout
         at = lay.at
         n = self.n_players
         out = np.zeros(lay.size, dtype=np.float32)
-        out[at["phase"] + self._phase(player)] = 1.0
+        cp = self.current_player()
+        r = self.round
+        if cp == TERMINAL:
+            out[at["phase"] + PH_OVER] = 1.0
+        elif cp != player or r is None:
+            out[at["phase"] + PH_OTHER] = 1.0
+        else:
+            out[at["phase"] + _PHASE.get(r.phase, PH_MELD)] = 1.0
         for code in pending:
             if T.SHAPE0 <= code < T.ADD0:
                 out[at["opening"] + code - T.SHAPE0] += 1.0
@@ -743,49 +767,46 @@ class RomiTable(TableState):
                 out[at["totals"] + (q - player) % n] = self.totals[q]
         if self.first_dealer is not None:
             out[at["dealer"] + (self._dealer() - player) % n] = 1.0
-        r = self.round
         if r is None:
             return out
-        for c in r.hands[player]:
-            out[at["hand"] + C.kind(c)] += 1.0
+        known = self.known
+        kept = self._table_kept
+        if kept is None or kept[0] != r.table or kept[1] != r.owners:
+            kept = self._keep_table(r)
+        data = _SEPARATOR.join([bytes(r.hands[player]), bytes(r.discards),
+                                *map(bytes, known[player + 1:]), *map(bytes, known[:player]),
+                                kept[2], bytes(map(len, r.hands)), bytes(r.opened),
+                                bytes(r.has_drawn)])
+        fill(out, np.frombuffer(data, dtype=np.uint8), lay.kernel_at, player, len(kept[0]))
         hand = r.hands[r.player]
-        if not r.is_over():
+        if not r.is_over():  # (a T8 chance node too: the turn's flags stand)
             if r.must_place is not None and r.must_place in hand:
                 out[at["must_place"] + C.kind(r.must_place)] = 1.0
             f = at["turn_flags"]
             out[f] = len(r.freed.intersection(hand))
-            out[f + 1] = float(r.must_go_out)
-            out[f + 2] = float(r.opened_this_turn)
-            out[f + 3] = float(r.touched_others)
-            if self.current_player() >= 0:
+            out[f + 1] = r.must_go_out
+            out[f + 2] = r.opened_this_turn
+            out[f + 3] = r.touched_others
+            if cp >= 0:
                 out[at["to_play"] + (r.player - player) % n] = 1.0
-        out[at["may_open"]] = float(r.turns_played[player] >= 1)
-        base = at["table"]
-        for m, (meld, owner) in enumerate(zip(r.table, r.owners, strict=True)):
-            s = base + m * lay.slot
-            for c in meld.cards:
-                out[s + C.kind(c)] = 1.0
-            if meld.stands_for != NO_JOKER:
-                out[s + N_KINDS + meld.stands_for] = 1.0
-            out[s + N_KINDS + C.N_KINDS + (owner - player) % n] = 1.0
-        for c in r.discards:
-            out[at["pile"] + C.kind(c)] += 1.0
+        out[at["may_open"]] = r.turns_played[player] >= 1
         if r.discards:
             out[at["top"] + C.kind(r.discards[-1])] = 1.0
         out[at["cut"] + C.kind(r.cut_card)] = 1.0
-        out[at["cut_taken"]] = float(r.cut is None)
-        for q in range(n):
-            rel = (q - player) % n
-            out[at["hand_sizes"] + rel] = len(r.hands[q])
-            out[at["opened"] + rel] = float(r.opened[q])
-            out[at["has_drawn"] + rel] = float(r.has_drawn[q])
-            if rel:
-                k0 = at["known"] + (rel - 1) * N_KINDS
-                for c in self.known[q]:
-                    out[k0 + C.kind(c)] += 1.0
+        out[at["cut_taken"]] = r.cut is None
         out[at["stock"]] = len(r.stock)
         out[at["turn"]] = r.turn
         return out
+
+    def _keep_table(self, r: ref.RoundState) -> tuple[list[Meld], list[int], bytes]:
+        """The table's segments of the observation's data (each meld's cards, the owners, the
+        kinds the jokers stand for plus one), kept with the table and owners they are made
+        of: melds are immutable, so while those lists are equal the bytes stand (a clone
+        shares them)."""
+        data = _SEPARATOR.join([*(bytes(meld.cards) for meld in r.table), bytes(r.owners),
+                                bytes([meld.stands_for + 1 for meld in r.table])])
+        self._table_kept = (list(r.table), list(r.owners), data)
+        return self._table_kept
 
     def observation_text(self, player: int, pending: Path = ()) -> str:
         """What ``player`` sees now (I1, I2), card kinds only."""

@@ -3,6 +3,8 @@ dask worker before any chunk, so that no chunk pays for compilation."""
 
 from __future__ import annotations
 
+import random
+
 
 def warm_romi_rounds() -> None:
     """Compile or load the Römi round kernel: four greedy players, default rules, two rounds."""
@@ -60,12 +62,18 @@ def warm_romi_questions() -> None:
 
 def warm_romi_table() -> None:
     """Compile or load the table engine's legal-move kernels (:mod:`simcards.romi.table_legal`),
-    on which the environments, the ``random`` seats and the user policies play: a turn search
-    the melds of a hand, and the legal paths after a draw (:mod:`simcards.romi.table_paths`)."""
+    on which the environments, the ``random`` seats and the user policies play: a turn search,
+    the melds of a hand and the legal paths after a draw (:mod:`simcards.romi.table_paths`);
+    and its observation kernel, on a two-player round's layout."""
     from simcards.romi import reference as ref
     from simcards.romi import table_legal, table_paths
     from simcards.romi.actions import Discard, DrawStock, Meld
     from simcards.romi.rules import RomiRules
+    from simcards.romi.table import ROUND
+
+    state = ROUND.new_state(ROUND.setup({"players": 2}))
+    state.deal(random.Random(0))
+    state.observation(0)
 
     rules = RomiRules.make()
     table = (Meld((0, 1, 2)),)
