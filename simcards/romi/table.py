@@ -482,13 +482,10 @@ class RomiTable(TableState):
     # -- decisions
 
     def current_player(self) -> int:
-        if self._chance_kind() is not None:
-            return CHANCE
         r = self.round
-        assert r is not None
-        if r.is_over():
-            return TERMINAL
-        return r.player
+        if r is None or self.first_dealer is None or self.reshuffling is not None:
+            return CHANCE  # _chance_kind(), asked several times a step
+        return TERMINAL if r.is_over() else r.player
 
     def path(self, move: Action) -> Path:
         """The action path of a legal move of the player in turn (``table_codes``)."""

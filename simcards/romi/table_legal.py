@@ -253,11 +253,14 @@ def _code(meld: Meld) -> int:
 
 
 def table_codes(r: ref.RoundState) -> np.ndarray:
-    """The codes of the round's table melds (:func:`_code`), kept in the round's cache of
-    answers until the next move (the draw's two questions and the moves after it ask)."""
-    codes = r._cache.get("codes")
-    if codes is None:
-        codes = r._cache["codes"] = np.array([_code(m) for m in r.table], np.int64)
+    """The codes of the round's table melds (:func:`_code`), kept on the round with the melds
+    they were made from until the table changes (a meld is never changed in place: an added
+    card or a swap puts a new one there, so equal lists are the same table)."""
+    got = getattr(r, "_table_codes", None)
+    if got is not None and got[0] == r.table:
+        return got[1]
+    codes = np.array([_code(m) for m in r.table], np.int64)
+    r._table_codes = (list(r.table), codes)  # type: ignore[attr-defined]
     return codes
 
 
@@ -311,7 +314,7 @@ def _may_take_discard(r: ref.RoundState) -> bool:
     top = r.discards[-1]
     if not r.opened[p] and not r._may_open():
         return False
-    hand = tuple(sorted([*r.hands[p], top]))
+    hand = (*r.hands[p], top)  # its kinds are read, in any order
     r._cache["T4"] = can_finish(r.rules, r._may_open(), top, False, hand, r.table, r.opened[p],
                                 frozenset(), table_codes(r))
     return bool(r._cache["T4"])
@@ -326,7 +329,7 @@ def _may_take_cut(r: ref.RoundState) -> bool:
     if not r.opened[p] and not r._may_open():
         return False
     assert r.cut is not None
-    hand = tuple(sorted([*r.hands[p], r.cut]))
+    hand = (*r.hands[p], r.cut)
     r._cache["T5"] = can_finish(r.rules, r._may_open(), None, True, hand, r.table, r.opened[p],
                                 frozenset(), table_codes(r))
     return bool(r._cache["T5"])

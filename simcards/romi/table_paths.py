@@ -86,8 +86,14 @@ _rows = np.empty((256, PATH_WIDTH), np.int64)
 _lens = np.empty(256, np.int64)
 
 
-def _kernel_paths(r: ref.RoundState) -> list[Path]:
-    """The melding paths of the player in turn (the kernel's module text), unsorted."""
+CODES = np.array([T.DISCARD0, T.OPEN_DONE, T.SHAPE0, T.ADD0, T.ADD_VARIANTS, T.SWAP0],
+                 np.int64)
+"""The offsets of ``table_codes`` the kernel writes paths with."""
+
+
+def _kernel_paths(r: ref.RoundState, discards: bool) -> list[Path]:
+    """The melding paths of the player in turn (the kernel's module text), then with
+    ``discards`` his discards, unsorted."""
     global _rows, _lens
     p = r.player
     hand = r.hands[p]
@@ -98,8 +104,7 @@ def _kernel_paths(r: ref.RoundState) -> list[Path]:
     while True:
         n = meld_paths(have1, have2, jokers, owed, r.opened[p], r._may_open(), must_kind,
                        must_max, r.must_go_out, table, rules.open_min, rules.ace_low_value,
-                       shape_of(), T.SHAPE0, T.OPEN_DONE, T.ADD0, T.ADD_VARIANTS, T.SWAP0,
-                       _rows, _lens)
+                       shape_of(), CODES, discards, _rows, _lens)
         if n >= 0:
             break
         _rows = np.empty((2 * _rows.shape[0], PATH_WIDTH), np.int64)
@@ -114,13 +119,15 @@ def after_draw_moves(r: ref.RoundState, known: set[int],
     by path, in path order: the melding paths the turn can still be finished after, then the
     discards the obligations allow (T4, T5, J3)."""
     hand = r.hands[r.player]
-    paths = _kernel_paths(r) if r.phase == ref.MELD else []
-    if (not r.freed.intersection(hand)
-            and not (r.must_place is not None and r.must_place in hand)
-            and not (r.must_go_out and len(hand) != 1)):
+    discards = (not r.freed.intersection(hand)
+                and not (r.must_place is not None and r.must_place in hand)
+                and not (r.must_go_out and len(hand) != 1))
+    if r.phase == ref.MELD:
+        paths = _kernel_paths(r, discards)
+    else:  # the starter's first turn: only a discard (D4)
         joker = T.DISCARD0 + C.JOKER_KIND
-        paths += [(k,) for k in {joker if c >= C.JOKER0 else T.DISCARD0 + c % C.N_KINDS
-                                 for c in hand}]
+        paths = [(k,) for k in {joker if c >= C.JOKER0 else T.DISCARD0 + c % C.N_KINDS
+                                for c in hand}]
     paths.sort()
     return LazyMoves(paths, lambda path: _move(r, known, path), make_all)
 

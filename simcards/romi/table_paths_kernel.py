@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcards.core.bits_kernel import popcount
+from simcards.core.bits_kernel import lowest_bit, popcount
 from simcards.romi.table_legal_kernel import (
     MAX_OPEN_DEPTH,
     W_PICK,
@@ -66,24 +66,42 @@ def _replaced(table, t, code):
 
 @njit(cache=True)
 def meld_paths(have1, have2, jokers, owed, opened, may_open, must_kind, must_max, go_out,
-               table, open_min, ace_low, shape_of, shape0, open_done, add0, add_variants,
-               swap0, paths, lens):
+               table, open_min, ace_low, shape_of, codes, discards, paths, lens):
     """The melding paths of the position (module text) written to ``paths`` (a row per path,
-    ``lens`` its codes); returns their number, or -1 when ``paths`` has too few rows.
+    ``lens`` its codes), then, with ``discards``, a discard of each kind held; returns their
+    number, or -1 when ``paths`` has too few rows.
 
     The position is :func:`~simcards.romi.table_legal_kernel.can_finish`'s: the hand's kinds
     (``have1``, ``have2``), its ``jokers`` of which ``owed`` must be laid, the table's codes in
     table order, the T4 kind and T5's ``go_out``. ``shape_of`` maps a meld code to its shape
-    number; the other numbers are ``table_codes``' offsets."""
+    number; ``codes`` holds ``table_codes``' offsets: ``DISCARD0``, ``OPEN_DONE``, ``SHAPE0``,
+    ``ADD0``, ``ADD_VARIANTS``, ``SWAP0``."""
+    discard0, open_done, shape0, add0, add_variants, swap0 = (
+        codes[0], codes[1], codes[2], codes[3], codes[4], codes[5])
     cap = paths.shape[0]
+    n = 0
+    if discards:
+        rest = have1
+        while rest:
+            if n >= cap:
+                return -1
+            paths[n, 0] = discard0 + lowest_bit(rest)
+            lens[n] = 1
+            n += 1
+            rest &= rest - 1
+        if jokers > 0:
+            if n >= cap:
+                return -1
+            paths[n, 0] = discard0 + 52
+            lens[n] = 1
+            n += 1
     nt = table.shape[0]
     size = popcount(have1) + popcount(have2) + jokers
     mcode, mkinds, mjoker, mvalue, msize = meld_arrays()
     nm = hand_melds(have1, jokers, ace_low, mcode, mkinds, mjoker, mvalue, msize)
-    n = 0
     if not opened:
         if not may_open:
-            return 0
+            return n
         # O1: every opening, grown on past open_min (the reference's non-minimal openings).
         walk = np.zeros((6, MAX_OPEN_DEPTH + 1), np.int64)
         at = np.zeros(2, np.int64)

@@ -82,4 +82,4 @@ def warm_romi_table() -> None:
     r = ref.RoundState(rules, 0, range(108))
     r.apply(Discard(r.hands[r.player][0]))
     r.apply(DrawStock())
-    table_paths._kernel_paths(r)
+    table_paths._kernel_paths(r, True)
