@@ -33,10 +33,10 @@ plays the same decks (a T8 reshuffle orders the same pile the same way; the pile
 where the policies played differently before it), and the random seats draw from a separate
 generator seeded from (set seed, round, rotation).
 
-The table engine is slow beside the compiled one: a few thousand moves a second on one core,
-some 20 to 60 rounds a second with a ``random`` seat where the compiled engine plays hundreds
-(a ``random`` seat seldom opens, so its rounds run long; the stall rule, T8 and T9, ends the
-longest). Chunks are therefore small (:func:`rounds_per_chunk`).
+The table engine is slow beside the compiled one: some 15,000 moves a second on one core,
+some 130 to 200 rounds a second with a ``random`` seat where the compiled engine plays
+thousands (a ``random`` seat seldom opens, so its rounds run long; the stall rule, T8 and T9,
+ends the longest). Chunks are therefore small (:func:`rounds_per_chunk`).
 """
 
 from __future__ import annotations
@@ -63,13 +63,13 @@ from simcards.romi.rules import RomiRules
 
 ENGINE = "table"
 """The value of the ``engine`` key of a run played here (absent from compiled runs)."""
-ROUNDS_PER_SECOND = {2: 60, 3: 40, 4: 30, 5: 20}
+ROUNDS_PER_SECOND = {2: 200, 3: 170, 4: 150, 5: 130}
 """Rounds a second on one core with a ``random`` seat among ``greedy`` ones, by table size
-(measured; a table of several ``random`` seats is slower): the notice's estimate and the
-chunk sizes."""
-CHUNK_SECONDS = 2
-"""About how long a chunk plays (on one core), so that progress moves and an interrupted run
-keeps most of its work."""
+(measured; a table of several ``random`` seats is slower): the notice's estimate."""
+CHUNK_ROUNDS = {2: 120, 3: 80, 4: 60, 5: 40}
+"""Rounds a chunk plays, by table size: small, so that progress moves and an interrupted run
+keeps most of its work. A chunk draws its rounds from its own generator, so these sizes are
+part of what a seed means: they stay as they are when the engine gets faster."""
 
 Seat = Callable[[Any, random.Random], Any]
 """A seat of the table engine: ``(state, rng) -> move``."""
@@ -129,8 +129,8 @@ def who(specs: Sequence[PolicySpec]) -> str:
 
 def rounds_per_chunk(players: int, command: str, rounds_per_game: int = 1) -> int:
     """Rounds (``rounds``), games (``games``) or deal sets (``compare``) per chunk: about
-    :data:`CHUNK_SECONDS` of play on one core, at least one."""
-    per_chunk = ROUNDS_PER_SECOND[players] * CHUNK_SECONDS
+    :data:`CHUNK_ROUNDS` rounds, at least one."""
+    per_chunk = CHUNK_ROUNDS[players]
     if command == "rounds":
         return per_chunk
     if command == "games":

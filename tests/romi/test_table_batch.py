@@ -42,7 +42,7 @@ def test_the_same_seed_gives_the_same_json_for_one_or_two_workers(capsys, monkey
                                                                   argv) -> None:
     """Each chunk draws from its own stream (seed, chunk index): the chunks made small here, so
     that the run has several, two workers give byte for byte the one worker's JSON."""
-    monkeypatch.setattr(TB, "ROUNDS_PER_SECOND", dict.fromkeys(range(2, 6), 1))
+    monkeypatch.setattr(TB, "CHUNK_ROUNDS", dict.fromkeys(range(2, 6), 2))
     one, _ = _json(capsys, [*argv, "--json", "--workers", "1", "--seed", "7"])
     two, _ = _json(capsys, [*argv, "--json", "--workers", "2", "--seed", "7"])
     assert json.dumps(one) == json.dumps(two)

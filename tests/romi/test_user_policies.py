@@ -79,7 +79,7 @@ def test_Q9_a_function_returning_the_builtins_code_gives_the_builtins_answer(
     assert mine["policies"] == ["random", f] and mine["engine"] == "table"
     assert list(mine["user_policies"]) == [f]
     assert [line for line in err.splitlines() if "table engine" in line] == [
-        f"romi: random and {f} play on the table engine (about 60 rounds a second), not the "
+        f"romi: random and {f} play on the table engine (about 200 rounds a second), not the "
         "compiled one"]
 
 
@@ -122,7 +122,7 @@ def test_Q9_the_builtin_functions_play_the_table_seats_codes() -> None:
 def test_Q9_any_worker_count_gives_the_same_answer(tmp_path, capsys, monkeypatch) -> None:
     """The chunks made small, so that the run has several: two workers give the one worker's
     JSON byte for byte, for rounds and compare."""
-    monkeypatch.setattr(TB, "ROUNDS_PER_SECOND", dict.fromkeys(range(2, 6), 2))
+    monkeypatch.setattr(TB, "CHUNK_ROUNDS", dict.fromkeys(range(2, 6), 4))
     f = _write(tmp_path, "mine.py", BUILTINS) + ":g"
     for args in (["rounds", "--players", "2", "--policies", f"random,{f}", "--rounds", "12"],
                  ["compare", f, "random", "--players", "2", "--rounds", "1", "--deals", "4"]):
@@ -223,7 +223,7 @@ def test_Q9_an_illegal_code_or_a_raise_stops_the_run_in_one_line(tmp_path, capsy
         out = capsys.readouterr()
         assert out.out == ""
         assert out.err.splitlines() == [
-            f"romi: {path}:{fn} plays on the table engine (about 60 rounds a second), not the "
+            f"romi: {path}:{fn} plays on the table engine (about 200 rounds a second), not the "
             "compiled one", f"simcards: error: {path}:{fn} {line}"]
     assert_one_line_error(capsys, [*base, f"search:2,{path}:oops"],
                           f"--policies: {path}:oops plays on the table engine, which has no "
@@ -334,7 +334,7 @@ def test_Q9_the_chunks_finished_before_a_failing_decision_are_kept(tmp_path, mon
     import simcards.romi
     from simcards.core.errors import UsageError
 
-    monkeypatch.setattr(TB, "ROUNDS_PER_SECOND", dict.fromkeys(range(2, 6), 1))
+    monkeypatch.setattr(TB, "CHUNK_ROUNDS", dict.fromkeys(range(2, 6), 2))
     path = _write(tmp_path, "late.py", "from simcards.romi.observation_kernel import turn\n"
                                        "from simcards.romi.policy_functions import greedy\n\n\n"
                                        "def late(obs, legal):\n"

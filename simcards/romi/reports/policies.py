@@ -53,7 +53,7 @@ def field() -> list[str]:
     """The tournament's policies: ``greedy`` first, then one entry per other registered kind
     but the searching ones (Q7, Q8: some ten rounds a second, where the page's budget plays
     thousands; they have their own page, :mod:`simcards.romi.reports.search`) and ``random``
-    (Q6: played on the table engine, tens of rounds a second)."""
+    (Q6: played on the table engine, a few hundred rounds a second)."""
     out = [BASE]
     for name in KINDS.names:
         if name != BASE and not KINDS.kind(name).needs & {SEARCH_KERNEL, TABLE_ENGINE}:
