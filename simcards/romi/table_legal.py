@@ -314,9 +314,7 @@ def _may_take_discard(r: ref.RoundState) -> bool:
     top = r.discards[-1]
     if not r.opened[p] and not r._may_open():
         return False
-    hand = (*r.hands[p], top)  # its kinds are read, in any order
-    r._cache["T4"] = can_finish(r.rules, r._may_open(), top, False, hand, r.table, r.opened[p],
-                                frozenset(), table_codes(r))
+    r._cache["T4"] = _with_card(r, top, True)
     return bool(r._cache["T4"])
 
 
@@ -329,10 +327,35 @@ def _may_take_cut(r: ref.RoundState) -> bool:
     if not r.opened[p] and not r._may_open():
         return False
     assert r.cut is not None
-    hand = (*r.hands[p], r.cut)
-    r._cache["T5"] = can_finish(r.rules, r._may_open(), None, True, hand, r.table, r.opened[p],
-                                frozenset(), table_codes(r))
+    r._cache["T5"] = _with_card(r, r.cut, False)
     return bool(r._cache["T5"])
+
+
+def _with_card(r: ref.RoundState, card: int, t4: bool) -> bool:
+    """The draw's question of T4 (``t4``: can ``card``, the top discard, be melded this
+    turn?) or T5 (can the player go out with ``card``, the cut card?): :func:`can_finish` on
+    the hand with ``card``, the hand read once for both (in the round's cache of answers)."""
+    base = r._cache.get("hand")
+    if base is None:  # a new turn: nothing freed, nothing taken under T4 yet
+        base = r._cache["hand"] = hand_position(r.hands[r.player], None, frozenset())
+    have1, have2, jokers, owed = base[:4]
+    must_kind = must_max = -1
+    if card >= C.JOKER0:
+        jokers += 1
+        owed += t4  # a joker taken under T4 must be laid again
+    else:
+        b = 1 << (card % 52)
+        if have1 & b:
+            have2 |= b
+        else:
+            have1 |= b
+        if t4:
+            must_kind = card % 52
+            must_max = have2 >> must_kind & 1
+    rules = r.rules
+    return bool(_can_finish_kernel(have1, have2, jokers, owed, r.opened[r.player], r._may_open(),
+                                   must_kind, must_max, not t4, table_codes(r), rules.open_min,
+                                   rules.ace_low_value))
 
 
 class _CompiledSearch(ref._Search):
@@ -388,12 +411,16 @@ def legal_actions(r: ref.RoundState) -> list[Action]:
         return []
     if r.phase != ref.DRAW:
         return _meld_phase(r)
-    out: list[Action] = [DrawStock()]
+    out: list[Action] = [_STOCK]
     if r.discards and _may_take_discard(r):
-        out.append(DrawDiscard())
+        out.append(_DISCARD)
     if r.cut is not None and _may_take_cut(r):
-        out.append(DrawCut())
+        out.append(_CUT)
     return out
+
+
+_STOCK, _DISCARD, _CUT = DrawStock(), DrawDiscard(), DrawCut()
+"""The draws (frozen, so one of each serves every state)."""
 
 
 __all__ = ["legal_actions"]
