@@ -168,13 +168,13 @@ from simcards.core.cli_options import (
     parse_int_list,
     parse_range,
 )
-from simcards.core.engines import COMPILED, PYTHON, distinct, engine_for, notice
+from simcards.core.engines import COMPILED, PYTHON, engine_for, notice
 from simcards.core.errors import UsageError
 from simcards.core.policyspec import USER_KIND, flag_message
 from simcards.core.results import Result
 from simcards.core.runner import check_workers
 from simcards.core.switches import HAND, RuleSet
-from simcards.core.userpolicy import UserPolicy, is_user_spec
+from simcards.core.userpolicy import is_user_spec
 from simcards.core.userpolicy import load as load_user
 from simcards.ronco.policies import (
     BAYES_TABLE,
@@ -349,19 +349,6 @@ def _no_users(policies: Sequence[Policy], command: str) -> None:
         if p.chart is not None:
             raise UsageError(f"{command} plays built-in policies only for now; {p.spec()} is a "
                              "keep chart (rounds plays it)")
-
-
-def _compiled_only(users: Sequence[UserPolicy | None], command: str) -> str:
-    """The engine of a command that seats users' functions (S5) in its compiled kernels only
-    (``best-threshold``'s race): every function must compile with numba (refused in one line
-    otherwise)."""
-    for u in distinct(users):
-        fn, why = u.compiled()
-        if fn is None:
-            raise UsageError(f"{command} plays your functions on the compiled engine only; "
-                             f"numba cannot compile {u.text()}: {why} (games --engine python "
-                             "plays it)")
-    return COMPILED
 
 
 def _python_engine(policies: Sequence[Policy], engine: str | None) -> str:
@@ -783,7 +770,7 @@ def games(*, players: int = 4, lives: int = 7, policies: str | Sequence[str] | N
 
 @checked(GAME_SWITCHES.args, RUN, players=SIZES, lives=INT, policy=TEXT, field=POLICY_TEXT,
          first_stage=COUNT.or_none(), max_games=COUNT, min_games=COUNT.or_none(),
-         z_drop=NUMBER, max_iterations=INT, gain_games=COUNT, mixed=BOOL)
+         z_drop=NUMBER, max_iterations=INT, gain_games=COUNT, mixed=BOOL, engine=TEXT.or_none())
 @GAME_SWITCHES.keywords
 def best_threshold(*, players: int | str | Sequence[int] = "3-10", lives: int = 7,
                    policy: str = "threshold", field: str = "5:5", rules: RoncoRules,
@@ -793,7 +780,7 @@ def best_threshold(*, players: int | str | Sequence[int] = "3-10", lives: int = 
                    gain_games: int | str = "256k", seed: int = DEFAULT_SEED,
                    workers: int | None = None, scheduler: str | None = None,
                    store: str | None = None, progress: bool = False,
-                   mixed: bool = False) -> Result:
+                   mixed: bool = False, engine: str | None = None) -> Result:
     """The best (T, Td) against a field, and the symmetric equilibrium, for each table size
     (``simcards ronco best-threshold``). With ``mixed`` (``--mixed``), each row whose best
     responses did not settle also gets ``equilibrium_mixed``: the mixed symmetric equilibrium
@@ -809,7 +796,11 @@ def best_threshold(*, players: int | str | Sequence[int] = "3-10", lives: int = 
     function itself, S5) or a keep chart (``chart:FILE.csv``, S6), played as ``games`` plays
     them. A function or a chart is no T:Td pair: the row's ``field`` is its text, its
     ``best_response_path`` starts with the best response to it, and the gains compare no
-    ``bayes`` (whose exact reply needs a threshold or informed field).
+    ``bayes`` (whose exact reply needs a threshold or informed field). ``engine`` chooses where
+    the races against a function play, as in ``games``: ``compiled`` (the race kernel) or
+    ``python`` (the environments' table engine); by default the kernel, unless the function
+    does not compile (a line on stderr says so). Both engines play the same games. The races
+    against a built-in field (the equilibrium's iterations) play on the kernel.
     """
     from simcards.core.montecarlo import search_command
     from simcards.ronco import best_threshold_batch as bt
@@ -827,6 +818,7 @@ def best_threshold(*, players: int | str | Sequence[int] = "3-10", lives: int = 
         raise UsageError(f"unknown policy {policy!r} for best-threshold (threshold|informed)")
     ronco_games.check_lives(lives)
     field_policy = _race_field(field, policy, rules, sizes)
+    engine = _race_engine(field_policy, engine)
     z_drop = check_finite(z_drop, "--z-drop")
     if z_drop <= 0:
         raise UsageError(f"--z-drop must be positive, got {z_drop}")
@@ -841,14 +833,15 @@ def best_threshold(*, players: int | str | Sequence[int] = "3-10", lives: int = 
             "max_iterations": max_iterations, "gain_games": gain, "min_games": floor}
     manifest = {"game": "ronco", "command": "best-threshold", "rules": rules.summary(),
                 "players": sizes, "lives": lives, "policy": policy,
-                "field": field_policy.spec(), **_field_header(field_policy), **opts}
+                "field": field_policy.spec(), **_field_header(field_policy, engine), **opts}
 
     def stored(out: dict[str, Any]) -> pd.DataFrame:
         return pd.DataFrame([{k: (str(v) if isinstance(v, list) else v)
                               for k, v in r.items()} for r in out["rows"]])
 
     result = search_command(
-        manifest, lambda **run: bt.search(rules, sizes, lives, policy, field_policy, opts, **run),
+        manifest, lambda **run: bt.search(rules, sizes, lives, policy, field_policy, opts,
+                                          engine=engine, **run),
         answer=lambda rows: {"seed": seed, "rows": [bt.row_dict(r) for r in rows]},
         frame=best_threshold_frame, stored_frame=stored,
         summary=lambda out: {"rows": len(out["rows"])}, seed=seed, workers=workers,
@@ -866,9 +859,8 @@ def best_threshold(*, players: int | str | Sequence[int] = "3-10", lives: int = 
 
 def _race_field(field: str, family: str, rules: RoncoRules, sizes: Sequence[int]) -> Policy:
     """``--field`` of ``best-threshold``, checked before any game: ``T:Td`` (the searched
-    ``family``'s), a threshold or informed policy, a function of the user's that numba
-    compiles (S5) or a keep chart with rows for every table size a game of ``sizes`` meets
-    (S6)."""
+    ``family``'s), a threshold or informed policy, a function of the user's (S5) or a keep
+    chart with rows for every table size a game of ``sizes`` meets (S6)."""
     text = field.strip()
     if not is_user_spec(text) and text.split(":", 1)[0].strip().lower() not in KINDS.names:
         ft = parse_int_list(text.replace(":", ","), "--field")
@@ -887,17 +879,28 @@ def _race_field(field: str, family: str, rules: RoncoRules, sizes: Sequence[int]
                 policy_table(rules, [pol] * n, game=True)
     except UsageError as exc:
         raise UsageError(flag_message("--field", str(exc))) from None
-    if pol.user is not None:
-        _compiled_only([pol.user], "best-threshold")
     return pol
 
 
-def _field_header(field: Policy) -> dict[str, Any]:
+def _race_engine(field: Policy, engine: str | None) -> str:
+    """Where ``best-threshold`` races against ``field``: a function of the user's (S5) as
+    :func:`_python_engine` chooses (its notice printed); a built-in field or a chart on the
+    kernel, where ``--engine python`` is refused."""
+    if field.user is not None:
+        return _python_engine([field], engine)
+    engine, _ = engine_for([], engine)
+    if engine == PYTHON:
+        raise UsageError(f"--engine python races against a --field function of yours "
+                         f"(PATH.py:FUNCTION); {field.spec()} races on the compiled engine")
+    return COMPILED
+
+
+def _field_header(field: Policy, engine: str = COMPILED) -> dict[str, Any]:
     """What ``best-threshold``'s answer (and run key) adds for a field of the user's: the
     engine and the function's digest (S5), or the chart's (S6), as ``games`` shows them;
     nothing for a built-in field."""
     if field.user is not None:
-        return {"engine": COMPILED, "user_policies": {field.user.text(): field.user.digest}}
+        return {"engine": engine, "user_policies": {field.user.text(): field.user.digest}}
     if field.chart is not None:
         return {"charts": {field.chart.path: field.chart.digest}}
     return {}

@@ -19,7 +19,10 @@ Search design:
   ``games`` plays them: a function is asked at its every decision with its ``ronco_game_v0``
   observation, through the game kernel's compiled user seats (one kernel for every function),
   and a chart plays each round's rows. Neither is a point of the grid, so the best-response
-  iteration starts from the best response to it.
+  iteration starts from the best response to it. A function numba cannot compile (or
+  ``--engine python``) races on the Python table engine instead
+  (:func:`simcards.ronco.users.python_race`), which plays the very games the kernel would:
+  both engines give the same numbers.
 
 The races of all table sizes run side by side on one pool of workers
 (:func:`~simcards.core.plans.run_plans`). Each stage is a batch stored like any other, so a
@@ -39,6 +42,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from simcards.core.engines import COMPILED, PYTHON
 from simcards.core.plans import Plan, StageRequest, run_searches
 from simcards.core.runner import Batch, Stats
 from simcards.core.stats import Z95, wilson
@@ -55,7 +59,7 @@ from simcards.ronco.kernel_state import GameSpec, KernelRules, Seats
 from simcards.ronco.policies import BAYES_TABLE, Policy
 from simcards.ronco.race_kernel import race_games
 from simcards.ronco.rules import RoncoRules, check_players
-from simcards.ronco.users import check_errors, user_seats
+from simcards.ronco.users import check_errors, python_race, user_seats
 
 RACE_CHUNK = 2048
 """Games per chunk (each played by every surviving candidate)."""
@@ -73,6 +77,9 @@ class RaceConfig:
     users: tuple[UserPolicy | None, ...] = ()
     """S5: each player's function (None: the hero, player 0), when the field plays one of the
     user's; the text travels to the workers, which compile it themselves. Empty otherwise."""
+    python: tuple[RoncoRules, Policy, tuple[Policy, ...]] | None = None
+    """The rules, the field's policy and the candidates', when the race plays on the Python
+    table engine (:func:`simcards.ronco.users.python_race`); None on the compiled engine."""
 
 
 class RaceStats(NamedTuple):
@@ -87,6 +94,8 @@ def race_chunk(state: np.ndarray, size: int, cfg: RaceConfig) -> RaceStats:
     """One chunk of a race (runs in a worker). A field of the user's function (S5) is
     compiled here; an action of it that is not legal, or an exception it raises, refuses the
     chunk in one line naming the function and the player."""
+    if cfg.python is not None:
+        return RaceStats(*python_race(state, size, cfg.n, cfg.lives, *cfg.python))
     spec = GameSpec(cfg.n, cfg.lives, -1, MAX_ROUNDS)
     if not cfg.users:
         return RaceStats(*race_games(state, size, cfg.field, cfg.candidates, cfg.rules, spec,
@@ -98,7 +107,7 @@ def race_chunk(state: np.ndarray, size: int, cfg: RaceConfig) -> RaceStats:
 
 
 def _config(rules: RoncoRules, n: int, lives: int, field_policy: Policy,
-            candidates: Sequence[Policy]) -> RaceConfig:
+            candidates: Sequence[Policy], engine: str = COMPILED) -> RaceConfig:
     bayes = None
     if any(BAYES_TABLE in c.declared.needs for c in candidates):  # S4: replies to this field
         bayes = game_table(rules, n, field_policy).kernel_arrays()
@@ -106,6 +115,9 @@ def _config(rules: RoncoRules, n: int, lives: int, field_policy: Policy,
         field = Seats.from_policies([field_policy] * n)
     else:  # S5, S6: the field's seats as games seat them (a chart's rows for every size)
         field = policy_table(rules, [field_policy] * n, game=True)
+    if engine == PYTHON:  # the Python table engine seats the policies themselves
+        return RaceConfig(n, lives, field, Seats.from_policies(candidates, bayes), rules.kernel,
+                          python=(rules, field_policy, tuple(candidates)))
     users = (None, *[field_policy.user] * (n - 1)) if field_policy.user is not None else ()
     return RaceConfig(n, lives, field, Seats.from_policies(candidates, bayes), rules.kernel,
                       users)
@@ -179,15 +191,16 @@ class RaceResult:
 def race(rules: RoncoRules, n: int, lives: int, field_policy: Policy,
          candidates: Sequence[Policy], *, seed: int, first_stage: int, max_games: int,
          z_drop: float, min_games: int = 0, stream: str = "ronco.race",
-         ) -> Generator[StageRequest, Stats, RaceResult]:
-    """A race, as a generator: it yields each stage's batch and is sent back its statistics."""
+         engine: str = COMPILED) -> Generator[StageRequest, Stats, RaceResult]:
+    """A race, as a generator: it yields each stage's batch and is sent back its statistics.
+    ``engine``: where its games are played (both engines play the same games)."""
     k = len(candidates)
     res = RaceResult(list(candidates), field_policy, np.zeros(k, np.int64),
                      np.zeros(k, np.int64), np.zeros((k, k), np.int64), list(range(k)), 0)
     size = first_stage
     while True:
         alive = res.alive
-        cfg = _config(rules, n, lives, field_policy, [candidates[i] for i in alive])
+        cfg = _config(rules, n, lives, field_policy, [candidates[i] for i in alive], engine)
         stage_stream = f"{stream}.stage-{res.stages}"
         manifest = {"game": "ronco", "command": "race-stage", "rules": rules.summary(),
                     "players": n, "lives": lives, "field": field_policy.spec(),
@@ -241,14 +254,17 @@ class Row:
 
 def plan(rules: RoncoRules, n: int, lives: int, kind: str, field_policy: Policy, *, seed: int,
          first_stage: int, max_games: int, z_drop: float, max_iterations: int,
-         gain_games: int, min_games: int = 0) -> Generator[StageRequest, Stats, Row]:
+         gain_games: int, min_games: int = 0, engine: str = COMPILED,
+         ) -> Generator[StageRequest, Stats, Row]:
     """Everything asked for one table size: best response, equilibrium, and the gains of
-    informed and bayes play over the best pair."""
+    informed and bayes play over the best pair. ``engine`` plays the races against a function
+    of the user's (S5); those against a built-in field (the iteration's) play compiled."""
     check_players(n)
     cands = grid(rules, kind)
     opts = {"seed": seed, "first_stage": first_stage, "max_games": max_games,
             "z_drop": z_drop, "min_games": min_games}
-    br = yield from race(rules, n, lives, field_policy, cands, **opts)
+    user_engine = engine if field_policy.user is not None else COMPILED
+    br = yield from race(rules, n, lives, field_policy, cands, **opts, engine=user_engine)
     path = [(br.candidates[br.best].T, br.candidates[br.best].Td)]
     if on_grid(field_policy):
         path.insert(0, (field_policy.T, field_policy.Td))
@@ -274,7 +290,7 @@ def plan(rules: RoncoRules, n: int, lives: int, kind: str, field_policy: Policy,
             pair.append(Policy("bayes"))
         gain = yield from race(rules, n, lives, field_policy, pair, seed=seed,
                                first_stage=gain_games, max_games=gain_games, z_drop=np.inf,
-                               stream="ronco.race.informed-gain")
+                               stream="ronco.race.informed-gain", engine=user_engine)
     return Row(n, br, eq_policy, current, converged, iterations, gain, path)
 
 
@@ -343,12 +359,14 @@ def row_dict(row: Row) -> dict[str, Any]:
 
 
 def race_plans(rules: RoncoRules, sizes: Sequence[int], lives: int, kind: str,
-               field_policy: Policy, opts: dict[str, Any]) -> tuple[list[Plan], list[_Budget]]:
+               field_policy: Policy, opts: dict[str, Any], engine: str = COMPILED,
+               ) -> tuple[list[Plan], list[_Budget]]:
     """One :func:`plan` per table size, each with the budget it may still spend (for a progress
-    bar's total). The bayes tables the gains need start computing in the background."""
+    bar's total). The bayes tables the gains need start computing in the background.
+    ``engine``: where the races against a function of the user's play (:func:`plan`)."""
     budgets = [_Budget(opts["max_iterations"] + 1, opts["max_games"], opts["gain_games"])
                for _ in sizes]
-    plans = [_tracked(plan(rules, n, lives, kind, field_policy, **opts), b)
+    plans = [_tracked(plan(rules, n, lives, kind, field_policy, **opts, engine=engine), b)
              for n, b in zip(sizes, budgets, strict=True)]
     bayes_sizes = [n for n in sizes if with_bayes(n, field_policy)]
     if opts["gain_games"] > 0 and bayes_sizes:
@@ -358,15 +376,16 @@ def race_plans(rules: RoncoRules, sizes: Sequence[int], lives: int, kind: str,
 
 def search(rules: RoncoRules, sizes: Sequence[int], lives: int, kind: str,
            field_policy: Policy, opts: dict[str, Any], *, workers: int,
-           root: Path | None, progress: bool,
-           executor: Executor | None = None) -> tuple[list[Row], int, int]:
+           root: Path | None, progress: bool, executor: Executor | None = None,
+           engine: str = COMPILED) -> tuple[list[Row], int, int]:
     """Run :func:`plan` for every table size side by side on one pool of workers
-    (:func:`~simcards.core.plans.run_plans`).
+    (:func:`~simcards.core.plans.run_plans`); ``engine`` plays the races against a function of
+    the user's (S5).
 
     Every stage batch is stored under ``root`` (if given), so an interrupted search resumes.
     Returns the rows and how many chunks were resumed and computed.
     """
-    plans, budgets = race_plans(rules, sizes, lives, kind, field_policy, opts)
+    plans, budgets = race_plans(rules, sizes, lives, kind, field_policy, opts, engine)
 
     def label() -> str:
         finished = sum(b.finished for b in budgets)

@@ -53,6 +53,7 @@ GamesOpt = Annotated[str | None, typer.Option(
 LivesOpt = Annotated[int, typer.Option("--lives", help="Lives (or chips) per player.")]
 EngineOpt = engine_option("rounds", "the round kernel")
 GameEngineOpt = engine_option("games", "the game kernel")
+RaceEngineOpt = engine_option("races against a function of yours", "the race kernel")
 PoliciesOpt = option(
     "--policies", "One policy per player, e.g. threshold:5:4,informed:5:5,random:0.5 (instead "
     "of --policy; --threshold, --dealer-threshold and --keep-prob fill the values an entry "
@@ -338,13 +339,14 @@ def best_threshold(
         "--mixed", help="Where best responses cycle (no pure equilibrium), also search the "
         "mixed symmetric equilibrium next to the cycle, as ronco equilibrium --start does "
         "(rules E5, E6); adds equilibrium_mixed to those rows.")] = False,
+    engine: RaceEngineOpt = None,
     run: dict[str, Any],
 ) -> None:
     """Best (T, Td) against a field, and the symmetric equilibrium, for each table size."""
     _API.call("best_threshold", players=players, lives=lives, policy=policy, field=field_spec,
               **switches, first_stage=first_stage, max_games=max_games, min_games=min_games,
               z_drop=z_drop, max_iterations=max_iterations, gain_games=gain_games, mixed=mixed,
-              run=run, show=_print_best)
+              engine=engine, run=run, show=_print_best)
 
 
 def _equilibrium_cell(r: dict) -> str:

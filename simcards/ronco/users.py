@@ -145,30 +145,79 @@ def python_rounds(state: np.ndarray, size: int, n: int, kind: np.ndarray,
 
 
 
+def python_deciders(policies: Sequence[Any]) -> list[tuple[Any, Any, Any]]:
+    """Each player's decider on the Python table engine, by player: ``(function, user, None)``
+    for a function of the user's (S5), ``(None, None, RefPolicy)`` for a built-in policy."""
+    from simcards.ronco import reference as ref
+
+    return [(p.user.function(), p.user, None) if p.user is not None
+            else (None, None, ref.RefPolicy(p.kind, p.T, p.Td, p.p)) for p in policies]
+
+
+def python_game(state: np.ndarray, setup: Any, first_dealer: int, deciders: Sequence[tuple],
+                draw_uniforms: bool, perm: np.ndarray, us: np.ndarray) -> Any:
+    """One whole game on :class:`simcards.ronco.table.GameState` (the engine of the
+    ``ronco_game_v0`` environment), drawn from ``state`` exactly as the game kernel's
+    ``play_game`` draws it (the module docstring of :mod:`simcards.ronco.game_kernel`: the
+    first dealer when drawn, then per round one deal of the survivors' cards and the cut card,
+    and, with ``draw_uniforms``, one uniform per survivor), ``state`` advanced in place: both
+    engines play the same game. A game's draws depend on its play (how many survive, how long
+    it lasts), so the game is drawn as it is played. ``setup`` is the
+    :class:`~simcards.ronco.table.RoncoSetup`, ``first_dealer`` a seat or -1 (drawn, G4),
+    ``deciders`` by player (:func:`python_deciders`); ``perm`` is the deck's card indices,
+    shuffled in place as the kernel shuffles its deck, ``us`` scratch for the uniforms.
+    Returns the finished game."""
+    from simcards.core.rng_kernel import randbelow, uniform
+    from simcards.ronco import reference as ref
+    from simcards.ronco.round_kernel import deal
+    from simcards.ronco.table import CHANCE, KEEP, PASS, GameState
+
+    rules = setup.rules
+    legal = np.ones(2, np.int8)
+    st = GameState(setup)
+    st.apply_chance(first_dealer if first_dealer >= 0 else int(randbelow(state, setup.players)))
+    dealt = 0  # rounds dealt so far
+    while not st.over:
+        if len(st.rounds) > dealt:  # a new round (or a replayed one, G6): its deal
+            dealt = len(st.rounds)
+            k = len(st.order)
+            deal(state, perm, k + 1)
+            for pos in range(k if draw_uniforms else 0):
+                us[pos] = uniform(state)
+            for pos in range(k):
+                st.apply_chance(int(perm[pos]))
+            continue
+        p = st.current_player()
+        if p == CHANCE:  # the dealer cut: the card under the dealt ones (R6)
+            st.apply_chance(int(perm[len(st.order)]))
+            continue
+        fn, user, builtin = deciders[p]
+        pos = st.order.index(p)
+        if user is not None:
+            move = ask(fn, user, st.observation(p), legal, f"player {p}", ACTIONS)
+        else:
+            keeps = ref._decide_keep(builtin, st.round.decision_view(), float(us[pos]),
+                                     deck=rules.deck, ties=rules.ties,
+                                     cut_king=rules.cut_king, poroli=rules.poroli)
+            move = KEEP if keeps else PASS
+        st.play(move)
+    return st
+
+
 def python_games(state: np.ndarray, size: int, n: int, lives: int, first_dealer: int,
                  rules: Any, policies: Sequence[Any], hist_len: int
                  ) -> tuple[np.ndarray, ...]:
-    """``size`` whole games on the Python table engine, :class:`simcards.ronco.table.GameState`
-    (the engine of the ``ronco_game_v0`` environment), drawing from ``state`` exactly as
-    :func:`simcards.ronco.game_kernel.simulate_games` does (its module docstring: the first
-    dealer when drawn, then per round one deal of the survivors' cards and the cut card, and,
-    when a player plays ``random``, one uniform per survivor): both engines play the same
-    games. A game's draws depend on its play (how many survive, how long it lasts), so the
-    games are drawn as they are played. Returns ``(wins, endings, hist, places, rounds_sums)``
-    as the kernel does; ``first_dealer`` is a seat or -1 (drawn, G4)."""
-    from simcards.core.rng_kernel import randbelow, uniform
-    from simcards.ronco import reference as ref
+    """``size`` whole games on the Python table engine (:func:`python_game`), drawing from
+    ``state`` exactly as :func:`simcards.ronco.game_kernel.simulate_games` does: both engines
+    play the same games. Returns ``(wins, endings, hist, places, rounds_sums)`` as the kernel
+    does; ``first_dealer`` is a seat or -1 (drawn, G4)."""
     from simcards.ronco.codes import ENDING_ALL_OUT, ENDING_VOID, ENDING_WON
-    from simcards.ronco.round_kernel import deal
-    from simcards.ronco.table import CHANCE, KEEP, PASS, GameState, RoncoSetup
+    from simcards.ronco.table import RoncoSetup
 
     setup = RoncoSetup(rules, n, lives, None)
-    table = setup.table
-    perm = np.arange(table.n_cards)  # the kernel's deck, shuffled in place game after game
+    perm = np.arange(setup.table.n_cards)  # the kernel's deck, shuffled in place game after game
     draw_uniforms = any(p.kind == "random" for p in policies)
-    legal = np.ones(2, np.int8)
-    deciders = [(p.user.function(), p.user, None) if p.user is not None
-                else (None, None, ref.RefPolicy(p.kind, p.T, p.Td, p.p)) for p in policies]
+    deciders = python_deciders(policies)
     wins = np.zeros(n, np.int64)
     endings = np.zeros(4, np.int64)
     hist = np.zeros(hist_len, np.int64)
@@ -176,33 +225,7 @@ def python_games(state: np.ndarray, size: int, n: int, lives: int, first_dealer:
     sums = np.zeros(2, np.int64)
     us = np.zeros(n, np.float64)
     for _ in range(size):
-        st = GameState(setup)
-        st.apply_chance(first_dealer if first_dealer >= 0 else int(randbelow(state, n)))
-        dealt = 0  # rounds dealt so far
-        while not st.over:
-            if len(st.rounds) > dealt:  # a new round (or a replayed one, G6): its deal
-                dealt = len(st.rounds)
-                k = len(st.order)
-                deal(state, perm, k + 1)
-                for pos in range(k if draw_uniforms else 0):
-                    us[pos] = uniform(state)
-                for pos in range(k):
-                    st.apply_chance(int(perm[pos]))
-                continue
-            p = st.current_player()
-            if p == CHANCE:  # the dealer cut: the card under the dealt ones (R6)
-                st.apply_chance(int(perm[len(st.order)]))
-                continue
-            fn, user, builtin = deciders[p]
-            pos = st.order.index(p)
-            if user is not None:
-                move = ask(fn, user, st.observation(p), legal, f"player {p}", ACTIONS)
-            else:
-                keeps = ref._decide_keep(builtin, st.round.decision_view(), float(us[pos]),
-                                         deck=rules.deck, ties=rules.ties,
-                                         cut_king=rules.cut_king, poroli=rules.poroli)
-                move = KEEP if keeps else PASS
-            st.play(move)
+        st = python_game(state, setup, first_dealer, deciders, draw_uniforms, perm, us)
         played = len(st.rounds)
         if st.void:
             endings[ENDING_VOID] += 1
@@ -219,3 +242,40 @@ def python_games(state: np.ndarray, size: int, n: int, lives: int, first_dealer:
             later = sum(1 for b in range(n) if out[a] and (not out[b] or out[b] > out[a]))
             places[a, later] += 1
     return wins, endings, hist, places, sums
+
+
+def python_race(state: np.ndarray, size: int, n: int, lives: int, rules: Any, field: Any,
+                candidates: Sequence[Any]) -> tuple[np.ndarray, ...]:
+    """``size`` games of a race on the Python table engine, drawing from ``state`` exactly as
+    :func:`simcards.ronco.race_kernel.race_games` does: per game one 64-bit seed, from which
+    every candidate of ``candidates`` (the hero, player 0) replays the game (:func:`python_game`
+    from the seed's generator state and a fresh deck, common random numbers) against ``field``
+    (the :class:`~simcards.ronco.policies.Policy` of every other player, the user's function
+    included, S5). Returns ``(wins[K], beats[K, K], games[1])`` as the kernel does."""
+    from simcards.core.rng_kernel import next_u64, seed_state
+    from simcards.ronco.table import RoncoSetup
+
+    setup = RoncoSetup(rules, n, lives, None)
+    cards = np.arange(setup.table.n_cards)
+    perm = cards.copy()
+    game_state = np.zeros(4, np.uint64)
+    us = np.zeros(n, np.float64)
+    deciders = python_deciders([field] * n)
+    heroes = python_deciders(candidates)
+    # as the kernel: uniforms are drawn whenever any player could need them
+    draws = [field.kind == "random" or c.kind == "random" for c in candidates]
+    k = len(candidates)
+    won = np.zeros(k, np.bool_)
+    wins = np.zeros(k, np.int64)
+    beats = np.zeros((k, k), np.int64)
+    for _ in range(size):
+        seed = np.uint64(next_u64(state))
+        for c in range(k):
+            seed_state(game_state, seed)
+            perm[:] = cards
+            deciders[0] = heroes[c]
+            st = python_game(game_state, setup, -1, deciders, draws[c], perm, us)
+            won[c] = not st.void and st.winner == 0
+        wins += won
+        beats += np.outer(won, ~won)
+    return wins, beats, np.array([size], np.int64)

@@ -254,6 +254,8 @@ RONCO_ROWS = [
     cli("ronco best-threshold --players 3 --field mine.py:f", part="--field"),
     cli("ronco best-threshold --players 3 --field chart:c.csv", part="--field"),
     cli("ronco best-threshold --players 3 --policy random", part="--policy"),
+    cli("ronco best-threshold --players 3 --engine fast", part="--engine"),
+    cli("ronco best-threshold --players 3 --engine python", part="--engine python"),
     # Equilibria
     cli("ronco equilibrium --players 8 --start 5:5,5:5", part="--start"),
     cli("ronco equilibrium --players 3 --start 5", part="--start"),

@@ -5,7 +5,8 @@ A field that decides like a built-in one gives the built-in's answer at the same
 for number: the best response, its interval, the ties, the informed gain and the equilibrium
 iteration. What differs is what names the field (its text, the digest of its file) and what a
 field off the grid cannot have: a T:Td pair at the head of the best-response path, and the
-exact ``bayes`` reply (which needs a threshold or informed field).
+exact ``bayes`` reply (which needs a threshold or informed field). A function numba cannot
+compile races on the Python table engine, which plays the race kernel's very games.
 """
 
 from __future__ import annotations
@@ -14,9 +15,12 @@ import json
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from simcards.core.cli import main
+from tests.ronco.test_game_users import PARITY
+from tests.ronco.test_user_policies import UNCOMPILED
 
 # numba calls the first-class functions a user's function is passed as experimental
 pytestmark = pytest.mark.filterwarnings("ignore:First-class function type")
@@ -175,15 +179,90 @@ def test_equilibrium_takes_no_field_and_says_where_a_function_or_chart_is_raced(
                    "point of its grid (best-threshold --field races the grid against it)"]
 
 
+SMALL = ["--players", "3", "--lives", "1", "--first-stage", "64", "--max-games", "128",
+         "--min-games", "64", "--gain-games", "64", "--max-iterations", "1", "--seed", "9",
+         "--workers", "1", "--json"]
+"""A search small enough for the Python engine (100 candidates at the start)."""
 
-def test_S5_a_field_function_numba_cannot_compile_is_refused_in_one_line(tmp_path, capsys):
-    """The race plays its field on the compiled engine only: a function numba cannot compile
-    (it reads a class) is refused before any game, pointing to games' Python engine."""
-    f = _write(tmp_path, "cls.py", "class K:\n    v = 0\n\n\ndef keep(obs, legal):\n"
-               "    return K.v\n") + ":keep"
-    assert main(["ronco", "best-threshold", "--players", "3", "--field", f]) == 2
-    err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1
-    assert err[0].startswith("simcards: error: best-threshold plays your functions on the "
-                             f"compiled engine only; numba cannot compile {f}: ")
-    assert err[0].endswith("(games --engine python plays it)")
+
+@pytest.mark.parametrize("switches", [{}, {"poroli": True, "absolute_tie": "replay"}])
+def test_S5_the_python_race_plays_the_compiled_races_games(tmp_path, switches):
+    """The Python engine's race draws each game's seed and every candidate's replay of it as
+    the race kernel does: wins and discordant pairs are the same, number for number, against
+    a function that decides by a checksum of its whole observation."""
+    from simcards.core.engines import COMPILED
+    from simcards.core.rng_kernel import seed_state
+    from simcards.ronco import best_threshold_batch as bt
+    from simcards.ronco.policies import KINDS, Policy, bounds
+    from simcards.ronco.rules import RoncoRules
+    from simcards.ronco.users import python_race
+
+    rules = RoncoRules.make(**switches)
+    f = _write(tmp_path, "parity.py", PARITY) + ":parity"
+    field = Policy.from_spec(KINDS.parse(f, bounds(rules.top)))
+    cands = [Policy("threshold", t, td) for t, td in ((3, 3), (5, 5), (7, 4), (12, 12))]
+    cands.append(Policy("informed", 7, 4))
+    got = []
+    for play in (lambda st: bt.race_chunk(st, 200, bt._config(rules, 3, 2, field, cands,
+                                                              COMPILED)),
+                 lambda st: python_race(st, 200, 3, 2, rules, field, cands)):
+        state = np.zeros(4, np.uint64)
+        seed_state(state, 12345)
+        wins, beats, games = play(state)
+        got.append((wins.tolist(), beats.tolist(), games.tolist(), state.tolist()))
+    assert got[0] == got[1]
+    assert got[0][2] == [200] and len(set(got[0][0])) > 1
+
+
+def test_S5_both_engines_give_the_same_best_threshold_answer_and_runs_of_their_own(
+        tmp_path, capsys):
+    """``--engine python`` races a function numba compiles on the Python engine: the answer is
+    the compiled one but for the engine it names; the engine is part of the run's key, and a
+    stored Python run resumes."""
+    f = _write(tmp_path, "parity.py", PARITY) + ":parity"
+    store = str(tmp_path / "store")
+    got = {}
+    for engine in ("compiled", "python", "again"):
+        if engine == "again":  # a search killed in its last stage: that stage's chunk is lost
+            runs = [p for p in Path(store).iterdir()
+                    if '"engine": "python"' in (p / "manifest.json").read_text()]
+            chunks = sorted(runs[0].glob("stages/*/chunks/*.parquet"),
+                            key=lambda c: c.stat().st_mtime_ns)
+            chunks[-1].unlink()
+        code = main(["ronco", "best-threshold", *SMALL, "--field", f, "--store", store,
+                     "--engine", "python" if engine == "again" else engine])
+        out = capsys.readouterr()
+        assert code == 0 and "Python engine" not in out.err, out.err
+        assert ("resumed" in out.err) == (engine == "again"), out.err
+        got[engine] = json.loads(out.out)
+    strip = ("engine", "timing", "run", "store")
+    assert ({k: v for k, v in got["compiled"].items() if k not in strip}
+            == {k: v for k, v in got["python"].items() if k not in strip})
+    assert [got[e]["engine"] for e in got] == ["compiled", "python", "python"]
+    assert got["python"]["rows"][0]["gain_games"] == 64
+    assert got["again"]["rows"] == got["python"]["rows"]
+    assert len(list(Path(store).iterdir())) == 2
+
+
+def test_S5_a_field_function_numba_cannot_compile_races_on_the_python_engine(tmp_path, capsys):
+    """One line on stderr says why and which engine runs, the JSON says which engine ran;
+    ``--engine compiled`` refuses the function, and a built-in field has no Python race."""
+    f = _write(tmp_path, "memo.py", UNCOMPILED) + ":by_class"
+    code = main(["ronco", "best-threshold", *SMALL, "--field", f, "--store", "none"])
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    answer = json.loads(out.out)
+    assert answer["engine"] == "python" and answer["field"] == f
+    row = answer["rows"][0]
+    assert row["field"] == f and row["games"] == 128 and row["gain_games"] == 64
+    assert row["best_response_path"][0] == [row["best_T"], row["best_Td"]]
+    notice = [line for line in out.err.splitlines() if line.strip()]
+    assert len(notice) == 1 and "Python engine" in notice[0]
+    assert f"numba cannot compile {f}" in notice[0]
+    for field, extra, message in (
+            (f, "compiled", f"--engine compiled: numba cannot compile {f}"),
+            ("5:5", "python", "--engine python races against a --field function of yours")):
+        code = main(["ronco", "best-threshold", "--players", "3", "--field", field,
+                     "--engine", extra])
+        err = capsys.readouterr().err.strip().splitlines()
+        assert code == 2 and len(err) == 1 and message in err[0], err
