@@ -21,8 +21,8 @@ import numpy as np
 from simcards.romi import cards as C
 from simcards.romi import reference as ref
 from simcards.romi import table_codes as T
-from simcards.romi.actions import Action, Add, Discard, Lay, Meld, Open, Swap
-from simcards.romi.table_legal import _compile_searches, _hand_melds, hand_position, table_codes
+from simcards.romi.actions import NO_JOKER, Action, Add, Discard, Lay, Meld, Open, Swap
+from simcards.romi.table_legal import _compile_searches, hand_position, table_codes
 from simcards.romi.table_legal_kernel import run_code, set_code
 from simcards.romi.table_paths_kernel import PATH_WIDTH, meld_paths
 
@@ -187,6 +187,16 @@ def _moves_of(r: ref.RoundState, path: Path) -> list[Action]:
     elif code < T.SWAP0:
         t, v = divmod(code - T.ADD0, T.ADD_VARIANTS)
         meld = table[t]
+        if not (r.must_place in hand or r.must_go_out or freed.intersection(hand)):
+            # No obligation: every copy of the kind (every joker) makes the move, and the
+            # turn can be finished after it (two cards were held, T6).
+            copies = [c for c in hand if (c >= C.JOKER0 if v >= C.N_KINDS else c % 52 == v
+                                          and c < C.JOKER0)]
+            stands = NO_JOKER
+            if v >= C.N_KINDS:  # the joker's card: the variant's end of the run
+                stands = next(st for st, _ in ref._add_results(meld, copies[0])
+                              if T.add_variant(meld, Add(t, copies[0], st)) == v)
+            return [Add(t, c, stands) for c in copies]
         for c in sorted(set(hand)):
             if (c >= C.JOKER0) != (v >= C.N_KINDS) or (c < C.JOKER0 and c % 52 != v):
                 continue
@@ -209,14 +219,14 @@ def _moves_of(r: ref.RoundState, path: Path) -> list[Action]:
 
 
 def _melds_shaped(hand: tuple[int, ...], shape: int) -> list[Meld]:
-    """The melds of ``hand`` (the reference's ``_hand_melds``, in its order) of shape
-    ``shape``: those with its first kind and its length are checked further."""
-    kinds = T.shape_kinds(T.SHAPES[shape])
-    first, n = kinds[0], len(kinds)
-    return [m for m in _hand_melds(hand)
-            if len(m.cards) == n
-            and (C.JOKER_KIND if m.cards[0] >= C.JOKER0 else m.cards[0] % C.N_KINDS) == first
-            and T.meld_shape(m) == shape]
+    """The melds of ``hand`` of shape ``shape``, in the order of the reference's
+    ``_hand_melds`` (by card tuple): each copy of each of its kinds (D1), each joker, in its
+    place. The shape's kinds are a valid meld wherever the hand holds them (M1-M4)."""
+    s = T.SHAPES[shape]
+    stands = T.shape_stands_for(s)
+    slots = [[c for c in hand if (C.JOKER_KIND if c >= C.JOKER0 else c % C.N_KINDS) == k]
+             for k in T.shape_kinds(s)]
+    return [Meld(cards, stands) for cards in product(*slots)]
 
 
 def _openings_with(hand: tuple[int, ...], shapes: list[int]) -> list[tuple[Meld, ...]]:
