@@ -49,7 +49,18 @@ def _spaces(game: TableGame, setup: Any) -> tuple[spaces.Dict, spaces.Discrete]:
                                   dtype=np.float32),
         "action_mask": spaces.Box(low=0, high=1, shape=(game.n_actions,), dtype=np.int8),
     })
-    return obs, spaces.Discrete(game.n_actions)
+    return obs, _Codes(game.n_actions)
+
+
+class _Codes(spaces.Discrete):
+    """The action codes 0 .. n-1: ``Discrete``, with its membership test answered in plain
+    Python for a Python int (the wrappers ask it at every step, and numpy scalars make it cost
+    a microsecond); anything else is ``Discrete``'s own answer."""
+
+    def contains(self, x: Any) -> bool:
+        if type(x) is int:
+            return int(self.start) <= x < int(self.start) + int(self.n)
+        return super().contains(x)
 
 
 class TableEnv(AECEnv):
@@ -141,7 +152,7 @@ class TableEnv(AECEnv):
 
 
 _FIELDS = ("agent_selection", "agents", "num_agents", "terminations", "truncations", "rewards",
-           "infos")
+           "infos", "_cumulative_rewards")
 """The per-step fields that :meth:`AECEnv.last`, ``agent_iter`` and the wrappers read."""
 
 
