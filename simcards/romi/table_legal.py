@@ -12,10 +12,12 @@ openings again for every state of that search. Here:
   search answers whether a finished state can be reached, so the answers are the reference's
   (the kernel's module text says why); ``tests/romi/test_table_search.py`` holds it to the
   reference's ``_Search`` on searches drawn from play.
-* The moves offered are still built here, as the reference builds them, with the hand's melds
+* The whole list of moves is built here, as the reference builds it, with the hand's melds
   enumerated by compiled code (:func:`_hand_melds`, taken from a larger hand of the turn when
   they can be), openings grown on bit masks (:func:`_openings`), and a card tried on a table
-  meld only when its kind could join it (:func:`_addable`).
+  meld only when its kind could join it (:func:`_addable`). The table engine asks for it only
+  where every move is wanted at once: after the draw, its paths come from compiled code and
+  a path's move is made when it is played (:mod:`simcards.romi.table_paths`).
 * A player who has not opened and may not open yet (O2) has no melding move: no search at all.
 
 ``tests/romi/test_table_trajectories.py`` holds the table engine to the engine that asked the
@@ -264,6 +266,12 @@ def table_codes(r: ref.RoundState) -> np.ndarray:
     return codes
 
 
+def _plus(have1: int, have2: int, kind: int) -> tuple[int, int]:
+    """The kinds held once and twice (bits) with one more card of ``kind``."""
+    b = 1 << kind
+    return (have1, have2 | b) if have1 & b else (have1 | b, have2)
+
+
 def hand_position(hand: Sequence[int], must: int | None,
                   freed: set[int] | frozenset[int]) -> tuple[int, int, int, int, int, int]:
     """A hand as the compiled search reads it: the kinds held (``have1``) and held twice
@@ -277,11 +285,7 @@ def hand_position(hand: Sequence[int], must: int | None,
             if c in freed or c == must:
                 owed += 1
         else:
-            b = 1 << (c % 52)
-            if have1 & b:
-                have2 |= b
-            else:
-                have1 |= b
+            have1, have2 = _plus(have1, have2, c % 52)
     must_kind = must_max = -1
     if must is not None and must < C.JOKER0 and must in hand:
         must_kind = must % 52
@@ -344,11 +348,7 @@ def _with_card(r: ref.RoundState, card: int, t4: bool) -> bool:
         jokers += 1
         owed += t4  # a joker taken under T4 must be laid again
     else:
-        b = 1 << (card % 52)
-        if have1 & b:
-            have2 |= b
-        else:
-            have1 |= b
+        have1, have2 = _plus(have1, have2, card % 52)
         if t4:
             must_kind = card % 52
             must_max = have2 >> must_kind & 1
