@@ -80,7 +80,7 @@ from simcards.romi.kernel_state import View
 from simcards.romi.rules import GAME_SWITCHES, ROUND_SWITCHES, RomiRules
 from simcards.romi.table_legal import legal_actions
 from simcards.romi.table_observation_kernel import SEPARATOR, fill
-from simcards.romi.table_paths import after_draw_moves
+from simcards.romi.table_paths import after_draw_moves, cards_of, copy_key
 
 N_KINDS = T.N_KINDS
 MAX_MELDS = T.MAX_MELDS
@@ -228,17 +228,6 @@ def kind_signature(move: Action) -> tuple:
     if isinstance(move, Discard):
         return ("discard", C.kind(move.card))
     return (type(move).__name__,)
-
-
-def _cards_of(move: Action) -> tuple[int, ...]:
-    """The hand's cards a move puts on the table or the pile."""
-    if isinstance(move, Open):
-        return tuple(c for m in move.melds for c in m.cards)
-    if isinstance(move, Lay):
-        return move.meld.cards
-    if isinstance(move, Add | Swap | Discard):
-        return (move.card,)
-    return ()
 
 
 @dataclass(frozen=True)
@@ -532,8 +521,7 @@ class RomiTable(TableState):
         known = self.known[r.player]
         best: dict[Path, tuple[tuple[int, tuple[int, ...]], Action]] = {}
         for a in legal_actions(r):
-            cards = _cards_of(a)
-            key = (-sum(1 for c in cards if c in known), tuple(sorted(cards)))
+            key = copy_key(a, known)
             p = self.path(a)
             if p not in best or key < best[p][0]:
                 best[p] = (key, a)
@@ -618,7 +606,7 @@ class RomiTable(TableState):
         elif isinstance(move, Open):
             base = len(r.table)
             r.apply(move)
-            known.difference_update(_cards_of(move))
+            known.difference_update(cards_of(move))
             if order is None:
                 order = list(range(len(move.melds)))
             self.laid += [base + i for i in order]
@@ -730,13 +718,14 @@ class RomiTable(TableState):
 
     # -- what a seat sees
 
-    def _phase(self, player: int) -> int:
-        r = self.round
-        if self.is_over():
+    def _phase(self, player: int, cp: int | None = None) -> int:
+        """``player``'s phase field; ``cp`` is :meth:`current_player` when the caller has it."""
+        cp = self.current_player() if cp is None else cp
+        if cp == TERMINAL:
             return PH_OVER
-        if self.current_player() != player or r is None:
+        if cp != player or self.round is None:
             return PH_OTHER
-        return {ref.FIRST: PH_FIRST, ref.DRAW: PH_DRAW}.get(r.phase, PH_MELD)
+        return _PHASE.get(self.round.phase, PH_MELD)
 
     def observation(self, player: int, pending: Path = ()) -> np.ndarray:
         """The vector of ``OBSERVATION_FIELDS``. The fields of many entries (hand, pile,
@@ -749,12 +738,7 @@ class RomiTable(TableState):
         out = np.zeros(lay.size, dtype=np.float32)
         cp = self.current_player()
         r = self.round
-        if cp == TERMINAL:
-            out[at["phase"] + PH_OVER] = 1.0
-        elif cp != player or r is None:
-            out[at["phase"] + PH_OTHER] = 1.0
-        else:
-            out[at["phase"] + _PHASE.get(r.phase, PH_MELD)] = 1.0
+        out[at["phase"] + self._phase(player, cp)] = 1.0
         for code in pending:
             if T.SHAPE0 <= code < T.ADD0:
                 out[at["opening"] + code - T.SHAPE0] += 1.0

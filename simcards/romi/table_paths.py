@@ -142,20 +142,25 @@ def _move(r: ref.RoundState, known: set[int], path: Path) -> Action:
                             if (C.JOKER_KIND if c >= C.JOKER0 else c % C.N_KINDS) == kind),
                            key=lambda c: (c not in known, c)))
 
-    def key(a: Action) -> tuple[int, tuple[int, ...]]:
-        cards = _cards(a)
-        return -sum(1 for c in cards if c in known), tuple(sorted(cards))
-
-    return min(_moves_of(r, path), key=key)
+    return min(_moves_of(r, path), key=lambda a: copy_key(a, known))
 
 
-def _cards(a: Action) -> tuple[int, ...]:
-    if isinstance(a, Open):
-        return tuple(c for m in a.melds for c in m.cards)
-    if isinstance(a, Lay):
-        return a.meld.cards
-    assert isinstance(a, Add | Swap | Discard)
-    return (a.card,)
+def cards_of(move: Action) -> tuple[int, ...]:
+    """The hand's cards a move puts on the table or the pile."""
+    if isinstance(move, Open):
+        return tuple(c for m in move.melds for c in m.cards)
+    if isinstance(move, Lay):
+        return move.meld.cards
+    if isinstance(move, Add | Swap | Discard):
+        return (move.card,)
+    return ()
+
+
+def copy_key(move: Action, known: set[int]) -> tuple[int, tuple[int, ...]]:
+    """Of the moves with one path, the one kept has the least key: most cards whose place the
+    others know, then the lowest ids (:mod:`simcards.romi.table`'s module text)."""
+    cards = cards_of(move)
+    return -sum(1 for c in cards if c in known), tuple(sorted(cards))
 
 
 def _moves_of(r: ref.RoundState, path: Path) -> list[Action]:
@@ -241,4 +246,4 @@ def _openings_with(hand: tuple[int, ...], shapes: list[int]) -> list[tuple[Meld,
     return list(out)
 
 
-__all__ = ["LazyMoves", "after_draw_moves"]
+__all__ = ["LazyMoves", "after_draw_moves", "cards_of", "copy_key"]
